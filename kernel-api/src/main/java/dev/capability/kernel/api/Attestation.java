@@ -1,0 +1,111 @@
+package dev.capability.kernel.api;
+
+import dev.capability.kernel.api.backend.IsolationCapability;
+import dev.capability.kernel.api.backend.PinnedExecutable;
+import java.time.Instant;
+import java.util.List;
+import java.util.Objects;
+import java.util.Set;
+
+/**
+ * What the kernel can state about one execution or denial: what was asked, under which policy,
+ * which bytes ran where, with which environment names (never values), and what came out.
+ * Serialized with exactly these field names; see {@code docs/attestation.md} and its JSON Schema.
+ *
+ * <p>Fields that do not apply are null ({@code executable} and {@code backend} of a command denied
+ * before resolution, {@code exitCode} of a command that did not exit by itself).
+ */
+public record Attestation(
+    String kernelVersion,
+    ExecutionStatus status,
+    List<String> argv,
+    String commandSpecHash,
+    DecisionSummary decision,
+    String policyHash,
+    String policySource,
+    Executable executable,
+    Backend backend,
+    Environment environment,
+    String network,
+    String projectWrites,
+    WriteBoundaries writeBoundaries,
+    List<String> filesProduced,
+    String inputTreeHash,
+    Stream stdout,
+    Stream stderr,
+    Instant startedAt,
+    Instant finishedAt,
+    boolean timedOut,
+    boolean outputLimitHit,
+    Integer exitCode) {
+
+  public Attestation {
+    Objects.requireNonNull(kernelVersion, "kernelVersion");
+    Objects.requireNonNull(status, "status");
+    argv = List.copyOf(Objects.requireNonNull(argv, "argv"));
+    Objects.requireNonNull(commandSpecHash, "commandSpecHash");
+    Objects.requireNonNull(decision, "decision");
+    Objects.requireNonNull(policyHash, "policyHash");
+    Objects.requireNonNull(policySource, "policySource");
+    Objects.requireNonNull(environment, "environment");
+    Objects.requireNonNull(network, "network");
+    Objects.requireNonNull(projectWrites, "projectWrites");
+    Objects.requireNonNull(writeBoundaries, "writeBoundaries");
+    filesProduced = List.copyOf(Objects.requireNonNull(filesProduced, "filesProduced"));
+    Objects.requireNonNull(stdout, "stdout");
+    Objects.requireNonNull(stderr, "stderr");
+    Objects.requireNonNull(startedAt, "startedAt");
+    Objects.requireNonNull(finishedAt, "finishedAt");
+  }
+
+  /** The decision, without the free-text message's variability mattering to a reader. */
+  public record DecisionSummary(boolean allowed, String code, String layer, String rule, Integer argIndex) {
+    public static DecisionSummary of(Decision d) {
+      return new DecisionSummary(
+          d.allowed(), d.code(), d.layer(), d.rule(), d.argIndex().isPresent() ? d.argIndex().getAsInt() : null);
+    }
+  }
+
+  /** The resolved executable: canonical path, SHA-256 of the bytes that ran, and how they were pinned. */
+  public record Executable(String path, String sha256, String pinning) {
+    public static Executable of(PinnedExecutable p) {
+      return new Executable(p.path().toString(), p.sha256(), p.pinning().name().toLowerCase(java.util.Locale.ROOT));
+    }
+  }
+
+  /** The backend that launched the command and the capabilities it advertised. */
+  public record Backend(String id, Set<IsolationCapability> capabilities) {
+    public Backend {
+      Objects.requireNonNull(id, "id");
+      capabilities = Set.copyOf(capabilities);
+    }
+  }
+
+  /** Names of environment variables the command got: inherited from the host, and set by the operator. */
+  public record Environment(List<String> inherited, List<String> set) {
+    public Environment {
+      inherited = List.copyOf(inherited);
+      set = List.copyOf(set);
+    }
+  }
+
+  /** Write boundaries of the authority layers, as repository-relative glob patterns. */
+  public record WriteBoundaries(List<String> operator, List<String> phase, List<String> correction) {
+    public WriteBoundaries {
+      operator = List.copyOf(operator);
+      phase = List.copyOf(phase);
+      correction = List.copyOf(correction);
+    }
+
+    public static WriteBoundaries none() {
+      return new WriteBoundaries(List.of(), List.of(), List.of());
+    }
+  }
+
+  /** Digest of one output stream as kept. */
+  public record Stream(String sha256, long bytes, boolean truncated) {
+    public static Stream of(CapturedOutput out) {
+      return new Stream(out.sha256(), out.size(), out.truncated());
+    }
+  }
+}

@@ -1,0 +1,182 @@
+package dev.capability.kernel.api;
+
+import dev.capability.kernel.api.backend.IsolationCapability;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * A request to run one command. The command is an argv list (preferred) or a string that the
+ * kernel splits with POSIX word rules and no shell. Limits given here can only narrow the
+ * policy's; the policy always wins.
+ */
+public final class ExecutionRequest {
+  private final List<String> argv;
+  private final String command;
+  private final Path repository;
+  private final Path workingDirectory;
+  private final Duration timeout;
+  private final Long maxOutputBytes;
+  private final byte[] stdin;
+  private final String backendId;
+  private final Set<IsolationCapability> requiredCapabilities;
+
+  private ExecutionRequest(Builder b) {
+    if ((b.argv == null) == (b.command == null)) {
+      throw new IllegalArgumentException("give exactly one of argv and command");
+    }
+    if (b.argv != null && b.argv.isEmpty()) {
+      throw new IllegalArgumentException("argv must not be empty");
+    }
+    this.argv = b.argv;
+    this.command = b.command;
+    this.repository = b.repository;
+    this.workingDirectory = b.workingDirectory;
+    this.timeout = b.timeout;
+    this.maxOutputBytes = b.maxOutputBytes;
+    this.stdin = b.stdin;
+    this.backendId = b.backendId;
+    this.requiredCapabilities = Set.copyOf(b.requiredCapabilities);
+  }
+
+  /** A request for an argv list; argv[0] names the executable. */
+  public static Builder argv(List<String> argv) {
+    Builder b = new Builder();
+    b.argv = List.copyOf(Objects.requireNonNull(argv, "argv"));
+    return b;
+  }
+
+  /** A request for an argv list; argv[0] names the executable. */
+  public static Builder argv(String... argv) {
+    return argv(List.of(argv));
+  }
+
+  /** A request for a command string, split without a shell. */
+  public static Builder command(String command) {
+    Builder b = new Builder();
+    b.command = Objects.requireNonNull(command, "command");
+    return b;
+  }
+
+  public Builder toBuilder() {
+    Builder b = new Builder();
+    b.argv = argv;
+    b.command = command;
+    b.repository = repository;
+    b.workingDirectory = workingDirectory;
+    b.timeout = timeout;
+    b.maxOutputBytes = maxOutputBytes;
+    b.stdin = stdin;
+    b.backendId = backendId;
+    b.requiredCapabilities.addAll(requiredCapabilities);
+    return b;
+  }
+
+  public Optional<List<String>> argv() {
+    return Optional.ofNullable(argv);
+  }
+
+  public Optional<String> command() {
+    return Optional.ofNullable(command);
+  }
+
+  public Optional<Path> repository() {
+    return Optional.ofNullable(repository);
+  }
+
+  public Optional<Path> workingDirectory() {
+    return Optional.ofNullable(workingDirectory);
+  }
+
+  public Optional<Duration> timeout() {
+    return Optional.ofNullable(timeout);
+  }
+
+  public Optional<Long> maxOutputBytes() {
+    return Optional.ofNullable(maxOutputBytes);
+  }
+
+  public Optional<byte[]> stdin() {
+    return Optional.ofNullable(stdin).map(byte[]::clone);
+  }
+
+  public Optional<String> backendId() {
+    return Optional.ofNullable(backendId);
+  }
+
+  public Set<IsolationCapability> requiredCapabilities() {
+    return requiredCapabilities;
+  }
+
+  /** Builds an {@link ExecutionRequest}. */
+  public static final class Builder {
+    private List<String> argv;
+    private String command;
+    private Path repository;
+    private Path workingDirectory;
+    private Duration timeout;
+    private Long maxOutputBytes;
+    private byte[] stdin;
+    private String backendId;
+    private final Set<IsolationCapability> requiredCapabilities = EnumSet.noneOf(IsolationCapability.class);
+
+    private Builder() {}
+
+    /** The target repository: the root of write scopes and of the audit. */
+    public Builder repository(Path repository) {
+      this.repository = Objects.requireNonNull(repository, "repository");
+      return this;
+    }
+
+    /** Where the command runs; defaults to the repository, else the host's working directory. */
+    public Builder workingDirectory(Path workingDirectory) {
+      this.workingDirectory = Objects.requireNonNull(workingDirectory, "workingDirectory");
+      return this;
+    }
+
+    /** A shorter wall-clock bound than the policy's; a longer one is capped to the policy's. */
+    public Builder timeout(Duration timeout) {
+      Objects.requireNonNull(timeout, "timeout");
+      if (timeout.isNegative() || timeout.isZero()) {
+        throw new IllegalArgumentException("timeout must be positive, was " + timeout);
+      }
+      this.timeout = timeout;
+      return this;
+    }
+
+    /** A smaller per-stream output bound than the policy's; a larger one is capped. */
+    public Builder maxOutputBytes(long maxOutputBytes) {
+      if (maxOutputBytes <= 0) {
+        throw new IllegalArgumentException("maxOutputBytes must be positive, was " + maxOutputBytes);
+      }
+      this.maxOutputBytes = maxOutputBytes;
+      return this;
+    }
+
+    /** Bytes for the command's stdin; without them stdin is closed. */
+    public Builder stdin(byte[] stdin) {
+      this.stdin = Objects.requireNonNull(stdin, "stdin").clone();
+      return this;
+    }
+
+    /** Use exactly this backend; without it the kernel picks the strongest that fits. */
+    public Builder backend(String backendId) {
+      this.backendId = Objects.requireNonNull(backendId, "backendId");
+      return this;
+    }
+
+    /** Capabilities the backend must supply, on top of the policy's. */
+    public Builder require(IsolationCapability... capabilities) {
+      requiredCapabilities.addAll(List.of(capabilities));
+      return this;
+    }
+
+    public ExecutionRequest build() {
+      return new ExecutionRequest(this);
+    }
+  }
+}

@@ -1,0 +1,15 @@
+package dev.capability.kernel.api;
+
+/** How an execution ended. Every state is an outcome, never an exception. */
+public enum ExecutionStatus {
+  /** The command ran and exited by itself; see the exit code. */
+  COMPLETED,
+  /** The kernel refused the command before launch; see the decision. */
+  DENIED,
+  /** The wall-clock bound passed and the whole process tree was ended. */
+  TIMED_OUT,
+  /** A stream exceeded its bound and the whole process tree was ended. */
+  OUTPUT_LIMIT,
+  /** The command was authorized but could not be started. */
+  LAUNCH_FAILED
+}

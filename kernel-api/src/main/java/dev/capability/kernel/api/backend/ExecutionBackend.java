@@ -1,0 +1,41 @@
+package dev.capability.kernel.api.backend;
+
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Launches one argv under the isolation this backend provides. A backend enforces a
+ * {@link LaunchSpec} and reports what it can enforce, nothing more: policy, auditing and
+ * attestation are the kernel's job.
+ *
+ * <p>Every backend keeps the baseline contract: argv without a shell; exactly the environment in
+ * the spec; stdin closed unless the spec gives input; the wall-clock timeout ends the command's
+ * whole process tree; each output stream is bounded in memory and flagged when truncated.
+ */
+public interface ExecutionBackend extends AutoCloseable {
+
+  /** The backend's id, for example {@code process}, {@code bwrap} or {@code docker}. */
+  String id();
+
+  /** The isolation capabilities verified on this machine. */
+  Set<IsolationCapability> capabilities();
+
+  /**
+   * What the probe found, for {@code capability doctor}: for each missing capability worth
+   * explaining, why it is missing, and facts such as versions. Never secrets.
+   */
+  default Map<String, String> diagnostics() {
+    return Map.of();
+  }
+
+  /**
+   * Runs the spec to completion, timeout or output limit.
+   *
+   * @throws LaunchFailedException when the command could not be started at all
+   */
+  LaunchResult launch(LaunchSpec spec);
+
+  /** Releases what the backend holds; launched commands have all ended by then. */
+  @Override
+  default void close() {}
+}

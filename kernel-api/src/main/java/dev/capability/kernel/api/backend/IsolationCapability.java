@@ -1,0 +1,54 @@
+package dev.capability.kernel.api.backend;
+
+/**
+ * What a backend can promise about a launched command. A backend advertises a capability only
+ * after it verified on this machine that it can deliver it; a request that requires a capability
+ * the chosen backend lacks fails before launch.
+ *
+ * <p>Baseline guarantees that every backend must keep (argv without a shell, exact environment,
+ * wall-clock timeout, bounded output) are not capabilities: they are the backend contract.
+ */
+public enum IsolationCapability {
+  /** The command runs in its own session; a timeout ends that session and every descendant. */
+  SESSION_TERMINATION,
+  /** A timeout ends every process the command started, including ones that left its session. */
+  TREE_TERMINATION,
+  /** The command cannot see or signal host processes. */
+  PID_NAMESPACE,
+  /** The command runs in its own user namespace. */
+  USER_NAMESPACE,
+  /** The command has its own System V IPC and POSIX message queues. */
+  IPC_NAMESPACE,
+  /** The command has its own host name. */
+  UTS_NAMESPACE,
+  /** The command has its own cgroup namespace. */
+  CGROUP_NAMESPACE,
+  /** The command can be given no network at all, loopback included. */
+  NETWORK_NAMESPACE,
+  /** Host sockets reachable by path (Docker, D-Bus, agents) are absent from the command's view. */
+  HOST_SOCKETS_HIDDEN,
+  /** The root filesystem is read-only to the command. */
+  READ_ONLY_ROOT,
+  /** The repository is read-only to the command except for its write-scope roots. */
+  READ_ONLY_REPOSITORY,
+  /** Only the effective write-scope roots are writable. */
+  WRITABLE_SCOPE_ROOTS,
+  /** The command gets a private, size-limited {@code /tmp}. */
+  PRIVATE_TMP,
+  /** The command holds no Linux capabilities. */
+  CAPABILITY_DROP,
+  /** The command cannot gain privileges through set-uid binaries or file capabilities. */
+  NO_NEW_PRIVILEGES,
+  /** The command never runs with real-root authority over host files. */
+  NON_ROOT,
+  /** The command cannot create nested user namespaces. */
+  NO_NESTED_USER_NAMESPACES,
+  /** Memory use is limited per run. */
+  MEMORY_LIMIT,
+  /** The number of processes is limited per run. */
+  PID_LIMIT,
+  /** CPU use is limited per run. */
+  CPU_LIMIT,
+  /** A seccomp filter restricts system calls. */
+  SECCOMP
+}

@@ -1,0 +1,40 @@
+package dev.capability.kernel.api.backend;
+
+import dev.capability.kernel.api.CapturedOutput;
+import java.time.Instant;
+import java.util.Objects;
+import java.util.OptionalInt;
+
+/**
+ * What happened to one launched command.
+ *
+ * @param exitCode the exit status; a command ended by signal N reports 128 + N; empty when the
+ *     status could not be observed
+ * @param timedOut true when the wall-clock bound ended the command
+ * @param outputLimitHit true when a stream exceeded its bound and the command was ended for it
+ * @param stdout what was kept of stdout
+ * @param stderr what was kept of stderr
+ * @param startedAt when the process started
+ * @param finishedAt when the last of the process and its output ended
+ * @param termination how the process tree was ended when the kernel ended it, for example
+ *     {@code session-signal}; {@code none} when it exited by itself
+ */
+public record LaunchResult(
+    OptionalInt exitCode,
+    boolean timedOut,
+    boolean outputLimitHit,
+    CapturedOutput stdout,
+    CapturedOutput stderr,
+    Instant startedAt,
+    Instant finishedAt,
+    String termination) {
+
+  public LaunchResult {
+    Objects.requireNonNull(exitCode, "exitCode");
+    Objects.requireNonNull(stdout, "stdout");
+    Objects.requireNonNull(stderr, "stderr");
+    Objects.requireNonNull(startedAt, "startedAt");
+    Objects.requireNonNull(finishedAt, "finishedAt");
+    Objects.requireNonNull(termination, "termination");
+  }
+}

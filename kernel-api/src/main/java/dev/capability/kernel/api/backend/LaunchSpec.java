@@ -1,0 +1,218 @@
+package dev.capability.kernel.api.backend;
+
+import dev.capability.kernel.api.NetworkMode;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.EnumSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * Everything a backend needs to launch one command. Built by the kernel after the command was
+ * authorized; backends must enforce all of it or refuse to launch.
+ */
+public final class LaunchSpec {
+  private final PinnedExecutable executable;
+  private final List<String> arguments;
+  private final Map<String, String> environment;
+  private final Path workingDirectory;
+  private final byte[] stdin;
+  private final Duration timeout;
+  private final Duration terminationGrace;
+  private final long maxOutputBytes;
+  private final NetworkMode network;
+  private final Path repository;
+  private final List<Path> writableRoots;
+  private final Set<IsolationCapability> requiredCapabilities;
+
+  private LaunchSpec(Builder b) {
+    this.executable = Objects.requireNonNull(b.executable, "executable");
+    this.arguments = List.copyOf(b.arguments);
+    this.environment = Map.copyOf(b.environment);
+    this.workingDirectory = Objects.requireNonNull(b.workingDirectory, "workingDirectory");
+    this.stdin = b.stdin == null ? null : b.stdin.clone();
+    this.timeout = requirePositive(b.timeout, "timeout");
+    this.terminationGrace = Objects.requireNonNull(b.terminationGrace, "terminationGrace");
+    if (b.maxOutputBytes <= 0) {
+      throw new IllegalArgumentException("maxOutputBytes must be positive, was " + b.maxOutputBytes);
+    }
+    this.maxOutputBytes = b.maxOutputBytes;
+    this.network = Objects.requireNonNull(b.network, "network");
+    this.repository = b.repository;
+    this.writableRoots = List.copyOf(b.writableRoots);
+    this.requiredCapabilities = Set.copyOf(b.requiredCapabilities);
+  }
+
+  private static Duration requirePositive(Duration d, String name) {
+    Objects.requireNonNull(d, name);
+    if (d.isNegative() || d.isZero()) {
+      throw new IllegalArgumentException(name + " must be positive, was " + d);
+    }
+    return d;
+  }
+
+  public static Builder builder(PinnedExecutable executable) {
+    return new Builder(executable);
+  }
+
+  public Builder toBuilder() {
+    Builder b = new Builder(executable);
+    b.arguments = arguments;
+    b.environment = new LinkedHashMap<>(environment);
+    b.workingDirectory = workingDirectory;
+    b.stdin = stdin;
+    b.timeout = timeout;
+    b.terminationGrace = terminationGrace;
+    b.maxOutputBytes = maxOutputBytes;
+    b.network = network;
+    b.repository = repository;
+    b.writableRoots = writableRoots;
+    b.requiredCapabilities = EnumSet.noneOf(IsolationCapability.class);
+    b.requiredCapabilities.addAll(requiredCapabilities);
+    return b;
+  }
+
+  /** The pinned executable; a backend executes {@link PinnedExecutable#execPath()}. */
+  public PinnedExecutable executable() {
+    return executable;
+  }
+
+  /** The arguments after argv[0]. */
+  public List<String> arguments() {
+    return arguments;
+  }
+
+  /** The complete environment of the command; nothing else may be inherited. */
+  public Map<String, String> environment() {
+    return environment;
+  }
+
+  public Path workingDirectory() {
+    return workingDirectory;
+  }
+
+  /** Bytes to write to stdin, after which it is closed; empty when stdin is closed at once. */
+  public Optional<byte[]> stdin() {
+    return Optional.ofNullable(stdin).map(byte[]::clone);
+  }
+
+  /** Wall-clock bound; when it passes the whole process tree is ended. */
+  public Duration timeout() {
+    return timeout;
+  }
+
+  /** How long processes get between the polite signal (TERM) and KILL. */
+  public Duration terminationGrace() {
+    return terminationGrace;
+  }
+
+  /** Bound on the bytes kept of each of stdout and stderr; more ends the command. */
+  public long maxOutputBytes() {
+    return maxOutputBytes;
+  }
+
+  public NetworkMode network() {
+    return network;
+  }
+
+  /** The target repository, when the request named one. */
+  public Optional<Path> repository() {
+    return Optional.ofNullable(repository);
+  }
+
+  /** Directories the command may write (effective write-scope roots). */
+  public List<Path> writableRoots() {
+    return writableRoots;
+  }
+
+  /** Capabilities the backend must supply for this launch, or refuse it. */
+  public Set<IsolationCapability> requiredCapabilities() {
+    return requiredCapabilities;
+  }
+
+  /** Builds a {@link LaunchSpec}; defaults: closed stdin, 60 s timeout, 2 s grace, 1 MiB per stream, no network. */
+  public static final class Builder {
+    private final PinnedExecutable executable;
+    private List<String> arguments = List.of();
+    private Map<String, String> environment = new LinkedHashMap<>();
+    private Path workingDirectory;
+    private byte[] stdin;
+    private Duration timeout = Duration.ofSeconds(60);
+    private Duration terminationGrace = Duration.ofSeconds(2);
+    private long maxOutputBytes = 1 << 20;
+    private NetworkMode network = NetworkMode.NONE;
+    private Path repository;
+    private List<Path> writableRoots = List.of();
+    private Set<IsolationCapability> requiredCapabilities = EnumSet.noneOf(IsolationCapability.class);
+
+    private Builder(PinnedExecutable executable) {
+      this.executable = Objects.requireNonNull(executable, "executable");
+    }
+
+    public Builder arguments(List<String> arguments) {
+      this.arguments = List.copyOf(Objects.requireNonNull(arguments, "arguments"));
+      return this;
+    }
+
+    public Builder environment(Map<String, String> environment) {
+      this.environment = new LinkedHashMap<>(Objects.requireNonNull(environment, "environment"));
+      return this;
+    }
+
+    public Builder workingDirectory(Path workingDirectory) {
+      this.workingDirectory = Objects.requireNonNull(workingDirectory, "workingDirectory");
+      return this;
+    }
+
+    /** Input for stdin, or null to close stdin at once. */
+    public Builder stdin(byte[] stdin) {
+      this.stdin = stdin == null ? null : stdin.clone();
+      return this;
+    }
+
+    public Builder timeout(Duration timeout) {
+      this.timeout = Objects.requireNonNull(timeout, "timeout");
+      return this;
+    }
+
+    public Builder terminationGrace(Duration terminationGrace) {
+      this.terminationGrace = Objects.requireNonNull(terminationGrace, "terminationGrace");
+      return this;
+    }
+
+    public Builder maxOutputBytes(long maxOutputBytes) {
+      this.maxOutputBytes = maxOutputBytes;
+      return this;
+    }
+
+    public Builder network(NetworkMode network) {
+      this.network = Objects.requireNonNull(network, "network");
+      return this;
+    }
+
+    /** The target repository, or null for none. */
+    public Builder repository(Path repository) {
+      this.repository = repository;
+      return this;
+    }
+
+    public Builder writableRoots(List<Path> writableRoots) {
+      this.writableRoots = List.copyOf(Objects.requireNonNull(writableRoots, "writableRoots"));
+      return this;
+    }
+
+    public Builder requiredCapabilities(Set<IsolationCapability> required) {
+      this.requiredCapabilities = EnumSet.noneOf(IsolationCapability.class);
+      this.requiredCapabilities.addAll(Objects.requireNonNull(required, "requiredCapabilities"));
+      return this;
+    }
+
+    public LaunchSpec build() {
+      return new LaunchSpec(this);
+    }
+  }
+}

@@ -18,9 +18,7 @@ public record PinnedExecutable(Path path, String sha256, String execPath, Pinnin
   /** How the kernel made sure the hashed bytes are the bytes that run. */
   public enum Pinning {
     /** Executed through {@code /proc/<pid>/fd/<n>}, a descriptor opened before hashing. */
-    PROC_FD,
-    /** Executed from a private, read-only copy of the hashed bytes. */
-    PRIVATE_COPY
+    PROC_FD
   }
 
   public PinnedExecutable {

@@ -1,0 +1,170 @@
+package dev.capability.kernel.core;
+
+import dev.capability.kernel.api.ExecutionRequest;
+import dev.capability.kernel.api.ExecutionResult;
+import dev.capability.kernel.api.backend.BackendConfig;
+import dev.capability.kernel.api.backend.BackendProvider;
+import dev.capability.kernel.api.backend.ExecutionBackend;
+import dev.capability.kernel.core.internal.backend.BackendDiscovery;
+import dev.capability.kernel.core.internal.backend.BackendRegistry;
+import dev.capability.kernel.core.internal.exec.ExecutablePinner;
+import dev.capability.kernel.core.internal.pipeline.CommandPipeline;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Properties;
+
+/**
+ * Runs commands that an untrusted party proposed, under authority the operator granted, and
+ * attests what ran. Each {@link #execute} parses the command without a shell, decides it under
+ * the policy, resolves and pins the executable, sanitizes the environment, selects a backend,
+ * launches with bounds and returns the outcome with its attestation.
+ *
+ * <pre>{@code
+ * try (CommandKernel kernel = CommandKernel.builder(ExecutionPolicies.load(policyFile, Optional.of(repo))).build()) {
+ *   ExecutionResult result = kernel.execute(ExecutionRequest.argv("git", "status", "--short").repository(repo).build());
+ * }
+ * }</pre>
+ *
+ * <p>Thread-safe: one kernel may execute many commands concurrently.
+ */
+public final class CommandKernel implements AutoCloseable {
+  private final LoadedPolicy policy;
+  private final BackendRegistry backends;
+  private final CommandPipeline pipeline;
+
+  private CommandKernel(Builder b) {
+    this.policy = b.policy;
+    Map<String, BackendProvider> providers = b.discoverBackends
+        ? BackendDiscovery.discover(b.classLoader)
+        : Map.of();
+    this.backends = BackendRegistry.create(providers, b.backends, b.backendConfig);
+    this.pipeline = new CommandPipeline(
+        policy, backends, new ExecutablePinner(), b.hostEnvironment, b.workingDirectory, b.clock, version());
+  }
+
+  /** A kernel builder for {@code policy}; backends are discovered on the class path unless switched off. */
+  public static Builder builder(LoadedPolicy policy) {
+    return new Builder(policy);
+  }
+
+  /**
+   * Runs one command. Denials, timeouts, output limits, launch failures and non-zero exits are
+   * states of the result.
+   *
+   * @throws dev.capability.kernel.api.BackendUnavailableException when no backend can supply what
+   *     the policy and the request require (nothing was launched)
+   * @throws dev.capability.kernel.api.CapabilityException when the repository or working directory is not a directory
+   */
+  public ExecutionResult execute(ExecutionRequest request) {
+    return pipeline.execute(Objects.requireNonNull(request, "request"));
+  }
+
+  /** Would {@code request} be allowed, and if not, which layer and rule refuse it. Launches nothing. */
+  public CheckResult check(ExecutionRequest request) {
+    return pipeline.check(Objects.requireNonNull(request, "request"));
+  }
+
+  /** The policy this kernel enforces. */
+  public LoadedPolicy policy() {
+    return policy;
+  }
+
+  /** What was found about each backend when this kernel was built. */
+  public List<BackendStatus> backends() {
+    return backends.statuses();
+  }
+
+  /** Probes every backend on the class path of {@code classLoader}, without a policy. */
+  public static List<BackendStatus> probeBackends(ClassLoader classLoader, BackendConfig config) {
+    try (BackendRegistry registry =
+        BackendRegistry.create(BackendDiscovery.discover(classLoader), List.of(), config)) {
+      return registry.statuses();
+    }
+  }
+
+  /** The version of the kernel, recorded in every attestation. */
+  public static String version() {
+    Properties properties = new Properties();
+    try (InputStream in = CommandKernel.class.getResourceAsStream("kernel-version.properties")) {
+      if (in == null) {
+        throw new IllegalStateException("kernel-version.properties is missing from the kernel-core jar");
+      }
+      properties.load(in);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    return properties.getProperty("version");
+  }
+
+  @Override
+  public void close() {
+    backends.close();
+  }
+
+  /** Builds a {@link CommandKernel}. Defaults: discover backends with this class's loader, the process environment and working directory, the system clock. */
+  public static final class Builder {
+    private final LoadedPolicy policy;
+    private final List<ExecutionBackend> backends = new ArrayList<>();
+    private boolean discoverBackends = true;
+    private ClassLoader classLoader = CommandKernel.class.getClassLoader();
+    private BackendConfig backendConfig = BackendConfig.defaults();
+    private Map<String, String> hostEnvironment = System.getenv();
+    private Path workingDirectory = Path.of("").toAbsolutePath();
+    private Clock clock = Clock.systemUTC();
+
+    private Builder(LoadedPolicy policy) {
+      this.policy = Objects.requireNonNull(policy, "policy");
+    }
+
+    /** Adds a backend instance by hand. */
+    public Builder backend(ExecutionBackend backend) {
+      backends.add(Objects.requireNonNull(backend, "backend"));
+      return this;
+    }
+
+    /** Whether to find backends with {@link java.util.ServiceLoader}; on by default. */
+    public Builder discoverBackends(boolean discover) {
+      this.discoverBackends = discover;
+      return this;
+    }
+
+    /** The class loader whose class path is searched for backend providers. */
+    public Builder classLoader(ClassLoader classLoader) {
+      this.classLoader = Objects.requireNonNull(classLoader, "classLoader");
+      return this;
+    }
+
+    public Builder backendConfig(BackendConfig backendConfig) {
+      this.backendConfig = Objects.requireNonNull(backendConfig, "backendConfig");
+      return this;
+    }
+
+    /** The environment inherited names are taken from; the process environment by default. */
+    public Builder hostEnvironment(Map<String, String> hostEnvironment) {
+      this.hostEnvironment = Map.copyOf(Objects.requireNonNull(hostEnvironment, "hostEnvironment"));
+      return this;
+    }
+
+    /** Where commands run when a request names neither a working directory nor a repository. */
+    public Builder workingDirectory(Path workingDirectory) {
+      this.workingDirectory = Objects.requireNonNull(workingDirectory, "workingDirectory");
+      return this;
+    }
+
+    public Builder clock(Clock clock) {
+      this.clock = Objects.requireNonNull(clock, "clock");
+      return this;
+    }
+
+    public CommandKernel build() {
+      return new CommandKernel(this);
+    }
+  }
+}

@@ -1,0 +1,151 @@
+package dev.capability.kernel.core.internal.backend;
+
+import dev.capability.kernel.api.BackendUnavailableException;
+import dev.capability.kernel.api.backend.BackendConfig;
+import dev.capability.kernel.api.backend.BackendProvider;
+import dev.capability.kernel.api.backend.ExecutionBackend;
+import dev.capability.kernel.api.backend.IsolationCapability;
+import dev.capability.kernel.core.BackendStatus;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.EnumSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.stream.Collectors;
+
+/**
+ * The backends a kernel can use: every provider is probed once when the kernel is built; the
+ * available ones are created, the others keep the reason they are unavailable.
+ */
+public final class BackendRegistry implements AutoCloseable {
+  private final Map<String, ExecutionBackend> available;
+  private final Map<String, String> unavailable;
+
+  private BackendRegistry(Map<String, ExecutionBackend> available, Map<String, String> unavailable) {
+    this.available = available;
+    this.unavailable = unavailable;
+  }
+
+  /** Probes every provider and creates the available backends; instances given by hand are used as they are. */
+  public static BackendRegistry create(
+      Map<String, BackendProvider> providers, List<ExecutionBackend> instances, BackendConfig config) {
+    Map<String, ExecutionBackend> available = new LinkedHashMap<>();
+    Map<String, String> unavailable = new LinkedHashMap<>();
+    for (ExecutionBackend backend : instances) {
+      if (available.putIfAbsent(backend.id(), backend) != null) {
+        throw duplicate(backend.id());
+      }
+    }
+    for (BackendProvider provider : providers.values()) {
+      if (available.containsKey(provider.id())) {
+        throw duplicate(provider.id());
+      }
+      BackendProvider.Availability availability = provider.probe();
+      if (availability.available()) {
+        available.put(provider.id(), provider.create(config));
+      } else {
+        unavailable.put(provider.id(), availability.reason());
+      }
+    }
+    return new BackendRegistry(available, unavailable);
+  }
+
+  private static BackendUnavailableException duplicate(String id) {
+    return new BackendUnavailableException(
+        BackendUnavailableException.DUPLICATE,
+        "the backend id '" + id + "' was registered twice; pass each backend once");
+  }
+
+  /**
+   * The backend to launch with: {@code id} when given, else the strongest available one (most
+   * verified capabilities, then id) that supplies every {@code required} capability.
+   *
+   * @throws BackendUnavailableException before anything is launched when none fits
+   */
+  public ExecutionBackend select(Optional<String> id, Set<IsolationCapability> required) {
+    if (id.isPresent()) {
+      ExecutionBackend backend = byId(id.get());
+      Set<IsolationCapability> missing = missing(backend, required);
+      if (!missing.isEmpty()) {
+        throw new BackendUnavailableException(
+            BackendUnavailableException.ISOLATION_UNAVAILABLE,
+            "backend '" + backend.id() + "' cannot supply " + missing
+                + " on this machine; run 'capability doctor' to see what each backend supplies, or choose another backend");
+      }
+      return backend;
+    }
+    return available.values().stream()
+        .filter(b -> missing(b, required).isEmpty())
+        .max(Comparator.<ExecutionBackend>comparingInt(b -> b.capabilities().size())
+            .thenComparing(ExecutionBackend::id, Comparator.reverseOrder()))
+        .orElseThrow(() -> new BackendUnavailableException(
+            BackendUnavailableException.ISOLATION_UNAVAILABLE,
+            "no available backend supplies every required capability " + required + "; available: "
+                + describeAvailable() + unavailableSuffix()));
+  }
+
+  private ExecutionBackend byId(String id) {
+    ExecutionBackend backend = available.get(id);
+    if (backend != null) {
+      return backend;
+    }
+    if (unavailable.containsKey(id)) {
+      throw new BackendUnavailableException(
+          BackendUnavailableException.UNAVAILABLE,
+          "backend '" + id + "' is not available on this machine: " + unavailable.get(id));
+    }
+    throw new BackendUnavailableException(
+        BackendUnavailableException.UNKNOWN,
+        "no backend with id '" + id + "' is on the class path (known: " + knownIds()
+            + "); add the jar capability-backend-" + id + " to use it");
+  }
+
+  private static Set<IsolationCapability> missing(ExecutionBackend backend, Set<IsolationCapability> required) {
+    Set<IsolationCapability> missing = EnumSet.noneOf(IsolationCapability.class);
+    missing.addAll(required);
+    missing.removeAll(backend.capabilities());
+    return missing;
+  }
+
+  private String describeAvailable() {
+    if (available.isEmpty()) {
+      return "none";
+    }
+    return available.values().stream()
+        .map(b -> b.id() + " " + b.capabilities())
+        .collect(Collectors.joining(", "));
+  }
+
+  private String unavailableSuffix() {
+    if (unavailable.isEmpty()) {
+      return "";
+    }
+    return "; unavailable: " + unavailable.entrySet().stream()
+        .map(e -> e.getKey() + " (" + e.getValue() + ")")
+        .collect(Collectors.joining(", "));
+  }
+
+  private List<String> knownIds() {
+    List<String> ids = new ArrayList<>(available.keySet());
+    ids.addAll(unavailable.keySet());
+    return ids;
+  }
+
+  /** One status per backend, available ones first. */
+  public List<BackendStatus> statuses() {
+    List<BackendStatus> statuses = new ArrayList<>();
+    available.values().forEach(b -> statuses.add(
+        new BackendStatus(b.id(), true, "available", b.capabilities(), b.diagnostics())));
+    unavailable.forEach((id, reason) -> statuses.add(
+        new BackendStatus(id, false, reason, Set.of(), Map.of())));
+    return statuses;
+  }
+
+  @Override
+  public void close() {
+    available.values().forEach(ExecutionBackend::close);
+  }
+}

@@ -1,0 +1,69 @@
+package dev.capability.kernel.core.internal.pipeline;
+
+import dev.capability.kernel.api.Attestation;
+import dev.capability.kernel.api.CapturedOutput;
+import dev.capability.kernel.api.ExecutionStatus;
+import dev.capability.kernel.api.json.CanonicalJson;
+import dev.capability.kernel.api.policy.ExecutionPolicy;
+import dev.capability.kernel.core.LoadedPolicy;
+import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/** Stage 10: what the kernel can state about the execution, as an {@link Attestation}. */
+final class AttestationFactory {
+  private final LoadedPolicy policy;
+  private final String kernelVersion;
+
+  AttestationFactory(LoadedPolicy policy, String kernelVersion) {
+    this.policy = policy;
+    this.kernelVersion = kernelVersion;
+  }
+
+  Attestation attest(ExecutionContext context, ExecutionStatus status, Instant finishedAt) {
+    ExecutionPolicy p = policy.policy();
+    CapturedOutput stdout = context.launch == null ? CapturedOutput.empty() : context.launch.stdout();
+    CapturedOutput stderr = context.launch == null ? CapturedOutput.empty() : context.launch.stderr();
+    Attestation.Environment environment = context.environment == null
+        ? new Attestation.Environment(List.of(), List.of())
+        : new Attestation.Environment(context.environment.inheritedNames(), context.environment.setNames());
+    return new Attestation(
+        kernelVersion,
+        status,
+        context.argv,
+        commandSpecHash(context, environment),
+        Attestation.DecisionSummary.of(context.decision),
+        policy.hash(),
+        policy.source(),
+        context.pinned == null ? null : Attestation.Executable.of(context.pinned.executable()),
+        context.backend == null ? null : new Attestation.Backend(context.backend.id(), context.backend.capabilities()),
+        environment,
+        p.network().name().toLowerCase(Locale.ROOT),
+        p.projectWrites().name().toLowerCase(Locale.ROOT),
+        new Attestation.WriteBoundaries(p.writeScopes(), List.of(), List.of()),
+        List.of(),
+        null,
+        Attestation.Stream.of(stdout),
+        Attestation.Stream.of(stderr),
+        context.launch == null ? context.receivedAt : context.launch.startedAt(),
+        context.launch == null ? finishedAt : context.launch.finishedAt(),
+        context.launch != null && context.launch.timedOut(),
+        context.launch != null && context.launch.outputLimitHit(),
+        context.launch == null || context.launch.exitCode().isEmpty() ? null : context.launch.exitCode().getAsInt());
+  }
+
+  /**
+   * SHA-256 of the canonical JSON of what was asked: argv, working directory, repository and the
+   * environment names. The same request under the same policy always has the same hash.
+   */
+  private static String commandSpecHash(ExecutionContext context, Attestation.Environment environment) {
+    Map<String, Object> spec = new LinkedHashMap<>();
+    spec.put("argv", context.argv);
+    spec.put("workingDirectory", context.workingDirectory.toString());
+    spec.put("repository", context.repository.map(Object::toString).orElse(null));
+    spec.put("environment", Map.of("inherited", environment.inherited(), "set", environment.set()));
+    return CanonicalJson.sha256(spec);
+  }
+}

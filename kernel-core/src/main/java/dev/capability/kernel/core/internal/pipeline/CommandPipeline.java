@@ -1,0 +1,142 @@
+package dev.capability.kernel.core.internal.pipeline;
+
+import dev.capability.kernel.api.BackendUnavailableException;
+import dev.capability.kernel.api.CapabilityException;
+import dev.capability.kernel.api.CapturedOutput;
+import dev.capability.kernel.api.Decision;
+import dev.capability.kernel.api.ExecutionRequest;
+import dev.capability.kernel.api.ExecutionResult;
+import dev.capability.kernel.api.ExecutionStatus;
+import dev.capability.kernel.core.CheckResult;
+import dev.capability.kernel.core.LoadedPolicy;
+import dev.capability.kernel.core.internal.backend.BackendRegistry;
+import dev.capability.kernel.core.internal.exec.ExecutablePinner;
+import dev.capability.kernel.core.internal.exec.ExecutableResolver;
+import dev.capability.kernel.core.internal.policy.CommandAuthorizer;
+import dev.capability.kernel.core.internal.policy.EnvironmentSanitizer;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalInt;
+
+/**
+ * The command pipeline, in order. Deciding: parse, authorize, sanitize the environment, resolve
+ * and pin the executable, select the backend. Then launch and attest. A denial at any deciding
+ * stage ends the pipeline with an attested {@link ExecutionStatus#DENIED} result.
+ */
+public final class CommandPipeline {
+  private final List<Stage> deciding;
+  private final Stage launching;
+  private final AttestationFactory attestations;
+  private final Clock clock;
+  private final Path hostWorkingDirectory;
+
+  public CommandPipeline(
+      LoadedPolicy policy,
+      BackendRegistry backends,
+      ExecutablePinner pinner,
+      Map<String, String> hostEnvironment,
+      Path hostWorkingDirectory,
+      Clock clock,
+      String kernelVersion) {
+    this.deciding = List.of(
+        new ParseStage(),
+        new AuthorizeStage(policy.policy(), new CommandAuthorizer()),
+        new EnvironmentStage(policy.policy(), new EnvironmentSanitizer(), hostEnvironment),
+        new ResolveExecutableStage(policy.policy(), new ExecutableResolver(), pinner),
+        new SelectBackendStage(policy.policy(), backends));
+    this.launching = new LaunchStage(policy.policy());
+    this.attestations = new AttestationFactory(policy, kernelVersion);
+    this.clock = clock;
+    this.hostWorkingDirectory = hostWorkingDirectory;
+  }
+
+  public ExecutionResult execute(ExecutionRequest request) {
+    try (ExecutionContext context = newContext(request)) {
+      decide(context);
+      if (!context.denied()) {
+        launching.apply(context);
+      }
+      return result(context);
+    }
+  }
+
+  public CheckResult check(ExecutionRequest request) {
+    try (ExecutionContext context = newContext(request)) {
+      try {
+        decide(context);
+      } catch (BackendUnavailableException e) {
+        context.deny(Decision.deny(e.code(), "backend", "backend.select", e.getMessage()));
+      }
+      return new CheckResult(
+          context.argv,
+          context.decision,
+          Optional.ofNullable(context.pinned).map(p -> p.executable().path().toString()),
+          Optional.ofNullable(context.pinned).map(p -> p.executable().sha256()),
+          Optional.ofNullable(context.backend).map(b -> b.id()));
+    }
+  }
+
+  private void decide(ExecutionContext context) {
+    for (Stage stage : deciding) {
+      stage.apply(context);
+      if (context.denied()) {
+        return;
+      }
+    }
+  }
+
+  private ExecutionContext newContext(ExecutionRequest request) {
+    Optional<Path> repository = request.repository().map(r -> directory(r, "REPOSITORY_INVALID", "repository"));
+    Path workingDirectory = directory(
+        request.workingDirectory().orElse(repository.orElse(hostWorkingDirectory)),
+        "WORKING_DIRECTORY_INVALID", "working directory");
+    return new ExecutionContext(request, clock.instant(), workingDirectory, repository);
+  }
+
+  private static Path directory(Path path, String code, String what) {
+    try {
+      Path canonical = path.toRealPath();
+      if (!Files.isDirectory(canonical)) {
+        throw new CapabilityException(code, "the " + what + " " + path + " is not a directory");
+      }
+      return canonical;
+    } catch (IOException e) {
+      throw new CapabilityException(code, "the " + what + " " + path + " does not exist or cannot be read: " + e.getMessage(), e);
+    }
+  }
+
+  private ExecutionResult result(ExecutionContext context) {
+    ExecutionStatus status = status(context);
+    var attestation = attestations.attest(context, status, clock.instant());
+    return new ExecutionResult(
+        status,
+        context.decision,
+        context.argv,
+        context.launch == null ? OptionalInt.empty() : context.launch.exitCode(),
+        context.launch == null ? CapturedOutput.empty() : context.launch.stdout(),
+        context.launch == null ? CapturedOutput.empty() : context.launch.stderr(),
+        attestation,
+        context.launchFailure);
+  }
+
+  private static ExecutionStatus status(ExecutionContext context) {
+    if (context.denied()) {
+      return ExecutionStatus.DENIED;
+    }
+    if (context.launchFailure != null) {
+      return ExecutionStatus.LAUNCH_FAILED;
+    }
+    if (context.launch.timedOut()) {
+      return ExecutionStatus.TIMED_OUT;
+    }
+    if (context.launch.outputLimitHit()) {
+      return ExecutionStatus.OUTPUT_LIMIT;
+    }
+    return ExecutionStatus.COMPLETED;
+  }
+}

@@ -1,0 +1,64 @@
+package dev.capability.kernel.core.internal.pipeline;
+
+import dev.capability.kernel.api.Decision;
+import dev.capability.kernel.api.ExecutionRequest;
+import dev.capability.kernel.api.backend.ExecutionBackend;
+import dev.capability.kernel.api.backend.IsolationCapability;
+import dev.capability.kernel.api.backend.LaunchResult;
+import dev.capability.kernel.api.policy.ExecutableRule;
+import dev.capability.kernel.core.internal.exec.ExecutablePinner;
+import dev.capability.kernel.core.internal.policy.EnvironmentSanitizer.SanitizedEnvironment;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * What the stages learn about one execution, filled in stage by stage. A denial ends the
+ * pipeline: later stages never see a denied context.
+ */
+public final class ExecutionContext implements AutoCloseable {
+  final ExecutionRequest request;
+  final Instant receivedAt;
+  final Path workingDirectory;
+  final Optional<Path> repository;
+
+  List<String> argv = List.of();
+  Decision decision;
+  Optional<ExecutableRule> rule = Optional.empty();
+  SanitizedEnvironment environment;
+  ExecutablePinner.Pinned pinned;
+  final Set<IsolationCapability> requiredCapabilities = EnumSet.noneOf(IsolationCapability.class);
+  ExecutionBackend backend;
+  LaunchResult launch;
+  String launchFailure;
+
+  ExecutionContext(ExecutionRequest request, Instant receivedAt, Path workingDirectory, Optional<Path> repository) {
+    this.request = request;
+    this.receivedAt = receivedAt;
+    this.workingDirectory = workingDirectory;
+    this.repository = repository;
+  }
+
+  void deny(Decision denial) {
+    if (denial.allowed()) {
+      throw new IllegalArgumentException("deny() needs a denial, got " + denial);
+    }
+    this.decision = denial;
+  }
+
+  boolean denied() {
+    return decision != null && !decision.allowed();
+  }
+
+  /** Releases the pinned executable's descriptor. */
+  @Override
+  public void close() {
+    if (pinned != null) {
+      pinned.close();
+      pinned = null;
+    }
+  }
+}

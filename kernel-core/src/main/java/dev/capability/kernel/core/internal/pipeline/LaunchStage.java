@@ -1,0 +1,39 @@
+package dev.capability.kernel.core.internal.pipeline;
+
+import dev.capability.kernel.api.backend.LaunchFailedException;
+import dev.capability.kernel.api.backend.LaunchSpec;
+import dev.capability.kernel.api.policy.ExecutionPolicy;
+import java.time.Duration;
+
+/** Stage 8: the backend runs the pinned executable under the tighter of the policy's and the request's bounds. */
+final class LaunchStage implements Stage {
+  private final ExecutionPolicy policy;
+
+  LaunchStage(ExecutionPolicy policy) {
+    this.policy = policy;
+  }
+
+  @Override
+  public void apply(ExecutionContext context) {
+    Duration timeout = context.request.timeout()
+        .filter(t -> t.compareTo(policy.timeout()) < 0)
+        .orElse(policy.timeout());
+    long maxOutput = Math.min(context.request.maxOutputBytes().orElse(Long.MAX_VALUE), policy.maxOutputBytes());
+    LaunchSpec spec = LaunchSpec.builder(context.pinned.executable())
+        .arguments(context.argv.subList(1, context.argv.size()))
+        .environment(context.environment.variables())
+        .workingDirectory(context.workingDirectory)
+        .stdin(context.request.stdin().orElse(null))
+        .timeout(timeout)
+        .maxOutputBytes(maxOutput)
+        .network(policy.network())
+        .repository(context.repository.orElse(null))
+        .requiredCapabilities(context.requiredCapabilities)
+        .build();
+    try {
+      context.launch = context.backend.launch(spec);
+    } catch (LaunchFailedException e) {
+      context.launchFailure = e.getMessage();
+    }
+  }
+}

@@ -1,0 +1,31 @@
+package dev.capability.kernel.core.internal.pipeline;
+
+import dev.capability.kernel.api.NetworkMode;
+import dev.capability.kernel.api.backend.IsolationCapability;
+import dev.capability.kernel.api.policy.ExecutionPolicy;
+import dev.capability.kernel.core.internal.backend.BackendRegistry;
+
+/**
+ * Stage 6: the backend by id, or the strongest one that supplies every capability the policy and
+ * the request require. A policy without network requires a network namespace: the kernel never
+ * launches with a network the operator did not grant.
+ */
+final class SelectBackendStage implements Stage {
+  private final ExecutionPolicy policy;
+  private final BackendRegistry backends;
+
+  SelectBackendStage(ExecutionPolicy policy, BackendRegistry backends) {
+    this.policy = policy;
+    this.backends = backends;
+  }
+
+  @Override
+  public void apply(ExecutionContext context) {
+    context.requiredCapabilities.addAll(policy.requiredCapabilities());
+    context.requiredCapabilities.addAll(context.request.requiredCapabilities());
+    if (policy.network() == NetworkMode.NONE) {
+      context.requiredCapabilities.add(IsolationCapability.NETWORK_NAMESPACE);
+    }
+    context.backend = backends.select(context.request.backendId(), context.requiredCapabilities);
+  }
+}

@@ -1,0 +1,72 @@
+package dev.capability.cli.internal;
+
+import dev.capability.kernel.api.CapabilityException;
+import dev.capability.kernel.api.Decision;
+import dev.capability.kernel.api.ExecutionRequest;
+import dev.capability.kernel.core.CheckResult;
+import dev.capability.kernel.core.CommandKernel;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/** {@code capability check}: would this command be allowed, and if not, why not. */
+@Command(name = "check", description = "Say whether a command would be allowed, and which layer and rule refuse it.")
+final class CheckCommand implements Callable<Integer> {
+  private final Console console;
+
+  @Mixin KernelOptions options;
+
+  @Option(names = "--json", description = "Print JSON.")
+  boolean json;
+
+  @Parameters(paramLabel = "ARGV", description = "The command as argv, after --; without it the command string is read from stdin.")
+  List<String> argv;
+
+  CheckCommand(Console console) {
+    this.console = console;
+  }
+
+  @Override
+  public Integer call() {
+    try (CommandKernel kernel = options.kernel(console)) {
+      ExecutionRequest.Builder request = CommandInput.request(argv, argv == null || argv.isEmpty() ? console.readStdin() : null);
+      options.repository().ifPresent(request::repository);
+      CheckResult result = kernel.check(request.build());
+      print(result);
+      return result.decision().allowed() ? ExitCodes.OK : ExitCodes.REFUSED;
+    } catch (CapabilityException e) {
+      console.error(e, json);
+      return ExitCodes.forOther(e);
+    }
+  }
+
+  private void print(CheckResult result) {
+    Decision d = result.decision();
+    if (json) {
+      Map<String, Object> out = new LinkedHashMap<>();
+      out.put("decision", d.allowed() ? "ALLOW" : "DENY");
+      out.put("argv", result.argv());
+      out.put("code", d.code());
+      out.put("layer", d.layer());
+      out.put("rule", d.rule());
+      if (d.argIndex().isPresent()) {
+        out.put("argIndex", d.argIndex().getAsInt());
+      }
+      out.put("message", d.message());
+      result.executablePath().ifPresent(path -> out.put("executable",
+          Map.of("path", path, "sha256", result.executableSha256().orElseThrow())));
+      result.backendId().ifPresent(id -> out.put("backend", id));
+      console.json(out);
+    } else if (d.allowed()) {
+      console.out().println("ALLOW " + result.executablePath().orElse("") + " via " + result.backendId().orElse("?"));
+    } else {
+      console.out().println("DENY " + d.code() + " (" + d.layer() + " " + d.rule()
+          + (d.argIndex().isPresent() ? ", argv[" + d.argIndex().getAsInt() + "]" : "") + "): " + d.message());
+    }
+  }
+}

@@ -1,0 +1,91 @@
+package dev.capability.cli.internal;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import dev.capability.kernel.api.CapabilityException;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.PrintStream;
+import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CodingErrorAction;
+import java.nio.charset.StandardCharsets;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/** The CLI's streams and its JSON writer: the only code in the project that prints. */
+public final class Console {
+  private static final ObjectMapper JSON = new ObjectMapper().disable(SerializationFeature.FAIL_ON_EMPTY_BEANS);
+
+  private final InputStream in;
+  private final PrintStream out;
+  private final PrintStream err;
+  private final Map<String, String> environment;
+
+  public Console(InputStream in, PrintStream out, PrintStream err, Map<String, String> environment) {
+    this.in = in;
+    this.out = out;
+    this.err = err;
+    this.environment = Map.copyOf(environment);
+  }
+
+  public PrintStream out() {
+    return out;
+  }
+
+  public PrintStream err() {
+    return err;
+  }
+
+  public Map<String, String> environment() {
+    return environment;
+  }
+
+  /** The whole of stdin, byte for byte, decoded as strict UTF-8. */
+  public String readStdin() {
+    try {
+      byte[] bytes = in.readAllBytes();
+      return StandardCharsets.UTF_8.newDecoder()
+          .onMalformedInput(CodingErrorAction.REPORT)
+          .onUnmappableCharacter(CodingErrorAction.REPORT)
+          .decode(ByteBuffer.wrap(bytes))
+          .toString();
+    } catch (CharacterCodingException e) {
+      throw new CapabilityException("INPUT_NOT_UTF8", "standard input is not valid UTF-8; commands must be UTF-8 text");
+    } catch (IOException e) {
+      throw new UncheckedIOException("could not read standard input", e);
+    }
+  }
+
+  /** Writes one compact JSON document and a newline to stdout. */
+  public void json(Object value) {
+    try {
+      out.println(JSON.writeValueAsString(value));
+    } catch (JsonProcessingException e) {
+      throw new IllegalStateException("could not write JSON output", e);
+    }
+  }
+
+  /** A JSON string literal, for plain output of arbitrary words. */
+  public static String quote(String s) {
+    try {
+      return JSON.writeValueAsString(s);
+    } catch (JsonProcessingException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  /** Reports an exception: {@code {"error":{...}}} on stdout with --json, one line on stderr otherwise. */
+  public void error(CapabilityException e, boolean json) {
+    if (json) {
+      Map<String, Object> error = new LinkedHashMap<>();
+      error.put("code", e.code());
+      error.put("message", e.getMessage());
+      json(Map.of("error", error));
+    } else {
+      err.println("capability: " + e.code() + ": " + e.getMessage());
+    }
+  }
+}

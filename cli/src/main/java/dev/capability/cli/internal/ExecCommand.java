@@ -1,0 +1,111 @@
+package dev.capability.cli.internal;
+
+import dev.capability.kernel.api.CapabilityException;
+import dev.capability.kernel.api.ExecutionRequest;
+import dev.capability.kernel.api.ExecutionResult;
+import dev.capability.kernel.api.ExecutionStatus;
+import dev.capability.kernel.core.AttestationJson;
+import dev.capability.kernel.core.CommandKernel;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/** {@code capability exec}: run a command under the policy and report what happened. */
+@Command(name = "exec", description = "Run a command under the operator policy; exit with its exit code.")
+final class ExecCommand implements Callable<Integer> {
+  private final Console console;
+
+  @Mixin KernelOptions options;
+
+  @Option(names = "--backend", paramLabel = "ID", description = "Use this backend (default: the strongest that fits).")
+  String backend;
+
+  @Option(names = "--timeout", paramLabel = "DURATION", converter = DurationConverter.class,
+      description = "A shorter time bound than the policy's (500ms, 30s, 2m, PT1M).")
+  Duration timeout;
+
+  @Option(names = "--max-output", paramLabel = "BYTES", description = "A smaller per-stream output bound than the policy's.")
+  Long maxOutput;
+
+  @Option(names = "--command", paramLabel = "STRING", description = "The command as a string, split without a shell.")
+  String command;
+
+  @Option(names = "--json", description = "Print the result and its attestation as JSON instead of the command's output.")
+  boolean json;
+
+  @Parameters(paramLabel = "ARGV", description = "The command as argv, after --.")
+  List<String> argv;
+
+  ExecCommand(Console console) {
+    this.console = console;
+  }
+
+  @Override
+  public Integer call() {
+    boolean hasArgv = argv != null && !argv.isEmpty();
+    if (hasArgv == (command != null)) {
+      console.err().println("capability: exec takes either -- ARGV... or --command STRING");
+      return ExitCodes.USAGE;
+    }
+    try (CommandKernel kernel = options.kernel(console)) {
+      ExecutionRequest.Builder request = CommandInput.request(argv, command);
+      options.repository().ifPresent(request::repository);
+      if (backend != null) {
+        request.backend(backend);
+      }
+      if (timeout != null) {
+        request.timeout(timeout);
+      }
+      if (maxOutput != null) {
+        request.maxOutputBytes(maxOutput);
+      }
+      ExecutionResult result = kernel.execute(request.build());
+      report(result);
+      return ExitCodes.forExec(result);
+    } catch (CapabilityException e) {
+      console.error(e, json);
+      return ExitCodes.forExec(e);
+    } catch (IllegalArgumentException e) {
+      console.err().println("capability: " + e.getMessage());
+      return ExitCodes.USAGE;
+    }
+  }
+
+  private void report(ExecutionResult result) {
+    if (json) {
+      Map<String, Object> out = new LinkedHashMap<>();
+      out.put("status", result.status().name());
+      out.put("exitCode", result.exitCode().isPresent() ? result.exitCode().getAsInt() : null);
+      Map<String, Object> decision = new LinkedHashMap<>();
+      decision.put("code", result.decision().code());
+      decision.put("layer", result.decision().layer());
+      decision.put("rule", result.decision().rule());
+      decision.put("message", result.decision().message());
+      out.put("decision", decision);
+      out.put("stdout", result.stdout().text());
+      out.put("stderr", result.stderr().text());
+      out.put("failure", result.failureMessage());
+      out.put("attestation", AttestationJson.toMap(result.attestation()));
+      console.json(out);
+      return;
+    }
+    console.out().writeBytes(result.stdout().bytes());
+    console.err().writeBytes(result.stderr().bytes());
+    if (result.status() == ExecutionStatus.DENIED) {
+      console.err().println("capability: denied " + result.decision().code() + " (" + result.decision().layer()
+          + " " + result.decision().rule() + "): " + result.decision().message());
+    } else if (result.status() == ExecutionStatus.TIMED_OUT) {
+      console.err().println("capability: timed out; the whole process tree was ended");
+    } else if (result.status() == ExecutionStatus.OUTPUT_LIMIT) {
+      console.err().println("capability: output limit reached; the command was ended and its output truncated");
+    } else if (result.status() == ExecutionStatus.LAUNCH_FAILED) {
+      console.err().println("capability: could not launch: " + result.failureMessage());
+    }
+  }
+}

@@ -1,0 +1,50 @@
+package dev.capability.cli.internal;
+
+import dev.capability.kernel.api.BackendUnavailableException;
+import dev.capability.kernel.api.CapabilityException;
+import dev.capability.kernel.api.ExecutionResult;
+
+/** The one table of exit codes; {@code docs/cli.md} documents it. */
+public final class ExitCodes {
+  private ExitCodes() {}
+
+  public static final int OK = 0;
+  /** parse refused the command, or check denied it. */
+  public static final int REFUSED = 1;
+  /** Bad command-line usage. */
+  public static final int USAGE = 2;
+  /** A configuration error (policy file refused or invalid, bad repository) outside {@code exec}. */
+  public static final int CONFIGURATION = 3;
+  /** exec: the command was ended by its time or output bound. */
+  public static final int BOUND_HIT = 124;
+  /** exec: the kernel refused the command, or its configuration is unusable. */
+  public static final int KERNEL_REFUSED = 125;
+  /** exec: isolation unavailable, not executable, or could not be launched. */
+  public static final int CANNOT_EXECUTE = 126;
+  /** exec: the executable was not found. */
+  public static final int NOT_FOUND = 127;
+
+  /** The exit code of {@code exec} for a result. */
+  public static int forExec(ExecutionResult result) {
+    return switch (result.status()) {
+      case COMPLETED -> result.exitCode().orElse(CANNOT_EXECUTE);
+      case TIMED_OUT, OUTPUT_LIMIT -> BOUND_HIT;
+      case LAUNCH_FAILED -> CANNOT_EXECUTE;
+      case DENIED -> switch (result.decision().code()) {
+        case "EXECUTABLE_NOT_FOUND" -> NOT_FOUND;
+        case "EXECUTABLE_NOT_EXECUTABLE" -> CANNOT_EXECUTE;
+        default -> KERNEL_REFUSED;
+      };
+    };
+  }
+
+  /** The exit code of {@code exec} for an exception raised before launch. */
+  public static int forExec(CapabilityException e) {
+    return e instanceof BackendUnavailableException ? CANNOT_EXECUTE : KERNEL_REFUSED;
+  }
+
+  /** The exit code of the other commands for an exception. */
+  public static int forOther(CapabilityException e) {
+    return CONFIGURATION;
+  }
+}

@@ -1,0 +1,41 @@
+package dev.capability.cli.internal;
+
+import dev.capability.kernel.api.PolicyException;
+import dev.capability.kernel.core.CommandKernel;
+import dev.capability.kernel.core.ExecutionPolicies;
+import dev.capability.kernel.core.LoadedPolicy;
+import java.nio.file.Path;
+import java.util.Optional;
+import picocli.CommandLine.Option;
+
+/** Options shared by {@code check} and {@code exec}: where the policy comes from and the target repository. */
+final class KernelOptions {
+  static final String POLICY_ENV = "CAPABILITY_EXECUTION_POLICY_PATH";
+
+  @Option(names = "--policy", paramLabel = "FILE",
+      description = "The operator policy (JSON). Default: the file named by " + POLICY_ENV + ".")
+  Path policy;
+
+  @Option(names = "--repo", paramLabel = "DIR", description = "The target repository.")
+  Path repository;
+
+  Optional<Path> repository() {
+    return Optional.ofNullable(repository).map(p -> p.toAbsolutePath());
+  }
+
+  /** The policy from --policy (made absolute against the working directory), else from the environment; never a default. */
+  LoadedPolicy loadPolicy(Console console) {
+    if (policy != null) {
+      return ExecutionPolicies.load(policy.toAbsolutePath(), repository());
+    }
+    if (!console.environment().containsKey(POLICY_ENV)) {
+      throw new PolicyException("POLICY_PATH_UNSET",
+          "no policy: pass --policy FILE or set " + POLICY_ENV + " to an absolute path; the kernel never runs without an operator policy");
+    }
+    return ExecutionPolicies.fromEnvironment(console.environment(), repository());
+  }
+
+  CommandKernel kernel(Console console) {
+    return CommandKernel.builder(loadPolicy(console)).hostEnvironment(console.environment()).build();
+  }
+}

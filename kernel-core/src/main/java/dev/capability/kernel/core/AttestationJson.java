@@ -1,0 +1,83 @@
+package dev.capability.kernel.core;
+
+import dev.capability.kernel.api.Attestation;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The JSON form of an {@link Attestation}, with the field names documented in
+ * {@code docs/attestation.md}, as plain Java maps and lists (in document order) that any JSON
+ * writer, or {@link dev.capability.kernel.api.json.CanonicalJson}, can serialize.
+ */
+public final class AttestationJson {
+  private AttestationJson() {}
+
+  public static Map<String, Object> toMap(Attestation a) {
+    Map<String, Object> m = new LinkedHashMap<>();
+    m.put("kernelVersion", a.kernelVersion());
+    m.put("status", a.status().name());
+    m.put("argv", a.argv());
+    m.put("commandSpecHash", a.commandSpecHash());
+    Map<String, Object> decision = new LinkedHashMap<>();
+    decision.put("allowed", a.decision().allowed());
+    decision.put("code", a.decision().code());
+    decision.put("layer", a.decision().layer());
+    decision.put("rule", a.decision().rule());
+    decision.put("argIndex", a.decision().argIndex());
+    m.put("decision", decision);
+    m.put("policyHash", a.policyHash());
+    m.put("policySource", a.policySource());
+    if (a.executable() == null) {
+      m.put("executable", null);
+    } else {
+      Map<String, Object> executable = new LinkedHashMap<>();
+      executable.put("path", a.executable().path());
+      executable.put("sha256", a.executable().sha256());
+      executable.put("pinning", a.executable().pinning());
+      m.put("executable", executable);
+    }
+    if (a.backend() == null) {
+      m.put("backend", null);
+    } else {
+      Map<String, Object> backend = new LinkedHashMap<>();
+      backend.put("id", a.backend().id());
+      backend.put("capabilities", a.backend().capabilities().stream()
+          .map(c -> c.name()).sorted().toList());
+      m.put("backend", backend);
+    }
+    Map<String, Object> environment = new LinkedHashMap<>();
+    environment.put("inherited", sorted(a.environment().inherited()));
+    environment.put("set", sorted(a.environment().set()));
+    m.put("environment", environment);
+    m.put("network", a.network());
+    m.put("projectWrites", a.projectWrites());
+    Map<String, Object> boundaries = new LinkedHashMap<>();
+    boundaries.put("operator", a.writeBoundaries().operator());
+    boundaries.put("phase", a.writeBoundaries().phase());
+    boundaries.put("correction", a.writeBoundaries().correction());
+    m.put("writeBoundaries", boundaries);
+    m.put("filesProduced", a.filesProduced());
+    m.put("inputTreeHash", a.inputTreeHash());
+    m.put("stdout", stream(a.stdout()));
+    m.put("stderr", stream(a.stderr()));
+    m.put("startedAt", a.startedAt().toString());
+    m.put("finishedAt", a.finishedAt().toString());
+    m.put("timedOut", a.timedOut());
+    m.put("outputLimitHit", a.outputLimitHit());
+    m.put("exitCode", a.exitCode());
+    return m;
+  }
+
+  private static List<String> sorted(List<String> names) {
+    return names.stream().sorted().toList();
+  }
+
+  private static Map<String, Object> stream(Attestation.Stream s) {
+    Map<String, Object> m = new LinkedHashMap<>();
+    m.put("sha256", s.sha256());
+    m.put("bytes", s.bytes());
+    m.put("truncated", s.truncated());
+    return m;
+  }
+}

@@ -1,0 +1,70 @@
+package dev.capability.cli;
+
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+
+import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.core.importer.ClassFileImporter;
+import com.tngtech.archunit.core.importer.ImportOption;
+import java.util.List;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/** The module arrows of ARCHITECTURE.md, checked on the compiled classes of every module. */
+class ArchitectureTest {
+  private static final List<String> MODULE_PACKAGES = List.of(
+      "dev.capability.kernel.api",
+      "dev.capability.kernel.core",
+      "dev.capability.backend.process",
+      "dev.capability.cli");
+
+  private static JavaClasses classes;
+
+  @BeforeAll
+  static void importClasses() {
+    classes = new ClassFileImporter()
+        .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+        .importPackages("dev.capability");
+  }
+
+  @Test
+  void everyModuleWasImported() {
+    for (String module : MODULE_PACKAGES) {
+      org.assertj.core.api.Assertions.assertThat(classes.stream().anyMatch(c -> c.getPackageName().startsWith(module)))
+          .as("classes of %s are on the test class path", module)
+          .isTrue();
+    }
+  }
+
+  @Test
+  void kernelApiDependsOnTheJdkOnly() {
+    classes().that().resideInAPackage("dev.capability.kernel.api..")
+        .should().onlyDependOnClassesThat().resideInAnyPackage("java..", "dev.capability.kernel.api..")
+        .check(classes);
+  }
+
+  @Test
+  void backendsNeverReachTheKernelRuntimeOrLedger() {
+    noClasses().that().resideInAPackage("dev.capability.backend..")
+        .should().dependOnClassesThat().resideInAnyPackage(
+            "dev.capability.kernel.core..", "dev.capability.runtime..", "dev.capability.ledger..", "dev.capability.cli..")
+        .check(classes);
+  }
+
+  @Test
+  void theKernelFindsBackendsOnlyThroughTheSpi() {
+    noClasses().that().resideInAPackage("dev.capability.kernel..")
+        .should().dependOnClassesThat().resideInAPackage("dev.capability.backend..")
+        .check(classes);
+  }
+
+  @Test
+  void nobodyOutsideAModuleUsesItsInternalPackages() {
+    for (String module : MODULE_PACKAGES) {
+      noClasses().that().resideOutsideOfPackage(module + "..")
+          .should().dependOnClassesThat().resideInAPackage(module + ".internal..")
+          .because(module + ".internal is the implementation of its module, not API")
+          .check(classes);
+    }
+  }
+}

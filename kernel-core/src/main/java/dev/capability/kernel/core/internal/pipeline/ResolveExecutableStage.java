@@ -47,7 +47,7 @@ final class ResolveExecutableStage implements Stage {
     var pin = context.rule.flatMap(r -> r.sha256());
     String actual = context.pinned.executable().sha256();
     if (pin.isPresent() && !pin.get().equalsIgnoreCase(actual)) {
-      String ruleName = context.rule.map(r -> "executables." + r.key() + ".sha256").orElse("executables.sha256");
+      String ruleName = context.rule.map(r -> "executables." + r.id() + ".sha256").orElse("executables.sha256");
       context.deny(Decision.deny("EXECUTABLE_HASH_MISMATCH", "operator", ruleName, 0,
           canonical + " has SHA-256 " + actual + " but the policy pins " + pin.get()));
     }

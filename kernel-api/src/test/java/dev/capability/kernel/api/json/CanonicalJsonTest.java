@@ -298,7 +298,10 @@ class CanonicalJsonTest {
   }
 
   @ParameterizedTest
-  @CsvSource({"0.1", "1E+23", "1E+400", "-1E-400", "9007199254740993", "1E-999999999"})
+  @CsvSource({
+    "0.1", "1E+23", "1E+400", "-1E-400", "9007199254740993", "1E-999999999", "1E+2147483647",
+    "-1E-2147483647"
+  })
   void refusesDecimalsThatAreNotExactlyDoubles(String decimal) {
     assertThatThrownBy(() -> CanonicalJson.serialize(List.of(new BigDecimal(decimal))))
         .isInstanceOf(IllegalArgumentException.class)

@@ -4,7 +4,7 @@ import dev.capability.kernel.api.CapabilityException;
 import dev.capability.kernel.api.ExecutionRequest;
 import dev.capability.kernel.api.ExecutionResult;
 import dev.capability.kernel.api.ExecutionStatus;
-import dev.capability.kernel.core.AttestationJson;
+import dev.capability.kernel.api.AttestationJson;
 import dev.capability.kernel.core.CommandKernel;
 import java.time.Duration;
 import java.util.LinkedHashMap;

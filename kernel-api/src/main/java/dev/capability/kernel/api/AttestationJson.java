@@ -1,6 +1,5 @@
-package dev.capability.kernel.core;
+package dev.capability.kernel.api;
 
-import dev.capability.kernel.api.Attestation;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;

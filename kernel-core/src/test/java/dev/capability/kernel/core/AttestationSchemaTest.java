@@ -8,6 +8,7 @@ import com.networknt.schema.JsonSchema;
 import com.networknt.schema.JsonSchemaFactory;
 import com.networknt.schema.SpecVersion;
 import com.networknt.schema.ValidationMessage;
+import dev.capability.kernel.api.AttestationJson;
 import dev.capability.kernel.api.ExecutionRequest;
 import dev.capability.kernel.api.NetworkMode;
 import dev.capability.kernel.api.policy.ExecutableRule;

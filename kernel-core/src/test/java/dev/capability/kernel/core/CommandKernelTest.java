@@ -3,6 +3,7 @@ package dev.capability.kernel.core;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.capability.kernel.api.AttestationJson;
 import dev.capability.kernel.api.Attestation;
 import dev.capability.kernel.api.BackendUnavailableException;
 import dev.capability.kernel.api.ExecutionRequest;

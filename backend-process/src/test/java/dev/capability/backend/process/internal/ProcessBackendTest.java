@@ -30,6 +30,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -177,6 +179,28 @@ class ProcessBackendTest {
     LaunchResult result = run(script(dir, "kill -" + nameAndNumber[0] + " $$; sleep 5"));
 
     assertThat(result.exitCode()).hasValue(128 + Integer.parseInt(nameAndNumber[1]));
+  }
+
+  @Test
+  void inheritsNoDescriptorsBeyondTheStandardThree() throws IOException {
+    PinnedExecutable listFds = script(dir, "ls -l /proc/$$/fd");
+    Map<String, String> descriptors = new LinkedHashMap<>();
+    try (FileInputStream heldByTheJvm = new FileInputStream(listFds.path().toFile())) {
+      LaunchResult result = run(listFds);
+
+      assertThat(heldByTheJvm.getFD().valid()).isTrue();
+      Matcher entry = Pattern.compile("(\\d+) -> (.*)").matcher(result.stdout().text());
+      while (entry.find()) {
+        descriptors.put(entry.group(1), entry.group(2));
+      }
+    }
+
+    // The shell itself holds its script open; nothing else beyond 0, 1 and 2.
+    descriptors.values().remove(listFds.path().toRealPath().toString());
+    assertThat(descriptors.keySet()).containsExactlyInAnyOrder("0", "1", "2");
+    assertThat(descriptors.get("0")).isEqualTo("/dev/null");
+    assertThat(descriptors.get("1")).startsWith("pipe:");
+    assertThat(descriptors.get("2")).startsWith("pipe:");
   }
 
   @Test

@@ -94,10 +94,10 @@ final class ProcessTreeTerminator {
         return finish(signalled, List.of(), interrupted);
       }
       for (ProcStat target : targets) {
-        if (!Long.valueOf(target.startTicks()).equals(termed.put(target.pid(), target.startTicks()))
-            && signal(target, false)) {
+        if (!isIn(termed, target) && signal(target, false)) {
           signalled.add(target.pid());
         }
+        termed.put(target.pid(), target.startTicks());
       }
       if (interrupted || graceEnd.passed()) {
         break;
@@ -142,8 +142,7 @@ final class ProcessTreeTerminator {
       children.computeIfAbsent(p.ppid(), k -> new ArrayList<>()).add(p);
       boolean isRoot = rootIsOurs && p.pid() == rootPid;
       boolean inSession = scanSession && p.session() == rootPid;
-      boolean seenBefore = Long.valueOf(p.startTicks()).equals(seen.get(p.pid()));
-      if (isRoot || inSession || seenBefore) {
+      if (isRoot || inSession || isIn(seen, p)) {
         pending.add(p);
       }
     }
@@ -156,6 +155,12 @@ final class ProcessTreeTerminator {
     }
     tree.values().forEach(p -> seen.put(p.pid(), p.startTicks()));
     return List.copyOf(tree.values());
+  }
+
+  /** True when {@code processes} (pid to start ticks) holds this very process. */
+  private static boolean isIn(Map<Long, Long> processes, ProcStat process) {
+    Long startTicks = processes.get(process.pid());
+    return startTicks != null && startTicks == process.startTicks();
   }
 
   private boolean signal(ProcStat target, boolean kill) {

@@ -12,13 +12,13 @@ import java.util.Locale;
 import java.util.Objects;
 
 /**
- * Provides the {@code process} backend: commands run as plain child processes of the JVM. It is
- * an audited execution boundary, not a sandbox: the command has the JVM user's files, network and
+ * Provides the {@code process} backend: commands run as plain child processes of the JVM. It is an
+ * audited execution boundary, not a sandbox: the command has the JVM user's files, network and
  * processes in reach. It takes no settings.
  *
  * <p>On Linux with {@code /proc} it is available; each command then leads its own session when a
- * working util-linux {@code setsid} is found in {@code /usr/bin} or {@code /bin}, which is the
- * one capability it can advertise ({@code SESSION_TERMINATION}).
+ * working util-linux {@code setsid} is found in {@code /usr/bin} or {@code /bin}, which is the one
+ * capability it can advertise ({@code SESSION_TERMINATION}).
  */
 public final class ProcessBackendProvider implements BackendProvider {
 
@@ -40,8 +40,7 @@ public final class ProcessBackendProvider implements BackendProvider {
       if (!Files.isReadable(Path.of("/proc/self/stat"))) {
         return Availability.unavailable("the process backend needs /proc, which is not readable");
       }
-      return Availability.available(
-          "Linux with /proc; audited execution boundary, not a sandbox");
+      return Availability.available("Linux with /proc; audited execution boundary, not a sandbox");
     } catch (RuntimeException e) {
       return Availability.unavailable("probing the process backend failed: " + e);
     }

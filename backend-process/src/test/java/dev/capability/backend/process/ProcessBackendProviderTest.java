@@ -35,7 +35,8 @@ class ProcessBackendProviderTest {
       assertThat(backend.capabilities()).isSubsetOf(IsolationCapability.SESSION_TERMINATION);
       Map<String, String> diagnostics = backend.diagnostics();
       assertThat(diagnostics.get("boundary")).contains("not a sandbox");
-      assertThat(diagnostics).containsKeys("SESSION_TERMINATION", "TREE_TERMINATION", "NETWORK_NAMESPACE");
+      assertThat(diagnostics)
+          .containsKeys("SESSION_TERMINATION", "TREE_TERMINATION", "NETWORK_NAMESPACE");
     }
   }
 }

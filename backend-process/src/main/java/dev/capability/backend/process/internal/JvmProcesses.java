@@ -4,8 +4,8 @@ import java.util.HashSet;
 import java.util.Set;
 
 /**
- * This JVM's process, its ancestors and its session: what termination must never signal. Taken
- * per launch, since an ancestor that exits reparents the JVM.
+ * This JVM's process, its ancestors and its session: what termination must never signal. Taken per
+ * launch, since an ancestor that exits reparents the JVM.
  *
  * @param pids this JVM's pid and every ancestor's
  * @param session this JVM's session id

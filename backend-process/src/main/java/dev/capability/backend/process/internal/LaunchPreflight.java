@@ -19,14 +19,14 @@ import java.util.Set;
 /**
  * Checks, before anything is started, that a spec can be launched exactly as written.
  *
- * <p>Two kinds of failure are caught here. First, an executable or working directory that cannot
- * be used: once {@code setsid} runs, a failed {@code execve} of the command would only show as
- * setsid's exit status 126 or 127, indistinguishable from a command that exits so, so the
- * common causes (ENOENT, EACCES, not a regular file, bad directory) are named here instead.
- * Second, strings the JDK would silently change: the JDK encodes argv and environment with the
- * platform charset (the default charset on JDK 17, {@code sun.jnu.encoding} on later JDKs) and
- * replaces what it cannot encode with {@code '?'}, so a command other than the one authorized
- * would run. NUL cannot be passed at all.
+ * <p>Two kinds of failure are caught here. First, an executable or working directory that cannot be
+ * used: once {@code setsid} runs, a failed {@code execve} of the command would only show as
+ * setsid's exit status 126 or 127, indistinguishable from a command that exits so, so the common
+ * causes (ENOENT, EACCES, not a regular file, bad directory) are named here instead. Second,
+ * strings the JDK would silently change: the JDK encodes argv and environment with the platform
+ * charset (the default charset on JDK 17, {@code sun.jnu.encoding} on later JDKs) and replaces what
+ * it cannot encode with {@code '?'}, so a command other than the one authorized would run. NUL
+ * cannot be passed at all.
  */
 final class LaunchPreflight {
   private static final List<Charset> PROCESS_CHARSETS = processCharsets();
@@ -63,7 +63,10 @@ final class LaunchPreflight {
       String key = variable.getKey();
       if (key.isEmpty() || key.indexOf('=') >= 0) {
         throw new LaunchFailedException(
-            "cannot launch " + name + ": environment variable name '" + key
+            "cannot launch "
+                + name
+                + ": environment variable name '"
+                + key
                 + "' is empty or contains '='");
       }
       requireEncodable(name, "environment variable name '" + key + "'", key);
@@ -76,8 +79,7 @@ final class LaunchPreflight {
 
   private static void requireExecutable(String name, String execPath) {
     if (!execPath.startsWith("/")) {
-      throw new LaunchFailedException(
-          "cannot launch " + name + ": the exec path must be absolute");
+      throw new LaunchFailedException("cannot launch " + name + ": the exec path must be absolute");
     }
     Path path = Path.of(execPath);
     BasicFileAttributes attributes = attributes(name, "executable", path);
@@ -86,7 +88,9 @@ final class LaunchPreflight {
     }
     if (!Files.isExecutable(path)) {
       throw new LaunchFailedException(
-          "cannot launch " + name + ": permission denied (EACCES): not executable by this user, "
+          "cannot launch "
+              + name
+              + ": permission denied (EACCES): not executable by this user, "
               + "or on a filesystem mounted noexec");
     }
   }
@@ -99,7 +103,10 @@ final class LaunchPreflight {
     }
     if (!Files.isExecutable(directory)) {
       throw new LaunchFailedException(
-          "cannot launch " + name + ": working directory " + directory
+          "cannot launch "
+              + name
+              + ": working directory "
+              + directory
               + " cannot be entered (EACCES)");
     }
   }
@@ -112,7 +119,8 @@ final class LaunchPreflight {
           "cannot launch " + name + ": " + what + " does not exist (ENOENT)", e);
     } catch (AccessDeniedException e) {
       throw new LaunchFailedException(
-          "cannot launch " + name + ": " + what + " is not reachable, permission denied (EACCES)", e);
+          "cannot launch " + name + ": " + what + " is not reachable, permission denied (EACCES)",
+          e);
     } catch (IOException e) {
       throw new LaunchFailedException("cannot launch " + name + ": " + what + ": " + e, e);
     }
@@ -121,14 +129,24 @@ final class LaunchPreflight {
   private static void requireEncodable(String name, String what, String value) {
     if (value.indexOf('\0') >= 0) {
       throw new LaunchFailedException(
-          "cannot launch " + name + ": " + what + " contains a NUL character, which no process "
+          "cannot launch "
+              + name
+              + ": "
+              + what
+              + " contains a NUL character, which no process "
               + "can receive");
     }
     for (Charset charset : PROCESS_CHARSETS) {
       if (!charset.newEncoder().canEncode(value)) {
         throw new LaunchFailedException(
-            "cannot launch " + name + ": " + what + " cannot be encoded exactly in the platform "
-                + "charset " + charset + "; run the JVM with a UTF-8 locale (for example "
+            "cannot launch "
+                + name
+                + ": "
+                + what
+                + " cannot be encoded exactly in the platform "
+                + "charset "
+                + charset
+                + "; run the JVM with a UTF-8 locale (for example "
                 + "LANG=C.UTF-8) so the command receives exactly the authorized strings");
       }
     }

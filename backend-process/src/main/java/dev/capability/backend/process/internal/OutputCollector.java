@@ -70,8 +70,8 @@ final class OutputCollector implements Runnable {
   }
 
   /**
-   * Stops waiting for the end of the stream: closes it, and marks what was kept as truncated,
-   * since whoever still holds the pipe may write more.
+   * Stops waiting for the end of the stream: closes it, and marks what was kept as truncated, since
+   * whoever still holds the pipe may write more.
    */
   void abandon() {
     synchronized (this) {

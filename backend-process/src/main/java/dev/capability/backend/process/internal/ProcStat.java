@@ -74,6 +74,7 @@ record ProcStat(
 
   private static IllegalArgumentException malformed(String line, String why) {
     String shown = line.length() > 120 ? line.substring(0, 120) + "..." : line;
-    return new IllegalArgumentException("malformed /proc stat line (" + why + "): " + shown.strip());
+    return new IllegalArgumentException(
+        "malformed /proc stat line (" + why + "): " + shown.strip());
   }
 }

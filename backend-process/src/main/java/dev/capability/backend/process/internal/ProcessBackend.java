@@ -22,19 +22,19 @@ import java.util.Set;
 import java.util.stream.Collectors;
 
 /**
- * Runs commands as plain child processes of this JVM: an audited execution boundary, not a
- * sandbox. The command runs as the JVM's user, with that user's files, network and view of other
- * processes. What this backend does guarantee is the baseline contract: argv without a shell,
- * exactly the spec's environment, stdin closed unless input is given, bounded output, and a
- * timeout that ends the command's process tree.
+ * Runs commands as plain child processes of this JVM: an audited execution boundary, not a sandbox.
+ * The command runs as the JVM's user, with that user's files, network and view of other processes.
+ * What this backend does guarantee is the baseline contract: argv without a shell, exactly the
+ * spec's environment, stdin closed unless input is given, bounded output, and a timeout that ends
+ * the command's process tree.
  *
  * <p>The command is started through a verified util-linux {@code setsid}, so it leads its own
- * session; termination then reaches every process in that session as well as every descendant.
- * A process that double-forks and calls {@code setsid} itself leaves both and survives; that is
- * why {@link IsolationCapability#TREE_TERMINATION} is not advertised.
+ * session; termination then reaches every process in that session as well as every descendant. A
+ * process that double-forks and calls {@code setsid} itself leaves both and survives; that is why
+ * {@link IsolationCapability#TREE_TERMINATION} is not advertised.
  *
- * <p>argv[0] as seen by the command is the exec path, for example {@code /proc/<pid>/fd/<n>}.
- * stdin is {@code /dev/null} unless the spec gives input. Thread-safe: launches are independent.
+ * <p>argv[0] as seen by the command is the exec path, for example {@code /proc/<pid>/fd/<n>}. stdin
+ * is {@code /dev/null} unless the spec gives input. Thread-safe: launches are independent.
  */
 public final class ProcessBackend implements ExecutionBackend {
   /** The backend id. */
@@ -53,8 +53,8 @@ public final class ProcessBackend implements ExecutionBackend {
   }
 
   /**
-   * @param drainWait how long output and exit status are awaited once the tree was ended; only
-   *     a process that escaped the tree while holding the output pipe makes this wait run out
+   * @param drainWait how long output and exit status are awaited once the tree was ended; only a
+   *     process that escaped the tree while holding the output pipe makes this wait run out
    */
   ProcessBackend(SessionSupport session, Duration drainWait) {
     this.session = Objects.requireNonNull(session, "session");
@@ -105,12 +105,15 @@ public final class ProcessBackend implements ExecutionBackend {
         "limits",
         "not provided: MEMORY_LIMIT, PID_LIMIT, CPU_LIMIT, SECCOMP, CAPABILITY_DROP, "
             + "NO_NEW_PRIVILEGES, NON_ROOT, NO_NESTED_USER_NAMESPACES");
-    facts.put("argv0", "the command sees its exec path (for example /proc/<pid>/fd/<n>) as argv[0]");
+    facts.put(
+        "argv0", "the command sees its exec path (for example /proc/<pid>/fd/<n>) as argv[0]");
     facts.put("stdin", "/dev/null unless the spec gives input, which is written and then closed");
     facts.put(
         "charset",
         "argv and environment are encoded in "
-            + LaunchPreflight.processCharsets().stream().map(Charset::name).collect(Collectors.joining(" and "))
+            + LaunchPreflight.processCharsets().stream()
+                .map(Charset::name)
+                .collect(Collectors.joining(" and "))
             + "; strings that cannot be encoded exactly are refused");
     return Collections.unmodifiableMap(facts);
   }
@@ -126,7 +129,9 @@ public final class ProcessBackend implements ExecutionBackend {
     builder.environment().putAll(spec.environment());
     builder.directory(spec.workingDirectory().toFile());
     builder.redirectInput(
-        spec.stdin().isPresent() ? ProcessBuilder.Redirect.PIPE : ProcessBuilder.Redirect.from(DEV_NULL));
+        spec.stdin().isPresent()
+            ? ProcessBuilder.Redirect.PIPE
+            : ProcessBuilder.Redirect.from(DEV_NULL));
 
     Instant startedAt = Instant.now();
     Deadline deadline = Deadline.after(spec.timeout());
@@ -135,12 +140,17 @@ public final class ProcessBackend implements ExecutionBackend {
       process = builder.start();
     } catch (IOException e) {
       throw new LaunchFailedException(
-          "cannot launch " + LaunchPreflight.describe(spec) + " in " + spec.workingDirectory()
-              + ": " + e.getMessage(),
+          "cannot launch "
+              + LaunchPreflight.describe(spec)
+              + " in "
+              + spec.workingDirectory()
+              + ": "
+              + e.getMessage(),
           e);
     }
     try {
-      return new RunningCommand(process, spec, session.available(), startedAt, deadline, drainWait, jvm)
+      return new RunningCommand(
+              process, spec, session.available(), startedAt, deadline, drainWait, jvm)
           .await();
     } catch (RuntimeException | Error e) {
       // Never leave a command running behind a failure of this code.
@@ -156,8 +166,12 @@ public final class ProcessBackend implements ExecutionBackend {
     if (!missing.isEmpty()) {
       throw new BackendUnavailableException(
           BackendUnavailableException.ISOLATION_UNAVAILABLE,
-          "the process backend cannot provide " + missing + " required to run "
-              + spec.executable().path() + "; it provides only " + capabilities
+          "the process backend cannot provide "
+              + missing
+              + " required to run "
+              + spec.executable().path()
+              + "; it provides only "
+              + capabilities
               + " (it is an audited execution boundary, not a sandbox): choose a backend that "
               + "provides them");
     }
@@ -165,11 +179,14 @@ public final class ProcessBackend implements ExecutionBackend {
 
   private List<String> command(LaunchSpec spec) {
     List<String> command = new ArrayList<>();
-    session.setsid().ifPresent(setsid -> {
-      command.add(setsid.toString());
-      // Ends setsid's options, whatever the exec path looks like.
-      command.add("--");
-    });
+    session
+        .setsid()
+        .ifPresent(
+            setsid -> {
+              command.add(setsid.toString());
+              // Ends setsid's options, whatever the exec path looks like.
+              command.add("--");
+            });
     command.add(spec.executable().execPath());
     command.addAll(spec.arguments());
     return command;

@@ -18,14 +18,14 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Ends the process tree of one launched command: the command itself, every process in the
- * session it leads (when it was started through {@code setsid}), every descendant, and every
- * process seen in the tree earlier. TERM first; after the grace period KILL for whatever is left.
+ * Ends the process tree of one launched command: the command itself, every process in the session
+ * it leads (when it was started through {@code setsid}), every descendant, and every process seen
+ * in the tree earlier. TERM first; after the grace period KILL for whatever is left.
  *
- * <p>Processes are signalled one by one, never by process group or session, and never this JVM,
- * its ancestors or (by session id) its session. Each signal goes through {@link ProcessHandle},
- * which checks the process start time, after this class checked that the pid still names the
- * process it selected; so a pid reused by an unrelated process is not signalled.
+ * <p>Processes are signalled one by one, never by process group or session, and never this JVM, its
+ * ancestors or (by session id) its session. Each signal goes through {@link ProcessHandle}, which
+ * checks the process start time, after this class checked that the pid still names the process it
+ * selected; so a pid reused by an unrelated process is not signalled.
  *
  * <p>Not thread-safe: the launching thread alone uses it.
  */
@@ -39,6 +39,7 @@ final class ProcessTreeTerminator {
   private final boolean rootLeadsSession;
   private final Duration grace;
   private final JvmProcesses jvm;
+
   /** pid to start ticks of every process ever seen in the tree; reparenting cannot hide them. */
   private final Map<Long, Long> seen = new HashMap<>();
 
@@ -72,8 +73,8 @@ final class ProcessTreeTerminator {
   }
 
   /**
-   * Remembers the processes now in the tree, so that they are still ended after their parent
-   * exits and they are reparented away from the command.
+   * Remembers the processes now in the tree, so that they are still ended after their parent exits
+   * and they are reparented away from the command.
    */
   void track() {
     members();
@@ -172,7 +173,12 @@ final class ProcessTreeTerminator {
     if (handle.isEmpty() || now.isEmpty() || !now.get().sameProcessAs(target)) {
       return false;
     }
-    LOG.debug("{} process {} ({}) of command {}", kill ? "KILL" : "TERM", target.pid(), target.comm(), rootPid);
+    LOG.debug(
+        "{} process {} ({}) of command {}",
+        kill ? "KILL" : "TERM",
+        target.pid(),
+        target.comm(),
+        rootPid);
     return kill ? handle.get().destroyForcibly() : handle.get().destroy();
   }
 
@@ -186,7 +192,8 @@ final class ProcessTreeTerminator {
     }
   }
 
-  private static TerminationReport finish(Set<Long> signalled, List<Long> survivors, boolean interrupted) {
+  private static TerminationReport finish(
+      Set<Long> signalled, List<Long> survivors, boolean interrupted) {
     if (interrupted) {
       Thread.currentThread().interrupt();
     }

@@ -13,8 +13,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * One started command, seen through to its end: drains its output, feeds its stdin, waits for
- * exit, timeout or output limit, then ends whatever is left of its process tree.
+ * One started command, seen through to its end: drains its output, feeds its stdin, waits for exit,
+ * timeout or output limit, then ends whatever is left of its process tree.
  */
 final class RunningCommand {
   static final String NONE = "none";
@@ -22,6 +22,7 @@ final class RunningCommand {
   static final String DESCENDANTS_SIGNAL = "descendants-signal";
 
   private static final Logger LOG = LoggerFactory.getLogger(RunningCommand.class);
+
   /** How often descendants are recorded when no session can find them later. */
   private static final long TRACK_PERIOD_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
 
@@ -69,15 +70,21 @@ final class RunningCommand {
   LaunchResult await() {
     CountDownLatch stopped = new CountDownLatch(1);
     long pid = process.pid();
-    OutputCollector stdout = new OutputCollector(process.getInputStream(), spec.maxOutputBytes(), stopped::countDown);
-    OutputCollector stderr = new OutputCollector(process.getErrorStream(), spec.maxOutputBytes(), stopped::countDown);
+    OutputCollector stdout =
+        new OutputCollector(process.getInputStream(), spec.maxOutputBytes(), stopped::countDown);
+    OutputCollector stderr =
+        new OutputCollector(process.getErrorStream(), spec.maxOutputBytes(), stopped::countDown);
     startDaemon("stdout-" + pid, stdout);
     startDaemon("stderr-" + pid, stderr);
-    spec.stdin().ifPresent(input -> startDaemon("stdin-" + pid, new StdinFeeder(process.getOutputStream(), input)));
+    spec.stdin()
+        .ifPresent(
+            input ->
+                startDaemon("stdin-" + pid, new StdinFeeder(process.getOutputStream(), input)));
     process.onExit().thenRun(stopped::countDown);
 
     ProcessTreeTerminator terminator =
-        new ProcessTreeTerminator(pid, process::isAlive, leadsSession, spec.terminationGrace(), jvm);
+        new ProcessTreeTerminator(
+            pid, process::isAlive, leadsSession, spec.terminationGrace(), jvm);
     Stop stop = waitForStop(stopped, stdout, stderr, terminator);
     LOG.debug("command {} stopped: {}", pid, stop);
 
@@ -137,7 +144,8 @@ final class RunningCommand {
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     }
-    LOG.warn("command {} did not exit after it was killed; its exit status is unknown", process.pid());
+    LOG.warn(
+        "command {} did not exit after it was killed; its exit status is unknown", process.pid());
     return OptionalInt.empty();
   }
 
@@ -150,7 +158,8 @@ final class RunningCommand {
     }
     if (!ended) {
       // A process outside the tree (an escaped daemon) still holds the pipe open.
-      LOG.debug("output of command {} still open after its tree ended; abandoning it", process.pid());
+      LOG.debug(
+          "output of command {} still open after its tree ended; abandoning it", process.pid());
       collector.abandon();
     }
     return collector.captured();

@@ -22,7 +22,8 @@ import java.util.concurrent.TimeUnit;
  */
 public final class SetsidProbe {
   /** Where setsid is looked for, in order. */
-  public static final List<Path> SETSID_PATHS = List.of(Path.of("/usr/bin/setsid"), Path.of("/bin/setsid"));
+  public static final List<Path> SETSID_PATHS =
+      List.of(Path.of("/usr/bin/setsid"), Path.of("/bin/setsid"));
 
   /** Where the harmless probe command is looked for, in order. */
   public static final List<Path> CAT_PATHS = List.of(Path.of("/usr/bin/cat"), Path.of("/bin/cat"));
@@ -48,7 +49,9 @@ public final class SetsidProbe {
     Optional<Path> setsid = firstExecutable(setsidPaths);
     if (setsid.isEmpty()) {
       return SessionSupport.unavailable(
-          "no setsid in " + setsidPaths + " (util-linux): commands share this JVM's session and "
+          "no setsid in "
+              + setsidPaths
+              + " (util-linux): commands share this JVM's session and "
               + "only their descendants are ended");
     }
     Optional<Path> cat = firstExecutable(catPaths);
@@ -67,7 +70,8 @@ public final class SetsidProbe {
     }
   }
 
-  private static SessionSupport verify(Path setsid, Path cat) throws IOException, InterruptedException {
+  private static SessionSupport verify(Path setsid, Path cat)
+      throws IOException, InterruptedException {
     ProcessBuilder builder =
         new ProcessBuilder(setsid.toString(), "--", cat.toString(), "/proc/self/stat")
             .directory(new File("/"))
@@ -81,7 +85,8 @@ public final class SetsidProbe {
     }
     if (!process.waitFor(PROBE_TIMEOUT_SECONDS, TimeUnit.SECONDS)) {
       process.destroyForcibly();
-      return SessionSupport.unavailable("setsid at " + setsid + " did not finish the probe in time");
+      return SessionSupport.unavailable(
+          "setsid at " + setsid + " did not finish the probe in time");
     }
     if (process.exitValue() != 0) {
       return SessionSupport.unavailable(
@@ -90,17 +95,29 @@ public final class SetsidProbe {
     ProcStat seen = ProcStat.parse(new String(stat, StandardCharsets.ISO_8859_1));
     if (seen.pid() != process.pid()) {
       return SessionSupport.unavailable(
-          "setsid at " + setsid + " forked (the command ran as pid " + seen.pid() + ", not "
-              + process.pid() + "), which would detach commands from the launcher");
+          "setsid at "
+              + setsid
+              + " forked (the command ran as pid "
+              + seen.pid()
+              + ", not "
+              + process.pid()
+              + "), which would detach commands from the launcher");
     }
     if (seen.session() != seen.pid()) {
       return SessionSupport.unavailable(
-          "setsid at " + setsid + " did not start a new session (session " + seen.session()
-              + " for pid " + seen.pid() + ")");
+          "setsid at "
+              + setsid
+              + " did not start a new session (session "
+              + seen.session()
+              + " for pid "
+              + seen.pid()
+              + ")");
     }
     return SessionSupport.verified(
         setsid,
-        "setsid at " + setsid + " verified: each command leads its own session, so the whole "
+        "setsid at "
+            + setsid
+            + " verified: each command leads its own session, so the whole "
             + "session is ended on timeout and leftovers are ended after exit");
   }
 

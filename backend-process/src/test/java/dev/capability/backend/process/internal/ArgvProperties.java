@@ -40,13 +40,16 @@ class ArgvProperties {
   @AfterContainer
   static void removeScript() throws IOException {
     try (Stream<Path> files = Files.walk(dir)) {
-      files.sorted(Comparator.reverseOrder()).forEach(p -> {
-        try {
-          Files.delete(p);
-        } catch (IOException e) {
-          throw new UncheckedIOException(e);
-        }
-      });
+      files
+          .sorted(Comparator.reverseOrder())
+          .forEach(
+              p -> {
+                try {
+                  Files.delete(p);
+                } catch (IOException e) {
+                  throw new UncheckedIOException(e);
+                }
+              });
     }
   }
 
@@ -57,8 +60,13 @@ class ArgvProperties {
     all.add(value);
     Assume.that(all.stream().allMatch(ArgvProperties::encodable));
 
-    LaunchResult result = sessionBackend().launch(
-        spec(printArgv, dir, "argv").arguments(arguments).environment(Map.of("VALUE", value)).build());
+    LaunchResult result =
+        sessionBackend()
+            .launch(
+                spec(printArgv, dir, "argv")
+                    .arguments(arguments)
+                    .environment(Map.of("VALUE", value))
+                    .build());
 
     List<String> expected = new ArrayList<>(List.of("/bin/sh", printArgv.execPath()));
     expected.addAll(arguments);

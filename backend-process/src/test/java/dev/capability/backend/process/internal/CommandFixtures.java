@@ -23,7 +23,8 @@ final class CommandFixtures {
   /** Every test command carries this variable, so its processes can be found in /proc. */
   static final String MARKER_VARIABLE = "CK_TEST_MARKER";
 
-  private static final ProcessBackend SESSION_BACKEND = new ProcessBackend(new SetsidProbe().probe());
+  private static final ProcessBackend SESSION_BACKEND =
+      new ProcessBackend(new SetsidProbe().probe());
 
   private CommandFixtures() {}
 
@@ -70,7 +71,8 @@ final class CommandFixtures {
   }
 
   /** A spec with a short grace, a generous timeout, a search path and the given marker. */
-  static LaunchSpec.Builder spec(PinnedExecutable executable, Path workingDirectory, String marker) {
+  static LaunchSpec.Builder spec(
+      PinnedExecutable executable, Path workingDirectory, String marker) {
     return LaunchSpec.builder(executable)
         .workingDirectory(workingDirectory)
         .environment(Map.of("PATH", "/usr/bin:/bin", MARKER_VARIABLE, marker))

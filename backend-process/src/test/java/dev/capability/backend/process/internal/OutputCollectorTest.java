@@ -68,17 +68,18 @@ class OutputCollectorTest {
 
   @Test
   void aReadErrorMarksTheOutputIncomplete() {
-    InputStream failing = new InputStream() {
-      private int served;
+    InputStream failing =
+        new InputStream() {
+          private int served;
 
-      @Override
-      public int read() throws IOException {
-        if (served++ < 3) {
-          return 'x';
-        }
-        throw new IOException("device gone");
-      }
-    };
+          @Override
+          public int read() throws IOException {
+            if (served++ < 3) {
+              return 'x';
+            }
+            throw new IOException("device gone");
+          }
+        };
 
     CapturedOutput output = collect(failing, 100).captured();
 
@@ -90,33 +91,34 @@ class OutputCollectorTest {
   @Test
   void anAbandonedStreamIsClosedAndMarkedTruncated() throws InterruptedException {
     CountDownLatch closed = new CountDownLatch(1);
-    InputStream neverEnding = new InputStream() {
-      private boolean servedOnce;
+    InputStream neverEnding =
+        new InputStream() {
+          private boolean servedOnce;
 
-      @Override
-      public int read() throws IOException {
-        if (!servedOnce) {
-          servedOnce = true;
-          return 'x';
-        }
-        try {
-          closed.await();
-        } catch (InterruptedException e) {
-          Thread.currentThread().interrupt();
-        }
-        throw new IOException("closed");
-      }
+          @Override
+          public int read() throws IOException {
+            if (!servedOnce) {
+              servedOnce = true;
+              return 'x';
+            }
+            try {
+              closed.await();
+            } catch (InterruptedException e) {
+              Thread.currentThread().interrupt();
+            }
+            throw new IOException("closed");
+          }
 
-      @Override
-      public int available() {
-        return servedOnce ? 0 : 1;
-      }
+          @Override
+          public int available() {
+            return servedOnce ? 0 : 1;
+          }
 
-      @Override
-      public void close() {
-        closed.countDown();
-      }
-    };
+          @Override
+          public void close() {
+            closed.countDown();
+          }
+        };
     OutputCollector collector = new OutputCollector(neverEnding, 100, limitCalls::incrementAndGet);
     Thread reader = new Thread(collector);
     reader.start();

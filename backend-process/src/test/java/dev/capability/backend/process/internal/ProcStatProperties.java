@@ -18,8 +18,19 @@ class ProcStatProperties {
       @ForAll @LongRange(min = 0, max = 4_194_304) long ppid,
       @ForAll @LongRange(min = 0, max = 4_194_304) long session,
       @ForAll @LongRange(min = 0, max = Long.MAX_VALUE) long startTicks) {
-    String line = pid + " (" + comm + ") S " + ppid + " " + session + " " + session
-        + " 0 -1 4194560 120 0 0 0 1 2 0 0 20 0 1 0 " + startTicks + " 8445952 200\n";
+    String line =
+        pid
+            + " ("
+            + comm
+            + ") S "
+            + ppid
+            + " "
+            + session
+            + " "
+            + session
+            + " 0 -1 4194560 120 0 0 0 1 2 0 0 20 0 1 0 "
+            + startTicks
+            + " 8445952 200\n";
 
     ProcStat stat = ProcStat.parse(line);
 

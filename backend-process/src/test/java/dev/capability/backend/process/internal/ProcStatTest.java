@@ -52,8 +52,17 @@ class ProcStatTest {
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"", "123", "(comm) S 1 2 3" + TAIL, "12 (comm) S 1 2 3", "12 comm) S 1 2 3" + TAIL,
-      "x (comm) S 1 2 3" + TAIL, "12 (comm) S 1 two 3" + TAIL, "12 (comm) SS 1 2 3" + TAIL})
+  @ValueSource(
+      strings = {
+        "",
+        "123",
+        "(comm) S 1 2 3" + TAIL,
+        "12 (comm) S 1 2 3",
+        "12 comm) S 1 2 3" + TAIL,
+        "x (comm) S 1 2 3" + TAIL,
+        "12 (comm) S 1 two 3" + TAIL,
+        "12 (comm) SS 1 2 3" + TAIL
+      })
   void refusesMalformedLines(String line) {
     assertThatThrownBy(() -> ProcStat.parse(line))
         .isInstanceOf(IllegalArgumentException.class)

@@ -54,8 +54,20 @@ class ProcessBackendTest {
   void passesAwkwardArgumentsUnchangedWithoutAShell() {
     PinnedExecutable echo = script(dir, "cat /proc/$$/cmdline");
     List<String> awkward =
-        List.of("two words", "'single'", "\"double\"", "", "line\nbreak", "$HOME", "*", "; rm -rf /",
-            "`id`", "--", "-c", "--version", " leading and trailing ");
+        List.of(
+            "two words",
+            "'single'",
+            "\"double\"",
+            "",
+            "line\nbreak",
+            "$HOME",
+            "*",
+            "; rm -rf /",
+            "`id`",
+            "--",
+            "-c",
+            "--version",
+            " leading and trailing ");
 
     LaunchResult result = run(echo, awkward.toArray(String[]::new));
 
@@ -68,7 +80,8 @@ class ProcessBackendTest {
   @Test
   void passesUnicodeArgumentsUnchanged() {
     String unicode = "héllo ☃ 日本 \uD83D\uDE00";
-    assumeTrue(LaunchPreflight.processCharsets().stream().allMatch(c -> c.newEncoder().canEncode(unicode)),
+    assumeTrue(
+        LaunchPreflight.processCharsets().stream().allMatch(c -> c.newEncoder().canEncode(unicode)),
         "the JVM's platform charset cannot encode non-ASCII text");
 
     LaunchResult result = run(script(dir, "cat /proc/$$/cmdline"), unicode);
@@ -93,12 +106,16 @@ class ProcessBackendTest {
     assertThatThrownBy(() -> run(echo, "a\0b"))
         .isInstanceOf(LaunchFailedException.class)
         .hasMessageContaining("argument 1 contains a NUL");
-    assertThatThrownBy(() -> backend.launch(spec(echo, dir, newMarker())
-            .environment(Map.of("BAD", "x\0y")).build()))
+    assertThatThrownBy(
+            () ->
+                backend.launch(
+                    spec(echo, dir, newMarker()).environment(Map.of("BAD", "x\0y")).build()))
         .isInstanceOf(LaunchFailedException.class)
         .hasMessageContaining("value of environment variable BAD contains a NUL");
-    assertThatThrownBy(() -> backend.launch(spec(echo, dir, newMarker())
-            .environment(Map.of("A=B", "x")).build()))
+    assertThatThrownBy(
+            () ->
+                backend.launch(
+                    spec(echo, dir, newMarker()).environment(Map.of("A=B", "x")).build()))
         .isInstanceOf(LaunchFailedException.class)
         .hasMessageContaining("'A=B' is empty or contains '='");
   }
@@ -107,7 +124,8 @@ class ProcessBackendTest {
   void argv0IsTheExecPath() {
     LaunchResult result = run(pinned(CAT), "/proc/self/cmdline");
 
-    assertThat(nulSeparated(result.stdout().bytes())).containsExactly(CAT.toString(), "/proc/self/cmdline");
+    assertThat(nulSeparated(result.stdout().bytes()))
+        .containsExactly(CAT.toString(), "/proc/self/cmdline");
   }
 
   @Test
@@ -137,7 +155,8 @@ class ProcessBackendTest {
     environment.put("EMPTY", "");
     environment.put("lower_case", "ok");
 
-    LaunchResult result = backend.launch(spec(pinned(ENV), dir, "unused").environment(environment).build());
+    LaunchResult result =
+        backend.launch(spec(pinned(ENV), dir, "unused").environment(environment).build());
 
     assertThat(result.stdout().text().lines().toList())
         .containsExactlyInAnyOrder("PLAIN=1", "SPACED=x y=z", "EMPTY=", "lower_case=ok");
@@ -145,7 +164,8 @@ class ProcessBackendTest {
 
   @Test
   void givesTheCommandNoEnvironmentWhenTheSpecHasNone() {
-    LaunchResult result = backend.launch(spec(pinned(ENV), dir, "unused").environment(Map.of()).build());
+    LaunchResult result =
+        backend.launch(spec(pinned(ENV), dir, "unused").environment(Map.of()).build());
 
     assertThat(result.stdout().text()).isEmpty();
     assertThat(result.exitCode()).hasValue(0);
@@ -155,7 +175,8 @@ class ProcessBackendTest {
   void runsInTheSpecWorkingDirectory() throws IOException {
     Path work = Files.createDirectory(dir.resolve("work dir"));
 
-    LaunchResult result = backend.launch(spec(pinned(Path.of("/bin/pwd")), work, newMarker()).build());
+    LaunchResult result =
+        backend.launch(spec(pinned(Path.of("/bin/pwd")), work, newMarker()).build());
 
     assertThat(result.stdout().text()).isEqualTo(work.toRealPath() + "\n");
   }
@@ -217,8 +238,9 @@ class ProcessBackendTest {
     byte[] input = new byte[1 << 20];
     new Random(7).nextBytes(input);
 
-    LaunchResult result = backend.launch(
-        spec(pinned(CAT), dir, newMarker()).stdin(input).maxOutputBytes(2L << 20).build());
+    LaunchResult result =
+        backend.launch(
+            spec(pinned(CAT), dir, newMarker()).stdin(input).maxOutputBytes(2L << 20).build());
 
     assertThat(result.exitCode()).hasValue(0);
     assertThat(result.stdout().bytes()).isEqualTo(input);
@@ -226,8 +248,9 @@ class ProcessBackendTest {
 
   @Test
   void aCommandThatNeverReadsItsInputDoesNotBlockTheLaunch() {
-    LaunchResult result = backend.launch(
-        spec(script(dir, "exit 3"), dir, newMarker()).stdin(new byte[4 << 20]).build());
+    LaunchResult result =
+        backend.launch(
+            spec(script(dir, "exit 3"), dir, newMarker()).stdin(new byte[4 << 20]).build());
 
     assertThat(result.exitCode()).hasValue(3);
     assertThat(result.timedOut()).isFalse();
@@ -237,9 +260,12 @@ class ProcessBackendTest {
   void aCommandThatReadsPartOfItsInputGetsExactlyThatPart() {
     byte[] input = "0123456789abcdef".repeat(1 << 16).getBytes(StandardCharsets.US_ASCII);
 
-    LaunchResult result = backend.launch(
-        spec(pinned(Path.of("/usr/bin/head")), dir, newMarker()).arguments(List.of("-c", "10"))
-            .stdin(input).build());
+    LaunchResult result =
+        backend.launch(
+            spec(pinned(Path.of("/usr/bin/head")), dir, newMarker())
+                .arguments(List.of("-c", "10"))
+                .stdin(input)
+                .build());
 
     assertThat(result.stdout().text()).isEqualTo("0123456789");
     assertThat(result.exitCode()).hasValue(0);
@@ -247,8 +273,11 @@ class ProcessBackendTest {
 
   @Test
   void boundsAnEndlessStdoutAndEndsTheCommand() {
-    LaunchResult result = backend.launch(
-        spec(pinned(Path.of("/usr/bin/yes")), dir, newMarker()).maxOutputBytes(64 * 1024).build());
+    LaunchResult result =
+        backend.launch(
+            spec(pinned(Path.of("/usr/bin/yes")), dir, newMarker())
+                .maxOutputBytes(64 * 1024)
+                .build());
 
     assertThat(result.stdout().size()).isEqualTo(64 * 1024);
     assertThat(result.stdout().truncated()).isTrue();
@@ -261,9 +290,12 @@ class ProcessBackendTest {
 
   @Test
   void boundsAHundredMegabytesOfZeros() {
-    LaunchResult result = backend.launch(
-        spec(pinned(Path.of("/usr/bin/head")), dir, newMarker()).arguments(List.of("-c", "100M", "/dev/zero"))
-            .maxOutputBytes(1 << 20).build());
+    LaunchResult result =
+        backend.launch(
+            spec(pinned(Path.of("/usr/bin/head")), dir, newMarker())
+                .arguments(List.of("-c", "100M", "/dev/zero"))
+                .maxOutputBytes(1 << 20)
+                .build());
 
     assertThat(result.stdout().bytes()).isEqualTo(new byte[1 << 20]);
     assertThat(result.stdout().truncated()).isTrue();
@@ -272,8 +304,11 @@ class ProcessBackendTest {
 
   @Test
   void boundsAnEndlessStderr() {
-    LaunchResult result = backend.launch(
-        spec(script(dir, "exec yes error >&2"), dir, newMarker()).maxOutputBytes(10_000).build());
+    LaunchResult result =
+        backend.launch(
+            spec(script(dir, "exec yes error >&2"), dir, newMarker())
+                .maxOutputBytes(10_000)
+                .build());
 
     assertThat(result.stderr().size()).isEqualTo(10_000);
     assertThat(result.stderr().truncated()).isTrue();
@@ -284,9 +319,12 @@ class ProcessBackendTest {
 
   @Test
   void keepsOutputOfExactlyTheBoundWithoutTruncating() {
-    LaunchResult result = backend.launch(
-        spec(pinned(Path.of("/usr/bin/head")), dir, newMarker()).arguments(List.of("-c", "1000", "/dev/zero"))
-            .maxOutputBytes(1000).build());
+    LaunchResult result =
+        backend.launch(
+            spec(pinned(Path.of("/usr/bin/head")), dir, newMarker())
+                .arguments(List.of("-c", "1000", "/dev/zero"))
+                .maxOutputBytes(1000)
+                .build());
 
     assertThat(result.stdout().size()).isEqualTo(1000);
     assertThat(result.stdout().truncated()).isFalse();
@@ -297,10 +335,12 @@ class ProcessBackendTest {
   @Test
   void drainsBothStreamsAtOnce() {
     // Each stream is larger than a pipe buffer: reading one after the other would deadlock.
-    PinnedExecutable both = script(dir,
-        "head -c 300000 /dev/zero | tr '\\0' a &\n"
-            + "head -c 300000 /dev/zero | tr '\\0' b >&2\n"
-            + "wait");
+    PinnedExecutable both =
+        script(
+            dir,
+            "head -c 300000 /dev/zero | tr '\\0' a &\n"
+                + "head -c 300000 /dev/zero | tr '\\0' b >&2\n"
+                + "wait");
 
     LaunchResult result = run(both);
 
@@ -318,7 +358,8 @@ class ProcessBackendTest {
         .isInstanceOf(LaunchFailedException.class)
         .hasMessageContaining(missing.toString())
         .hasMessageContaining("does not exist (ENOENT)")
-        .extracting(e -> ((LaunchFailedException) e).code()).isEqualTo(LaunchFailedException.CODE);
+        .extracting(e -> ((LaunchFailedException) e).code())
+        .isEqualTo(LaunchFailedException.CODE);
   }
 
   @Test
@@ -367,10 +408,17 @@ class ProcessBackendTest {
     Path proof = dir.resolve("ran");
     PinnedExecutable touch = script(dir, "touch '" + proof + "'");
 
-    assertThatThrownBy(() -> backend.launch(spec(touch, dir, newMarker())
-            .requiredCapabilities(Set.of(IsolationCapability.NETWORK_NAMESPACE, IsolationCapability.READ_ONLY_ROOT))
-            .build()))
-        .isInstanceOfSatisfying(BackendUnavailableException.class,
+    assertThatThrownBy(
+            () ->
+                backend.launch(
+                    spec(touch, dir, newMarker())
+                        .requiredCapabilities(
+                            Set.of(
+                                IsolationCapability.NETWORK_NAMESPACE,
+                                IsolationCapability.READ_ONLY_ROOT))
+                        .build()))
+        .isInstanceOfSatisfying(
+            BackendUnavailableException.class,
             e -> assertThat(e.code()).isEqualTo(BackendUnavailableException.ISOLATION_UNAVAILABLE))
         .hasMessageContaining("NETWORK_NAMESPACE")
         .hasMessageContaining("READ_ONLY_ROOT");
@@ -381,8 +429,11 @@ class ProcessBackendTest {
   void runsWhenTheRequiredCapabilitiesAreProvided() {
     assumeTrue(backend.capabilities().contains(IsolationCapability.SESSION_TERMINATION));
 
-    LaunchResult result = backend.launch(spec(script(dir, "echo ran"), dir, newMarker())
-        .requiredCapabilities(Set.of(IsolationCapability.SESSION_TERMINATION)).build());
+    LaunchResult result =
+        backend.launch(
+            spec(script(dir, "echo ran"), dir, newMarker())
+                .requiredCapabilities(Set.of(IsolationCapability.SESSION_TERMINATION))
+                .build());
 
     assertThat(result.stdout().text()).isEqualTo("ran\n");
   }
@@ -392,15 +443,20 @@ class ProcessBackendTest {
     assertThat(backend.capabilities()).containsExactly(IsolationCapability.SESSION_TERMINATION);
     ProcessBackend withoutSetsid = new ProcessBackend(SessionSupport.unavailable("no setsid here"));
     assertThat(withoutSetsid.capabilities()).isEmpty();
-    assertThatThrownBy(() -> withoutSetsid.launch(spec(script(dir, "echo ran"), dir, newMarker())
-            .requiredCapabilities(Set.of(IsolationCapability.SESSION_TERMINATION)).build()))
+    assertThatThrownBy(
+            () ->
+                withoutSetsid.launch(
+                    spec(script(dir, "echo ran"), dir, newMarker())
+                        .requiredCapabilities(Set.of(IsolationCapability.SESSION_TERMINATION))
+                        .build()))
         .isInstanceOf(BackendUnavailableException.class)
         .hasMessageContaining("SESSION_TERMINATION");
   }
 
   @Test
   void saysInItsDiagnosticsThatItIsNotASandbox() {
-    Map<String, String> diagnostics = new ProcessBackend(SessionSupport.unavailable("no setsid here")).diagnostics();
+    Map<String, String> diagnostics =
+        new ProcessBackend(SessionSupport.unavailable("no setsid here")).diagnostics();
 
     assertThat(diagnostics.get("boundary")).contains("not a sandbox");
     assertThat(diagnostics.get("SESSION_TERMINATION")).isEqualTo("no setsid here");
@@ -430,7 +486,11 @@ class ProcessBackendTest {
         }
       }
     }
-    return matches.stream().max(Integer::compare).orElseThrow(
-        () -> new IllegalStateException("no descriptor open on " + real + " in " + Arrays.toString(matches.toArray())));
+    return matches.stream()
+        .max(Integer::compare)
+        .orElseThrow(
+            () ->
+                new IllegalStateException(
+                    "no descriptor open on " + real + " in " + Arrays.toString(matches.toArray())));
   }
 }

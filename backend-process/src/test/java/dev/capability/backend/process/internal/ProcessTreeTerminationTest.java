@@ -28,8 +28,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 class ProcessTreeTerminationTest {
   /**
-   * Processes that stay in the command's session: a background child, a TERM-ignoring child and
-   * an orphan a subshell left behind.
+   * Processes that stay in the command's session: a background child, a TERM-ignoring child and an
+   * orphan a subshell left behind.
    */
   private static final String SESSION_TREE =
       "sleep 300 &\n"
@@ -48,13 +48,15 @@ class ProcessTreeTerminationTest {
 
   @BeforeEach
   void requireSessions() {
-    assumeTrue(backend.capabilities().contains(IsolationCapability.SESSION_TERMINATION),
+    assumeTrue(
+        backend.capabilities().contains(IsolationCapability.SESSION_TERMINATION),
         "no verified setsid on this machine");
   }
 
   @Test
   void theCommandLeadsItsOwnSessionAndIsTheJvmsDirectChild() {
-    LaunchResult result = backend.launch(spec(script(dir, "echo $$; cat /proc/$$/stat"), dir, marker).build());
+    LaunchResult result =
+        backend.launch(spec(script(dir, "echo $$; cat /proc/$$/stat"), dir, marker).build());
 
     List<String> lines = result.stdout().text().lines().toList();
     ProcStat stat = ProcStat.parse(lines.get(1));
@@ -67,7 +69,10 @@ class ProcessTreeTerminationTest {
 
   @Test
   void timeoutEndsTheWholeTreeIncludingTermIgnoringAndOrphanedProcesses() {
-    LaunchSpec spec = spec(script(dir, TREE_WITH_NEW_SESSION_CHILD + READY + "wait"), dir, marker).timeout(Duration.ofSeconds(2)).build();
+    LaunchSpec spec =
+        spec(script(dir, TREE_WITH_NEW_SESSION_CHILD + READY + "wait"), dir, marker)
+            .timeout(Duration.ofSeconds(2))
+            .build();
 
     LaunchResult result = backend.launch(spec);
 
@@ -82,8 +87,11 @@ class ProcessTreeTerminationTest {
   @Test
   void timeoutSendsTermFirstAndWaitsForTheGracePeriod() {
     String body = "trap 'echo got TERM; exit 7' TERM\necho ready\nwhile :; do sleep 0.1; done";
-    LaunchSpec spec = spec(script(dir, body), dir, marker)
-        .timeout(Duration.ofSeconds(1)).terminationGrace(Duration.ofSeconds(10)).build();
+    LaunchSpec spec =
+        spec(script(dir, body), dir, marker)
+            .timeout(Duration.ofSeconds(1))
+            .terminationGrace(Duration.ofSeconds(10))
+            .build();
 
     LaunchResult result = backend.launch(spec);
 
@@ -95,7 +103,8 @@ class ProcessTreeTerminationTest {
 
   @Test
   void leftoversAreEndedAfterTheCommandExits() {
-    LaunchResult result = backend.launch(spec(script(dir, SESSION_TREE + READY + "exit 0"), dir, marker).build());
+    LaunchResult result =
+        backend.launch(spec(script(dir, SESSION_TREE + READY + "exit 0"), dir, marker).build());
 
     assertThat(result.exitCode()).hasValue(0);
     assertThat(result.timedOut()).isFalse();
@@ -105,7 +114,8 @@ class ProcessTreeTerminationTest {
 
   @Test
   void aCommandThatLeavesNothingBehindReportsNoTermination() {
-    LaunchResult result = backend.launch(spec(script(dir, "sleep 0 & wait; echo done"), dir, marker).build());
+    LaunchResult result =
+        backend.launch(spec(script(dir, "sleep 0 & wait; echo done"), dir, marker).build());
 
     assertThat(result.termination()).isEqualTo("none");
     assertThat(result.stdout().text()).isEqualTo("done\n");
@@ -116,8 +126,12 @@ class ProcessTreeTerminationTest {
     // The documented limit: no session scan and no parentage reach this process.
     Path pidFile = dir.resolve("daemon.pid");
     String body =
-        "( setsid sh -c 'echo $$ > \"$1\"; exec sleep 300' sh '" + pidFile + "' >/dev/null 2>&1 & )\n"
-            + "while [ ! -s '" + pidFile + "' ]; do sleep 0.05; done\n"
+        "( setsid sh -c 'echo $$ > \"$1\"; exec sleep 300' sh '"
+            + pidFile
+            + "' >/dev/null 2>&1 & )\n"
+            + "while [ ! -s '"
+            + pidFile
+            + "' ]; do sleep 0.05; done\n"
             + "exit 0";
 
     LaunchResult result = backend.launch(spec(script(dir, body), dir, marker).build());
@@ -126,10 +140,13 @@ class ProcessTreeTerminationTest {
     try {
       assertThat(result.exitCode()).hasValue(0);
       assertThat(processesWithMarker(marker)).extracting(ProcStat::pid).containsExactly(daemon);
-      assertThat(ProcFs.read(daemon)).get().satisfies(stat -> {
-        assertThat(stat.exited()).isFalse();
-        assertThat(stat.session()).isEqualTo(daemon);
-      });
+      assertThat(ProcFs.read(daemon))
+          .get()
+          .satisfies(
+              stat -> {
+                assertThat(stat.exited()).isFalse();
+                assertThat(stat.session()).isEqualTo(daemon);
+              });
     } finally {
       killAndAwait(daemon);
     }
@@ -140,12 +157,17 @@ class ProcessTreeTerminationTest {
   void anEscapedDaemonHoldingTheOutputPipeCannotHangTheLaunch() throws IOException {
     // Were the launch to wait for the end of stdout, it would wait for the daemon; it ends once
     // the command's own tree is gone.
-    ProcessBackend impatient = new ProcessBackend(new SetsidProbe().probe(), Duration.ofMillis(300));
+    ProcessBackend impatient =
+        new ProcessBackend(new SetsidProbe().probe(), Duration.ofMillis(300));
     Path pidFile = dir.resolve("daemon.pid");
     String body =
         "echo before\n"
-            + "( setsid sh -c 'echo $$ > \"$1\"; exec sleep 300' sh '" + pidFile + "' & )\n"
-            + "while [ ! -s '" + pidFile + "' ]; do sleep 0.05; done\n"
+            + "( setsid sh -c 'echo $$ > \"$1\"; exec sleep 300' sh '"
+            + pidFile
+            + "' & )\n"
+            + "while [ ! -s '"
+            + pidFile
+            + "' ]; do sleep 0.05; done\n"
             + "exit 0";
 
     LaunchResult result = impatient.launch(spec(script(dir, body), dir, marker).build());
@@ -158,11 +180,16 @@ class ProcessTreeTerminationTest {
 
   @Test
   void processesOutsideTheTreeAreNotSignalled() throws IOException {
-    Process bystander = new ProcessBuilder("/bin/sleep", "300")
-        .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null"))).start();
+    Process bystander =
+        new ProcessBuilder("/bin/sleep", "300")
+            .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")))
+            .start();
     try {
-      LaunchResult result = backend.launch(
-          spec(script(dir, TREE_WITH_NEW_SESSION_CHILD + READY + "wait"), dir, marker).timeout(Duration.ofSeconds(1)).build());
+      LaunchResult result =
+          backend.launch(
+              spec(script(dir, TREE_WITH_NEW_SESSION_CHILD + READY + "wait"), dir, marker)
+                  .timeout(Duration.ofSeconds(1))
+                  .build());
 
       assertThat(result.timedOut()).isTrue();
       assertThat(bystander.isAlive()).isTrue();
@@ -178,21 +205,36 @@ class ProcessTreeTerminationTest {
     long parent = ProcessHandle.current().parent().orElseThrow().pid();
 
     assertThatThrownBy(() -> new ProcessTreeTerminator(self, () -> true, true, Duration.ZERO, jvm))
-        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("this JVM");
-    assertThatThrownBy(() -> new ProcessTreeTerminator(parent, () -> true, false, Duration.ZERO, jvm))
-        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("ancestors");
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("this JVM");
+    assertThatThrownBy(
+            () -> new ProcessTreeTerminator(parent, () -> true, false, Duration.ZERO, jvm))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("ancestors");
     JvmProcesses sessionNotInLineage = new JvmProcesses(java.util.Set.of(self), jvm.session());
-    assertThatThrownBy(() -> new ProcessTreeTerminator(jvm.session(), () -> true, true, Duration.ZERO, sessionNotInLineage))
-        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("own session");
+    assertThatThrownBy(
+            () ->
+                new ProcessTreeTerminator(
+                    jvm.session(), () -> true, true, Duration.ZERO, sessionNotInLineage))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("own session");
   }
 
   @Test
   void terminationSignalsTheTreeAndNeverTheJvm() throws IOException {
-    Process root = new ProcessBuilder(
-            "/usr/bin/setsid", "--", "/bin/sh", "-c", "sleep 300 & ( sleep 300 & ); echo ready; wait")
-        .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null"))).start();
+    Process root =
+        new ProcessBuilder(
+                "/usr/bin/setsid",
+                "--",
+                "/bin/sh",
+                "-c",
+                "sleep 300 & ( sleep 300 & ); echo ready; wait")
+            .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")))
+            .start();
     try {
-      assertThat(new String(root.getInputStream().readNBytes(6), java.nio.charset.StandardCharsets.US_ASCII))
+      assertThat(
+              new String(
+                  root.getInputStream().readNBytes(6), java.nio.charset.StandardCharsets.US_ASCII))
           .isEqualTo("ready\n");
       JvmProcesses jvm = JvmProcesses.current();
       ProcessTreeTerminator terminator =
@@ -200,10 +242,15 @@ class ProcessTreeTerminationTest {
 
       TerminationReport report = terminator.terminate();
 
-      assertThat(report.signalled()).hasSize(3).contains(root.pid()).doesNotContainAnyElementsOf(jvm.pids());
+      assertThat(report.signalled())
+          .hasSize(3)
+          .contains(root.pid())
+          .doesNotContainAnyElementsOf(jvm.pids());
       assertThat(report.survivors()).isEmpty();
       assertThat(root.waitFor(30, TimeUnit.SECONDS)).isTrue();
-      assertThat(ProcFs.snapshot()).filteredOn(p -> p.session() == root.pid() && !p.exited()).isEmpty();
+      assertThat(ProcFs.snapshot())
+          .filteredOn(p -> p.session() == root.pid() && !p.exited())
+          .isEmpty();
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new AssertionError(e);
@@ -214,18 +261,23 @@ class ProcessTreeTerminationTest {
 
   @Test
   void interruptingTheLauncherEndsTheTreeAndKeepsTheInterrupt() throws Exception {
-    LaunchSpec spec = spec(script(dir, SESSION_TREE + READY + "wait"), dir, marker).timeout(Duration.ofSeconds(60)).build();
+    LaunchSpec spec =
+        spec(script(dir, SESSION_TREE + READY + "wait"), dir, marker)
+            .timeout(Duration.ofSeconds(60))
+            .build();
     AtomicBoolean stillInterrupted = new AtomicBoolean();
     CompletableFuture<LaunchResult> launched = new CompletableFuture<>();
-    Thread launcher = new Thread(() -> {
-      Thread.currentThread().interrupt();
-      try {
-        launched.complete(backend.launch(spec));
-      } catch (RuntimeException e) {
-        launched.completeExceptionally(e);
-      }
-      stillInterrupted.set(Thread.currentThread().isInterrupted());
-    });
+    Thread launcher =
+        new Thread(
+            () -> {
+              Thread.currentThread().interrupt();
+              try {
+                launched.complete(backend.launch(spec));
+              } catch (RuntimeException e) {
+                launched.completeExceptionally(e);
+              }
+              stillInterrupted.set(Thread.currentThread().isInterrupted());
+            });
     launcher.start();
 
     LaunchResult result = launched.get(60, TimeUnit.SECONDS);
@@ -239,14 +291,17 @@ class ProcessTreeTerminationTest {
   @Test
   void withoutSetsidTheCommandSharesTheJvmSessionAndDescendantsAreEnded() {
     ProcessBackend fallback = new ProcessBackend(SessionSupport.unavailable("no setsid (test)"));
-    String body = "cat /proc/$$/stat\n"
-        + "sleep 300 &\n"
-        + "sh -c 'trap \"\" TERM; while :; do sleep 1; done' &\n"
-        + "setsid sleep 300 &\n"
-        + "echo ready\n"
-        + "wait";
+    String body =
+        "cat /proc/$$/stat\n"
+            + "sleep 300 &\n"
+            + "sh -c 'trap \"\" TERM; while :; do sleep 1; done' &\n"
+            + "setsid sleep 300 &\n"
+            + "echo ready\n"
+            + "wait";
 
-    LaunchResult result = fallback.launch(spec(script(dir, body), dir, marker).timeout(Duration.ofSeconds(2)).build());
+    LaunchResult result =
+        fallback.launch(
+            spec(script(dir, body), dir, marker).timeout(Duration.ofSeconds(2)).build());
 
     ProcStat stat = ProcStat.parse(result.stdout().text().lines().findFirst().orElseThrow());
     assertThat(stat.session()).isEqualTo(JvmProcesses.current().session());

@@ -27,15 +27,19 @@ class SetsidProbeTest {
 
   @Test
   void reportsAMissingSetsid() {
-    SessionSupport support = new SetsidProbe(List.of(dir.resolve("setsid")), SetsidProbe.CAT_PATHS).probe();
+    SessionSupport support =
+        new SetsidProbe(List.of(dir.resolve("setsid")), SetsidProbe.CAT_PATHS).probe();
 
     assertThat(support.available()).isFalse();
-    assertThat(support.explanation()).contains("no setsid in").contains("only their descendants are ended");
+    assertThat(support.explanation())
+        .contains("no setsid in")
+        .contains("only their descendants are ended");
   }
 
   @Test
   void doesNotTrustASetsidItCannotCheck() {
-    SessionSupport support = new SetsidProbe(SetsidProbe.SETSID_PATHS, List.of(dir.resolve("cat"))).probe();
+    SessionSupport support =
+        new SetsidProbe(SetsidProbe.SETSID_PATHS, List.of(dir.resolve("cat"))).probe();
 
     assertThat(support.available()).isFalse();
     assertThat(support.explanation()).contains("cannot be verified");

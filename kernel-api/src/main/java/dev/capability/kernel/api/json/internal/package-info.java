@@ -1,0 +1,5 @@
+/**
+ * Implementation of {@link dev.capability.kernel.api.json.CanonicalJson}: the value walk, string
+ * escaping and ECMAScript number formatting. Not API; may change without notice.
+ */
+package dev.capability.kernel.api.json.internal;

@@ -1,0 +1,7 @@
+/**
+ * RFC 8785 JSON Canonicalization Scheme (JCS) over plain Java values, the one byte form every hash
+ * in the kernel is computed over: policy hashes, command-spec hashes, plan fingerprints and the
+ * ledger chain. Hosts use {@link dev.capability.kernel.api.json.CanonicalJson} to recompute those
+ * hashes when they verify an attestation. See {@code docs/canonical-json.md}.
+ */
+package dev.capability.kernel.api.json;

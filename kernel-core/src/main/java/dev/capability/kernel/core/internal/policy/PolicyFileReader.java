@@ -182,7 +182,7 @@ public final class PolicyFileReader {
     CharBuffer out = CharBuffer.allocate(bytes.length);
     CoderResult result = decoder.decode(in, out, true);
     if (result.isError()) {
-      throw new PolicyException(POLICY_INVALID, "the policy file " + show(real) + " is not UTF-8 at byte " + in.position());
+      throw new PolicyException(POLICY_INVALID, "the policy file " + show(real) + " is not UTF-8 at byte offset " + in.position());
     }
     decoder.flush(out);
     return out.flip().toString();

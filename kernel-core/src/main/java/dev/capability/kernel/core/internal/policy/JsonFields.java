@@ -12,6 +12,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.TreeSet;
 import java.util.function.Supplier;
 
 /**
@@ -45,7 +46,7 @@ final class JsonFields {
     for (Iterator<String> it = node.fieldNames(); it.hasNext(); ) {
       String name = it.next();
       if (!names.contains(name)) {
-        throw invalid(pointer(name), "unknown property " + Printable.quote(name) + "; known here: " + names);
+        throw invalid(pointer(name), "unknown property " + Printable.quote(name) + "; known here: " + new TreeSet<>(names));
       }
     }
     return this;

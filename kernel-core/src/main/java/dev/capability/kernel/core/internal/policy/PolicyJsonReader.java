@@ -74,8 +74,9 @@ public final class PolicyJsonReader {
     requireVersion(root);
     root.allowOnly(POLICY_MEMBERS);
     ExecutionPolicy.Builder policy = ExecutionPolicy.builder();
-    root.integer("timeoutMillis", 1, Long.MAX_VALUE).ifPresent(millis -> policy.timeout(Duration.ofMillis(millis)));
-    root.integer("maxOutputBytes", 1, Long.MAX_VALUE).ifPresent(policy::maxOutputBytes);
+    // Ranges are the validator's, so a file and code get the same message for the same value.
+    root.integer("timeoutMillis", Long.MIN_VALUE, Long.MAX_VALUE).ifPresent(millis -> policy.timeout(Duration.ofMillis(millis)));
+    root.integer("maxOutputBytes", Long.MIN_VALUE, Long.MAX_VALUE).ifPresent(policy::maxOutputBytes);
     root.get("network").ifPresent(node -> policy.network(constant(NetworkMode.class, node, root.pointer("network"))));
     root.get("projectWrites")
         .ifPresent(node -> policy.projectWrites(constant(ProjectWriteMode.class, node, root.pointer("projectWrites"))));

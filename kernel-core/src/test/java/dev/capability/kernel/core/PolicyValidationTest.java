@@ -9,6 +9,7 @@ import dev.capability.kernel.api.policy.ExecutableRule;
 import dev.capability.kernel.api.policy.ExecutionPolicy;
 import dev.capability.kernel.api.policy.FlagRule;
 import dev.capability.kernel.api.policy.OperandRule;
+import dev.capability.kernel.api.policy.PolicyExamples;
 import dev.capability.kernel.api.policy.ProjectWriteMode;
 import dev.capability.kernel.api.policy.SubcommandRule;
 import dev.capability.kernel.api.policy.ValueRule;
@@ -241,7 +242,7 @@ class PolicyValidationTest {
     ExecutionPolicy policy = ExecutionPolicy.builder()
         .executable(ExecutableRule.named("git")
             .arguments(ArgumentRules.builder()
-                .subcommand("status", new SubcommandRule(status, new dev.capability.kernel.api.policy.PolicyExamples(
+                .subcommand("status", new SubcommandRule(status, new PolicyExamples(
                     List.of(List.of("git", "status", "--short"), List.of("git", "status", "--long")), List.of())))
                 .build())
             .build())

@@ -52,16 +52,16 @@ public final class PolicyJsonReader {
       .enable(DeserializationFeature.FAIL_ON_READING_DUP_TREE_KEY)
       .build();
 
-  private static final Set<String> POLICY_MEMBERS = Set.of(
+  static final Set<String> POLICY_MEMBERS = Set.of(
       "version", "timeoutMillis", "maxOutputBytes", "network", "projectWrites", "writeScopes",
       "requiredCapabilities", "allowRepositoryExecutables", "environment", "executables");
-  private static final Set<String> ENVIRONMENT_MEMBERS = Set.of("inherit", "set");
-  private static final Set<String> EXECUTABLE_MEMBERS = Set.of("name", "path", "sha256", "exact", "arguments", "match", "notMatch");
-  private static final Set<String> ARGUMENT_MEMBERS = Set.of("flags", "subcommands", "operands", "doubleDash");
-  private static final Set<String> SUBCOMMAND_MEMBERS = Set.of("flags", "subcommands", "operands", "doubleDash", "match", "notMatch");
-  private static final Set<String> FLAG_MEMBERS = Set.of("value");
-  private static final Set<String> VALUE_MEMBERS = Set.of("kind", "values", "min", "max");
-  private static final Set<String> OPERAND_MEMBERS = Set.of("kind", "values", "min", "max", "minCount", "maxCount");
+  static final Set<String> ENVIRONMENT_MEMBERS = Set.of("inherit", "set");
+  static final Set<String> EXECUTABLE_MEMBERS = Set.of("name", "path", "sha256", "exact", "arguments", "match", "notMatch");
+  static final Set<String> ARGUMENT_MEMBERS = Set.of("flags", "subcommands", "operands", "doubleDash");
+  static final Set<String> SUBCOMMAND_MEMBERS = Set.of("flags", "subcommands", "operands", "doubleDash", "match", "notMatch");
+  static final Set<String> FLAG_MEMBERS = Set.of("value");
+  static final Set<String> VALUE_MEMBERS = Set.of("kind", "values", "min", "max");
+  static final Set<String> OPERAND_MEMBERS = Set.of("kind", "values", "min", "max", "minCount", "maxCount");
 
   /**
    * Reads {@code json}.

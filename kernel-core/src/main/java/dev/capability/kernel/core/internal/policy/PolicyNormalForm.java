@@ -3,7 +3,9 @@ package dev.capability.kernel.core.internal.policy;
 import static dev.capability.kernel.api.policy.PolicyCodes.POLICY_INVALID;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.json.JsonWriteFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.json.JsonMapper;
 import dev.capability.kernel.api.PolicyException;
 import dev.capability.kernel.api.json.CanonicalJson;
 import dev.capability.kernel.api.policy.ArgumentRules;
@@ -30,7 +32,8 @@ public final class PolicyNormalForm {
   /** The format version this kernel reads and writes. */
   public static final int VERSION = 1;
 
-  private static final ObjectMapper MAPPER = new ObjectMapper();
+  // Escaping non-ASCII keeps invisible and bidirectional characters visible to whoever reads the JSON.
+  private static final ObjectMapper MAPPER = JsonMapper.builder().enable(JsonWriteFeature.ESCAPE_NON_ASCII).build();
 
   /** The normal form of {@code policy} as a tree of plain Java values. */
   public static Map<String, Object> tree(ExecutionPolicy policy) {

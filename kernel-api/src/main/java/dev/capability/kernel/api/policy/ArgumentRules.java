@@ -102,6 +102,7 @@ public record ArgumentRules(
       return this;
     }
 
+    /** The rules. */
     public ArgumentRules build() {
       return new ArgumentRules(flags, subcommands, Optional.ofNullable(operands), doubleDash);
     }

@@ -140,6 +140,11 @@ public record ExecutableRule(
       return this;
     }
 
+    /**
+     * The rule.
+     *
+     * @throws IllegalArgumentException when it allows neither exact nor typed arguments
+     */
     public ExecutableRule build() {
       return new ExecutableRule(
           id,

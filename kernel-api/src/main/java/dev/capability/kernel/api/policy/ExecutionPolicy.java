@@ -191,21 +191,25 @@ public final class ExecutionPolicy {
 
     private Builder() {}
 
+    /** The wall-clock bound of every run: whole milliseconds, 1 ms to 24 h. */
     public Builder timeout(Duration timeout) {
       this.timeout = Objects.requireNonNull(timeout, "timeout");
       return this;
     }
 
+    /** The bound on the bytes kept of each output stream: 1 to 1 GiB. */
     public Builder maxOutputBytes(long maxOutputBytes) {
       this.maxOutputBytes = maxOutputBytes;
       return this;
     }
 
+    /** What network commands may reach. */
     public Builder network(NetworkMode network) {
       this.network = Objects.requireNonNull(network, "network");
       return this;
     }
 
+    /** Whether commands may write the repository; {@link ProjectWriteMode#SCOPED} needs write scopes. */
     public Builder projectWrites(ProjectWriteMode projectWrites) {
       this.projectWrites = Objects.requireNonNull(projectWrites, "projectWrites");
       return this;
@@ -225,6 +229,7 @@ public final class ExecutionPolicy {
       return this;
     }
 
+    /** Whether an executable resolved inside the target repository may run. */
     public Builder allowRepositoryExecutables(boolean allow) {
       this.allowRepositoryExecutables = allow;
       return this;
@@ -261,6 +266,7 @@ public final class ExecutionPolicy {
       return this;
     }
 
+    /** The policy; it is validated when it is loaded through {@code ExecutionPolicies}. */
     public ExecutionPolicy build() {
       return new ExecutionPolicy(this);
     }

@@ -8,8 +8,10 @@ import dev.capability.kernel.api.NetworkMode;
 import dev.capability.kernel.api.policy.ArgumentRules;
 import dev.capability.kernel.api.policy.ExecutableRule;
 import dev.capability.kernel.api.policy.ExecutionPolicy;
+import dev.capability.kernel.api.policy.OperandRule;
 import dev.capability.kernel.api.policy.ProjectWriteMode;
 import dev.capability.kernel.api.policy.SubcommandRule;
+import dev.capability.kernel.api.policy.ValueRule;
 import dev.capability.kernel.core.internal.policy.CommandAuthorizer;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -96,6 +98,10 @@ class ReadonlyDevPolicyTest {
       assertThat(rule.name()).contains(rule.id());
     });
     assertThat(policy.executable("mvn").orElseThrow().exactArguments()).containsExactly(List.of("-q", "test"));
+    assertThat(policy.executable("cat").orElseThrow().arguments().orElseThrow().operands())
+        .contains(OperandRule.atLeast(ValueRule.path(), 1));
+    assertThat(policy.executable("ls").orElseThrow().arguments().orElseThrow().operands())
+        .contains(OperandRule.any(ValueRule.path()));
     assertThat(policy.executable("git").orElseThrow().arguments().orElseThrow().subcommands()).containsOnlyKeys("status", "diff");
   }
 

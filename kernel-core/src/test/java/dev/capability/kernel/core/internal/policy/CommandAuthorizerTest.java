@@ -48,6 +48,7 @@ class CommandAuthorizerTest {
               .flag("-d", FlagRule.withValue(ValueRule.integer(0, 10)))
               .flag("--format", FlagRule.withValue(ValueRule.literal("short", "long")))
               .flag("--out", FlagRule.withValue(ValueRule.path()))
+              .flag("--limit", FlagRule.withValue(ValueRule.integer()))
               .operands(OperandRule.between(ValueRule.path(), 1, 2))
               .doubleDash(DoubleDashMode.OPTIONAL)
               .build())
@@ -100,6 +101,7 @@ class CommandAuthorizerTest {
         arguments(List.of("tool", "a", "--verbose"), "executables.tool"),
         arguments(List.of("tool", "--", "-a", "--verbose"), "executables.tool"),
         arguments(List.of("tool", "--format=short", "--out", "dir/file", "x"), "executables.tool"),
+        arguments(List.of("tool", "--limit", "-99", "--limit=9007199254740993", "x"), "executables.tool"),
         arguments(List.of("vcs", "show", "--stat", "HEAD", "main"), "executables.vcs.subcommands.show"),
         arguments(List.of("vcs", "--quiet", "show"), "executables.vcs.subcommands.show"),
         arguments(List.of("vcs", "diff", "--", "src", "-odd"), "executables.vcs.subcommands.diff"),
@@ -142,6 +144,8 @@ class CommandAuthorizerTest {
         arguments(List.of("tool", "--depth=011", "a"), FLAG_VALUE_INVALID, "executables.tool.flags.--depth", 1),
         arguments(List.of("tool", "--depth", "+3", "a"), FLAG_VALUE_INVALID, "executables.tool.flags.--depth", 2),
         arguments(List.of("tool", "--depth", "99999999999999999999", "a"), FLAG_VALUE_INVALID, "executables.tool.flags.--depth", 2),
+        arguments(List.of("tool", "--limit", "1e3", "a"), FLAG_VALUE_INVALID, "executables.tool.flags.--limit", 2),
+        arguments(List.of("tool", "--limit", "-0x1", "a"), FLAG_VALUE_INVALID, "executables.tool.flags.--limit", 2),
         arguments(List.of("tool", "--format=medium", "a"), FLAG_VALUE_INVALID, "executables.tool.flags.--format", 1),
         arguments(List.of("tool", "--out", "/tmp/x", "a"), FLAG_VALUE_INVALID, "executables.tool.flags.--out", 2),
         arguments(List.of("tool", "--out", "-x", "a"), FLAG_VALUE_INVALID, "executables.tool.flags.--out", 2),

@@ -3,6 +3,9 @@ package dev.capability.kernel.api.json;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import com.fasterxml.jackson.core.io.schubfach.DoubleToDecimal;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.capability.kernel.api.Sha256;
 import java.math.BigDecimal;
 import java.math.BigInteger;
@@ -295,7 +298,10 @@ class CanonicalJsonTest {
   }
 
   @ParameterizedTest
-  @CsvSource({"0.1", "1E+23", "1E+400", "-1E-400", "9007199254740993", "1E-999999999"})
+  @CsvSource({
+    "0.1", "1E+23", "1E+400", "-1E-400", "9007199254740993", "1E-999999999", "1E+2147483647",
+    "-1E-2147483647"
+  })
   void refusesDecimalsThatAreNotExactlyDoubles(String decimal) {
     assertThatThrownBy(() -> CanonicalJson.serialize(List.of(new BigDecimal(decimal))))
         .isInstanceOf(IllegalArgumentException.class)
@@ -342,15 +348,51 @@ class CanonicalJsonTest {
         .isEqualTo("[1e+21,999999999999999900000,0.000001,9.99e-7,1.5e-7,1.23e+27]");
   }
 
+  @ParameterizedTest(name = "Java 17 prints {0}")
+  @CsvSource({
+    "9.999999999999999E22, 1e+23",
+    "1.9999999999999998E23, 2e+23",
+    "5.6843418860808015E-14, 5.684341886080802e-14",
+    "2.82879384806159008E17, 282879384806159000",
+    "2.31845256772633248E17, 231845256772633250",
+  })
+  void findsShorterDigitsThanJava17DoubleToString(String java17Text, String expected) {
+    // The left column is what Java 17's Double.toString prints for these doubles: one digit more
+    // than needed (JDK-4511638); ECMAScript, and so RFC 8785, wants the shortest.
+    assertThat(CanonicalJson.serialize(Double.parseDouble(java17Text))).isEqualTo(expected);
+  }
+
+  /**
+   * Just above a power of two the doubles are twice as far apart as just below, so the nearest
+   * short decimal can fail to read back while the one on the far side succeeds. Rounding to
+   * nearest alone would print 17 digits here (2^-24 as 5.9604644775390625e-8).
+   */
+  @ParameterizedTest(name = "2^{0}")
+  @CsvSource({
+    "-24, 5.960464477539063e-8",
+    "-44, 5.684341886080802e-14",
+    "89, 6.189700196426902e+26",
+    "-1017, 7.120236347223045e-307",
+    "976, 6.386688990511104e+293",
+  })
+  void findsTheShortestDigitsAcrossTheWiderGapAbovePowersOfTwo(int exponent, String expected) {
+    assertThat(CanonicalJson.serialize(Math.scalb(1.0, exponent))).isEqualTo(expected);
+  }
+
+  /** Jackson's Schubfach (Java 19's algorithm) as the reference; see CanonicalJsonProperties. */
   @Test
-  void findsShorterDigitsThanJava17DoubleToString() {
-    // Java 17 prints 2.0E-3 as "0.002" but 1.0E23 as "1.0E23" and 2^-44 with extra digits;
-    // these are the classic cases where its digits are not the shortest.
-    assertThat(CanonicalJson.serialize(2e-3)).isEqualTo("0.002");
-    assertThat(CanonicalJson.serialize(1.0e23)).isEqualTo("1e+23");
-    assertThat(CanonicalJson.serialize(5.684341886080802e-14))
-        .isEqualTo("5.684341886080802e-14");
-    assertThat(CanonicalJson.serialize(2.0e-3 * 3)).isEqualTo("0.006");
+  void agreesWithSchubfachOnEveryPowerOfTwo() {
+    for (int exponent = -1074; exponent <= 1023; exponent++) {
+      double power = Math.scalb(1.0, exponent);
+      BigDecimal ours = new BigDecimal(CanonicalJson.serialize(power));
+      BigDecimal reference = new BigDecimal(DoubleToDecimal.toString(power));
+
+      if (ours.stripTrailingZeros().precision() > 1) {
+        assertThat(ours).as("2^%d", exponent).isEqualByComparingTo(reference);
+      } else {
+        assertThat(Double.parseDouble(ours.toString())).isEqualTo(power);
+      }
+    }
   }
 
   @Test
@@ -523,6 +565,27 @@ class CanonicalJsonTest {
         .matches(e -> e.getMessage().length() < 600, "message is short");
   }
 
+  @Test
+  void handlesTheDepthLimitOnASmallThreadStack() throws Exception {
+    // The walk keeps its own stack: neither the limit nor a far deeper value overflows a small one.
+    List<Object> outcomes = new ArrayList<>();
+    Runnable walk =
+        () -> {
+          outcomes.add(CanonicalJson.serialize(nested(CanonicalJson.MAX_DEPTH)).length());
+          try {
+            CanonicalJson.serialize(nested(100_000));
+          } catch (IllegalArgumentException expected) {
+            outcomes.add(expected.getClass());
+          }
+        };
+    Thread thread = new Thread(null, walk, "small-stack", 256 * 1024);
+    thread.setUncaughtExceptionHandler((t, e) -> outcomes.add(e));
+    thread.start();
+    thread.join();
+
+    assertThat(outcomes).containsExactly(2 * CanonicalJson.MAX_DEPTH, IllegalArgumentException.class);
+  }
+
   private static Object nested(int depth) {
     Object value = List.of();
     for (int i = 1; i < depth; i++) {
@@ -562,6 +625,31 @@ class CanonicalJsonTest {
         .isEqualTo("44136fa355b3678a1146ad16f7e8649e94fb4fc21fe77e8310c060f61caaff8a");
     assertThat(CanonicalJson.sha256(Map.of("a", 1L)))
         .isEqualTo("015abd7f5cc57a2dd94b7590f04ad8084273905ee33ec5cebeae62276a97f862");
+  }
+
+  @Test
+  void hashesJacksonTreesConvertedToPlainValuesLikeHandBuiltOnes() throws Exception {
+    ObjectMapper mapper = new ObjectMapper();
+    JsonNode tree =
+        mapper.readTree(
+            "{ \"version\": 1, \"allow\": [ {\"argv0\": \"git\", \"timeoutSeconds\": 30.0} ],"
+                + " \"ratio\": 0.25, \"note\": null, \"strict\": true }");
+    Map<String, Object> handBuilt =
+        new TreeMap<>(
+            Map.of(
+                "version", 1L,
+                "allow", List.of(Map.of("timeoutSeconds", 30, "argv0", "git")),
+                "ratio", 0.25,
+                "strict", true));
+    handBuilt.put("note", null);
+
+    Object converted = mapper.convertValue(tree, Object.class);
+
+    assertThat(CanonicalJson.serialize(converted))
+        .isEqualTo(
+            "{\"allow\":[{\"argv0\":\"git\",\"timeoutSeconds\":30}],\"note\":null,"
+                + "\"ratio\":0.25,\"strict\":true,\"version\":1}");
+    assertThat(CanonicalJson.sha256(converted)).isEqualTo(CanonicalJson.sha256(handBuilt));
   }
 
   @Test

@@ -2,14 +2,17 @@ package dev.capability.kernel.api.json.internal;
 
 import java.lang.reflect.Array;
 import java.util.AbstractMap.SimpleImmutableEntry;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Collections;
 import java.util.Deque;
 import java.util.IdentityHashMap;
+import java.util.Iterator;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.NoSuchElementException;
 import java.util.Set;
 import java.util.SortedSet;
 
@@ -17,6 +20,9 @@ import java.util.SortedSet;
  * Walks a tree of plain Java values once and writes its RFC 8785 canonical JSON, refusing anything
  * without exactly one canonical form. Every refusal names the RFC 6901 JSON pointer of the value
  * at fault. One instance serves one call.
+ *
+ * <p>The walk keeps its own stack of open containers instead of recursing, so that the nesting
+ * limit, not the calling thread's stack size, decides how deep a value may go.
  */
 public final class CanonicalWriter {
   /** Pointers longer than this are cut in messages, keeping both ends. */
@@ -30,9 +36,9 @@ public final class CanonicalWriter {
 
   private final int maxDepth;
   private final StringBuilder out = new StringBuilder();
-  /** Member names (String) and array indexes (Integer) from the root to the current value. */
-  private final List<Object> path = new ArrayList<>();
-  /** Containers being written, by identity, to refuse a value that contains itself. */
+  /** Containers being written, innermost first. */
+  private final Deque<OpenContainer> stack = new ArrayDeque<>();
+  /** The same containers by identity, to refuse a value that contains itself. */
   private final Set<Object> open = Collections.newSetFromMap(new IdentityHashMap<>());
 
   private CanonicalWriter(int maxDepth) {
@@ -51,11 +57,36 @@ public final class CanonicalWriter {
       throw new IllegalArgumentException("maxDepth must be at least 1, was " + maxDepth);
     }
     CanonicalWriter writer = new CanonicalWriter(maxDepth);
-    writer.value(value, 0);
+    writer.run(value);
     return writer.out.toString();
   }
 
-  private void value(Object value, int depth) {
+  private void run(Object root) {
+    Object next = root;
+    while (true) {
+      begin(next);
+      OpenContainer current = stack.peek();
+      while (current != null && !current.hasNext()) {
+        out.append(current.closing);
+        open.remove(current.value);
+        stack.pop();
+        current = stack.peek();
+      }
+      if (current == null) {
+        return;
+      }
+      if (current.position > 0) {
+        out.append(',');
+      }
+      next = current.advance();
+      if (current instanceof Members members) {
+        memberName(members);
+      }
+    }
+  }
+
+  /** Writes a scalar, or opens a container and writes its opening bracket. */
+  private void begin(Object value) {
     if (value == null) {
       out.append("null");
     } else if (value instanceof String text) {
@@ -65,13 +96,11 @@ public final class CanonicalWriter {
     } else if (value instanceof Number number) {
       number(number);
     } else if (value instanceof Map<?, ?> map) {
-      enter(map, depth);
-      object(map, depth + 1);
-      open.remove(map);
+      enter(value);
+      push(new Members(map, sortedMembers(map)), '{');
     } else if (isOrdered(value)) {
-      enter(value, depth);
-      array((Collection<?>) value, depth + 1);
-      open.remove(value);
+      enter(value);
+      push(new Elements(value, ((Collection<?>) value).iterator()), '[');
     } else if (value instanceof Collection<?>) {
       throw failure(
           "unordered collection "
@@ -81,9 +110,8 @@ public final class CanonicalWriter {
     } else if (value instanceof char[]) {
       throw failure("char[] is text, not an array of numbers; pass a String");
     } else if (value.getClass().isArray()) {
-      enter(value, depth);
-      javaArray(value, depth + 1);
-      open.remove(value);
+      enter(value);
+      push(new Elements(value, javaArrayElements(value)), '[');
     } else {
       throw failure(
           "unsupported type " + value.getClass().getName() + "; accepted: " + ACCEPTED_VALUES);
@@ -97,13 +125,19 @@ public final class CanonicalWriter {
         || value instanceof Deque<?>;
   }
 
-  private void enter(Object container, int depth) {
-    if (depth >= maxDepth) {
+  private void enter(Object container) {
+    if (stack.size() >= maxDepth) {
       throw failure("nesting deeper than " + maxDepth + " arrays and objects");
     }
-    if (!open.add(container)) {
+    if (open.contains(container)) {
       throw failure("value contains itself (a reference cycle) and has no finite JSON form");
     }
+  }
+
+  private void push(OpenContainer container, char opening) {
+    open.add(container.value);
+    stack.push(container);
+    out.append(opening);
   }
 
   private void string(String text) {
@@ -124,7 +158,7 @@ public final class CanonicalWriter {
     out.append(EcmaScriptNumbers.format(value));
   }
 
-  private void object(Map<?, ?> map, int depth) {
+  private List<Map.Entry<String, Object>> sortedMembers(Map<?, ?> map) {
     List<Map.Entry<String, Object>> members = new ArrayList<>(map.size());
     for (Map.Entry<?, ?> entry : map.entrySet()) {
       Object key = entry.getKey();
@@ -132,61 +166,50 @@ public final class CanonicalWriter {
         throw failure(
             key == null
                 ? "member name is null; JSON member names are strings"
-                : "member name of type " + key.getClass().getName()
+                : "member name of type "
+                    + key.getClass().getName()
                     + "; JSON member names are strings");
       }
       members.add(new SimpleImmutableEntry<>(name, entry.getValue()));
     }
     // String.compareTo orders by UTF-16 code units, the order RFC 8785 section 3.2.3 requires.
     members.sort(Map.Entry.comparingByKey());
-    out.append('{');
-    for (int i = 0; i < members.size(); i++) {
-      String name = members.get(i).getKey();
-      path.add(name);
-      if (i > 0 && name.equals(members.get(i - 1).getKey())) {
-        // Possible with IdentityHashMap or a map with its own key equality.
-        throw failure("duplicate member name; RFC 8785 requires unique names (I-JSON)");
-      }
-      int lone = JsonStrings.loneSurrogateIndex(name);
-      if (lone >= 0) {
-        throw failure(loneSurrogate("member name", name, lone));
-      }
-      if (i > 0) {
-        out.append(',');
-      }
-      JsonStrings.appendQuoted(out, name);
-      out.append(':');
-      value(members.get(i).getValue(), depth);
-      path.remove(path.size() - 1);
-    }
-    out.append('}');
+    return members;
   }
 
-  private void array(Collection<?> elements, int depth) {
-    out.append('[');
-    int index = 0;
-    for (Object element : elements) {
-      element(index++, element, depth);
+  /** Checks and writes the name of the member just advanced to; its pointer is now current. */
+  private void memberName(Members members) {
+    String name = members.name();
+    if (members.repeatsPreviousName()) {
+      // Possible with IdentityHashMap, or a map with its own idea of key equality.
+      throw failure("duplicate member name; RFC 8785 requires unique names (I-JSON)");
     }
-    out.append(']');
+    int lone = JsonStrings.loneSurrogateIndex(name);
+    if (lone >= 0) {
+      throw failure(loneSurrogate("member name", name, lone));
+    }
+    JsonStrings.appendQuoted(out, name);
+    out.append(':');
   }
 
-  private void javaArray(Object array, int depth) {
-    out.append('[');
+  private static Iterator<Object> javaArrayElements(Object array) {
     int length = Array.getLength(array);
-    for (int index = 0; index < length; index++) {
-      element(index, Array.get(array, index), depth);
-    }
-    out.append(']');
-  }
+    return new Iterator<>() {
+      private int index;
 
-  private void element(int index, Object element, int depth) {
-    if (index > 0) {
-      out.append(',');
-    }
-    path.add(index);
-    value(element, depth);
-    path.remove(path.size() - 1);
+      @Override
+      public boolean hasNext() {
+        return index < length;
+      }
+
+      @Override
+      public Object next() {
+        if (index >= length) {
+          throw new NoSuchElementException();
+        }
+        return Array.get(array, index++);
+      }
+    };
   }
 
   private static String loneSurrogate(String what, String text, int index) {
@@ -202,9 +225,12 @@ public final class CanonicalWriter {
 
   private String pointerForMessage() {
     StringBuilder pointer = new StringBuilder();
-    for (Object token : path) {
-      // RFC 6901 section 3: '~' becomes "~0" and '/' becomes "~1".
-      pointer.append('/').append(token.toString().replace("~", "~0").replace("/", "~1"));
+    for (Iterator<OpenContainer> outward = stack.descendingIterator(); outward.hasNext(); ) {
+      Object token = outward.next().token;
+      if (token != null) {
+        // RFC 6901 section 3: '~' becomes "~0" and '/' becomes "~1".
+        pointer.append('/').append(token.toString().replace("~", "~0").replace("/", "~1"));
+      }
     }
     if (pointer.length() <= MAX_POINTER_IN_MESSAGE) {
       return JsonStrings.quotedForMessage(pointer.toString());
@@ -216,5 +242,74 @@ public final class CanonicalWriter {
         + " ("
         + pointer.length()
         + " characters)";
+  }
+
+  /** An array or object being written, and where in it the walk is. */
+  private abstract static class OpenContainer {
+    final Object value;
+    final char closing;
+    /** How many children have been advanced to. */
+    int position;
+    /** The pointer token of the current child: its index or member name; null before the first. */
+    Object token;
+
+    OpenContainer(Object value, char closing) {
+      this.value = value;
+      this.closing = closing;
+    }
+
+    abstract boolean hasNext();
+
+    /** Moves to the next child, updating {@link #token}, and returns it. */
+    abstract Object advance();
+  }
+
+  private static final class Elements extends OpenContainer {
+    private final Iterator<?> iterator;
+
+    Elements(Object value, Iterator<?> iterator) {
+      super(value, ']');
+      this.iterator = iterator;
+    }
+
+    @Override
+    boolean hasNext() {
+      return iterator.hasNext();
+    }
+
+    @Override
+    Object advance() {
+      token = position++;
+      return iterator.next();
+    }
+  }
+
+  private static final class Members extends OpenContainer {
+    private final List<Map.Entry<String, Object>> sorted;
+
+    Members(Object value, List<Map.Entry<String, Object>> sorted) {
+      super(value, '}');
+      this.sorted = sorted;
+    }
+
+    @Override
+    boolean hasNext() {
+      return position < sorted.size();
+    }
+
+    @Override
+    Object advance() {
+      Map.Entry<String, Object> member = sorted.get(position++);
+      token = member.getKey();
+      return member.getValue();
+    }
+
+    String name() {
+      return (String) token;
+    }
+
+    boolean repeatsPreviousName() {
+      return position > 1 && sorted.get(position - 2).getKey().equals(token);
+    }
   }
 }

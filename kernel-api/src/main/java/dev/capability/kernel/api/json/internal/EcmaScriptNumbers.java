@@ -49,28 +49,44 @@ public final class EcmaScriptNumbers {
   /**
    * The decimal with the fewest significant digits that reads back as {@code positive}; among
    * those of equal length the closest, ties to an even last digit (ECMA-262 Number::toString,
-   * step 5 and its note). At a given length only the two neighbours of the exact value can read
-   * back (the set of decimals that round to a double is an interval around it), so checking both
-   * finds the shortest even where the interval is lopsided, just above a power of two.
+   * step 5 and its note).
    */
   static BigDecimal shortestDigits(double positive) {
     BigDecimal exact = new BigDecimal(positive);
-    for (int precision = 1; precision <= MAX_SIGNIFICANT_DIGITS; precision++) {
-      BigDecimal below = exact.round(new MathContext(precision, RoundingMode.FLOOR));
-      BigDecimal above = exact.round(new MathContext(precision, RoundingMode.CEILING));
-      boolean belowReadsBack = readsBackAs(below, positive);
-      boolean aboveReadsBack = readsBackAs(above, positive);
-      if (belowReadsBack && aboveReadsBack) {
-        return exact.round(new MathContext(precision, RoundingMode.HALF_EVEN));
-      }
-      if (belowReadsBack) {
-        return below;
-      }
-      if (aboveReadsBack) {
-        return above;
+    // If some decimal of p digits reads back, so does one of p + 1 digits (the neighbours of the
+    // exact value only get closer), so the least such p can be found by bisection.
+    int low = 1;
+    int high = MAX_SIGNIFICANT_DIGITS;
+    while (low < high) {
+      int middle = (low + high) >>> 1;
+      if (closestThatReadsBack(exact, middle, positive) != null) {
+        high = middle;
+      } else {
+        low = middle + 1;
       }
     }
-    throw new IllegalStateException("no decimal of 17 digits reads back as " + positive);
+    return closestThatReadsBack(exact, low, positive);
+  }
+
+  /**
+   * The closest decimal of {@code precision} digits that reads back as {@code value}, or null.
+   * Only the two neighbours of the exact value can qualify: the decimals that round to a double
+   * form an interval around it. Both must be tried, because just above a power of two that
+   * interval is lopsided and the nearer neighbour may fall outside it while the farther one is
+   * inside.
+   */
+  private static BigDecimal closestThatReadsBack(BigDecimal exact, int precision, double value) {
+    BigDecimal below = exact.round(new MathContext(precision, RoundingMode.FLOOR));
+    BigDecimal above = exact.round(new MathContext(precision, RoundingMode.CEILING));
+    boolean belowReadsBack = readsBackAs(below, value);
+    boolean aboveReadsBack = readsBackAs(above, value);
+    if (belowReadsBack && aboveReadsBack) {
+      return exact.round(new MathContext(precision, RoundingMode.HALF_EVEN));
+    }
+    if (belowReadsBack) {
+      return below;
+    }
+    return aboveReadsBack ? above : null;
   }
 
   private static boolean readsBackAs(BigDecimal candidate, double value) {

@@ -10,7 +10,11 @@ import java.math.BigInteger;
  * different values never share a hash.
  */
 public final class ExactDoubles {
-  /** Every finite double is below 2^1024; a wider integer cannot be one, nor be converted cheaply. */
+  /** The types {@link #of} accepts, for error messages. */
+  public static final String ACCEPTED_TYPES =
+      "Integer, Long, Short, Byte, BigInteger, BigDecimal, Double, Float";
+
+  /** Every finite double is below 2^1024: a wider integer cannot be one. */
   private static final int MAX_DOUBLE_BITS = 1024;
 
   /**
@@ -19,13 +23,10 @@ public final class ExactDoubles {
    */
   private static final int MAX_DECIMAL_MAGNITUDE = 330;
 
+  /** Longer numbers are cut in messages, so that a hostile value cannot flood a log. */
   private static final int MAX_NUMBER_IN_MESSAGE = 64;
 
   private ExactDoubles() {}
-
-  /** The types {@link #of} accepts, for error messages. */
-  public static final String ACCEPTED_TYPES =
-      "Integer, Long, Short, Byte, BigInteger, BigDecimal, Double, Float";
 
   /**
    * {@code number} as the double of exactly the same value.
@@ -71,10 +72,12 @@ public final class ExactDoubles {
     }
     if (!new BigDecimal(value).toBigIntegerExact().equals(integer)) {
       throw new IllegalArgumentException(
-          "integer " + abbreviated(integer.toString()) + " is not exactly representable as an IEEE-754 double; RFC 8785"
-              + " serializes every number as a double, so it would be silently rounded to "
-              + abbreviated(new BigDecimal(value).toPlainString()) + " and hash like that different number;"
-              + " send it as a JSON string instead");
+          "integer "
+              + abbreviated(integer.toString())
+              + " is not exactly representable as an IEEE-754 double; RFC 8785 serializes every"
+              + " number as a double, so it would be silently rounded to "
+              + abbreviated(new BigDecimal(value).toPlainString())
+              + " and hash like that different number; send it as a JSON string instead");
     }
     return value;
   }
@@ -92,15 +95,15 @@ public final class ExactDoubles {
     double value = decimal.doubleValue();
     if (!Double.isFinite(value) || new BigDecimal(value).compareTo(decimal) != 0) {
       throw new IllegalArgumentException(
-          "decimal " + abbreviated(decimal.toString()) + " is not exactly representable as an IEEE-754 double; RFC 8785"
-              + " serializes every number as a double, so it would be silently rounded and hash"
-              + " like a different number; pass the Double you mean, or send the decimal as a"
-              + " JSON string");
+          "decimal "
+              + abbreviated(decimal.toString())
+              + " is not exactly representable as an IEEE-754 double; RFC 8785 serializes every"
+              + " number as a double, so it would be silently rounded and hash like a different"
+              + " number; pass the Double you mean, or send the decimal as a JSON string");
     }
     return value;
   }
 
-  /** Long numbers are cut in messages so that a hostile value cannot flood a log. */
   private static String abbreviated(String number) {
     if (number.length() <= MAX_NUMBER_IN_MESSAGE) {
       return number;
@@ -108,6 +111,8 @@ public final class ExactDoubles {
     return number.substring(0, MAX_NUMBER_IN_MESSAGE / 2)
         + "..."
         + number.substring(number.length() - 8)
-        + " (" + number.length() + " characters)";
+        + " ("
+        + number.length()
+        + " characters)";
   }
 }

@@ -7,15 +7,17 @@ import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CodingErrorAction;
+import java.nio.file.DirectoryNotEmptyException;
+import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.SimpleFileVisitor;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
-import java.util.stream.Stream;
 
 /**
  * Real bash as the reference for what a command line means. Many inputs are written to one
@@ -197,13 +199,36 @@ final class BashOracle implements AutoCloseable {
     return new String(bytes, UTF_8).lines().filter(line -> !line.isEmpty()).toList();
   }
 
+  /**
+   * Removes the scratch files. Tolerates files vanishing or appearing meanwhile: when shrinking
+   * times out, jqwik may still be running a bash batch on another thread.
+   */
   @Override
   public void close() {
-    try (Stream<Path> paths = Files.walk(root)) {
-      List<Path> all = paths.sorted(Comparator.reverseOrder()).toList();
-      for (Path path : all) {
-        Files.delete(path);
-      }
+    try {
+      Files.walkFileTree(root, new SimpleFileVisitor<>() {
+        @Override
+        public FileVisitResult visitFile(Path file, BasicFileAttributes attributes)
+            throws IOException {
+          Files.deleteIfExists(file);
+          return FileVisitResult.CONTINUE;
+        }
+
+        @Override
+        public FileVisitResult visitFileFailed(Path file, IOException e) {
+          return FileVisitResult.CONTINUE;
+        }
+
+        @Override
+        public FileVisitResult postVisitDirectory(Path dir, IOException e) throws IOException {
+          try {
+            Files.deleteIfExists(dir);
+          } catch (DirectoryNotEmptyException stillInUse) {
+            // Left for the system's temp cleaner; see above.
+          }
+          return FileVisitResult.CONTINUE;
+        }
+      });
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }

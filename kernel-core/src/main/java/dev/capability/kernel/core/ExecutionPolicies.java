@@ -3,14 +3,17 @@ package dev.capability.kernel.core;
 import static dev.capability.kernel.api.policy.PolicyCodes.POLICY_PATH_NOT_ABSOLUTE;
 import static dev.capability.kernel.api.policy.PolicyCodes.POLICY_PATH_UNSET;
 
+import dev.capability.kernel.api.Decision;
 import dev.capability.kernel.api.PolicyException;
 import dev.capability.kernel.api.policy.ExecutionPolicy;
+import dev.capability.kernel.core.internal.policy.CommandAuthorizer;
 import dev.capability.kernel.core.internal.policy.PolicyFileReader;
 import dev.capability.kernel.core.internal.policy.PolicyJsonReader;
 import dev.capability.kernel.core.internal.policy.PolicyNormalForm;
 import dev.capability.kernel.core.internal.policy.PolicyValidator;
 import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
@@ -28,6 +31,8 @@ public final class ExecutionPolicies {
 
   /** The source of a policy built in code. */
   public static final String CODE_SOURCE = "code";
+
+  private static final CommandAuthorizer AUTHORIZER = new CommandAuthorizer();
 
   /**
    * Loads the policy file at {@code file}. Before a byte is parsed, the path must be absolute and
@@ -88,5 +93,16 @@ public final class ExecutionPolicies {
     Objects.requireNonNull(policy, "policy");
     PolicyValidator.validate(policy);
     return new LoadedPolicy(policy, PolicyNormalForm.sha256(policy), source);
+  }
+
+  /**
+   * Decides {@code argv} under the built-in rules and {@code policy} alone, as the kernel's
+   * authorize stage does, without resolving the executable or choosing a backend. For tools
+   * that explain a policy; {@link CommandKernel#check} answers the whole question.
+   *
+   * @param workspace the directory that path operands must stay inside, if any
+   */
+  public static Decision decide(LoadedPolicy policy, List<String> argv, Optional<Path> workspace) {
+    return AUTHORIZER.authorize(policy.policy(), argv, workspace).decision();
   }
 }

@@ -22,6 +22,11 @@ import java.util.Objects;
 public final class CommandParser {
   private final String input;
   private final int length;
+  /**
+   * Offset of the first '!' or '^' interactive bash would history-expand in the line being
+   * scanned, or -1; recomputed at each newline, which can only be inside quotes.
+   */
+  private int historyExpansionAt;
   private final List<String> argv = new ArrayList<>();
   /** Created only for words with quotes or escapes; plain words are substrings of the input. */
   private StringBuilder word;
@@ -29,6 +34,8 @@ public final class CommandParser {
   private CommandParser(String input) {
     this.input = input;
     this.length = input.length();
+    this.historyExpansionAt =
+        HistoryExpansion.firstExpansionInLine(input, 0, HistoryExpansion.LineStart.UNQUOTED);
   }
 
   /**
@@ -152,7 +159,8 @@ public final class CommandParser {
           }
           break;
         case '!':
-          if (!isHistoryInert(i + 1, false)) {
+        case '^':
+          if (i == historyExpansionAt) {
             throw Construct.HISTORY_EXPANSION.refusal(input, i);
           }
           break;
@@ -224,7 +232,14 @@ public final class CommandParser {
         word.append(input, open + 1, i);
         return i + 1;
       }
-      if ((c < 0x20 && c != '\t' && c != '\n') || c >= 0x7F) {
+      if (i == historyExpansionAt) {
+        // Readline's history expansion does not always see the shell's single quotes.
+        throw refusalInsideSingleQuotes(Construct.HISTORY_EXPANSION, i, open);
+      }
+      if (c == '\n') {
+        historyExpansionAt = HistoryExpansion.firstExpansionInLine(
+            input, i + 1, HistoryExpansion.LineStart.IN_SINGLE_QUOTES);
+      } else if ((c < 0x20 && c != '\t') || c >= 0x7F) {
         Construct refused = CharacterPolicy.refusalAt(input, i);
         if (refused != null) {
           throw refusalInsideSingleQuotes(refused, i, open);
@@ -262,10 +277,6 @@ public final class CommandParser {
               continue;
             case '\n':
               throw refusalInsideDoubleQuotes(Construct.LINE_CONTINUATION, i, open);
-            case '!':
-              // Bash keeps this backslash, and it stops interactive history expansion.
-              i += 2;
-              continue;
             default:
               // A literal backslash; the next character is judged on its own.
               i++;
@@ -276,9 +287,14 @@ public final class CommandParser {
         case '`':
           throw refusalInsideDoubleQuotes(Construct.COMMAND_SUBSTITUTION, i, open);
         case '!':
-          if (!isHistoryInert(i + 1, true)) {
+        case '^':
+          if (i == historyExpansionAt) {
             throw refusalInsideDoubleQuotes(Construct.HISTORY_EXPANSION, i, open);
           }
+          break;
+        case '\n':
+          historyExpansionAt = HistoryExpansion.firstExpansionInLine(
+              input, i + 1, HistoryExpansion.LineStart.IN_DOUBLE_QUOTES);
           break;
         default:
           if ((c < 0x20 && c != '\t' && c != '\n') || c >= 0x7F) {
@@ -342,19 +358,6 @@ public final class CommandParser {
       default:
         return Construct.PARAMETER_EXPANSION;
     }
-  }
-
-  /**
-   * Whether a {@code !} followed by the character at {@code next} is left alone by interactive
-   * bash's history expansion: at the end of input, or before a blank, newline or {@code =}, or
-   * inside double quotes before the closing quote.
-   */
-  private boolean isHistoryInert(int next, boolean insideDoubleQuotes) {
-    if (next == length) {
-      return true;
-    }
-    char c = input.charAt(next);
-    return c == ' ' || c == '\t' || c == '\n' || c == '=' || (insideDoubleQuotes && c == '"');
   }
 
   private boolean isAt(int index, char expected) {

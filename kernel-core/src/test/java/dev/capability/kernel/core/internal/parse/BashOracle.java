@@ -24,8 +24,8 @@ import java.util.function.Function;
  * script, one record each, and bash runs it once; if the batch does not come back as exactly one
  * clean record per input, each input is run on its own so that a failure names the input.
  *
- * <p>Bash is started by argv as {@code env -i PATH=<empty dir> /bin/bash --norc --noprofile -r
- * <script>} in a scratch directory holding a few files a glob could match. The empty PATH and
+ * <p>Bash is started by argv as {@code env -i PATH=<empty dir> HISTFILE=<scratch file> /bin/bash
+ * --norc --noprofile -r <script>} in a scratch directory holding a few files a glob could match. The empty PATH and
  * restricted mode ({@code -r}: no output redirection, no command names with a slash) are a safety
  * net for the case where the parser wrongly accepts something; they do not change how words are
  * split or quotes removed.
@@ -80,7 +80,20 @@ final class BashOracle implements AutoCloseable {
 
   /** The arguments bash passes to {@code printf '%s\0'} when each input follows it on a line. */
   List<Outcome> argumentsOf(List<String> inputs) {
-    return outcomes("", inputs, input -> "printf '%s\\0' " + input + "\n" + RECORD_END + "\n");
+    return outcomes("", inputs, BashOracle::printfLine);
+  }
+
+  /**
+   * As {@link #argumentsOf}, with history expansion switched on as in an interactive shell. Bash
+   * prints every line it expands and fails on unknown events, so an input whose meaning history
+   * expansion changes does not come back as its own clean record.
+   */
+  List<Outcome> argumentsWithHistoryExpansionOf(List<String> inputs) {
+    return outcomes("set -o history -H\n", inputs, BashOracle::printfLine);
+  }
+
+  private static String printfLine(String input) {
+    return "printf '%s\\0' " + input + "\n" + RECORD_END + "\n";
   }
 
   /**
@@ -172,8 +185,8 @@ final class BashOracle implements AutoCloseable {
     try {
       Files.writeString(scriptFile, script, UTF_8);
       Process bash = new ProcessBuilder(
-              ENV, "-i", "PATH=" + emptyPath, BASH, "--norc", "--noprofile", "-r",
-              scriptFile.toString())
+              ENV, "-i", "PATH=" + emptyPath, "HISTFILE=" + root.resolve("history"),
+              BASH, "--norc", "--noprofile", "-r", scriptFile.toString())
           .directory(workDir.toFile())
           .redirectInput(ProcessBuilder.Redirect.from(Path.of("/dev/null").toFile()))
           .redirectError(stderrFile.toFile())

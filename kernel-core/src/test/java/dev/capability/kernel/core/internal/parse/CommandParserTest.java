@@ -63,6 +63,8 @@ class CommandParserTest {
         accepts("keeps an exclamation mark that history expansion leaves alone",
             "echo ! a! \"wow!\" a!=b \"a! b\" \\!x '!x' \"\\!x\"",
             "echo", "!", "a!", "wow!", "a!=b", "a! b", "!x", "!x", "\\!x"),
+        accepts("keeps an exclamation mark after a literal backslash, which history reads as escaped",
+            "echo \\\\!x \"a\\\\!x\"", "echo", "\\!x", "a\\!x"),
         accepts("runs a single-quoted reserved word as a program",
             "'if' a", "if", "a"),
         accepts("runs a backslash-escaped reserved word as a program",
@@ -105,7 +107,11 @@ class CommandParserTest {
         accepts("keeps each kind of quote inside the other",
             "echo '\"' \"'\"", "echo", "\"", "'"),
         accepts("keeps a first word that only contains a caret later",
-            "a^b", "a^b"));
+            "a^b", "a^b"),
+        accepts("keeps a caret after leading blanks, where history looks for none",
+            "  ^a^b", "^a^b"),
+        accepts("keeps a caret after a newline that is escaped inside double quotes",
+            "echo \"a\\^b\"", "echo", "a\\^b"));
   }
 
   static Stream<Arguments> refused() {
@@ -170,8 +176,19 @@ class CommandParserTest {
         refuses("a history event inside a word", "echo a!b", "history-expansion", 6),
         refuses("a history event inside double quotes", "echo \"a!b\"", "history-expansion", 7),
         refuses("an exclamation mark before an opening quote", "echo !\"x\"", "history-expansion", 5),
+        refuses("a ! that readline's expansion check finds outside the shell's single quotes",
+            "echo \\\\'!x'", "history-expansion", 8),
+        refuses("a history event after a double-quoted backslash and a single quote",
+            "echo \"\\\\\"'!x'", "history-expansion", 10),
+        refuses("a history event on the second line of a double-quoted string",
+            "echo \"a\n!x\"", "history-expansion", 8),
+        refuses("a history event on a line that starts inside single quotes",
+            "a \\\\'b' 'c\nd' !!x", "history-expansion", 14),
         refuses("a quick substitution", "^a^b", "history-expansion", 0),
-        refuses("a caret starting the first word", "  ^a", "history-expansion", 2),
+        refuses("a quick substitution on a line that continues a single-quoted string",
+            "echo 'a\n^b^c'", "history-expansion", 8),
+        refuses("a quick substitution on a line that continues a double-quoted string",
+            "echo \"a\n^b^c\"", "history-expansion", 8),
         refuses("a reserved word after leading blanks", "  if x", "reserved-word", 2),
         refuses("a reserved word followed by an operator", "if;", "reserved-word", 0),
         refuses("a reserved word followed by a newline", "then\nx", "reserved-word", 0),

@@ -16,8 +16,9 @@ import java.util.Objects;
  * {@link ShellSyntaxException} naming the construct, its offset and an escaped rendering of the
  * input. The rules and the table of constructs are in {@code docs/parser.md}.
  *
- * <p>One pass over the characters, left to right; the first refused construct is reported. There
- * is no size or complexity limit. An instance lives for one call and is never shared.
+ * <p>The characters are read once, left to right, and the refused construct with the lowest offset
+ * is reported (an unclosed quote counts from its opening quote). There is no size or complexity
+ * limit. An instance lives for one call and is never shared.
  */
 public final class CommandParser {
   private final String input;
@@ -297,7 +298,7 @@ public final class CommandParser {
               input, i + 1, HistoryExpansion.LineStart.IN_DOUBLE_QUOTES);
           break;
         default:
-          if ((c < 0x20 && c != '\t' && c != '\n') || c >= 0x7F) {
+          if ((c < 0x20 && c != '\t') || c >= 0x7F) {
             Construct refused = CharacterPolicy.refusalAt(input, i);
             if (refused != null) {
               throw refusalInsideDoubleQuotes(refused, i, open);

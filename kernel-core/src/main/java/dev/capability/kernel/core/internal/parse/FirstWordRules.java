@@ -2,10 +2,9 @@ package dev.capability.kernel.core.internal.parse;
 
 /**
  * Rules bash applies only to the word in command position: reserved words and variable
- * assignments. They are decided on the raw text
- * of the word, before quote removal, exactly as bash does: {@code if} is reserved but {@code 'if'},
- * {@code \if} and {@code i''f} name an ordinary program; {@code a=b} is an assignment but
- * {@code 'a'=b} and {@code a\=b} are not.
+ * assignments. They are decided on the raw text of the word, before quote removal, exactly as
+ * bash does: {@code if} is reserved but {@code 'if'}, {@code \if} and {@code i''f} name an
+ * ordinary program; {@code a=b} is an assignment but {@code 'a'=b} and {@code a\=b} are not.
  */
 final class FirstWordRules {
   /** Bash's reserved words, recognised only when unquoted and delimited like a whole word. */

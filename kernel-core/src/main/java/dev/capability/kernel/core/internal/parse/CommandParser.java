@@ -23,11 +23,6 @@ import java.util.Objects;
 public final class CommandParser {
   private final String input;
   private final int length;
-  /**
-   * Offset of the first '!' or '^' interactive bash would history-expand in the line being
-   * scanned, or -1; recomputed at each newline, which can only be inside quotes.
-   */
-  private int historyExpansionAt;
   private final List<String> argv = new ArrayList<>();
   /** Created only for words with quotes or escapes; plain words are substrings of the input. */
   private StringBuilder word;
@@ -35,8 +30,6 @@ public final class CommandParser {
   private CommandParser(String input) {
     this.input = input;
     this.length = input.length();
-    this.historyExpansionAt =
-        HistoryExpansion.firstExpansionInLine(input, 0, HistoryExpansion.LineStart.UNQUOTED);
   }
 
   /**
@@ -161,7 +154,7 @@ public final class CommandParser {
           break;
         case '!':
         case '^':
-          if (i == historyExpansionAt) {
+          if (HistoryExpansion.couldExpandAt(input, i)) {
             throw Construct.HISTORY_EXPANSION.refusal(input, i);
           }
           break;
@@ -233,14 +226,11 @@ public final class CommandParser {
         word.append(input, open + 1, i);
         return i + 1;
       }
-      if (i == historyExpansionAt) {
-        // Readline's history expansion does not always see the shell's single quotes.
+      if ((c == '!' || c == '^') && HistoryExpansion.couldExpandAt(input, i)) {
+        // History expansion does not reliably honour the shell's single quotes.
         throw refusalInsideSingleQuotes(Construct.HISTORY_EXPANSION, i, open);
       }
-      if (c == '\n') {
-        historyExpansionAt = HistoryExpansion.firstExpansionInLine(
-            input, i + 1, HistoryExpansion.LineStart.IN_SINGLE_QUOTES);
-      } else if ((c < 0x20 && c != '\t') || c >= 0x7F) {
+      if ((c < 0x20 && c != '\t' && c != '\n') || c >= 0x7F) {
         Construct refused = CharacterPolicy.refusalAt(input, i);
         if (refused != null) {
           throw refusalInsideSingleQuotes(refused, i, open);
@@ -289,16 +279,12 @@ public final class CommandParser {
           throw refusalInsideDoubleQuotes(Construct.COMMAND_SUBSTITUTION, i, open);
         case '!':
         case '^':
-          if (i == historyExpansionAt) {
+          if (HistoryExpansion.couldExpandAt(input, i)) {
             throw refusalInsideDoubleQuotes(Construct.HISTORY_EXPANSION, i, open);
           }
           break;
-        case '\n':
-          historyExpansionAt = HistoryExpansion.firstExpansionInLine(
-              input, i + 1, HistoryExpansion.LineStart.IN_DOUBLE_QUOTES);
-          break;
         default:
-          if ((c < 0x20 && c != '\t') || c >= 0x7F) {
+          if ((c < 0x20 && c != '\t' && c != '\n') || c >= 0x7F) {
             Construct refused = CharacterPolicy.refusalAt(input, i);
             if (refused != null) {
               throw refusalInsideDoubleQuotes(refused, i, open);

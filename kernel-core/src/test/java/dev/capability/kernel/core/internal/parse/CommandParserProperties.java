@@ -55,9 +55,10 @@ class CommandParserProperties {
     } catch (ShellSyntaxException refused) {
       return;
     }
-    // A '^' starting a line would be history expansion even inside quotes, so it is escaped.
+    // History expansion ignores single quotes, so '!' and a '^' starting a line are escaped.
     String requoted = argv.stream()
-        .map(word -> "'" + word.replace("'", "'\\''").replace("\n^", "\n'\\^'") + "'")
+        .map(word -> "'" + word.replace("'", "'\\''").replace("!", "'\\!'")
+            .replace("\n^", "\n'\\^'") + "'")
         .collect(Collectors.joining(" "));
     assertThat(CommandParser.split(requoted)).as("requoted %s", input).isEqualTo(argv);
   }

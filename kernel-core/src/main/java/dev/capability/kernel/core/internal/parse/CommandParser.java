@@ -218,7 +218,7 @@ public final class CommandParser {
     return end;
   }
 
-  /** Appends the text inside the single quote opened at {@code open}; returns the index after it. */
+  /** Appends the text inside the single quote opened at {@code open}; returns the index after. */
   private int singleQuoted(int open) {
     for (int i = open + 1; i < length; i++) {
       char c = input.charAt(i);

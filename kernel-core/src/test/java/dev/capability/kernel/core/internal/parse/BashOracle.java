@@ -25,13 +25,14 @@ import java.util.function.Function;
  * clean record per input, each input is run on its own so that a failure names the input.
  *
  * <p>Bash is started by argv as {@code env -i PATH=<empty dir> HISTFILE=<scratch file> /bin/bash
- * --norc --noprofile -r <script>} in a scratch directory holding a few files a glob could match. The empty PATH and
- * restricted mode ({@code -r}: no output redirection, no command names with a slash) are a safety
- * net for the case where the parser wrongly accepts something; they do not change how words are
- * split or quotes removed.
+ * --norc --noprofile -r <script>} in a scratch directory holding a few files a glob could match.
+ * The empty PATH and restricted mode ({@code -r}: no output redirection, no command names with a
+ * slash) are a safety net for the case where the parser wrongly accepts something; they do not
+ * change how words are split or quotes removed. Without a locale in the environment bash reads
+ * bytes, which is what the parser's UTF-16 input becomes in UTF-8.
  */
 final class BashOracle implements AutoCloseable {
-  static final String BASH = "/bin/bash";
+  private static final String BASH = "/bin/bash";
   private static final String ENV = "/usr/bin/env";
   /** Ends every record; accepted inputs never contain control characters, so it cannot clash. */
   private static final String RECORD_END = "printf '\\1\\1\\n'";
@@ -122,7 +123,9 @@ final class BashOracle implements AutoCloseable {
     for (String input : inputs) {
       Run single = run(prelude + line.apply(input));
       List<byte[]> own = single.isClean() ? records(single.stdout) : null;
-      outcomes.add(own != null && own.size() == 1 ? decode(own.get(0)) : Outcome.failed(single.describe()));
+      outcomes.add(own != null && own.size() == 1
+          ? decode(own.get(0))
+          : Outcome.failed(single.describe()));
     }
     return outcomes;
   }
@@ -173,7 +176,8 @@ final class BashOracle implements AutoCloseable {
     }
 
     String describe() {
-      return "bash exited " + exitCode + ", stdout \"" + InputRendering.escape(new String(stdout, UTF_8))
+      return "bash exited " + exitCode
+          + ", stdout \"" + InputRendering.escape(new String(stdout, UTF_8))
           + "\", stderr \"" + InputRendering.escape(stderr) + "\"";
     }
   }

@@ -28,7 +28,8 @@ class CommandParserProperties {
 
   @Property(tries = 500)
   void singleQuotedWordsComeBackUnchanged(@ForAll("quotableWords") List<String> words) {
-    String line = "cmd " + words.stream().map(word -> "'" + word + "'").collect(Collectors.joining(" "));
+    String line = "cmd " + words.stream().map(word -> "'" + word + "'")
+        .collect(Collectors.joining(" "));
     assertThat(CommandParser.split(line)).isEqualTo(withCommand(words));
   }
 

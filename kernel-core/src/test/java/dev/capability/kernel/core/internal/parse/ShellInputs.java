@@ -129,7 +129,8 @@ final class ShellInputs {
 
   private static Arbitrary<String> doubleQuoted() {
     Arbitrary<String> escape = Arbitraries.of(
-        "\\$", "\\`", "\\\"", "\\\\", "\\!", "\\a", "\\'", "\\ ", "\\\t", "\\\u00e9", "\\\n", "\\~");
+        "\\$", "\\`", "\\\"", "\\\\", "\\!", "\\a", "\\'", "\\ ", "\\\t", "\\\u00e9", "\\\n",
+        "\\~");
     Arbitrary<String> history = Arbitraries.of("!", "!a", "! ", "!=");
     return Arbitraries.frequencyOf(
             Tuple.of(30, quotable().filter(ShellInputs::isInertInDoubleQuotes)),

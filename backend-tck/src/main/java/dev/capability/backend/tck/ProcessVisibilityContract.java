@@ -1,0 +1,204 @@
+package dev.capability.backend.tck;
+
+import static dev.capability.kernel.api.backend.IsolationCapability.PID_NAMESPACE;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.capability.kernel.api.CapabilityException;
+import dev.capability.kernel.api.NetworkMode;
+import dev.capability.kernel.api.backend.IsolationCapability;
+import dev.capability.kernel.api.backend.LaunchResult;
+import dev.capability.kernel.api.backend.LaunchSpec;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.UUID;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Attacks on other processes: reading the launcher's environment through {@code /proc}, seeing and
+ * signalling a host process, and sharing the launcher's namespaces.
+ */
+public interface ProcessVisibilityContract extends BackendUnderTest {
+
+  /**
+   * Prints the environ of the shell, each ancestor up to the top of its view, and pid 1: what a
+   * command can learn about whoever launched it.
+   */
+  String ANCESTOR_ENVIRONMENTS =
+      "p=$$\n"
+          + "n=0\n"
+          + "while [ -n \"$p\" ] && [ \"$p\" -gt 0 ] && [ $n -lt 64 ]; do\n"
+          + "  cat \"/proc/$p/environ\" 2>/dev/null\n"
+          + "  p=$(sed -n 's/^PPid:[[:space:]]*//p' \"/proc/$p/status\" 2>/dev/null)\n"
+          + "  n=$((n + 1))\n"
+          + "done\n"
+          + "cat /proc/1/environ 2>/dev/null\n"
+          + "exit 0";
+
+  /**
+   * Looks for the canary (by the marker in file $ARGV[1]) and the JVM (pid $ARGV[2], whose cmdline
+   * is in file $ARGV[3]) in /proc, then sends TERM to the canary (pid $ARGV[0]). The marker is read
+   * from a file so that this process's own arguments do not contain it.
+   */
+  String HOST_PROCESS_PROBE =
+      "my ($canary, $marker_file, $jvm, $jvm_cmdline_file) = @ARGV;"
+          + " sub slurp { open(my $f, '<', $_[0]) or return undef; local $/; my $d = <$f>;"
+          + " close $f; return $d }"
+          + " my $marker = slurp($marker_file); my $expected = slurp($jvm_cmdline_file);"
+          + " exit 3 unless defined $marker && defined $expected && length $marker;"
+          + " my $seen = grep { my $c = slurp(\"$_/cmdline\"); defined $c && index($c, $marker) >= 0 }"
+          + " glob('/proc/[0-9]*');"
+          + " my $j = slurp(\"/proc/$jvm/cmdline\");"
+          + " print \"canary-seen $seen\\n\";"
+          + " print 'jvm-seen ', (defined $j && $j eq $expected ? 1 : 0), \"\\n\";"
+          + " print 'canary-signalled ', kill('TERM', $canary), \"\\n\"; exit 0;";
+
+  @Test
+  default void cannotReadTheLauncherEnvironment() {
+    try (Workspace workspace = Workspace.create()) {
+      Launches launches = new Launches(this, workspace);
+      Path probe = workspace.script("environments.sh", ANCESTOR_ENVIRONMENTS);
+      LaunchSpec spec = launches.spec(probe).maxOutputBytes(16L << 20).build();
+      Set<String> granted =
+          spec.environment().entrySet().stream()
+              .map(e -> e.getKey() + "=" + e.getValue())
+              .collect(Collectors.toSet());
+
+      LaunchResult result = launches.run(spec);
+
+      Claims.fixtureRan(result, 0);
+      assertThat(result.stdout().truncated()).isFalse();
+      Set<String> foreign = new TreeSet<>();
+      for (String entry : Tools.nulTerminated(result.stdout().bytes())) {
+        if (!granted.contains(entry)) {
+          int equals = entry.indexOf('=');
+          // Names only: a failure message must not print the launcher's secrets.
+          foreign.add(equals < 0 ? "(malformed entry)" : entry.substring(0, equals));
+        }
+      }
+      assertThat(Tools.nulTerminated(result.stdout().bytes()))
+          .as("the command's own environment, read back from /proc")
+          .containsAll(granted);
+      Claims.attackFailsOrIsNotClaimed(
+          backend(),
+          !foreign.isEmpty(),
+          "through /proc the command read environment variables it was not given: " + foreign,
+          PID_NAMESPACE);
+    }
+  }
+
+  @Test
+  default void cannotSeeOrSignalHostProcesses() throws IOException {
+    String canaryMarker = "ck-tck-canary-" + UUID.randomUUID();
+    Process canary =
+        new ProcessBuilder(Tools.find("perl").toString(), "-e", "sleep 60", "--", canaryMarker)
+            .redirectOutput(ProcessBuilder.Redirect.DISCARD)
+            .redirectError(ProcessBuilder.Redirect.DISCARD)
+            .redirectInput(ProcessBuilder.Redirect.from(Path.of("/dev/null").toFile()))
+            .start();
+    try (Workspace workspace = Workspace.create()) {
+      Path markerFile =
+          workspace.readableFile(
+              workspace.bin().resolve("canary-marker"),
+              canaryMarker.getBytes(StandardCharsets.UTF_8));
+      long jvm = ProcessHandle.current().pid();
+      Path jvmCmdline =
+          workspace.readableFile(
+              workspace.bin().resolve("jvm-cmdline"),
+              Files.readAllBytes(Path.of("/proc/self/cmdline")));
+      Launches launches = new Launches(this, workspace);
+
+      LaunchResult result =
+          launches.run(
+              launches
+                  .spec(
+                      Tools.find("perl"),
+                      "-e",
+                      HOST_PROCESS_PROBE,
+                      "--",
+                      Long.toString(canary.pid()),
+                      markerFile.toString(),
+                      Long.toString(jvm),
+                      jvmCmdline.toString())
+                  .build());
+
+      Claims.fixtureRan(result, 0);
+      Map<String, String> report = Tools.report(result);
+      assertThat(report).containsKeys("canary-seen", "jvm-seen", "canary-signalled");
+      Claims.attackFailsOrIsNotClaimed(
+          backend(),
+          !"0".equals(report.get("canary-seen")),
+          "the command saw the host process " + canary.pid() + " in its /proc",
+          PID_NAMESPACE);
+      Claims.attackFailsOrIsNotClaimed(
+          backend(),
+          "1".equals(report.get("jvm-seen")),
+          "the command saw the launching JVM " + jvm + " in its /proc",
+          PID_NAMESPACE);
+      Claims.attackFailsOrIsNotClaimed(
+          backend(),
+          !"0".equals(report.get("canary-signalled")),
+          "the command sent TERM to the host process " + canary.pid(),
+          PID_NAMESPACE);
+    } finally {
+      canary.destroyForcibly();
+    }
+  }
+
+  @Test
+  default void namespacesItClaimsAreNotTheLaunchers() {
+    Map<String, IsolationCapability> claims = new LinkedHashMap<>();
+    claims.put("pid", IsolationCapability.PID_NAMESPACE);
+    claims.put("net", IsolationCapability.NETWORK_NAMESPACE);
+    claims.put("ipc", IsolationCapability.IPC_NAMESPACE);
+    claims.put("uts", IsolationCapability.UTS_NAMESPACE);
+    claims.put("cgroup", IsolationCapability.CGROUP_NAMESPACE);
+    claims.put("user", IsolationCapability.USER_NAMESPACE);
+    try (Workspace workspace = Workspace.create()) {
+      Launches launches = new Launches(this, workspace);
+      Path probe =
+          workspace.script(
+              "namespaces.sh",
+              "for n in \"$@\"; do printf '%s %s\\n' \"$n\" \"$(readlink /proc/self/ns/$n)\"; done");
+      String[] names = claims.keySet().toArray(String[]::new);
+
+      LaunchResult result;
+      try {
+        result = launches.run(launches.spec(probe, names).network(NetworkMode.NONE).build());
+      } catch (CapabilityException refused) {
+        assertThat(backend().capabilities())
+            .as("the backend refused network NONE (%s)", refused.getMessage())
+            .doesNotContain(IsolationCapability.NETWORK_NAMESPACE);
+        claims.remove("net");
+        result = launches.run(launches.spec(probe, names).network(NetworkMode.HOST).build());
+      }
+
+      Claims.fixtureRan(result, 0);
+      Map<String, String> inside = Tools.report(result);
+      for (Map.Entry<String, IsolationCapability> claim : claims.entrySet()) {
+        String launcher = launcherNamespace(claim.getKey());
+        String command = inside.get(claim.getKey());
+        Claims.attackFailsOrIsNotClaimed(
+            backend(),
+            launcher.equals(command),
+            "the command shares the launcher's " + claim.getKey() + " namespace " + launcher,
+            claim.getValue());
+      }
+    }
+  }
+
+  private static String launcherNamespace(String name) {
+    try {
+      return Files.readSymbolicLink(Path.of("/proc/self/ns", name)).toString();
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot read this JVM's " + name + " namespace", e);
+    }
+  }
+}

@@ -12,8 +12,8 @@ import java.util.List;
 
 /**
  * What the contract tests need from the backend under test. Only {@link #backend()} must be
- * implemented; the other hooks have defaults that suit a backend whose commands run as processes
- * of this machine.
+ * implemented; the other hooks have defaults that suit a backend whose commands run as processes of
+ * this machine.
  */
 public interface BackendUnderTest {
 
@@ -34,7 +34,10 @@ public interface BackendUnderTest {
     try {
       Path real = executable.toRealPath();
       return new PinnedExecutable(
-          real, Sha256.hex(Files.readAllBytes(real)), real.toString(), PinnedExecutable.Pinning.PROC_FD);
+          real,
+          Sha256.hex(Files.readAllBytes(real)),
+          real.toString(),
+          PinnedExecutable.Pinning.PROC_FD);
     } catch (IOException e) {
       throw new UncheckedIOException("cannot pin " + executable, e);
     }
@@ -44,8 +47,8 @@ public interface BackendUnderTest {
    * Adjusts the defaults every spec of the suite starts from, before a test sets what it is about.
    * The suite's defaults: the test's repository as working directory and repository, no writable
    * roots, {@code PATH=/usr/bin:/bin} plus a marker variable, network {@code NONE}, a generous
-   * timeout and a short termination grace. A backend that cannot run anything without, say,
-   * {@code network(HOST)} sets it here; tests about the network still set their own.
+   * timeout and a short termination grace. A backend that cannot run anything without, say, {@code
+   * network(HOST)} sets it here; tests about the network still set their own.
    */
   default LaunchSpec.Builder withDefaults(LaunchSpec.Builder spec) {
     return spec;

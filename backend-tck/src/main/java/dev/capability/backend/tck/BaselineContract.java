@@ -80,9 +80,43 @@ public interface BaselineContract extends BackendUnderTest {
   default Arbitrary<List<String>> awkwardArgumentLists() {
     Arbitrary<String> piece =
         Arbitraries.of(
-            "a", "Z", "0", " ", "  ", "\t", "\n", "\r", "'", "\"", "\\", "$", "`", "*", "?", "~",
-            "#", ";", "|", "&", "<", ">", "(", ")", "{", "}", "=", "%", "%s", "-", "--", "é", "☃",
-            "日本", "\uD83D\uDE00", "\u00a0", "\u202e");
+            "a",
+            "Z",
+            "0",
+            " ",
+            "  ",
+            "\t",
+            "\n",
+            "\r",
+            "'",
+            "\"",
+            "\\",
+            "$",
+            "`",
+            "*",
+            "?",
+            "~",
+            "#",
+            ";",
+            "|",
+            "&",
+            "<",
+            ">",
+            "(",
+            ")",
+            "{",
+            "}",
+            "=",
+            "%",
+            "%s",
+            "-",
+            "--",
+            "é",
+            "☃",
+            "日本",
+            "\uD83D\uDE00",
+            "\u00a0",
+            "\u202e");
     Arbitrary<String> argument = piece.list().ofMaxSize(6).map(pieces -> String.join("", pieces));
     return argument.list().ofMaxSize(6);
   }
@@ -283,7 +317,9 @@ public interface BaselineContract extends BackendUnderTest {
     assertThat(result.timedOut())
         .as("the command ran until the timeout instead of being ended at the limit")
         .isFalse();
-    assertThat(result.termination()).as("termination of a command ended for its output").isNotEqualTo("none");
+    assertThat(result.termination())
+        .as("termination of a command ended for its output")
+        .isNotEqualTo("none");
   }
 
   @ParameterizedTest(name = "{0} bytes")

@@ -25,10 +25,7 @@ final class Claims {
    * @param broken the capabilities a successful attack disproves
    */
   static void attackFailsOrIsNotClaimed(
-      ExecutionBackend backend,
-      boolean succeeded,
-      String evidence,
-      IsolationCapability... broken) {
+      ExecutionBackend backend, boolean succeeded, String evidence, IsolationCapability... broken) {
     if (!succeeded) {
       return;
     }

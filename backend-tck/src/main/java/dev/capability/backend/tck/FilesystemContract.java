@@ -19,9 +19,9 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Attacks on the host's files. The command gets the workspace repository with one writable root,
- * {@code repository/writable}, and tries to write everywhere else. Every target is writable by
- * any user, so only isolation can stop the write; whether it happened is judged on the host, so a
- * write that only reached a private copy (a tmpfs, an overlay) counts as stopped.
+ * {@code repository/writable}, and tries to write everywhere else. Every target is writable by any
+ * user, so only isolation can stop the write; whether it happened is judged on the host, so a write
+ * that only reached a private copy (a tmpfs, an overlay) counts as stopped.
  */
 public interface FilesystemContract extends BackendUnderTest {
 
@@ -184,8 +184,7 @@ public interface FilesystemContract extends BackendUnderTest {
       Launches launches = new Launches(this, workspace);
       Path attack =
           workspace.script(
-              "attack.sh",
-              "if [ -e \"$1\" ]; then echo seen; fi\nprintf attack > \"$2\"\nexit 0");
+              "attack.sh", "if [ -e \"$1\" ]; then echo seen; fi\nprintf attack > \"$2\"\nexit 0");
 
       LaunchResult result =
           launches.run(

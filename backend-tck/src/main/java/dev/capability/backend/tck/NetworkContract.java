@@ -93,7 +93,9 @@ public interface NetworkContract extends BackendUnderTest {
 
       LaunchResult result =
           launches.run(
-              launches.spec(Tools.find("perl"), "-e", UNIX_CLIENT, "--", socket.toString()).build());
+              launches
+                  .spec(Tools.find("perl"), "-e", UNIX_CLIENT, "--", socket.toString())
+                  .build());
 
       Claims.fixtureRan(result, 0, Claims.BLOCKED);
       Claims.attackFailsOrIsNotClaimed(

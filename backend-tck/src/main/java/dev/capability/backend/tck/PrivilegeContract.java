@@ -137,8 +137,7 @@ public interface PrivilegeContract extends BackendUnderTest {
       Files.writeString(secret, token, StandardCharsets.UTF_8);
       Files.setPosixFilePermissions(secret, PosixFilePermissions.fromString("rw-------"));
       Path created = workspace.writable().resolve("owned.txt");
-      Path probe =
-          workspace.script("root.sh", "cat \"$1\"\nprintf x > \"$2\" || exit 1\nexit 0");
+      Path probe = workspace.script("root.sh", "cat \"$1\"\nprintf x > \"$2\" || exit 1\nexit 0");
       Launches launches = new Launches(this, workspace);
 
       LaunchResult result =

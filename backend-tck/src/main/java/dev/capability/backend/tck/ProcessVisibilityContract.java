@@ -48,17 +48,15 @@ public interface ProcessVisibilityContract extends BackendUnderTest {
    * from a file so that this process's own arguments do not contain it.
    */
   String HOST_PROCESS_PROBE =
-      "my ($canary, $marker_file, $jvm, $jvm_cmdline_file) = @ARGV;"
-          + " sub slurp { open(my $f, '<', $_[0]) or return undef; local $/; my $d = <$f>;"
-          + " close $f; return $d }"
-          + " my $marker = slurp($marker_file); my $expected = slurp($jvm_cmdline_file);"
-          + " exit 3 unless defined $marker && defined $expected && length $marker;"
-          + " my $seen = grep { my $c = slurp(\"$_/cmdline\"); defined $c && index($c, $marker) >= 0 }"
-          + " glob('/proc/[0-9]*');"
-          + " my $j = slurp(\"/proc/$jvm/cmdline\");"
-          + " print \"canary-seen $seen\\n\";"
-          + " print 'jvm-seen ', (defined $j && $j eq $expected ? 1 : 0), \"\\n\";"
-          + " print 'canary-signalled ', kill('TERM', $canary), \"\\n\"; exit 0;";
+      "my ($canary, $marker_file, $jvm, $jvm_cmdline_file) = @ARGV; sub slurp { open(my $f, '<',"
+          + " $_[0]) or return undef; local $/; my $d = <$f>; close $f; return $d } my $marker ="
+          + " slurp($marker_file); my $expected = slurp($jvm_cmdline_file); exit 3 unless defined"
+          + " $marker && defined $expected && length $marker; my $seen = grep { my $c ="
+          + " slurp(\"$_/cmdline\"); defined $c && index($c, $marker) >= 0 } glob('/proc/[0-9]*');"
+          + " my $j = slurp(\"/proc/$jvm/cmdline\"); print \"canary-seen $seen\\n"
+          + "\"; print 'jvm-seen ', (defined $j && $j eq $expected ? 1 : 0), \"\\n"
+          + "\"; print 'canary-signalled ', kill('TERM', $canary), \"\\n"
+          + "\"; exit 0;";
 
   @Test
   default void cannotReadTheLauncherEnvironment() {
@@ -166,7 +164,8 @@ public interface ProcessVisibilityContract extends BackendUnderTest {
       Path probe =
           workspace.script(
               "namespaces.sh",
-              "for n in \"$@\"; do printf '%s %s\\n' \"$n\" \"$(readlink /proc/self/ns/$n)\"; done");
+              "for n in \"$@\"; do printf '%s %s\\n"
+                  + "' \"$n\" \"$(readlink /proc/self/ns/$n)\"; done");
       String[] names = claims.keySet().toArray(String[]::new);
 
       LaunchResult result;

@@ -13,9 +13,9 @@ import org.junit.jupiter.api.Test;
 /**
  * Timeouts and leftovers: a timeout ends the command's whole process tree, TERM first and KILL
  * after the grace period; processes that left the tree are ended exactly when the backend
- * advertises the capability that covers them ({@code SESSION_TERMINATION} for orphans still in
- * the command's session, {@code TREE_TERMINATION} for daemons that left it), and otherwise the
- * backend must not advertise it.
+ * advertises the capability that covers them ({@code SESSION_TERMINATION} for orphans still in the
+ * command's session, {@code TREE_TERMINATION} for daemons that left it), and otherwise the backend
+ * must not advertise it.
  *
  * <p>Each fixture prints {@code ready} lines once its processes are set up; a launch whose timeout
  * passed before that is repeated with a longer timeout, so a slow machine cannot fake a pass.

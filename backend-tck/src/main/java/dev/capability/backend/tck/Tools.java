@@ -15,8 +15,8 @@ final class Tools {
   private Tools() {}
 
   /**
-   * The first executable named {@code name} in {@code /usr/bin} or {@code /bin}, never looked up
-   * in a PATH.
+   * The first executable named {@code name} in {@code /usr/bin} or {@code /bin}, never looked up in
+   * a PATH.
    *
    * @throws IllegalStateException when neither holds it
    */

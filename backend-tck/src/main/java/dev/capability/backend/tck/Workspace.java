@@ -26,8 +26,8 @@ import java.util.stream.Stream;
  * </pre>
  *
  * Directories are open to every user because a backend may run commands as another uid (the bwrap
- * backend drops root to nobody); a write that fails only for lack of permission would prove
- * nothing about a read-only mount.
+ * backend drops root to nobody); a write that fails only for lack of permission would prove nothing
+ * about a read-only mount.
  */
 final class Workspace implements AutoCloseable {
   private static final Set<PosixFilePermission> PRIVATE_DIRECTORY =

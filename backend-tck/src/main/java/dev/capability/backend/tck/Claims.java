@@ -1,38 +1,68 @@
 package dev.capability.backend.tck;
 
-import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.fail;
 
 import dev.capability.kernel.api.backend.ExecutionBackend;
 import dev.capability.kernel.api.backend.IsolationCapability;
 import dev.capability.kernel.api.backend.LaunchResult;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.EnumSet;
 import java.util.List;
+import java.util.Objects;
+import java.util.Set;
 
-/** Judges an attack: what it proves about the capabilities a backend may advertise. */
+/**
+ * Judges attacks on one backend: an attack that succeeded disproves capabilities, and the backend
+ * must advertise none of them. Collects every finding of a test before failing, so one report shows
+ * all of them.
+ */
 final class Claims {
   /** Exit status of an attack fixture that found its way blocked. */
   static final int BLOCKED = 10;
 
-  private Claims() {}
+  private final Set<IsolationCapability> advertised;
+  private final List<String> violations = new ArrayList<>();
+
+  private Claims(ExecutionBackend backend) {
+    this.advertised = EnumSet.noneOf(IsolationCapability.class);
+    this.advertised.addAll(Objects.requireNonNull(backend, "backend").capabilities());
+  }
+
+  /** Starts judging attacks on {@code backend}, with the capabilities it advertises now. */
+  static Claims of(ExecutionBackend backend) {
+    return new Claims(backend);
+  }
 
   /**
-   * Passes when the attack failed, or when it succeeded and the backend advertises none of the
-   * capabilities it breaks.
+   * Records an attack. It passes when it failed, or when it succeeded and the backend advertises
+   * none of the capabilities it breaks.
    *
    * @param succeeded whether the attack had its effect
    * @param evidence what the attack achieved, for the failure message; never secret values
    * @param broken the capabilities a successful attack disproves
    */
-  static void attackFailsOrIsNotClaimed(
-      ExecutionBackend backend, boolean succeeded, String evidence, IsolationCapability... broken) {
-    if (!succeeded) {
-      return;
+  Claims attack(boolean succeeded, String evidence, IsolationCapability... broken) {
+    if (succeeded) {
+      Set<IsolationCapability> disproved = EnumSet.noneOf(IsolationCapability.class);
+      disproved.addAll(Arrays.asList(broken));
+      disproved.retainAll(advertised);
+      if (!disproved.isEmpty()) {
+        violations.add(
+            "the attack succeeded ("
+                + evidence
+                + "), so the backend must not advertise "
+                + disproved);
+      }
     }
-    List<IsolationCapability> disproved = Arrays.asList(broken);
-    assertThat(backend.capabilities())
-        .as("the attack succeeded (%s), so the backend must not advertise %s", evidence, disproved)
-        .doesNotContainAnyElementsOf(disproved);
+    return this;
+  }
+
+  /** Fails the test with every recorded attack that disproved an advertised capability. */
+  void verify() {
+    if (!violations.isEmpty()) {
+      fail(String.join(";\n", violations));
+    }
   }
 
   /**

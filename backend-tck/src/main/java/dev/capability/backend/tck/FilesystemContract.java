@@ -96,12 +96,13 @@ public interface FilesystemContract extends BackendUnderTest {
       if (Files.exists(topLevel)) {
         changed.add("created " + topLevel);
       }
-      Claims.attackFailsOrIsNotClaimed(
-          backend(),
+      Claims claims = Claims.of(backend());
+      claims.attack(
           !changed.isEmpty(),
           "the command " + String.join(", ", changed),
           READ_ONLY_REPOSITORY,
           WRITABLE_SCOPE_ROOTS);
+      claims.verify();
     }
   }
 
@@ -136,11 +137,10 @@ public interface FilesystemContract extends BackendUnderTest {
       if (Files.exists(besideRepository)) {
         changed.add("created " + besideRepository);
       }
-      Claims.attackFailsOrIsNotClaimed(
-          backend(),
-          !changed.isEmpty(),
-          "the command " + String.join(", ", changed),
-          WRITABLE_SCOPE_ROOTS);
+      Claims claims = Claims.of(backend());
+      claims.attack(
+          !changed.isEmpty(), "the command " + String.join(", ", changed), WRITABLE_SCOPE_ROOTS);
+      claims.verify();
     }
   }
 
@@ -163,12 +163,13 @@ public interface FilesystemContract extends BackendUnderTest {
 
       Claims.fixtureRan(result, 0);
       List<String> created = targets.stream().filter(Files::exists).map(Path::toString).toList();
-      Claims.attackFailsOrIsNotClaimed(
-          backend(),
+      Claims claims = Claims.of(backend());
+      claims.attack(
           !created.isEmpty(),
           "the command created " + created + " on the host",
           READ_ONLY_ROOT,
           WRITABLE_SCOPE_ROOTS);
+      claims.verify();
     } finally {
       targets.forEach(FilesystemContract::removeResidue);
     }
@@ -195,14 +196,14 @@ public interface FilesystemContract extends BackendUnderTest {
 
       Claims.fixtureRan(result, 0);
       boolean seen = result.stdout().text().lines().anyMatch("seen"::equals);
-      Claims.attackFailsOrIsNotClaimed(
-          backend(), seen, "the command saw the host's " + hostFile, PRIVATE_TMP);
-      Claims.attackFailsOrIsNotClaimed(
-          backend(),
+      Claims claims = Claims.of(backend());
+      claims.attack(seen, "the command saw the host's " + hostFile, PRIVATE_TMP);
+      claims.attack(
           Files.exists(created),
           "the command created " + created + " in the host's /tmp",
           PRIVATE_TMP,
           WRITABLE_SCOPE_ROOTS);
+      claims.verify();
     } finally {
       removeResidue(hostFile);
       removeResidue(created);

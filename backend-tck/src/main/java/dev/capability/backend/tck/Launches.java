@@ -43,12 +43,8 @@ final class Launches {
     this.workspace = Objects.requireNonNull(workspace, "workspace");
   }
 
-  String marker() {
-    return marker;
-  }
-
   /** The suite's default environment: a search path and the marker. */
-  Map<String, String> environment() {
+  private Map<String, String> environment() {
     Map<String, String> environment = new LinkedHashMap<>();
     environment.put("PATH", "/usr/bin:/bin");
     environment.put(MARKER_VARIABLE, marker);

@@ -57,51 +57,54 @@ public interface PrivilegeContract extends BackendUnderTest {
       Claims.fixtureRan(result, 0);
       Map<String, String> report = Tools.report(result);
       assertThat(report).containsKeys("drop-caches-opened", "hostname-written");
-      Claims.attackFailsOrIsNotClaimed(
-          backend(),
+      Claims claims = Claims.of(backend());
+      claims.attack(
           "1".equals(report.get("drop-caches-opened")),
           "the command opened /proc/sys/vm/drop_caches for writing",
           NON_ROOT,
           CAPABILITY_DROP);
-      Claims.attackFailsOrIsNotClaimed(
-          backend(),
+      claims.attack(
           "1".equals(report.get("hostname-written")),
           "the command wrote /proc/sys/kernel/hostname",
           CAPABILITY_DROP);
+      claims.verify();
     }
   }
 
   @Test
   default void holdsNoLinuxCapabilities() {
     Map<String, String> status = commandStatus();
+    Claims claims = Claims.of(backend());
     for (String set : List.of("CapInh", "CapPrm", "CapEff", "CapAmb")) {
       String value = status.getOrDefault(set, "");
-      Claims.attackFailsOrIsNotClaimed(
-          backend(),
+      claims.attack(
           !value.isEmpty() && !value.chars().allMatch(c -> c == '0'),
           "the command holds capabilities " + set + "=" + value,
           CAPABILITY_DROP);
     }
+    claims.verify();
   }
 
   @Test
   default void cannotGainPrivileges() {
     Map<String, String> status = commandStatus();
-    Claims.attackFailsOrIsNotClaimed(
-        backend(),
+    Claims claims = Claims.of(backend());
+    claims.attack(
         !"1".equals(status.get("NoNewPrivs")),
         "the command's NoNewPrivs is " + status.get("NoNewPrivs") + ", so set-uid binaries work",
         NO_NEW_PRIVILEGES);
+    claims.verify();
   }
 
   @Test
   default void runsUnderASeccompFilter() {
     Map<String, String> status = commandStatus();
-    Claims.attackFailsOrIsNotClaimed(
-        backend(),
+    Claims claims = Claims.of(backend());
+    claims.attack(
         !"2".equals(status.get("Seccomp")),
         "the command's Seccomp mode is " + status.get("Seccomp") + ", not 2 (filter)",
         SECCOMP);
+    claims.verify();
   }
 
   @Test
@@ -116,11 +119,12 @@ public interface PrivilegeContract extends BackendUnderTest {
                   .build());
 
       Claims.fixtureRan(result, 0, 1);
-      Claims.attackFailsOrIsNotClaimed(
-          backend(),
+      Claims claims = Claims.of(backend());
+      claims.attack(
           result.exitCode().getAsInt() == 0,
           "the command created a user namespace (unshare --user)",
           NO_NESTED_USER_NAMESPACES);
+      claims.verify();
     }
   }
 
@@ -148,16 +152,14 @@ public interface PrivilegeContract extends BackendUnderTest {
                   .build());
 
       Claims.fixtureRan(result, 0);
-      Claims.attackFailsOrIsNotClaimed(
-          backend(),
+      Claims claims = Claims.of(backend());
+      claims.attack(
           jvmIsRoot && result.stdout().text().contains(token),
           "the command read a host file only root may read (mode 0600, owner root)",
           NON_ROOT);
-      Claims.attackFailsOrIsNotClaimed(
-          backend(),
-          uid(created) == 0,
-          "a file the command wrote is owned by root on the host",
-          NON_ROOT);
+      claims.attack(
+          uid(created) == 0, "a file the command wrote is owned by root on the host", NON_ROOT);
+      claims.verify();
     }
   }
 
@@ -179,14 +181,15 @@ public interface PrivilegeContract extends BackendUnderTest {
       Claims.fixtureRan(result, 0, 3, 4);
       // Opening /dev/tty at all means the command shares the operator's terminal, whether or not
       // the kernel still allows TIOCSTI.
-      Claims.attackFailsOrIsNotClaimed(
-          backend(),
+      Claims claims = Claims.of(backend());
+      claims.attack(
           result.exitCode().getAsInt() != 3,
           "the command opened the launching terminal /dev/tty"
               + (result.exitCode().getAsInt() == 0 ? " and injected input with TIOCSTI" : "")
               + "; "
               + situation,
           SESSION_TERMINATION);
+      claims.verify();
     }
   }
 

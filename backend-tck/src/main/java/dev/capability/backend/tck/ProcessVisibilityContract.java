@@ -99,11 +99,12 @@ public interface ProcessVisibilityContract extends BackendUnderTest {
           foreign.add(equals < 0 ? "(malformed entry)" : entry.substring(0, equals));
         }
       }
-      Claims.attackFailsOrIsNotClaimed(
-          backend(),
+      Claims claims = Claims.of(backend());
+      claims.attack(
           !foreign.isEmpty(),
           "through /proc the command read environment variables it was not given: " + foreign,
           PID_NAMESPACE);
+      claims.verify();
     }
   }
 
@@ -145,21 +146,20 @@ public interface ProcessVisibilityContract extends BackendUnderTest {
       Claims.fixtureRan(result, 0);
       Map<String, String> report = Tools.report(result);
       assertThat(report).containsKeys("canary-seen", "jvm-seen", "canary-signalled");
-      Claims.attackFailsOrIsNotClaimed(
-          backend(),
+      Claims claims = Claims.of(backend());
+      claims.attack(
           !"0".equals(report.get("canary-seen")),
           "the command saw the host process " + canary.pid() + " in its /proc",
           PID_NAMESPACE);
-      Claims.attackFailsOrIsNotClaimed(
-          backend(),
+      claims.attack(
           "1".equals(report.get("jvm-seen")),
           "the command saw the launching JVM " + jvm + " in its /proc",
           PID_NAMESPACE);
-      Claims.attackFailsOrIsNotClaimed(
-          backend(),
+      claims.attack(
           !"0".equals(report.get("canary-signalled")),
           "the command sent TERM to the host process " + canary.pid(),
           PID_NAMESPACE);
+      claims.verify();
     } finally {
       canary.destroyForcibly();
     }
@@ -167,13 +167,13 @@ public interface ProcessVisibilityContract extends BackendUnderTest {
 
   @Test
   default void namespacesItClaimsAreNotTheLaunchers() {
-    Map<String, IsolationCapability> claims = new LinkedHashMap<>();
-    claims.put("pid", IsolationCapability.PID_NAMESPACE);
-    claims.put("net", IsolationCapability.NETWORK_NAMESPACE);
-    claims.put("ipc", IsolationCapability.IPC_NAMESPACE);
-    claims.put("uts", IsolationCapability.UTS_NAMESPACE);
-    claims.put("cgroup", IsolationCapability.CGROUP_NAMESPACE);
-    claims.put("user", IsolationCapability.USER_NAMESPACE);
+    Map<String, IsolationCapability> namespaces = new LinkedHashMap<>();
+    namespaces.put("pid", IsolationCapability.PID_NAMESPACE);
+    namespaces.put("net", IsolationCapability.NETWORK_NAMESPACE);
+    namespaces.put("ipc", IsolationCapability.IPC_NAMESPACE);
+    namespaces.put("uts", IsolationCapability.UTS_NAMESPACE);
+    namespaces.put("cgroup", IsolationCapability.CGROUP_NAMESPACE);
+    namespaces.put("user", IsolationCapability.USER_NAMESPACE);
     try (Workspace workspace = Workspace.create()) {
       Launches launches = new Launches(this, workspace);
       Path probe =
@@ -181,7 +181,7 @@ public interface ProcessVisibilityContract extends BackendUnderTest {
               "namespaces.sh",
               "for n in \"$@\"; do printf '%s %s\\n"
                   + "' \"$n\" \"$(readlink /proc/self/ns/$n)\"; done");
-      String[] names = claims.keySet().toArray(String[]::new);
+      String[] names = namespaces.keySet().toArray(String[]::new);
 
       LaunchResult result;
       try {
@@ -190,21 +190,21 @@ public interface ProcessVisibilityContract extends BackendUnderTest {
         assertThat(backend().capabilities())
             .as("the backend refused network NONE (%s)", refused.getMessage())
             .doesNotContain(IsolationCapability.NETWORK_NAMESPACE);
-        claims.remove("net");
+        namespaces.remove("net");
         result = launches.run(launches.spec(probe, names).network(NetworkMode.HOST).build());
       }
 
       Claims.fixtureRan(result, 0);
       Map<String, String> inside = Tools.report(result);
-      for (Map.Entry<String, IsolationCapability> claim : claims.entrySet()) {
-        String launcher = launcherNamespace(claim.getKey());
-        String command = inside.get(claim.getKey());
-        Claims.attackFailsOrIsNotClaimed(
-            backend(),
-            launcher.equals(command),
-            "the command shares the launcher's " + claim.getKey() + " namespace " + launcher,
-            claim.getValue());
+      Claims claims = Claims.of(backend());
+      for (Map.Entry<String, IsolationCapability> namespace : namespaces.entrySet()) {
+        String launcher = launcherNamespace(namespace.getKey());
+        claims.attack(
+            launcher.equals(inside.get(namespace.getKey())),
+            "the command shares the launcher's " + namespace.getKey() + " namespace " + launcher,
+            namespace.getValue());
       }
+      claims.verify();
     }
   }
 

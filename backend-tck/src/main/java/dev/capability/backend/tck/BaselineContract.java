@@ -37,36 +37,9 @@ import org.junit.jupiter.params.provider.ValueSource;
  */
 public interface BaselineContract extends BackendUnderTest {
 
-  /** Format for {@code printf}: each argument followed by NUL, so any text can be read back. */
-  String EACH_ARGUMENT_NUL_TERMINATED = "%s\\0";
-
-  /** Arguments a shell would split, expand or take for options, and non-ASCII text. */
-  List<String> AWKWARD_ARGUMENTS =
-      List.of(
-          "two words",
-          " leading and trailing ",
-          "'single'",
-          "\"double\"",
-          "back\\slash",
-          "",
-          "line\nbreak",
-          "tab\there",
-          "$HOME",
-          "$(id)",
-          "`id`",
-          "*",
-          "; rm -rf /",
-          "a|b&c>d<e",
-          "-",
-          "--",
-          "-c",
-          "--help",
-          "%s%n%d",
-          "héllo ☃ 日本 \uD83D\uDE00");
-
   @Test
   default void awkwardArgumentsReachTheCommandExactly() {
-    assertArgumentsRoundTrip(AWKWARD_ARGUMENTS);
+    assertArgumentsRoundTrip(Programs.AWKWARD_ARGUMENTS);
   }
 
   @Property(tries = 40)
@@ -125,7 +98,7 @@ public interface BaselineContract extends BackendUnderTest {
     try (Workspace workspace = Workspace.create()) {
       Launches launches = new Launches(this, workspace);
       // A fixed first argument, so that no arguments and one empty argument differ.
-      List<String> argv = new ArrayList<>(List.of(EACH_ARGUMENT_NUL_TERMINATED, "first"));
+      List<String> argv = new ArrayList<>(List.of(Programs.EACH_ARGUMENT_NUL_TERMINATED, "first"));
       argv.addAll(arguments);
       LaunchSpec spec = launches.spec(Tools.find("printf"), argv.toArray(String[]::new)).build();
       boolean mustArrive = Tools.jvmPassesUnicode() || arguments.stream().allMatch(Tools::isAscii);

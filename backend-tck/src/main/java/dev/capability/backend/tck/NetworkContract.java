@@ -27,21 +27,6 @@ import org.junit.jupiter.api.Test;
  */
 public interface NetworkContract extends BackendUnderTest {
 
-  /** Connects to 127.0.0.1:$ARGV[0]; exit 0 when connected, 10 when not. */
-  String TCP_CLIENT =
-      "use IO::Socket::INET;"
-          + " my $s = IO::Socket::INET->new(PeerAddr => '127.0.0.1', PeerPort => $ARGV[0],"
-          + " Proto => 'tcp', Timeout => 3);"
-          + " if ($s) { print $s \"attack\\n\"; close $s; print \"connected\\n\"; exit 0 }"
-          + " print \"blocked: $!\\n\"; exit 10;";
-
-  /** Connects to the Unix socket at path $ARGV[0]; exit 0 when connected, 10 when not. */
-  String UNIX_CLIENT =
-      "use IO::Socket::UNIX;"
-          + " my $s = IO::Socket::UNIX->new(Peer => $ARGV[0]);"
-          + " if ($s) { print $s \"attack\\n\"; close $s; print \"connected\\n\"; exit 0 }"
-          + " print \"blocked: $!\\n\"; exit 10;";
-
   @Test
   default void cannotConnectToAHostLoopbackPortWithoutNetwork() throws IOException {
     try (Workspace workspace = Workspace.create();
@@ -56,7 +41,8 @@ public interface NetworkContract extends BackendUnderTest {
         result =
             launches.run(
                 launches
-                    .spec(Tools.find("perl"), "-e", TCP_CLIENT, "--", Integer.toString(port))
+                    .spec(
+                        Tools.find("perl"), "-e", Programs.TCP_CLIENT, "--", Integer.toString(port))
                     .network(NetworkMode.NONE)
                     .build());
       } catch (CapabilityException refused) {
@@ -95,7 +81,7 @@ public interface NetworkContract extends BackendUnderTest {
       LaunchResult result =
           launches.run(
               launches
-                  .spec(Tools.find("perl"), "-e", UNIX_CLIENT, "--", socket.toString())
+                  .spec(Tools.find("perl"), "-e", Programs.UNIX_CLIENT, "--", socket.toString())
                   .build());
 
       Claims.fixtureRan(result, 0, Claims.BLOCKED);

@@ -28,31 +28,14 @@ import org.junit.jupiter.api.TestReporter;
  */
 public interface PrivilegeContract extends BackendUnderTest {
 
-  /**
-   * Opens the global {@code vm/drop_caches} for writing (nothing is written) and writes the current
-   * host name back unchanged: both need privileges a confined command lacks.
-   */
-  String KERNEL_SETTINGS_PROBE =
-      "use Fcntl;"
-          + " my $drop = sysopen(my $d, '/proc/sys/vm/drop_caches', O_WRONLY) ? 1 : 0;"
-          + " my $written = 0;"
-          + " if (open(my $r, '<', '/proc/sys/kernel/hostname')) { my $name = <$r>; close $r;"
-          + " if (defined $name) { chomp $name;"
-          + " if (sysopen(my $w, '/proc/sys/kernel/hostname', O_WRONLY)) {"
-          + " $written = syswrite($w, $name) ? 1 : 0; close $w } } }"
-          + " print \"drop-caches-opened $drop\\nhostname-written $written\\n\"; exit 0;";
-
-  /** Pushes a character into the controlling terminal's input queue (TIOCSTI). */
-  String TERMINAL_INJECTION =
-      "open(T, '+<', '/dev/tty') or exit 3; ioctl(T, 0x5412, 'x') or exit 4; exit 0";
-
   @Test
   default void cannotWriteKernelSettings() {
     try (Workspace workspace = Workspace.create()) {
       Launches launches = new Launches(this, workspace);
 
       LaunchResult result =
-          launches.run(launches.spec(Tools.find("perl"), "-e", KERNEL_SETTINGS_PROBE).build());
+          launches.run(
+              launches.spec(Tools.find("perl"), "-e", Programs.KERNEL_SETTINGS_PROBE).build());
 
       Claims.fixtureRan(result, 0);
       Map<String, String> report = Tools.report(result);
@@ -176,7 +159,8 @@ public interface PrivilegeContract extends BackendUnderTest {
       Launches launches = new Launches(this, workspace);
 
       LaunchResult result =
-          launches.run(launches.spec(Tools.find("perl"), "-e", TERMINAL_INJECTION).build());
+          launches.run(
+              launches.spec(Tools.find("perl"), "-e", Programs.TERMINAL_INJECTION).build());
 
       Claims.fixtureRan(result, 0, 3, 4);
       // Opening /dev/tty at all means the command shares the operator's terminal, whether or not

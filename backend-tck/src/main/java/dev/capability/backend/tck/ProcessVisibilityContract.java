@@ -28,51 +28,11 @@ import org.junit.jupiter.api.Test;
  */
 public interface ProcessVisibilityContract extends BackendUnderTest {
 
-  /** Separates the environ of one process from the next in {@link #ANCESTOR_ENVIRONMENTS}. */
-  String PROCESS_SEPARATOR = "ck-tck-process=";
-
-  /**
-   * Prints the environ of the shell, each ancestor up to the top of its view, and pid 1: what a
-   * command can learn about whoever launched it. Each environ is preceded by a separator entry.
-   */
-  String ANCESTOR_ENVIRONMENTS =
-      "p=$$\n"
-          + "n=0\n"
-          + "while [ -n \"$p\" ] && [ \"$p\" -gt 0 ] && [ $n -lt 64 ]; do\n"
-          + "  printf '"
-          + PROCESS_SEPARATOR
-          + "%s\\0' \"$p\"\n"
-          + "  cat \"/proc/$p/environ\" 2>/dev/null\n"
-          + "  p=$(sed -n 's/^PPid:[[:space:]]*//p' \"/proc/$p/status\" 2>/dev/null)\n"
-          + "  n=$((n + 1))\n"
-          + "done\n"
-          + "printf '"
-          + PROCESS_SEPARATOR
-          + "1\\0'\n"
-          + "cat /proc/1/environ 2>/dev/null\n"
-          + "exit 0";
-
-  /**
-   * Looks for the canary (by the marker in file $ARGV[1]) and the JVM (pid $ARGV[2], whose cmdline
-   * is in file $ARGV[3]) in /proc, then sends TERM to the canary (pid $ARGV[0]). The marker is read
-   * from a file so that this process's own arguments do not contain it.
-   */
-  String HOST_PROCESS_PROBE =
-      "my ($canary, $marker_file, $jvm, $jvm_cmdline_file) = @ARGV; sub slurp { open(my $f, '<',"
-          + " $_[0]) or return undef; local $/; my $d = <$f>; close $f; return $d } my $marker ="
-          + " slurp($marker_file); my $expected = slurp($jvm_cmdline_file); exit 3 unless defined"
-          + " $marker && defined $expected && length $marker; my $seen = grep { my $c ="
-          + " slurp(\"$_/cmdline\"); defined $c && index($c, $marker) >= 0 } glob('/proc/[0-9]*');"
-          + " my $j = slurp(\"/proc/$jvm/cmdline\"); print \"canary-seen $seen\\n"
-          + "\"; print 'jvm-seen ', (defined $j && $j eq $expected ? 1 : 0), \"\\n"
-          + "\"; print 'canary-signalled ', kill('TERM', $canary), \"\\n"
-          + "\"; exit 0;";
-
   @Test
   default void cannotReadTheLauncherEnvironment() {
     try (Workspace workspace = Workspace.create()) {
       Launches launches = new Launches(this, workspace);
-      Path probe = workspace.script("environments.sh", ANCESTOR_ENVIRONMENTS);
+      Path probe = workspace.script("environments.sh", Programs.ANCESTOR_ENVIRONMENTS);
       LaunchSpec spec = launches.spec(probe).maxOutputBytes(16L << 20).build();
       Set<String> granted =
           spec.environment().entrySet().stream()
@@ -85,13 +45,13 @@ public interface ProcessVisibilityContract extends BackendUnderTest {
       assertThat(result.stdout().truncated()).isFalse();
       List<String> entries = Tools.nulTerminated(result.stdout().bytes());
       assertThat(entries).as("the probe's output").isNotEmpty();
-      assertThat(entries.get(0)).startsWith(PROCESS_SEPARATOR);
+      assertThat(entries.get(0)).startsWith(Programs.PROCESS_SEPARATOR);
       // The command's own environment comes first; whether it is exact is a baseline test. What
       // matters here is what it reads of other processes.
       Set<String> foreign = new TreeSet<>();
       boolean own = true;
       for (String entry : entries.subList(1, entries.size())) {
-        if (entry.startsWith(PROCESS_SEPARATOR)) {
+        if (entry.startsWith(Programs.PROCESS_SEPARATOR)) {
           own = false;
         } else if (!own && !granted.contains(entry)) {
           int equals = entry.indexOf('=');
@@ -135,7 +95,7 @@ public interface ProcessVisibilityContract extends BackendUnderTest {
                   .spec(
                       Tools.find("perl"),
                       "-e",
-                      HOST_PROCESS_PROBE,
+                      Programs.HOST_PROCESS_PROBE,
                       "--",
                       Long.toString(canary.pid()),
                       markerFile.toString(),

@@ -67,7 +67,8 @@ final class Claims {
 
   /**
    * Fails the test when an attack fixture ended in none of {@code statuses}: the tool it needs is
-   * missing in the command's view, or it broke, so its outcome would prove nothing.
+   * missing in the command's view, or it broke, so its outcome would prove nothing. The message
+   * shows stderr but not stdout, which may hold what an attack read from the host.
    */
   static void fixtureRan(LaunchResult result, Integer... statuses) {
     if (result.exitCode().isPresent()
@@ -75,8 +76,12 @@ final class Claims {
       return;
     }
     fail(
-        "the attack fixture did not run as intended (expected exit status %s): %s%nstdout: %s%n"
-            + "stderr: %s",
-        Arrays.toString(statuses), result, result.stdout().text(), result.stderr().text());
+        "the attack fixture did not run as intended (expected exit status %s, got %s; timed out %s;"
+            + " %d bytes on stdout)%nstderr: %s",
+        Arrays.toString(statuses),
+        result.exitCode(),
+        result.timedOut(),
+        result.stdout().size(),
+        result.stderr().text());
   }
 }

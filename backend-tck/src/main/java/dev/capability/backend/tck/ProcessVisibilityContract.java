@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.capability.kernel.api.CapabilityException;
 import dev.capability.kernel.api.NetworkMode;
+import dev.capability.kernel.api.Sha256;
 import dev.capability.kernel.api.backend.IsolationCapability;
 import dev.capability.kernel.api.backend.LaunchResult;
 import dev.capability.kernel.api.backend.LaunchSpec;
@@ -83,10 +84,7 @@ public interface ProcessVisibilityContract extends BackendUnderTest {
               workspace.bin().resolve("canary-marker"),
               canaryMarker.getBytes(StandardCharsets.UTF_8));
       long jvm = ProcessHandle.current().pid();
-      Path jvmCmdline =
-          workspace.readableFile(
-              workspace.bin().resolve("jvm-cmdline"),
-              Files.readAllBytes(Path.of("/proc/self/cmdline")));
+      String jvmCommandLineDigest = Sha256.hex(Files.readAllBytes(Path.of("/proc/self/cmdline")));
       Launches launches = new Launches(this, workspace);
 
       LaunchResult result =
@@ -100,7 +98,7 @@ public interface ProcessVisibilityContract extends BackendUnderTest {
                       Long.toString(canary.pid()),
                       markerFile.toString(),
                       Long.toString(jvm),
-                      jvmCmdline.toString())
+                      jvmCommandLineDigest)
                   .build());
 
       Claims.fixtureRan(result, 0);

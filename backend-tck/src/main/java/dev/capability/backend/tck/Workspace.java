@@ -3,14 +3,14 @@ package dev.capability.backend.tck;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.SimpleFileVisitor;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.PosixFilePermissions;
-import java.util.Comparator;
-import java.util.List;
 import java.util.Set;
-import java.util.stream.Stream;
 
 /**
  * One test's files on the host, laid out so that only isolation, never file permissions, stops a
@@ -137,21 +137,47 @@ final class Workspace implements AutoCloseable {
     }
   }
 
-  /** Deletes the workspace and whatever commands left in it; symbolic links are not followed. */
+  /**
+   * Deletes the workspace and whatever commands left in it; symbolic links are not followed. A
+   * directory a command made unreadable or unwritable is opened up first, when this JVM owns it.
+   */
   @Override
   public void close() {
-    List<Path> paths;
-    try (Stream<Path> walk = Files.walk(root)) {
-      paths = walk.sorted(Comparator.reverseOrder()).toList();
+    try {
+      Files.walkFileTree(
+          root,
+          new SimpleFileVisitor<>() {
+            @Override
+            public FileVisitResult preVisitDirectory(
+                Path directory, BasicFileAttributes attributes) {
+              try {
+                Files.setPosixFilePermissions(
+                    directory, PosixFilePermissions.fromString("rwx------"));
+              } catch (IOException e) {
+                // Not ours; deleting its entries may still work, and fails loudly if not.
+              }
+              return FileVisitResult.CONTINUE;
+            }
+
+            @Override
+            public FileVisitResult visitFile(Path file, BasicFileAttributes attributes)
+                throws IOException {
+              Files.delete(file);
+              return FileVisitResult.CONTINUE;
+            }
+
+            @Override
+            public FileVisitResult postVisitDirectory(Path directory, IOException failure)
+                throws IOException {
+              if (failure != null) {
+                throw failure;
+              }
+              Files.delete(directory);
+              return FileVisitResult.CONTINUE;
+            }
+          });
     } catch (IOException e) {
-      throw new UncheckedIOException("cannot list workspace " + root + " to delete it", e);
-    }
-    for (Path path : paths) {
-      try {
-        Files.deleteIfExists(path);
-      } catch (IOException e) {
-        throw new UncheckedIOException("cannot delete " + path + " from the workspace", e);
-      }
+      throw new UncheckedIOException("cannot delete workspace " + root, e);
     }
   }
 }

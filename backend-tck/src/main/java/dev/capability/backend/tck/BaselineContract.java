@@ -25,6 +25,7 @@ import net.jqwik.api.Arbitrary;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
+import net.jqwik.api.lifecycle.AddLifecycleHook;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -43,6 +44,7 @@ public interface BaselineContract extends BackendUnderTest {
   }
 
   @Property(tries = 40)
+  @AddLifecycleHook(AbortWhenBackendUnavailable.class)
   default void anyArgumentsReachTheCommandExactly(
       @ForAll("awkwardArgumentLists") List<String> arguments) {
     assertArgumentsRoundTrip(arguments);

@@ -1,5 +1,6 @@
 package dev.capability.backend.tck;
 
+import dev.capability.kernel.api.backend.BackendConfig;
 import dev.capability.kernel.api.backend.ExecutionBackend;
 import java.util.Set;
 
@@ -58,6 +59,18 @@ final class PlainBackendContracts {
     @Override
     public ExecutionBackend backend() {
       return new PlainProcessBackend(Set.of(), PlainProcessBackend.Flaw.RUNS_THROUGH_A_SHELL);
+    }
+  }
+
+  /** The whole suite against a backend whose probe says it cannot run here. */
+  static class Unavailable extends ExecutionBackendContract {
+    private static final BackendGate GATE =
+        new BackendGate(
+            new BackendGateTest.CountingProvider(false), BackendConfig.defaults(), false);
+
+    @Override
+    public ExecutionBackend backend() {
+      return GATE.backend();
     }
   }
 }

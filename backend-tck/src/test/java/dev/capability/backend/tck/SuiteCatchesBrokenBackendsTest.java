@@ -8,7 +8,9 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
@@ -117,6 +119,16 @@ class SuiteCatchesBrokenBackendsTest {
     assertThat(failures(methods(PlainBackendContracts.HonestBaseline.class, tests))).isEmpty();
   }
 
+  @Test
+  void anUnavailableBackendSkipsEveryTestInsteadOfFailingIt() {
+    List<Outcome> outcomes = run(selectClass(PlainBackendContracts.Unavailable.class));
+
+    assertThat(outcomes).hasSizeGreaterThan(40);
+    assertThat(outcomes)
+        .filteredOn(outcome -> outcome.result().getStatus() != TestExecutionResult.Status.ABORTED)
+        .isEmpty();
+  }
+
   private static DiscoverySelector[] methods(Class<?> testClass, Set<String> names) {
     // By Method rather than name, since properties take parameters.
     return Arrays.stream(testClass.getMethods())
@@ -125,25 +137,43 @@ class SuiteCatchesBrokenBackendsTest {
         .toArray(DiscoverySelector[]::new);
   }
 
-  /** Runs the selected tests on the JUnit Platform; failed test method name to failure message. */
+  /** Failed or aborted test methods of the selected tests: name to message. */
   private static Map<String, String> failures(DiscoverySelector... selectors) {
+    Map<String, String> failed = new TreeMap<>();
+    for (Outcome outcome : run(selectors)) {
+      if (outcome.result().getStatus() != TestExecutionResult.Status.SUCCESSFUL) {
+        failed.put(
+            outcome.method(),
+            outcome.result().getThrowable().map(Throwable::getMessage).orElse("" + outcome));
+      }
+    }
+    return failed;
+  }
+
+  /**
+   * How one test method (or one invocation of a parameterized test or property) ended.
+   *
+   * @param method the test method's name
+   * @param result how it ended
+   */
+  private record Outcome(String method, TestExecutionResult result) {}
+
+  /** Runs the selected tests on the JUnit Platform, as surefire would, and collects outcomes. */
+  private static List<Outcome> run(DiscoverySelector... selectors) {
     LauncherDiscoveryRequest request =
         LauncherDiscoveryRequestBuilder.request().selectors(selectors).build();
-    Map<String, String> failed = new TreeMap<>();
+    List<Outcome> outcomes = new ArrayList<>();
     TestExecutionListener listener =
         new TestExecutionListener() {
           @Override
           public void executionFinished(TestIdentifier test, TestExecutionResult result) {
-            if (result.getStatus() != TestExecutionResult.Status.SUCCESSFUL
-                && test.getSource().orElse(null) instanceof MethodSource method) {
-              failed.put(
-                  method.getMethodName(),
-                  result.getThrowable().map(Throwable::getMessage).orElse("" + result));
+            if (test.isTest() && test.getSource().orElse(null) instanceof MethodSource method) {
+              outcomes.add(new Outcome(method.getMethodName(), result));
             }
           }
         };
     LauncherFactory.create().execute(request, listener);
-    return failed;
+    return outcomes;
   }
 
   private static void expectIf(Set<String> expected, boolean condition, String test) {

@@ -83,9 +83,13 @@ final class Programs {
       exit 0;
       """;
 
-  /** Pushes a character into the controlling terminal's input queue (TIOCSTI). */
+  /**
+   * Pushes a character into the controlling terminal's input queue (TIOCSTI): exit 3 when there is
+   * no terminal to open, 4 when the kernel refuses the injection, 0 when it worked. The character
+   * is in a variable because perl's ioctl may write to its argument.
+   */
   static final String TERMINAL_INJECTION =
-      "open(T, '+<', '/dev/tty') or exit 3; ioctl(T, 0x5412, 'x') or exit 4; exit 0";
+      "open(T, '+<', '/dev/tty') or exit 3; my $c = 'x'; ioctl(T, 0x5412, $c) or exit 4; exit 0";
 
   /** Separates the environ of one process from the next in {@link #ANCESTOR_ENVIRONMENTS}. */
   static final String PROCESS_SEPARATOR = "ck-tck-process=";

@@ -102,7 +102,7 @@ final class GitIndex {
       for (int i = 0; i < count; i++) {
         int start = in.position();
         // ctime, mtime, dev and ino are skipped: stat data is what the audit does not trust.
-        in.position(start + 32);
+        in.position(start + 24);
         int mode = in.getInt();
         in.position(in.position() + 12); // uid, gid, size
         byte[] id = new byte[SHA1_BYTES];

@@ -16,8 +16,7 @@ import org.eclipse.jgit.ignore.IgnoreNode;
  * same way on every host.
  *
  * <p>Rules for a directory must be added before paths below it are asked about, because directory
- * verdicts are remembered. Adding rules is for the one thread that builds them; queries may come
- * from any thread.
+ * verdicts are remembered. Thread-safe.
  */
 final class IgnoreRules {
   /** Git skips ignore files larger than this, and so do we. */
@@ -28,12 +27,12 @@ final class IgnoreRules {
   private IgnoreNode excludes = new IgnoreNode();
 
   /** Adds the rules of the {@code .gitignore} file in {@code directory} ({@code ""}: the root). */
-  void addGitignore(String directory, byte[] content) {
+  synchronized void addGitignore(String directory, byte[] content) {
     byDirectory.put(directory, parse(content));
   }
 
   /** Sets the rules of {@code info/exclude}, which rank below every {@code .gitignore}. */
-  void setExcludes(byte[] content) {
+  synchronized void setExcludes(byte[] content) {
     excludes = parse(content);
   }
 

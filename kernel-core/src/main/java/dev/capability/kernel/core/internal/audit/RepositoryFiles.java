@@ -49,24 +49,32 @@ final class RepositoryFiles {
   }
 
   /**
-   * The names in {@code directory}.
+   * The entries of {@code directory}.
    *
    * @throws AuditException {@code SNAPSHOT_FAILED} for a name the JVM could not decode (it would
    *     stat a different file than the one listed)
    */
-  static List<String> names(Path directory) throws IOException {
-    List<String> names = new ArrayList<>();
+  static List<Path> children(Path directory) throws IOException {
+    List<Path> children = new ArrayList<>();
     try (DirectoryStream<Path> entries = Files.newDirectoryStream(directory)) {
       for (Path entry : entries) {
-        String name = entry.getFileName().toString();
-        if (name.indexOf(REPLACEMENT) >= 0) {
+        if (entry.getFileName().toString().indexOf(REPLACEMENT) >= 0) {
           throw new AuditException(
               AuditException.SNAPSHOT_FAILED,
               "a name in " + directory + " is not valid in the JVM's file name encoding ("
                   + System.getProperty("sun.jnu.encoding") + "); run the kernel with a UTF-8 locale and rename the file");
         }
-        names.add(name);
+        children.add(entry);
       }
+    }
+    return children;
+  }
+
+  /** The names of the entries of {@code directory}, checked as by {@link #children}. */
+  static List<String> names(Path directory) throws IOException {
+    List<String> names = new ArrayList<>();
+    for (Path child : children(directory)) {
+      names.add(child.getFileName().toString());
     }
     return names;
   }

@@ -3,71 +3,117 @@ package dev.capability.kernel.core.internal.audit;
 import dev.capability.kernel.api.Sha256;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.security.MessageDigest;
 import java.time.Instant;
-import java.util.ArrayDeque;
+import java.util.ArrayList;
 import java.util.Collections;
-import java.util.Deque;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ForkJoinPool;
+import java.util.concurrent.RecursiveAction;
 import java.util.regex.Pattern;
+import java.util.stream.Collectors;
 
-/** One depth-first walk of a working tree into a {@link RepositorySnapshot}. */
+/**
+ * One walk of a working tree into a {@link RepositorySnapshot}, one fork-join task per directory:
+ * the cost is one {@code lstat} per entry, and on a large tree spreading those over the cores is
+ * what brings the walk near {@code git status}, which stats in parallel too.
+ */
 final class SnapshotWalk {
   /**
    * Loose objects are immutable and named by their content, and there can be tens of thousands of
    * them; their fan-out directories are recorded as a whole (a new, removed or renamed object
    * changes the directory's times) instead of file by file.
    */
+  /**
+   * Not the common pool: on two cores that has one worker. Its threads are daemons and retire
+   * when idle.
+   */
+  private static final ForkJoinPool WALKERS = new ForkJoinPool(Math.max(2, Runtime.getRuntime().availableProcessors()));
+
   private static final Pattern LOOSE_OBJECT_DIRECTORY = Pattern.compile("(?:.*/)?\\.git/objects/[0-9a-f]{2}");
 
   private final Path root;
   private final Instant started;
   private final long racyFromNanos;
-  private final Optional<RepositorySnapshot> reference;
-  private final Map<String, PathState> entries = new HashMap<>();
+  /** Paths the reference snapshot hashed: they are hashed again so the diff can compare content. */
+  private final Set<String> hashedBefore;
+  private final Map<String, PathState> entries = new ConcurrentHashMap<>();
   private final IgnoreRules ignores = new IgnoreRules();
-  private final byte[] buffer = new byte[64 * 1024];
 
   SnapshotWalk(Path root, Instant started, Optional<RepositorySnapshot> reference) {
     this.root = root;
     this.started = started;
     Instant racyFrom = started.minus(RepositorySnapshot.RACY_WINDOW);
     this.racyFromNanos = Math.multiplyExact(racyFrom.getEpochSecond(), 1_000_000_000L) + racyFrom.getNano();
-    this.reference = reference;
+    this.hashedBefore = reference
+        .map(r -> r.entries().entrySet().stream()
+            .filter(e -> e.getValue().contentHash().isPresent())
+            .map(Map.Entry::getKey)
+            .collect(Collectors.toUnmodifiableSet()))
+        .orElse(Set.of());
   }
 
   RepositorySnapshot run() throws IOException {
     PathState rootState = PathState.lstat(root);
-    Deque<String> pending = new ArrayDeque<>();
-    pending.push("");
-    while (!pending.isEmpty()) {
-      String rel = pending.pop();
-      Path dir = rel.isEmpty() ? root : root.resolve(rel);
-      List<String> names;
-      try {
-        names = RepositoryFiles.names(dir);
-      } catch (NoSuchFileException e) {
-        entries.remove(rel); // removed after it was listed: the snapshot did not see it
-        continue;
-      }
-      for (String name : names) {
-        String path = RepositoryFiles.child(rel, name);
-        Optional<PathState> state = record(dir.resolve(name), path);
-        if (state.isPresent() && state.get().type() == EntryType.DIRECTORY && !isLooseObjectDirectory(path)) {
-          pending.push(path);
-        }
-      }
-      requireSameDirectory(dir, rel.isEmpty() ? rootState : entries.get(rel));
+    try {
+      WALKERS.invoke(new DirectoryTask("", rootState));
+    } catch (UncheckedIOException e) {
+      throw e.getCause();
     }
     readExcludes();
     return new RepositorySnapshot(root, started, new TreeMap<>(entries), ignores);
+  }
+
+  /** Records the entries of one directory and walks its subdirectories in parallel. */
+  private final class DirectoryTask extends RecursiveAction {
+    private static final long serialVersionUID = 1L;
+
+    private final String rel;
+    private final transient PathState listed;
+
+    DirectoryTask(String rel, PathState listed) {
+      this.rel = rel;
+      this.listed = listed;
+    }
+
+    @Override
+    protected void compute() {
+      try {
+        walk();
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      }
+    }
+
+    private void walk() throws IOException {
+      Path dir = rel.isEmpty() ? root : root.resolve(rel);
+      List<Path> children;
+      try {
+        children = RepositoryFiles.children(dir);
+      } catch (NoSuchFileException e) {
+        entries.remove(rel); // removed after it was listed: the snapshot did not see it
+        return;
+      }
+      List<DirectoryTask> subdirectories = new ArrayList<>();
+      for (Path child : children) {
+        String path = RepositoryFiles.child(rel, child.getFileName().toString());
+        Optional<PathState> state = record(child, path);
+        if (state.isPresent() && state.get().type() == EntryType.DIRECTORY && !isLooseObjectDirectory(path)) {
+          subdirectories.add(new DirectoryTask(path, state.get()));
+        }
+      }
+      requireSameDirectory(dir, listed);
+      invokeAll(subdirectories);
+    }
   }
 
   private Optional<PathState> record(Path file, String path) throws IOException {
@@ -101,11 +147,12 @@ final class SnapshotWalk {
     if (state.lastTouchedNanos() >= racyFromNanos) {
       return true;
     }
-    return reference.flatMap(r -> r.entry(path)).flatMap(PathState::contentHash).isPresent();
+    return hashedBefore.contains(path);
   }
 
   private Optional<String> contentHash(Path file) throws IOException {
     MessageDigest digest = Sha256.newDigest();
+    byte[] buffer = new byte[16 * 1024];
     try (InputStream in = RepositoryFiles.open(file)) {
       for (int n; (n = in.read(buffer)) > 0; ) {
         digest.update(buffer, 0, n);

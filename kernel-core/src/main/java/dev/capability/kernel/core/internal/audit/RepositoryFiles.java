@@ -11,12 +11,19 @@ import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.ForkJoinPool;
 
 /**
  * File system reads shared by the snapshot and the tree hash, each refusing what it cannot
  * represent faithfully instead of guessing.
  */
 final class RepositoryFiles {
+  /**
+   * Runs the per-file reads of a walk or a hash in parallel. Not the common pool: on two cores
+   * that has one worker. Its threads are daemons and retire when idle.
+   */
+  static final ForkJoinPool READERS = new ForkJoinPool(Math.max(2, Runtime.getRuntime().availableProcessors()));
+
   private static final char REPLACEMENT = '\uFFFD';
 
   private RepositoryFiles() {}

@@ -17,7 +17,6 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ForkJoinPool;
 import java.util.concurrent.RecursiveAction;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
@@ -33,12 +32,6 @@ final class SnapshotWalk {
    * them; their fan-out directories are recorded as a whole (a new, removed or renamed object
    * changes the directory's times) instead of file by file.
    */
-  /**
-   * Not the common pool: on two cores that has one worker. Its threads are daemons and retire
-   * when idle.
-   */
-  private static final ForkJoinPool WALKERS = new ForkJoinPool(Math.max(2, Runtime.getRuntime().availableProcessors()));
-
   private static final Pattern LOOSE_OBJECT_DIRECTORY = Pattern.compile("(?:.*/)?\\.git/objects/[0-9a-f]{2}");
 
   private final Path root;
@@ -65,7 +58,7 @@ final class SnapshotWalk {
   RepositorySnapshot run() throws IOException {
     PathState rootState = PathState.lstat(root);
     try {
-      WALKERS.invoke(new DirectoryTask("", rootState));
+      RepositoryFiles.READERS.invoke(new DirectoryTask("", rootState));
     } catch (UncheckedIOException e) {
       throw e.getCause();
     }

@@ -1,11 +1,13 @@
 package dev.capability.kernel.core.internal.audit;
 
+import java.io.EOFException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -42,6 +44,8 @@ public final class WorkingTreeHash {
   private final ObjectInserter.Formatter formatter = new ObjectInserter.Formatter();
   private final IgnoreRules ignores = new IgnoreRules();
   private final Map<String, Leaf> leaves = new HashMap<>();
+  /** Regular files to hash once the walk has decided what goes in; hashed in parallel. */
+  private final List<PendingFile> files = new ArrayList<>();
   private GitIndex index = GitIndex.empty();
 
   private WorkingTreeHash(Path root) {
@@ -82,6 +86,7 @@ public final class WorkingTreeHash {
       }
     }
     walk(root, "");
+    hashFiles();
     for (GitIndex.Entry entry : index.skipWorktreeEntries()) {
       leaves.put(entry.path(), new Leaf(entry.mode(), entry.id()));
     }
@@ -112,7 +117,7 @@ public final class WorkingTreeHash {
         case FILE:
         case SYMLINK:
           if (index.tracks(path) || !ignores.isIgnored(path, false)) {
-            leaves.put(path, blob(child, state));
+            include(path, child, state);
           }
           break;
         case DIRECTORY:
@@ -152,27 +157,45 @@ public final class WorkingTreeHash {
     return head.orElseThrow(() -> failed("git add refuses " + path + "/: it is a repository without a commit checked out"));
   }
 
-  private Leaf blob(Path file, PathState state) throws IOException {
+  private void include(String path, Path file, PathState state) {
     if (state.type() == EntryType.SYMLINK) {
       byte[] target = state.linkTarget().orElseThrow().getBytes(StandardCharsets.UTF_8);
-      return new Leaf(FileMode.SYMLINK, formatter.idFor(Constants.OBJ_BLOB, target));
+      leaves.put(path, new Leaf(FileMode.SYMLINK, formatter.idFor(Constants.OBJ_BLOB, target)));
+    } else {
+      files.add(new PendingFile(path, file, state));
     }
+  }
+
+  private void hashFiles() {
+    List<Map.Entry<String, Leaf>> hashed = RepositoryFiles.READERS
+        .submit(() -> files.parallelStream().map(WorkingTreeHash::blob).toList())
+        .join();
+    hashed.forEach(e -> leaves.put(e.getKey(), e.getValue()));
+  }
+
+  private static Map.Entry<String, Leaf> blob(PendingFile pending) {
+    Path file = pending.file();
+    PathState state = pending.state();
     ObjectId id;
-    try (InputStream in = RepositoryFiles.open(file)) {
-      id = formatter.idFor(Constants.OBJ_BLOB, state.size(), in);
-      if (in.read() >= 0) {
+    try {
+      try (InputStream in = RepositoryFiles.open(file)) {
+        id = new ObjectInserter.Formatter().idFor(Constants.OBJ_BLOB, state.size(), in);
+        if (in.read() >= 0) {
+          throw changedWhileHashed(file);
+        }
+      }
+      PathState now = PathState.lstat(file);
+      if (now.size() != state.size() || now.inode() != state.inode()
+          || now.modifiedNanos() != state.modifiedNanos() || now.changedNanos() != state.changedNanos()) {
         throw changedWhileHashed(file);
       }
-    } catch (java.io.EOFException e) {
+    } catch (EOFException | NoSuchFileException e) {
       throw changedWhileHashed(file);
-    }
-    PathState now = PathState.lstat(file);
-    if (now.size() != state.size() || now.inode() != state.inode()
-        || now.modifiedNanos() != state.modifiedNanos() || now.changedNanos() != state.changedNanos()) {
-      throw changedWhileHashed(file);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
     }
     boolean executable = (state.mode() & 0100) != 0;
-    return new Leaf(executable ? FileMode.EXECUTABLE_FILE : FileMode.REGULAR_FILE, id);
+    return Map.entry(pending.path(), new Leaf(executable ? FileMode.EXECUTABLE_FILE : FileMode.REGULAR_FILE, id));
   }
 
   /** Builds the trees bottom-up from the leaves and returns the root tree's id. */
@@ -247,6 +270,8 @@ public final class WorkingTreeHash {
   }
 
   private record Leaf(FileMode mode, ObjectId id) {}
+
+  private record PendingFile(String path, Path file, PathState state) {}
 
   private record TreeEntry(byte[] name, FileMode mode, ObjectId id) {}
 

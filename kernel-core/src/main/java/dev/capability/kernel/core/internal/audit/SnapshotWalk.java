@@ -123,8 +123,7 @@ final class SnapshotWalk {
       state = state.withContentHash(hash.get());
     }
     entries.put(path, state);
-    if (state.type() == EntryType.FILE && path.endsWith(".gitignore")
-        && (path.equals(".gitignore") || path.endsWith("/.gitignore"))) {
+    if (state.type() == EntryType.FILE && (path.equals(".gitignore") || path.endsWith("/.gitignore"))) {
       RepositoryFiles.ignoreFile(file, state)
           .ifPresent(content -> ignores.addGitignore(IgnoreRules.parentOf(path), content));
     }

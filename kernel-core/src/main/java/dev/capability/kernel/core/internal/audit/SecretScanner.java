@@ -93,6 +93,7 @@ public final class SecretScanner {
     int[] lineStarts = lineStarts(text);
     List<SecretFinding> findings = new ArrayList<>();
     Set<Integer> linesWithSpecificFindings = new HashSet<>();
+    // GENERIC_SECRET is declared last, so every specific rule has marked its lines before it runs.
     for (SecretRule rule : EnumSet.allOf(SecretRule.class)) {
       if (binary && !rule.appliesToBinary()) {
         continue;

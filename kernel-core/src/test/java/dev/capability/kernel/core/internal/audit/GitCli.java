@@ -118,7 +118,8 @@ final class GitCli {
   private static Path createHome() {
     try {
       Path home = Files.createTempDirectory("audit-git-home");
-      Files.createDirectories(home.resolve(".config"));
+      home.toFile().deleteOnExit();
+      Files.createDirectories(home.resolve(".config")).toFile().deleteOnExit();
       return home;
     } catch (IOException e) {
       throw new UncheckedIOException(e);

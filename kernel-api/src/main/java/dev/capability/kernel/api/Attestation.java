@@ -30,6 +30,9 @@ public record Attestation(
     String projectWrites,
     WriteBoundaries writeBoundaries,
     List<String> filesProduced,
+    List<Change> changes,
+    List<Violation> violations,
+    SecretScan secrets,
     String inputTreeHash,
     Stream stdout,
     Stream stderr,
@@ -52,6 +55,9 @@ public record Attestation(
     Objects.requireNonNull(projectWrites, "projectWrites");
     Objects.requireNonNull(writeBoundaries, "writeBoundaries");
     filesProduced = List.copyOf(Objects.requireNonNull(filesProduced, "filesProduced"));
+    changes = List.copyOf(Objects.requireNonNull(changes, "changes"));
+    violations = List.copyOf(Objects.requireNonNull(violations, "violations"));
+    Objects.requireNonNull(secrets, "secrets");
     Objects.requireNonNull(stdout, "stdout");
     Objects.requireNonNull(stderr, "stderr");
     Objects.requireNonNull(startedAt, "startedAt");
@@ -99,6 +105,74 @@ public record Attestation(
 
     public static WriteBoundaries none() {
       return new WriteBoundaries(List.of(), List.of(), List.of());
+    }
+  }
+
+  /**
+   * One change the repository audit saw.
+   *
+   * @param path repository-relative POSIX path
+   * @param kind {@code CREATED}, {@code MODIFIED}, {@code DELETED}, {@code MODE_CHANGED},
+   *     {@code TYPE_CHANGED} or {@code RETARGETED}
+   * @param type what the path is (after the command, or before it for a deletion): {@code FILE},
+   *     {@code DIRECTORY}, {@code SYMLINK}, {@code OTHER}
+   * @param ignored true when {@code .gitignore} rules ignore the path before and after
+   */
+  public record Change(String path, String kind, String type, boolean ignored) {
+    public Change {
+      Objects.requireNonNull(path, "path");
+      Objects.requireNonNull(kind, "kind");
+      Objects.requireNonNull(type, "type");
+    }
+  }
+
+  /**
+   * A change the effective authority did not allow.
+   *
+   * @param path repository-relative POSIX path
+   * @param kind the change's kind
+   * @param layer the authority layer whose write scope excludes it, or {@code protected}
+   * @param rule the rule or pattern set that decided
+   * @param reason for a person
+   */
+  public record Violation(String path, String kind, String layer, String rule, String reason) {
+    public Violation {
+      Objects.requireNonNull(path, "path");
+      Objects.requireNonNull(kind, "kind");
+      Objects.requireNonNull(layer, "layer");
+      Objects.requireNonNull(rule, "rule");
+      Objects.requireNonNull(reason, "reason");
+    }
+  }
+
+  /**
+   * What the secret scan found in produced files and captured output: rules and places, never
+   * the secret itself, and what it could not fully scan.
+   */
+  public record SecretScan(List<SecretFinding> findings, List<ScanGap> gaps) {
+    public SecretScan {
+      findings = List.copyOf(findings);
+      gaps = List.copyOf(gaps);
+    }
+
+    public static SecretScan none() {
+      return new SecretScan(List.of(), List.of());
+    }
+  }
+
+  /** A secret rule matched at a line of a repository file or of {@code stdout}/{@code stderr}. */
+  public record SecretFinding(String rule, String source, int line) {
+    public SecretFinding {
+      Objects.requireNonNull(rule, "rule");
+      Objects.requireNonNull(source, "source");
+    }
+  }
+
+  /** Content the scan did not fully see, and why (for example {@code TRUNCATED}). */
+  public record ScanGap(String source, String reason) {
+    public ScanGap {
+      Objects.requireNonNull(source, "source");
+      Objects.requireNonNull(reason, "reason");
     }
   }
 

@@ -81,6 +81,17 @@ public final class SecretScanner {
     return new SecretScanReport(findings, gaps);
   }
 
+  /** Scans only {@code stdout} and {@code stderr}: for commands run without a repository. */
+  public SecretScanReport scanOutput(CapturedOutput stdout, CapturedOutput stderr) {
+    Objects.requireNonNull(stdout, "stdout");
+    Objects.requireNonNull(stderr, "stderr");
+    List<SecretFinding> findings = new ArrayList<>();
+    List<ScanGap> gaps = new ArrayList<>();
+    output("stdout", stdout, findings, gaps);
+    output("stderr", stderr, findings, gaps);
+    return new SecretScanReport(findings, gaps);
+  }
+
   /**
    * Scans {@code content} in full, reporting findings against {@code source}. The caller bounds
    * the size.

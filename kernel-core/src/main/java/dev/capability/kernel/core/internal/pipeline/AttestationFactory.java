@@ -6,6 +6,8 @@ import dev.capability.kernel.api.ExecutionStatus;
 import dev.capability.kernel.api.json.CanonicalJson;
 import dev.capability.kernel.api.policy.ExecutionPolicy;
 import dev.capability.kernel.core.LoadedPolicy;
+import dev.capability.kernel.core.internal.audit.ChangeKind;
+import dev.capability.kernel.core.internal.audit.EntryType;
 import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -43,8 +45,11 @@ final class AttestationFactory {
         p.network().name().toLowerCase(Locale.ROOT),
         p.projectWrites().name().toLowerCase(Locale.ROOT),
         new Attestation.WriteBoundaries(p.writeScopes(), List.of(), List.of()),
+        filesProduced(context),
+        changes(context),
         List.of(),
-        null,
+        secrets(context),
+        context.inputTreeHash,
         Attestation.Stream.of(stdout),
         Attestation.Stream.of(stderr),
         context.launch == null ? context.receivedAt : context.launch.startedAt(),
@@ -52,6 +57,40 @@ final class AttestationFactory {
         context.launch != null && context.launch.timedOut(),
         context.launch != null && context.launch.outputLimitHit(),
         context.launch == null || context.launch.exitCode().isEmpty() ? null : context.launch.exitCode().getAsInt());
+  }
+
+  /** Repository paths the command created or gave new content (not deletions, not mode changes, not directories). */
+  private static List<String> filesProduced(ExecutionContext context) {
+    if (context.changes == null) {
+      return List.of();
+    }
+    return context.changes.changes().stream()
+        .filter(c -> c.type() != EntryType.DIRECTORY)
+        .filter(c -> c.kind() == ChangeKind.CREATED || c.kind() == ChangeKind.MODIFIED || c.kind() == ChangeKind.TYPE_CHANGED)
+        .map(c -> c.path())
+        .toList();
+  }
+
+  private static List<Attestation.Change> changes(ExecutionContext context) {
+    if (context.changes == null) {
+      return List.of();
+    }
+    return context.changes.changes().stream()
+        .map(c -> new Attestation.Change(c.path(), c.kind().name(), c.type().name(), c.ignored()))
+        .toList();
+  }
+
+  private static Attestation.SecretScan secrets(ExecutionContext context) {
+    if (context.secrets == null) {
+      return Attestation.SecretScan.none();
+    }
+    return new Attestation.SecretScan(
+        context.secrets.findings().stream()
+            .map(f -> new Attestation.SecretFinding(f.rule(), f.source(), f.line()))
+            .toList(),
+        context.secrets.gaps().stream()
+            .map(g -> new Attestation.ScanGap(g.source(), g.reason().name()))
+            .toList());
   }
 
   /**

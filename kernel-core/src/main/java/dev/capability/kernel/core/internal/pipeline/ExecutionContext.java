@@ -6,6 +6,9 @@ import dev.capability.kernel.api.backend.ExecutionBackend;
 import dev.capability.kernel.api.backend.IsolationCapability;
 import dev.capability.kernel.api.backend.LaunchResult;
 import dev.capability.kernel.api.policy.ExecutableRule;
+import dev.capability.kernel.core.internal.audit.RepositoryChanges;
+import dev.capability.kernel.core.internal.audit.RepositorySnapshot;
+import dev.capability.kernel.core.internal.audit.SecretScanReport;
 import dev.capability.kernel.core.internal.exec.ExecutablePinner;
 import dev.capability.kernel.core.internal.policy.EnvironmentSanitizer.SanitizedEnvironment;
 import java.nio.file.Path;
@@ -32,8 +35,12 @@ public final class ExecutionContext implements AutoCloseable {
   ExecutablePinner.Pinned pinned;
   final Set<IsolationCapability> requiredCapabilities = EnumSet.noneOf(IsolationCapability.class);
   ExecutionBackend backend;
+  RepositorySnapshot snapshot;
+  String inputTreeHash;
   LaunchResult launch;
   String launchFailure;
+  RepositoryChanges changes;
+  SecretScanReport secrets;
 
   ExecutionContext(ExecutionRequest request, Instant receivedAt, Path workingDirectory, Optional<Path> repository) {
     this.request = request;

@@ -25,10 +25,8 @@ public final class AuthorityCodes {
   public static final String SCOPE_THROUGH_SYMLINK = "SCOPE_THROUGH_SYMLINK";
   /** The repository's {@code .git} is a file that is not a readable {@code gitdir:} file. */
   public static final String GIT_DIRECTORY_INVALID = "GIT_DIRECTORY_INVALID";
-  /** A tool configuration file is a symbolic link, not a regular file, too large, or unreadable. */
-  public static final String TOOL_CONFIGURATION_UNREADABLE = "TOOL_CONFIGURATION_UNREADABLE";
-  /** The directory given as git's empty hooks directory is not an empty directory. */
-  public static final String GIT_HOOKS_DIRECTORY_INVALID = "GIT_HOOKS_DIRECTORY_INVALID";
+  /** Git's configuration could not be listed to find the drivers and helpers to neutralize. */
+  public static final String GIT_CONFIGURATION_UNREADABLE = "GIT_CONFIGURATION_UNREADABLE";
 
   // Denials.
   /** A path to decide is not a normalized repository-relative path. */
@@ -45,6 +43,8 @@ public final class AuthorityCodes {
   public static final String EXECUTABLE_NOT_ALLOWED = "EXECUTABLE_NOT_ALLOWED";
   /** No network mode is allowed by every layer: the backend cannot hold the command to what the layers allow. */
   public static final String NETWORK_NOT_ENFORCEABLE = "NETWORK_NOT_ENFORCEABLE";
+  /** A tool configuration file is reached through a symbolic link, is not a regular file, is too large, or cannot be read. */
+  public static final String TOOL_CONFIGURATION_UNREADABLE = "TOOL_CONFIGURATION_UNREADABLE";
   /** A tool configuration file does not have its pinned hash, or exists where it must be absent. */
   public static final String TOOL_CONFIGURATION_MISMATCH = "TOOL_CONFIGURATION_MISMATCH";
   /** A git command sets configuration before its subcommand, which would undo the kernel's neutralization. */

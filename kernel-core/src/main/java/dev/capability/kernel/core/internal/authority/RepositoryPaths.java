@@ -10,11 +10,11 @@ import java.util.Optional;
  * surrogate. A path that is not in this form is refused, never normalized: normalizing
  * {@code a/../.git/config} would decide a different path than the one a program opens.
  */
-final class RepositoryPaths {
+public final class RepositoryPaths {
   private RepositoryPaths() {}
 
   /** What is wrong with {@code path}, or empty when it is a valid repository-relative path. */
-  static Optional<String> problem(String path) {
+  public static Optional<String> problem(String path) {
     if (path.isEmpty()) {
       return Optional.of("is empty");
     }

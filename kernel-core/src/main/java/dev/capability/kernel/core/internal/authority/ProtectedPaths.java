@@ -1,0 +1,126 @@
+package dev.capability.kernel.core.internal.authority;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * Paths no command may write, whatever the scopes say. A path is protected when it or a
+ * directory above it matches a protected entry. Entries are {@link GlobPattern#protectedPath
+ * protected-path globs}, whose wildcards match hidden names too.
+ *
+ * <p>Always protected, whatever the policy lists: {@code .git} at any depth (a nested repository's
+ * configuration runs code as surely as the top one's), {@code .capability} (the ledger), and the
+ * repository's real git and common directories when {@code .git} is a {@code gitdir:} file that
+ * leads elsewhere inside the repository. Git directories outside the repository cannot be reached
+ * through a repository-relative path without a symbolic link, which write targets may not
+ * contain; {@link #gitDirectories()} lists them for backends that mount them read-only.
+ */
+public final class ProtectedPaths {
+  /** Entries protected whatever the policy says. */
+  public static final List<String> ALWAYS = List.of("**/.git", ".capability");
+
+  private final List<Entry> entries;
+  private final List<String> gitDirectoriesInside;
+  private final List<Path> gitDirectories;
+
+  /**
+   * Why a path is protected.
+   *
+   * @param entry the entry that matched: a pattern, or the repository-relative git directory
+   * @param builtin true for an entry protected whatever the policy says
+   * @param matched the path or the directory above it that the entry matched
+   */
+  public record Protection(String entry, boolean builtin, String matched) {
+    public Protection {
+      Objects.requireNonNull(entry, "entry");
+      Objects.requireNonNull(matched, "matched");
+    }
+  }
+
+  private record Entry(GlobPattern pattern, boolean builtin) {}
+
+  private ProtectedPaths(List<Entry> entries, List<String> gitDirectoriesInside, List<Path> gitDirectories) {
+    this.entries = List.copyOf(entries);
+    this.gitDirectoriesInside = List.copyOf(gitDirectoriesInside);
+    this.gitDirectories = List.copyOf(gitDirectories);
+  }
+
+  /**
+   * The protected paths of the repository whose real root is {@code root}: {@link #ALWAYS}, the
+   * git directories found through {@code root/.git}, and {@code configured} (the policy's
+   * protected paths, by default {@link dev.capability.kernel.api.policy.ExecutionPolicy#DEFAULT_PROTECTED_PATHS}).
+   *
+   * @throws dev.capability.kernel.api.authority.AuthorityException {@code SCOPE_PATTERN_INVALID}
+   *     for a bad configured entry, {@code GIT_DIRECTORY_INVALID} for a {@code .git} that leads nowhere
+   */
+  public static ProtectedPaths of(Path root, List<String> configured) {
+    Objects.requireNonNull(root, "root");
+    Objects.requireNonNull(configured, "configured");
+    List<Entry> entries = new ArrayList<>();
+    ALWAYS.forEach(pattern -> entries.add(new Entry(GlobPattern.protectedPath(pattern), true)));
+    configured.forEach(pattern -> entries.add(new Entry(GlobPattern.protectedPath(Objects.requireNonNull(pattern, "pattern")), false)));
+    GitLocations git = GitLocations.of(root);
+    List<String> inside = new ArrayList<>();
+    for (Path directory : git.all()) {
+      if (directory.startsWith(root)) {
+        // Relative to the root this is a literal path, not a pattern: its name may hold glob characters.
+        inside.add(root.relativize(directory).toString());
+      }
+    }
+    return new ProtectedPaths(entries, inside, git.all());
+  }
+
+  /** What protects {@code path} (a valid repository-relative path), if anything does. */
+  public Optional<Protection> protection(String path) {
+    for (String directory : gitDirectoriesInside) {
+      if (directory.isEmpty() || path.equals(directory) || RepositoryPaths.isStrictAncestor(directory, path)) {
+        return Optional.of(new Protection(directory.isEmpty() ? "." : directory, true, directory.isEmpty() ? path : directory));
+      }
+    }
+    for (int end = path.indexOf('/'); ; end = path.indexOf('/', end + 1)) {
+      String prefix = end < 0 ? path : path.substring(0, end);
+      for (Entry entry : entries) {
+        if (entry.pattern().matches(prefix)) {
+          return Optional.of(new Protection(entry.pattern().source(), entry.builtin(), prefix));
+        }
+      }
+      if (end < 0) {
+        return Optional.empty();
+      }
+    }
+  }
+
+  /**
+   * A protected location strictly below {@code path}, if one is known without reading the
+   * directory: a git directory inside the repository, {@code .git} at the root, or the literal
+   * start of an entry such as {@code .github/workflows} below {@code .github}. Writing such a path
+   * as a whole (removing or replacing a directory) would write what lies below it.
+   */
+  public Optional<Protection> heldBelow(String path) {
+    List<Protection> anchors = new ArrayList<>();
+    gitDirectoriesInside.forEach(directory -> anchors.add(new Protection(directory, true, directory)));
+    anchors.add(new Protection("**/.git", true, ".git"));
+    for (Entry entry : entries) {
+      String prefix = String.join("/", entry.pattern().literalPrefix());
+      if (!prefix.isEmpty()) {
+        anchors.add(new Protection(entry.pattern().source(), entry.builtin(), prefix));
+      }
+    }
+    return anchors.stream()
+        .filter(anchor -> path.isEmpty() || RepositoryPaths.isStrictAncestor(path, anchor.matched()))
+        .findFirst();
+  }
+
+  /** The real paths of the repository's git directory and common directory, inside the repository or not. */
+  public List<Path> gitDirectories() {
+    return gitDirectories;
+  }
+
+  /** The configured and built-in entries, built-in first. */
+  public List<String> entries() {
+    return entries.stream().map(entry -> entry.pattern().source()).toList();
+  }
+}

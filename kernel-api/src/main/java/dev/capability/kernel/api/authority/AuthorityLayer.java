@@ -25,8 +25,8 @@ import java.util.stream.Collectors;
  * @param source where the layer came from, for messages: a file path, {@code policy}, or a backend id
  * @param executables the ids of the operator's executable rules this layer allows; empty when the
  *     layer does not restrict executables
- * @param network the network modes this layer lets a command run with; every mode when it does not
- *     restrict the network
+ * @param network the network modes this layer lets a command run with; empty when it does not
+ *     restrict the network. For the backend layer, the modes it can hold a command to.
  * @param projectWrites the widest project-write mode this layer allows; empty when it does not
  *     restrict project writes
  * @param writeScopes repository-relative glob patterns this layer allows writes to; empty when it
@@ -36,7 +36,7 @@ public record AuthorityLayer(
     Kind kind,
     String source,
     Optional<Set<String>> executables,
-    Set<NetworkMode> network,
+    Optional<Set<NetworkMode>> network,
     Optional<ProjectWriteMode> projectWrites,
     Optional<List<String>> writeScopes) {
 
@@ -73,12 +73,14 @@ public record AuthorityLayer(
       ids.forEach(id -> Objects.requireNonNull(id, "executables element"));
       return Collections.unmodifiableSet(new TreeSet<>(ids));
     });
-    if (network.isEmpty()) {
-      throw new IllegalArgumentException("a layer lets a command run with at least one network mode");
-    }
-    EnumSet<NetworkMode> modes = EnumSet.noneOf(NetworkMode.class);
-    modes.addAll(network);
-    network = Collections.unmodifiableSet(modes);
+    network = network.map(modes -> {
+      if (modes.isEmpty()) {
+        throw new IllegalArgumentException("a layer lets a command run with at least one network mode");
+      }
+      EnumSet<NetworkMode> copy = EnumSet.noneOf(NetworkMode.class);
+      copy.addAll(modes);
+      return Collections.unmodifiableSet(copy);
+    });
     writeScopes = writeScopes.map(List::copyOf);
     if (writeScopes.isPresent() && writeScopes.get().isEmpty()) {
       throw new IllegalArgumentException("an empty write-scope list allows no write; make project writes read-only instead");
@@ -125,7 +127,7 @@ public record AuthorityLayer(
 
   /** Whether this layer allows running with {@code mode}. */
   public boolean allowsNetwork(NetworkMode mode) {
-    return network.contains(mode);
+    return network.map(modes -> modes.contains(mode)).orElse(true);
   }
 
   /** Builds an {@link AuthorityLayer}; every constraint starts unrestricted. */
@@ -133,7 +135,7 @@ public record AuthorityLayer(
     private final Kind kind;
     private final String source;
     private Set<String> executables;
-    private Set<NetworkMode> network = EnumSet.allOf(NetworkMode.class);
+    private Set<NetworkMode> network;
     private ProjectWriteMode projectWrites;
     private List<String> writeScopes;
 
@@ -186,7 +188,8 @@ public record AuthorityLayer(
 
     public AuthorityLayer build() {
       return new AuthorityLayer(
-          kind, source, Optional.ofNullable(executables), network, Optional.ofNullable(projectWrites), Optional.ofNullable(writeScopes));
+          kind, source, Optional.ofNullable(executables), Optional.ofNullable(network), Optional.ofNullable(projectWrites),
+          Optional.ofNullable(writeScopes));
     }
   }
 }

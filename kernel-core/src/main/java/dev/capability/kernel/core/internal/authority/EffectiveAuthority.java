@@ -190,11 +190,14 @@ public final class EffectiveAuthority {
   public Decision network() {
     Set<NetworkMode> modes = EnumSet.allOf(NetworkMode.class);
     for (AuthorityLayer layer : layers) {
+      if (layer.network().isEmpty()) {
+        continue;
+      }
       Set<NetworkMode> before = EnumSet.copyOf(modes);
-      modes.retainAll(layer.network());
+      modes.retainAll(layer.network().get());
       if (modes.isEmpty()) {
         return Decision.deny(NETWORK_NOT_ENFORCEABLE, layer.kind().layerName(), "network",
-            describe(layer) + " allows only network " + names(layer.network()) + ", and the layers above allow only "
+            describe(layer) + " allows only network " + names(layer.network().get()) + ", and the layers above allow only "
                 + names(before));
       }
     }
@@ -204,7 +207,7 @@ public final class EffectiveAuthority {
   /** The widest network mode every layer allows; empty when {@link #network()} refuses. */
   public Optional<NetworkMode> networkMode() {
     Set<NetworkMode> modes = EnumSet.allOf(NetworkMode.class);
-    layers.forEach(layer -> modes.retainAll(layer.network()));
+    layers.forEach(layer -> layer.network().ifPresent(modes::retainAll));
     return modes.isEmpty() ? Optional.empty() : Optional.of(widest(modes));
   }
 
@@ -360,9 +363,10 @@ public final class EffectiveAuthority {
         throw widens(layer, "allows the executables " + extra + ", which the operator's policy does not");
       }
     }
-    if (!operator.network().containsAll(layer.network())) {
-      Set<NetworkMode> extra = EnumSet.copyOf(layer.network());
-      extra.removeAll(operator.network());
+    Set<NetworkMode> operatorModes = operator.network().orElseThrow();
+    if (layer.network().isPresent() && !operatorModes.containsAll(layer.network().get())) {
+      Set<NetworkMode> extra = EnumSet.copyOf(layer.network().get());
+      extra.removeAll(operatorModes);
       throw widens(layer, "allows network " + names(extra) + ", which the operator's policy does not");
     }
     boolean layerWrites = layer.projectWrites().equals(Optional.of(ProjectWriteMode.SCOPED)) || layer.writeScopes().isPresent();

@@ -6,6 +6,7 @@ import dev.capability.kernel.api.authority.AuthorityException;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.BitSet;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -97,7 +98,14 @@ final class GlobContainment {
         representatives.add(representative(low, high));
       }
     }
+    // Breadth-first search tries symbols in this order, so the shortest counterexample found first reads well.
+    representatives.sort(Comparator.comparingInt((Integer c) -> preference(c)).thenComparingInt(c -> c));
     return representatives.stream().mapToInt(Integer::intValue).toArray();
+  }
+
+  private static int preference(int codePoint) {
+    int index = codePoint < 0x80 ? PREFERRED.indexOf(codePoint) : -1;
+    return index < 0 ? PREFERRED.length() : index;
   }
 
   /** A readable code point of {@code [low, high]} when there is one, for the message. */

@@ -42,7 +42,7 @@ public final class LayerJson {
       .enable(DeserializationFeature.FAIL_ON_READING_DUP_TREE_KEY)
       .build();
 
-  private static final Set<String> MEMBERS =
+  static final Set<String> MEMBERS =
       Set.of("version", "kind", "description", "executables", "network", "projectWrites", "writeScopes");
   private static final Pattern EXECUTABLE_ID = Pattern.compile("[A-Za-z0-9_][A-Za-z0-9_+-]{0,63}");
   private static final int MAX_DESCRIPTION = 1024;

@@ -16,6 +16,7 @@ import dev.capability.kernel.api.policy.OperandRule;
 import dev.capability.kernel.api.policy.PolicyExamples;
 import dev.capability.kernel.api.policy.SubcommandRule;
 import dev.capability.kernel.api.policy.ToolConfigurationPin;
+import dev.capability.kernel.api.policy.ValueKind;
 import dev.capability.kernel.api.policy.ValueRule;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -148,8 +149,8 @@ public final class PolicyNormalForm {
     }
     rule.min().ifPresent(min -> out.put("min", min));
     rule.max().ifPresent(max -> out.put("max", max));
-    if (rule.write()) {
-      out.put("write", true);
+    if (rule.kind() == ValueKind.PATH) {
+      out.put("write", rule.write());
     }
     return out;
   }

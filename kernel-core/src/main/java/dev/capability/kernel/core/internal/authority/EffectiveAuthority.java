@@ -2,11 +2,9 @@ package dev.capability.kernel.core.internal.authority;
 
 import static dev.capability.kernel.api.authority.AuthorityCodes.EXECUTABLE_NOT_ALLOWED;
 import static dev.capability.kernel.api.authority.AuthorityCodes.LAYER_INVALID;
-import static dev.capability.kernel.api.authority.AuthorityCodes.LAYER_WIDENS_OPERATOR;
 import static dev.capability.kernel.api.authority.AuthorityCodes.NETWORK_NOT_ENFORCEABLE;
 import static dev.capability.kernel.api.authority.AuthorityCodes.PATH_INVALID;
 import static dev.capability.kernel.api.authority.AuthorityCodes.PROJECT_READ_ONLY;
-import static dev.capability.kernel.api.authority.AuthorityCodes.SCOPE_THROUGH_SYMLINK;
 import static dev.capability.kernel.api.authority.AuthorityCodes.WRITE_OUTSIDE_SCOPE;
 import static dev.capability.kernel.api.authority.AuthorityCodes.WRITE_PROTECTED;
 import static dev.capability.kernel.api.authority.AuthorityCodes.WRITE_THROUGH_LINK;
@@ -23,10 +21,7 @@ import dev.capability.kernel.api.policy.PolicyCodes;
 import dev.capability.kernel.api.policy.ProjectWriteMode;
 import java.io.IOException;
 import java.nio.file.Files;
-import java.nio.file.LinkOption;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.EnumSet;
@@ -108,11 +103,11 @@ public final class EffectiveAuthority {
       scopes.add(layer.writeScopes().map(patterns -> compile(layer, patterns)));
     }
     for (int i = 1; i < ordered.size(); i++) {
-      refuseWidening(ordered.get(0), scopes.get(0), ordered.get(i), scopes.get(i));
+      LayerChecks.refuseWidening(ordered.get(0), scopes.get(0), ordered.get(i), scopes.get(i));
     }
     for (int i = 0; i < ordered.size(); i++) {
       int index = i;
-      scopes.get(i).ifPresent(scope -> refuseSymlinkedScopes(ordered.get(index), scope, root));
+      scopes.get(i).ifPresent(scope -> LayerChecks.refuseSymlinkedScopes(ordered.get(index), scope, root));
     }
     return new EffectiveAuthority(ordered, scopes, ProtectedPaths.of(root, operator.protectedPaths()), root);
   }
@@ -156,7 +151,7 @@ public final class EffectiveAuthority {
       if (layer.executables().isPresent()) {
         if (!layer.executables().get().contains(ruleId)) {
           return Decision.deny(EXECUTABLE_NOT_ALLOWED, layer.kind().layerName(), "executables",
-              describe(layer) + " does not allow the executable rule " + Printable.quote(ruleId)
+              LayerChecks.describe(layer) + " does not allow the executable rule " + Printable.quote(ruleId)
                   + "; it allows " + layer.executables().get());
         }
         narrowest = layer;
@@ -197,11 +192,11 @@ public final class EffectiveAuthority {
       modes.retainAll(layer.network().get());
       if (modes.isEmpty()) {
         return Decision.deny(NETWORK_NOT_ENFORCEABLE, layer.kind().layerName(), "network",
-            describe(layer) + " allows only network " + names(layer.network().get()) + ", and the layers above allow only "
-                + names(before));
+            LayerChecks.describe(layer) + " allows only network " + LayerChecks.names(layer.network().get()) + ", and the layers above allow only "
+                + LayerChecks.names(before));
       }
     }
-    return Decision.allow(layers.get(layers.size() - 1).kind().layerName(), "network." + name(widest(modes)));
+    return Decision.allow(layers.get(layers.size() - 1).kind().layerName(), "network." + LayerChecks.name(widest(modes)));
   }
 
   /** The widest network mode every layer allows; empty when {@link #network()} refuses. */
@@ -213,7 +208,7 @@ public final class EffectiveAuthority {
 
   /** {@code SCOPED} when every layer allows scoped writes, otherwise {@code READ_ONLY}. */
   public ProjectWriteMode projectWrites() {
-    return layers.stream().anyMatch(EffectiveAuthority::readOnly) ? ProjectWriteMode.READ_ONLY : ProjectWriteMode.SCOPED;
+    return layers.stream().anyMatch(LayerChecks::isReadOnly) ? ProjectWriteMode.READ_ONLY : ProjectWriteMode.SCOPED;
   }
 
   /**
@@ -233,16 +228,16 @@ public final class EffectiveAuthority {
     Decision allowed = null;
     for (int i = 0; i < layers.size(); i++) {
       AuthorityLayer layer = layers.get(i);
-      if (readOnly(layer)) {
+      if (LayerChecks.isReadOnly(layer)) {
         return Decision.deny(PROJECT_READ_ONLY, layer.kind().layerName(), "projectWrites",
-            describe(layer) + " makes the repository read-only; " + Printable.quote(path) + " may not be written");
+            LayerChecks.describe(layer) + " makes the repository read-only; " + Printable.quote(path) + " may not be written");
       }
       if (scopes.get(i).isPresent()) {
         WriteScope scope = scopes.get(i).get();
         Optional<GlobPattern> match = scope.match(path);
         if (match.isEmpty()) {
           return Decision.deny(WRITE_OUTSIDE_SCOPE, layer.kind().layerName(), "writeScopes",
-              Printable.quote(path) + " lies outside the write scopes of " + describe(layer) + ": " + scope);
+              Printable.quote(path) + " lies outside the write scopes of " + LayerChecks.describe(layer) + ": " + scope);
         }
         allowed = Decision.allow(layer.kind().layerName(), "writeScopes[" + scope.patterns().indexOf(match.get()) + "]");
       }
@@ -271,7 +266,7 @@ public final class EffectiveAuthority {
       return Decision.deny(PATH_INVALID, PolicyCodes.LAYER_BUILTIN, "writeTarget", argIndex,
           where + ": the working directory " + workingDirectory + " lies outside the repository " + repository);
     }
-    Optional<List<String>> segments = targetSegments(repository.relativize(workingDirectory), operand);
+    Optional<List<String>> segments = WriteTargets.segments(repository.relativize(workingDirectory), operand);
     if (segments.isEmpty()) {
       return Decision.deny(PATH_INVALID, PolicyCodes.LAYER_BUILTIN, "writeTarget", argIndex,
           where + " must be a relative path without .., ~ or NUL");
@@ -292,7 +287,7 @@ public final class EffectiveAuthority {
           where + " holds the protected path " + Printable.quote(protection.matched()) + " (protected by "
               + Printable.quote(protection.entry()) + ")");
     }
-    Optional<String> link = linkProblem(segments.get());
+    Optional<String> link = WriteTargets.linkProblem(repository, segments.get());
     if (link.isPresent()) {
       return Decision.deny(WRITE_THROUGH_LINK, PolicyCodes.LAYER_BUILTIN, "writeTarget", argIndex, where + " " + link.get());
     }
@@ -348,120 +343,7 @@ public final class EffectiveAuthority {
     try {
       return WriteScope.of(patterns);
     } catch (AuthorityException e) {
-      throw new AuthorityException(e.code(), "in the write scopes of " + describe(layer) + ": " + e.getMessage(), e);
-    }
-  }
-
-  private static void refuseWidening(AuthorityLayer operator, Optional<WriteScope> operatorScope, AuthorityLayer layer, Optional<WriteScope> scope) {
-    if (layer.kind() == Kind.BACKEND) {
-      return;
-    }
-    if (layer.executables().isPresent()) {
-      Set<String> extra = new TreeSet<>(layer.executables().get());
-      extra.removeAll(operator.executables().orElseThrow());
-      if (!extra.isEmpty()) {
-        throw widens(layer, "allows the executables " + extra + ", which the operator's policy does not");
-      }
-    }
-    Set<NetworkMode> operatorModes = operator.network().orElseThrow();
-    if (layer.network().isPresent() && !operatorModes.containsAll(layer.network().get())) {
-      Set<NetworkMode> extra = EnumSet.copyOf(layer.network().get());
-      extra.removeAll(operatorModes);
-      throw widens(layer, "allows network " + names(extra) + ", which the operator's policy does not");
-    }
-    boolean layerWrites = layer.projectWrites().equals(Optional.of(ProjectWriteMode.SCOPED)) || layer.writeScopes().isPresent();
-    if (layerWrites && readOnly(operator)) {
-      throw widens(layer, "allows project writes, and the operator's policy makes the repository read-only");
-    }
-    if (scope.isPresent() && operatorScope.isPresent()) {
-      Optional<WriteScope.Widening> widening = scope.get().wideningOf(operatorScope.get());
-      if (widening.isPresent()) {
-        throw widens(layer, "has the write scope " + Printable.quote(widening.get().pattern().source()) + ", which allows "
-            + Printable.quote(widening.get().path()) + "; no write scope of the operator's policy " + operatorScope.get() + " does");
-      }
-    }
-  }
-
-  private static void refuseSymlinkedScopes(AuthorityLayer layer, WriteScope scope, Path root) {
-    for (GlobPattern pattern : scope.patterns()) {
-      Path current = root;
-      for (String segment : pattern.literalPrefix()) {
-        current = current.resolve(segment);
-        BasicFileAttributes attributes;
-        try {
-          attributes = Files.readAttributes(current, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
-        } catch (NoSuchFileException e) {
-          break;
-        } catch (IOException e) {
-          throw new AuthorityException(SCOPE_THROUGH_SYMLINK, "write scope " + Printable.quote(pattern.source()) + " of "
-              + describe(layer) + " cannot be checked: " + current + " cannot be read: " + e.getMessage(), e);
-        }
-        if (attributes.isSymbolicLink()) {
-          throw new AuthorityException(SCOPE_THROUGH_SYMLINK, "write scope " + Printable.quote(pattern.source()) + " of "
-              + describe(layer) + " goes through the symbolic link " + root.relativize(current)
-              + "; a scope must name the real location, so that it cannot be pointed elsewhere");
-        }
-        if (!attributes.isDirectory()) {
-          break;
-        }
-      }
-    }
-  }
-
-  /** The target's segments relative to the repository, or empty when the operand is not an acceptable relative path. */
-  private static Optional<List<String>> targetSegments(Path workingDirectory, String operand) {
-    if (operand.isEmpty() || operand.startsWith("/") || operand.startsWith("~") || operand.indexOf('\0') >= 0) {
-      return Optional.empty();
-    }
-    List<String> segments = new ArrayList<>();
-    for (Path name : workingDirectory) {
-      if (!name.toString().isEmpty()) {
-        segments.add(name.toString());
-      }
-    }
-    for (String segment : RepositoryPaths.segments(operand)) {
-      if (segment.equals("..")) {
-        return Optional.empty();
-      }
-      // "a//b", "./a" and "a/" name the same file as "a/b", "a" and "a": dropping these never widens.
-      if (!segment.isEmpty() && !segment.equals(".")) {
-        segments.add(segment);
-      }
-    }
-    return Optional.of(segments);
-  }
-
-  private Optional<String> linkProblem(List<String> segments) {
-    Path current = repository;
-    for (int i = 0; i < segments.size(); i++) {
-      current = current.resolve(segments.get(i));
-      BasicFileAttributes attributes;
-      try {
-        attributes = Files.readAttributes(current, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
-      } catch (NoSuchFileException e) {
-        return Optional.empty();
-      } catch (IOException e) {
-        return Optional.of("cannot be inspected: " + e.getMessage());
-      }
-      if (attributes.isSymbolicLink()) {
-        return Optional.of("goes through the symbolic link " + Printable.quote(repository.relativize(current).toString()));
-      }
-      if (i == segments.size() - 1 && attributes.isRegularFile() && linkCount(current) > 1) {
-        return Optional.of("is a file with more than one hard link; writing it would change the other names too");
-      }
-      if (!attributes.isDirectory()) {
-        return Optional.empty();
-      }
-    }
-    return Optional.empty();
-  }
-
-  private static int linkCount(Path file) {
-    try {
-      return (Integer) Files.getAttribute(file, "unix:nlink", LinkOption.NOFOLLOW_LINKS);
-    } catch (IOException | UnsupportedOperationException e) {
-      // Without a link count the file cannot be shown to have one name only.
-      return Integer.MAX_VALUE;
+      throw new AuthorityException(e.code(), "in the write scopes of " + LayerChecks.describe(layer) + ": " + e.getMessage(), e);
     }
   }
 
@@ -480,28 +362,8 @@ public final class EffectiveAuthority {
     return Decision.deny(denial.code(), denial.layer(), denial.rule(), argIndex, where + ": " + denial.message());
   }
 
-  private static boolean readOnly(AuthorityLayer layer) {
-    return layer.projectWrites().equals(Optional.of(ProjectWriteMode.READ_ONLY));
-  }
-
   private static NetworkMode widest(Set<NetworkMode> modes) {
     return modes.stream().max(Comparator.naturalOrder()).orElseThrow();
-  }
-
-  private static String names(Set<NetworkMode> modes) {
-    return modes.stream().map(EffectiveAuthority::name).toList().toString();
-  }
-
-  private static String name(NetworkMode mode) {
-    return mode.name().toLowerCase(java.util.Locale.ROOT);
-  }
-
-  private static String describe(AuthorityLayer layer) {
-    return layer.kind() == Kind.OPERATOR ? "the operator's policy" : "the " + layer.kind().layerName() + " layer (" + layer.source() + ")";
-  }
-
-  private static AuthorityException widens(AuthorityLayer layer, String what) {
-    return new AuthorityException(LAYER_WIDENS_OPERATOR, describe(layer) + " " + what);
   }
 
   private static Path realDirectory(Path repository) {

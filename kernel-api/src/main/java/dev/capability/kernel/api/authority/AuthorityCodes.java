@@ -9,7 +9,7 @@ public final class AuthorityCodes {
   private AuthorityCodes() {}
 
   // Loading layers and scopes: nothing runs.
-  /** A layer file path is relative to nothing usable, has a {@code .} or {@code ..} segment, starts with {@code ~}, or goes through a symbolic link. */
+  /** A layer file path has a {@code .} or {@code ..} segment, starts with {@code ~}, or goes through a symbolic link. */
   public static final String LAYER_PATH_INVALID = "LAYER_PATH_INVALID";
   /** Nothing exists at a layer file path. */
   public static final String LAYER_NOT_FOUND = "LAYER_NOT_FOUND";

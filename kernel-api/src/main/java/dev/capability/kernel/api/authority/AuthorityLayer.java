@@ -125,11 +125,6 @@ public record AuthorityLayer(
     return builder(Kind.BACKEND, id).networkModes(modes).build();
   }
 
-  /** Whether this layer allows running with {@code mode}. */
-  public boolean allowsNetwork(NetworkMode mode) {
-    return network.map(modes -> modes.contains(mode)).orElse(true);
-  }
-
   /** Builds an {@link AuthorityLayer}; every constraint starts unrestricted. */
   public static final class Builder {
     private final Kind kind;

@@ -52,14 +52,15 @@ final class GlobContainment {
   static Optional<String> counterexample(GlobPattern inner, List<GlobPattern> outer) {
     GlobAutomaton innerAutomaton = GlobAutomaton.of(inner);
     List<GlobAutomaton> outerAutomata = outer.stream().map(GlobAutomaton::of).toList();
+    Outer outers = new Outer(outerAutomata);
     int[] representatives = representatives(innerAutomaton, outerAutomata);
-    Node first = new Node(innerAutomaton.initial(), SEGMENT_START, outerInitial(outerAutomata));
+    Node first = new Node(innerAutomaton.initial(), SEGMENT_START, outers.initial());
     Map<Node, Parent> parents = new HashMap<>();
     parents.put(first, null);
     ArrayDeque<Node> queue = new ArrayDeque<>(List.of(first));
     while (!queue.isEmpty()) {
       Node node = queue.removeFirst();
-      if (innerAutomaton.accepts(node.inner()) && node.path() == NAME && !outerAccepts(outerAutomata, node.outer())) {
+      if (innerAutomaton.accepts(node.inner()) && node.path() == NAME && !outers.accepts(node.outer())) {
         return Optional.of(path(node, parents));
       }
       for (int codePoint : representatives) {
@@ -68,7 +69,7 @@ final class GlobContainment {
         if (inner2.isEmpty() || path2 == DEAD) {
           continue;
         }
-        Node next = new Node(inner2, path2, outerStep(outerAutomata, node.outer(), codePoint));
+        Node next = new Node(inner2, path2, outers.step(node.outer(), codePoint));
         if (!parents.containsKey(next)) {
           if (parents.size() >= MAX_STATES) {
             throw new AuthorityException(SCOPE_PATTERN_INVALID, "comparing write scope " + Printable.quote(inner.source())
@@ -133,43 +134,46 @@ final class GlobContainment {
     return NAME;
   }
 
-  // The outer automata share one bit set: automaton k's states sit at offset k * stride.
-  private static int stride(List<GlobAutomaton> outer) {
-    return outer.stream().mapToInt(GlobAutomaton::stateCount).max().orElse(0);
-  }
+  /** The outer automata run side by side in one bit set: automaton k's states sit at offset k * stride. */
+  private static final class Outer {
+    private final List<GlobAutomaton> automata;
+    private final int stride;
 
-  private static BitSet outerInitial(List<GlobAutomaton> outer) {
-    int stride = stride(outer);
-    BitSet all = new BitSet();
-    for (int k = 0; k < outer.size(); k++) {
-      BitSet initial = outer.get(k).initial();
-      for (int s = initial.nextSetBit(0); s >= 0; s = initial.nextSetBit(s + 1)) {
+    Outer(List<GlobAutomaton> automata) {
+      this.automata = automata;
+      this.stride = automata.stream().mapToInt(GlobAutomaton::stateCount).max().orElse(0);
+    }
+
+    BitSet initial() {
+      BitSet all = new BitSet();
+      for (int k = 0; k < automata.size(); k++) {
+        place(automata.get(k).initial(), k, all);
+      }
+      return all;
+    }
+
+    BitSet step(BitSet states, int codePoint) {
+      BitSet all = new BitSet();
+      for (int k = 0; k < automata.size(); k++) {
+        place(automata.get(k).step(states.get(k * stride, (k + 1) * stride), codePoint), k, all);
+      }
+      return all;
+    }
+
+    boolean accepts(BitSet states) {
+      for (int k = 0; k < automata.size(); k++) {
+        if (automata.get(k).accepts(states.get(k * stride, (k + 1) * stride))) {
+          return true;
+        }
+      }
+      return false;
+    }
+
+    private void place(BitSet states, int k, BitSet all) {
+      for (int s = states.nextSetBit(0); s >= 0; s = states.nextSetBit(s + 1)) {
         all.set(k * stride + s);
       }
     }
-    return all;
-  }
-
-  private static BitSet outerStep(List<GlobAutomaton> outer, BitSet states, int codePoint) {
-    int stride = stride(outer);
-    BitSet all = new BitSet();
-    for (int k = 0; k < outer.size(); k++) {
-      BitSet next = outer.get(k).step(states.get(k * stride, (k + 1) * stride), codePoint);
-      for (int s = next.nextSetBit(0); s >= 0; s = next.nextSetBit(s + 1)) {
-        all.set(k * stride + s);
-      }
-    }
-    return all;
-  }
-
-  private static boolean outerAccepts(List<GlobAutomaton> outer, BitSet states) {
-    int stride = stride(outer);
-    for (int k = 0; k < outer.size(); k++) {
-      if (outer.get(k).accepts(states.get(k * stride, (k + 1) * stride))) {
-        return true;
-      }
-    }
-    return false;
   }
 
   private static String path(Node node, Map<Node, Parent> parents) {

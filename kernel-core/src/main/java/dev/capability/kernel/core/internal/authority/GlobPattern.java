@@ -123,11 +123,6 @@ public final class GlobPattern {
     return prefix;
   }
 
-  /** Whether the pattern has no wildcard at all, so it matches exactly one path. */
-  public boolean isLiteral() {
-    return literalPrefix().size() == segments.length;
-  }
-
   List<GlobSegment> segments() {
     return List.of(segments);
   }

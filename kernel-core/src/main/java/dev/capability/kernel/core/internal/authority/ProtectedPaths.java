@@ -118,9 +118,4 @@ public final class ProtectedPaths {
   public List<Path> gitDirectories() {
     return gitDirectories;
   }
-
-  /** The configured and built-in entries, built-in first. */
-  public List<String> entries() {
-    return entries.stream().map(entry -> entry.pattern().source()).toList();
-  }
 }

@@ -124,8 +124,9 @@ public final class ExecutionPolicy {
 
   /**
    * Repository-relative glob patterns commands may write when {@link #projectWrites()} is
-   * {@link ProjectWriteMode#SCOPED}; {@code *} and {@code ?} match within one path segment,
-   * {@code **} as a whole segment matches any number of segments.
+   * {@link ProjectWriteMode#SCOPED}; {@code *}, {@code ?} and classes such as {@code [a-z]} match
+   * within one path segment, {@code **} as a whole segment matches any number of segments, and no
+   * wildcard matches the {@code .} that starts a hidden name. See {@code docs/authority.md}.
    */
   public List<String> writeScopes() {
     return writeScopes;

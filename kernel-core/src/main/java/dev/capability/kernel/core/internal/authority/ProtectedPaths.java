@@ -3,6 +3,7 @@ package dev.capability.kernel.core.internal.authority;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Objects;
 import java.util.Optional;
 
@@ -17,6 +18,11 @@ import java.util.Optional;
  * leads elsewhere inside the repository. Git directories outside the repository cannot be reached
  * through a repository-relative path without a symbolic link, which write targets may not
  * contain; {@link #gitDirectories()} lists them for backends that mount them read-only.
+ *
+ * <p>A path is also checked folded: lower case, without the code points macOS file systems
+ * ignore in names (U+200C to U+200F, U+202A to U+202E, U+206A to U+206F, U+FEFF). On a
+ * case-insensitive file system {@code .GIT/config} and {@code .g\u200Cit/config} are
+ * {@code .git/config}; protection only ever grows by it.
  */
 public final class ProtectedPaths {
   /** Entries protected whatever the policy says. */
@@ -40,7 +46,16 @@ public final class ProtectedPaths {
     }
   }
 
-  private record Entry(GlobPattern pattern, boolean builtin) {}
+  /** An entry compiled as written and folded; a path is protected when either matches. */
+  private record Entry(GlobPattern pattern, GlobPattern folded, boolean builtin) {
+    static Entry of(String source, boolean builtin) {
+      return new Entry(GlobPattern.protectedPath(source), GlobPattern.protectedPath(fold(source)), builtin);
+    }
+
+    boolean matches(String path, String foldedPath) {
+      return pattern.matches(path) || folded.matches(foldedPath);
+    }
+  }
 
   private ProtectedPaths(List<Entry> entries, List<String> gitDirectoriesInside, List<Path> gitDirectories) {
     this.entries = List.copyOf(entries);
@@ -60,8 +75,8 @@ public final class ProtectedPaths {
     Objects.requireNonNull(root, "root");
     Objects.requireNonNull(configured, "configured");
     List<Entry> entries = new ArrayList<>();
-    ALWAYS.forEach(pattern -> entries.add(new Entry(GlobPattern.protectedPath(pattern), true)));
-    configured.forEach(pattern -> entries.add(new Entry(GlobPattern.protectedPath(Objects.requireNonNull(pattern, "pattern")), false)));
+    ALWAYS.forEach(pattern -> entries.add(Entry.of(pattern, true)));
+    configured.forEach(pattern -> entries.add(Entry.of(Objects.requireNonNull(pattern, "pattern"), false)));
     GitLocations git = GitLocations.of(root);
     List<String> inside = new ArrayList<>();
     for (Path directory : git.all()) {
@@ -75,22 +90,24 @@ public final class ProtectedPaths {
 
   /** What protects {@code path} (a valid repository-relative path), if anything does. */
   public Optional<Protection> protection(String path) {
+    String folded = fold(path);
     for (String directory : gitDirectoriesInside) {
-      if (directory.isEmpty() || path.equals(directory) || RepositoryPaths.isStrictAncestor(directory, path)) {
+      if (directory.isEmpty() || isAtOrUnder(directory, path) || isAtOrUnder(fold(directory), folded)) {
         return Optional.of(new Protection(directory.isEmpty() ? "." : directory, true, directory.isEmpty() ? path : directory));
       }
     }
-    for (int end = path.indexOf('/'); ; end = path.indexOf('/', end + 1)) {
-      String prefix = end < 0 ? path : path.substring(0, end);
+    List<String> prefixes = prefixes(path);
+    List<String> foldedPrefixes = prefixes(folded);
+    for (int i = 0; i < Math.max(prefixes.size(), foldedPrefixes.size()); i++) {
+      String prefix = prefixes.get(Math.min(i, prefixes.size() - 1));
+      String foldedPrefix = foldedPrefixes.get(Math.min(i, foldedPrefixes.size() - 1));
       for (Entry entry : entries) {
-        if (entry.pattern().matches(prefix)) {
+        if (entry.matches(prefix, foldedPrefix)) {
           return Optional.of(new Protection(entry.pattern().source(), entry.builtin(), prefix));
         }
       }
-      if (end < 0) {
-        return Optional.empty();
-      }
     }
+    return Optional.empty();
   }
 
   /**
@@ -109,9 +126,36 @@ public final class ProtectedPaths {
         anchors.add(new Protection(entry.pattern().source(), entry.builtin(), prefix));
       }
     }
+    String folded = fold(path);
     return anchors.stream()
-        .filter(anchor -> path.isEmpty() || RepositoryPaths.isStrictAncestor(path, anchor.matched()))
+        .filter(anchor -> path.isEmpty() || RepositoryPaths.isStrictAncestor(path, anchor.matched())
+            || RepositoryPaths.isStrictAncestor(folded, fold(anchor.matched())))
         .findFirst();
+  }
+
+  /** {@code path} in lower case, without the code points macOS file systems ignore in names. */
+  static String fold(String path) {
+    StringBuilder kept = new StringBuilder(path.length());
+    path.codePoints().filter(c -> !isIgnoredByHfs(c)).forEach(kept::appendCodePoint);
+    return kept.toString().toLowerCase(Locale.ROOT);
+  }
+
+  private static boolean isIgnoredByHfs(int c) {
+    return c >= 0x200C && c <= 0x200F || c >= 0x202A && c <= 0x202E || c >= 0x206A && c <= 0x206F || c == 0xFEFF;
+  }
+
+  private static boolean isAtOrUnder(String directory, String path) {
+    return path.equals(directory) || RepositoryPaths.isStrictAncestor(directory, path);
+  }
+
+  /** {@code path} and every directory above it, shortest first. */
+  private static List<String> prefixes(String path) {
+    List<String> prefixes = new ArrayList<>();
+    for (int end = path.indexOf('/'); end >= 0; end = path.indexOf('/', end + 1)) {
+      prefixes.add(path.substring(0, end));
+    }
+    prefixes.add(path);
+    return prefixes;
   }
 
   /** The real paths of the repository's git directory and common directory, inside the repository or not. */

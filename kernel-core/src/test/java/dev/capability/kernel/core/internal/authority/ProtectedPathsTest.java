@@ -44,6 +44,27 @@ class ProtectedPathsTest {
     assertThat(defaults(temp).protection(path)).as(path).isEmpty();
   }
 
+  @ParameterizedTest
+  @ValueSource(strings = {
+      ".GIT/config", ".Git", "sub/.GiT/hooks/pre-commit", ".g\u200Cit/config", ".git\uFEFF/config", ".\u202Egit/HEAD",
+      ".CAPABILITY/ledger", ".GitHub/Workflows/ci.yml", "deep/.ENVRC", ".MVN/jvm.config"})
+  void spellingsACaseInsensitiveFileSystemTakesForAProtectedNameAreProtected(String path) {
+    assertThat(defaults(temp).protection(path)).as(path).isPresent();
+  }
+
+  @Test
+  void aGitDirectoryInsideTheRepositoryIsProtectedInEverySpelling() throws IOException {
+    Path repository = Files.createDirectories(temp.resolve("repo")).toRealPath();
+    git(temp, "init", "-q", "--separate-git-dir=" + repository.resolve("Meta"), repository.toString());
+
+    ProtectedPaths paths = defaults(repository);
+
+    assertThat(paths.protection("META/config")).isPresent();
+    assertThat(paths.protection("m\u200Deta/hooks")).isPresent();
+    assertThat(paths.heldBelow("")).isPresent();
+    assertThat(paths.protection("metadata/x")).isEmpty();
+  }
+
   @Test
   void aProtectionSaysWhichEntryMatchedWhichDirectory() {
     ProtectedPaths.Protection protection = defaults(temp).protection("a/b/.git/hooks/post-checkout").orElseThrow();

@@ -73,7 +73,7 @@ public class AuthorityBenchmark {
         .build();
     layers = List.of(
         AuthorityLayer.builder(Kind.PROJECT_CONTRACT, "contract.json").executables("mvn", "git")
-            .writeScopes(List.of("src/**/java/**", "target/**", "pom.xml")).build(),
+            .writeScopes(List.of("src/main/java/**", "src/test/java/**", "target/**", "pom.xml")).build(),
         AuthorityLayer.builder(Kind.PHASE, "phase.json").executables("mvn")
             .writeScopes(List.of("src/test/java/**", "target/**")).build());
     authority = EffectiveAuthority.of(policy, layers, repository);

@@ -69,25 +69,37 @@ public final class GlobPattern {
    * absolute, with an empty, {@code .} or {@code ..} segment) matches nothing.
    */
   public boolean matches(String path) {
+    return scan(path, false) == path.length();
+  }
+
+  /**
+   * The length of the shortest prefix of {@code path} that the pattern matches, where a prefix is
+   * the path itself or a directory above it; -1 when none matches. One pass over the segments,
+   * so asking whether a path lies at or under a match costs no more than {@link #matches}.
+   */
+  public int shortestMatchingPrefix(String path) {
+    return scan(path, true);
+  }
+
+  /** The end of the first (when {@code prefixes}) or the only candidate that matches, or -1. */
+  private int scan(String path, boolean prefixes) {
     int length = path.length();
     if (length == 0 || path.charAt(0) == '/') {
-      return false;
+      return -1;
     }
     int m = segments.length;
+    long accept = 1L << m;
     long states = closure(1L);
     int start = 0;
     while (true) {
       int slash = path.indexOf('/', start);
       int end = slash < 0 ? length : slash;
       if (end == start || isDotSegment(path, start, end)) {
-        return false;
+        return -1;
       }
       long next = 0;
-      for (long rest = states; rest != 0; rest &= rest - 1) {
+      for (long rest = states & ~accept; rest != 0; rest &= rest - 1) {
         int p = Long.numberOfTrailingZeros(rest);
-        if (p == m) {
-          continue;
-        }
         GlobSegment segment = segments[p];
         if (segment.isGlobstar()) {
           if (wildcardsMatchDot || path.charAt(start) != '.') {
@@ -98,11 +110,11 @@ public final class GlobPattern {
         }
       }
       states = closure(next);
-      if (states == 0) {
-        return false;
+      if ((states & accept) != 0 && (prefixes || slash < 0)) {
+        return end;
       }
-      if (slash < 0) {
-        return (states & (1L << m)) != 0;
+      if (states == 0 || slash < 0) {
+        return -1;
       }
       start = slash + 1;
     }

@@ -52,8 +52,19 @@ public final class ProtectedPaths {
       return new Entry(GlobPattern.protectedPath(source), GlobPattern.protectedPath(fold(source)), builtin);
     }
 
-    boolean matches(String path, String foldedPath) {
-      return pattern.matches(path) || folded.matches(foldedPath);
+    /** The directory (or the path itself) of {@code path} this entry protects it through, if any. */
+    Optional<String> match(String path, String foldedPath) {
+      int end = pattern.shortestMatchingPrefix(path);
+      if (end >= 0) {
+        return Optional.of(path.substring(0, end));
+      }
+      int foldedEnd = folded.shortestMatchingPrefix(foldedPath);
+      if (foldedEnd < 0) {
+        return Optional.empty();
+      }
+      // Folding keeps every '/', so the folded prefix has as many segments as the original one.
+      int segments = RepositoryPaths.segments(foldedPath.substring(0, foldedEnd)).size();
+      return Optional.of(String.join("/", RepositoryPaths.segments(path).subList(0, segments)));
     }
   }
 
@@ -96,15 +107,10 @@ public final class ProtectedPaths {
         return Optional.of(new Protection(directory.isEmpty() ? "." : directory, true, directory.isEmpty() ? path : directory));
       }
     }
-    List<String> prefixes = prefixes(path);
-    List<String> foldedPrefixes = prefixes(folded);
-    for (int i = 0; i < Math.max(prefixes.size(), foldedPrefixes.size()); i++) {
-      String prefix = prefixes.get(Math.min(i, prefixes.size() - 1));
-      String foldedPrefix = foldedPrefixes.get(Math.min(i, foldedPrefixes.size() - 1));
-      for (Entry entry : entries) {
-        if (entry.matches(prefix, foldedPrefix)) {
-          return Optional.of(new Protection(entry.pattern().source(), entry.builtin(), prefix));
-        }
+    for (Entry entry : entries) {
+      Optional<String> matched = entry.match(path, folded);
+      if (matched.isPresent()) {
+        return Optional.of(new Protection(entry.pattern().source(), entry.builtin(), matched.get()));
       }
     }
     return Optional.empty();
@@ -146,16 +152,6 @@ public final class ProtectedPaths {
 
   private static boolean isAtOrUnder(String directory, String path) {
     return path.equals(directory) || RepositoryPaths.isStrictAncestor(directory, path);
-  }
-
-  /** {@code path} and every directory above it, shortest first. */
-  private static List<String> prefixes(String path) {
-    List<String> prefixes = new ArrayList<>();
-    for (int end = path.indexOf('/'); end >= 0; end = path.indexOf('/', end + 1)) {
-      prefixes.add(path.substring(0, end));
-    }
-    prefixes.add(path);
-    return prefixes;
   }
 
   /** The real paths of the repository's git directory and common directory, inside the repository or not. */

@@ -48,12 +48,41 @@ public final class WriteScope {
    */
   public Optional<Widening> wideningOf(WriteScope outer) {
     for (GlobPattern pattern : patterns) {
-      Optional<String> path = GlobContainment.counterexample(pattern, outer.patterns);
+      Optional<String> path = counterexample(pattern, outer);
       if (path.isPresent()) {
         return Optional.of(new Widening(pattern, path.get()));
       }
     }
     return Optional.empty();
+  }
+
+  /**
+   * A path {@code pattern} matches and {@code outer} does not. Cheap cases first: a pattern
+   * without wildcards is one path, and an outer pattern whose literal start diverges from this
+   * one's can match none of its paths, so it is left out of the search.
+   */
+  private static Optional<String> counterexample(GlobPattern pattern, WriteScope outer) {
+    List<String> prefix = pattern.literalPrefix();
+    if (prefix.size() == pattern.segments().size()) {
+      String path = String.join("/", prefix);
+      return outer.match(path).isPresent() ? Optional.empty() : Optional.of(path);
+    }
+    List<GlobPattern> relevant = new ArrayList<>();
+    for (GlobPattern candidate : outer.patterns) {
+      if (candidate.source().equals(pattern.source())) {
+        return Optional.empty();
+      }
+      if (compatible(prefix, candidate.literalPrefix())) {
+        relevant.add(candidate);
+      }
+    }
+    return GlobContainment.counterexample(pattern, relevant);
+  }
+
+  /** Whether one literal start is a segment-wise prefix of the other, so that some path could begin with both. */
+  private static boolean compatible(List<String> a, List<String> b) {
+    int shared = Math.min(a.size(), b.size());
+    return a.subList(0, shared).equals(b.subList(0, shared));
   }
 
   /** The repository-relative directories (or files) every match lies at or under; {@code ""} is the root. */

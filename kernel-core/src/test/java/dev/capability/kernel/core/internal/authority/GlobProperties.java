@@ -54,6 +54,23 @@ class GlobProperties {
     assertThat(GlobAutomaton.of(glob).accepts(path)).as("%s on %s", pattern, path).isEqualTo(glob.matches(path));
   }
 
+  @Property(tries = 1000)
+  void theShortestMatchingPrefixIsTheFirstAncestorOrSelfThatMatches(
+      @ForAll("patterns") String pattern, @ForAll("paths") String path, @ForAll boolean protectedPath) {
+    GlobPattern glob = compiles(pattern, protectedPath);
+    int expected = -1;
+    for (int end = path.indexOf('/'); expected < 0; end = path.indexOf('/', end + 1)) {
+      int candidate = end < 0 ? path.length() : end;
+      if (glob.matches(path.substring(0, candidate))) {
+        expected = candidate;
+      }
+      if (end < 0) {
+        break;
+      }
+    }
+    assertThat(glob.shortestMatchingPrefix(path)).as("%s on %s", pattern, path).isEqualTo(expected);
+  }
+
   @Property(tries = 500)
   void aCounterexampleIsMatchedByTheInnerPatternAndByNoOuterOne(
       @ForAll("patterns") String inner, @ForAll("patterns") String outer1, @ForAll("patterns") String outer2,
@@ -69,6 +86,21 @@ class GlobProperties {
     } else if (in.matches(probe)) {
       assertThat(out).as("%s is inside %s, so %s is matched by one", inner, out, probe).anyMatch(glob -> glob.matches(probe));
     }
+  }
+
+  @Property(tries = 500)
+  void theShortcutsOfTheWideningCheckAgreeWithTheFullSearch(
+      @ForAll("patterns") String inner, @ForAll("patterns") String outer1, @ForAll("patterns") String outer2) {
+    GlobPattern in = compiles(inner, false);
+    List<GlobPattern> out = List.of(compiles(outer1, false), compiles(outer2, false));
+
+    Optional<WriteScope.Widening> widening = WriteScope.of(List.of(inner)).wideningOf(WriteScope.of(List.of(outer1, outer2)));
+
+    assertThat(widening.isPresent()).isEqualTo(GlobContainment.counterexample(in, out).isPresent());
+    widening.ifPresent(found -> {
+      assertThat(in.matches(found.path())).isTrue();
+      assertThat(out).noneMatch(glob -> glob.matches(found.path()));
+    });
   }
 
   @Property(tries = 300)

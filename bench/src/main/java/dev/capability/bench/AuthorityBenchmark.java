@@ -30,11 +30,11 @@ import org.openjdk.jmh.annotations.Warmup;
 import org.openjdk.jmh.infra.Blackhole;
 
 /**
- * The cost of layered authority per command, with a 20-pattern operator scope narrowed by a
- * contract and a phase: building the effective authority (widening proofs, symbolic-link and
- * git-directory checks included), deciding one command's executable and write targets, matching
- * one path against the 20 patterns, and auditing 100 changed paths. The target is well under
- * 100 µs per command for everything but the one-off build.
+ * The cost of layered authority, with a 20-pattern operator scope narrowed by a contract and a
+ * phase: building the effective authority (widening proofs, symbolic-link and git-directory
+ * checks, protected-path compilation), deciding a command's executable rule plus one write path
+ * (per path), matching one path against the 20 patterns (per path), and auditing 100 changed
+ * paths. Deciding a command should stay well under 100 µs.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)

@@ -16,8 +16,9 @@ import java.util.Objects;
  * {@link ShellSyntaxException} naming the construct, its offset and an escaped rendering of the
  * input. The rules and the table of constructs are in {@code docs/parser.md}.
  *
- * <p>One pass over the characters, left to right; the first refused construct is reported. There
- * is no size or complexity limit. An instance lives for one call and is never shared.
+ * <p>The characters are read once, left to right, and the refused construct with the lowest offset
+ * is reported (an unclosed quote counts from its opening quote). There is no size or complexity
+ * limit. An instance lives for one call and is never shared.
  */
 public final class CommandParser {
   private final String input;
@@ -152,7 +153,8 @@ public final class CommandParser {
           }
           break;
         case '!':
-          if (!isHistoryInert(i + 1, false)) {
+        case '^':
+          if (HistoryExpansion.couldExpandAt(input, i)) {
             throw Construct.HISTORY_EXPANSION.refusal(input, i);
           }
           break;
@@ -216,13 +218,17 @@ public final class CommandParser {
     return end;
   }
 
-  /** Appends the text inside the single quote opened at {@code open}; returns the index after it. */
+  /** Appends the text inside the single quote opened at {@code open}; returns the index after. */
   private int singleQuoted(int open) {
     for (int i = open + 1; i < length; i++) {
       char c = input.charAt(i);
       if (c == '\'') {
         word.append(input, open + 1, i);
         return i + 1;
+      }
+      if ((c == '!' || c == '^') && HistoryExpansion.couldExpandAt(input, i)) {
+        // History expansion does not reliably honour the shell's single quotes.
+        throw refusalInsideSingleQuotes(Construct.HISTORY_EXPANSION, i, open);
       }
       if ((c < 0x20 && c != '\t' && c != '\n') || c >= 0x7F) {
         Construct refused = CharacterPolicy.refusalAt(input, i);
@@ -262,10 +268,6 @@ public final class CommandParser {
               continue;
             case '\n':
               throw refusalInsideDoubleQuotes(Construct.LINE_CONTINUATION, i, open);
-            case '!':
-              // Bash keeps this backslash, and it stops interactive history expansion.
-              i += 2;
-              continue;
             default:
               // A literal backslash; the next character is judged on its own.
               i++;
@@ -276,7 +278,8 @@ public final class CommandParser {
         case '`':
           throw refusalInsideDoubleQuotes(Construct.COMMAND_SUBSTITUTION, i, open);
         case '!':
-          if (!isHistoryInert(i + 1, true)) {
+        case '^':
+          if (HistoryExpansion.couldExpandAt(input, i)) {
             throw refusalInsideDoubleQuotes(Construct.HISTORY_EXPANSION, i, open);
           }
           break;
@@ -342,19 +345,6 @@ public final class CommandParser {
       default:
         return Construct.PARAMETER_EXPANSION;
     }
-  }
-
-  /**
-   * Whether a {@code !} followed by the character at {@code next} is left alone by interactive
-   * bash's history expansion: at the end of input, or before a blank, newline or {@code =}, or
-   * inside double quotes before the closing quote.
-   */
-  private boolean isHistoryInert(int next, boolean insideDoubleQuotes) {
-    if (next == length) {
-      return true;
-    }
-    char c = input.charAt(next);
-    return c == ' ' || c == '\t' || c == '\n' || c == '=' || (insideDoubleQuotes && c == '"');
   }
 
   private boolean isAt(int index, char expected) {

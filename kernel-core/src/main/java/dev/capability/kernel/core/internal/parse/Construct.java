@@ -76,8 +76,9 @@ enum Construct {
       "an unquoted '~' at the start of a word or after an unquoted '=' or ':' would become a"
           + " home directory; write the path or quote the '~'"),
   HISTORY_EXPANSION("history-expansion",
-      "an interactive shell would replace this '!' (or a leading '^') with text from its"
-          + " history; quote it with single quotes or follow it with a space"),
+      "an interactive shell could replace this '!' (or this '^' starting a line) with text from"
+          + " its history, even inside quotes; write it as \\! outside quotes, or follow it with a"
+          + " space"),
   RESERVED_WORD("reserved-word",
       "the first word is a shell reserved word, which starts shell syntax instead of naming a"
           + " program; quote it if a program has that name"),

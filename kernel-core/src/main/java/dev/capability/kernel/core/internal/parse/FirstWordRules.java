@@ -1,11 +1,10 @@
 package dev.capability.kernel.core.internal.parse;
 
 /**
- * Rules bash applies only to the word in command position: reserved words, variable
- * assignments, and history substitution by a leading {@code ^}. They are decided on the raw text
- * of the word, before quote removal, exactly as bash does: {@code if} is reserved but {@code 'if'},
- * {@code \if} and {@code i''f} name an ordinary program; {@code a=b} is an assignment but
- * {@code 'a'=b} and {@code a\=b} are not.
+ * Rules bash applies only to the word in command position: reserved words and variable
+ * assignments. They are decided on the raw text of the word, before quote removal, exactly as
+ * bash does: {@code if} is reserved but {@code 'if'}, {@code \if} and {@code i''f} name an
+ * ordinary program; {@code a=b} is an assignment but {@code 'a'=b} and {@code a\=b} are not.
  */
 final class FirstWordRules {
   /** Bash's reserved words, recognised only when unquoted and delimited like a whole word. */
@@ -23,9 +22,6 @@ final class FirstWordRules {
    * first-word rules allow it (the word is then scanned like every other).
    */
   static Construct refusalAt(String input, int start) {
-    if (input.charAt(start) == '^') {
-      return Construct.HISTORY_EXPANSION;
-    }
     if (isReservedWord(input, start)) {
       return Construct.RESERVED_WORD;
     }

@@ -24,14 +24,15 @@ import java.util.function.Function;
  * script, one record each, and bash runs it once; if the batch does not come back as exactly one
  * clean record per input, each input is run on its own so that a failure names the input.
  *
- * <p>Bash is started by argv as {@code env -i PATH=<empty dir> /bin/bash --norc --noprofile -r
- * <script>} in a scratch directory holding a few files a glob could match. The empty PATH and
- * restricted mode ({@code -r}: no output redirection, no command names with a slash) are a safety
- * net for the case where the parser wrongly accepts something; they do not change how words are
- * split or quotes removed.
+ * <p>Bash is started by argv as {@code env -i PATH=<empty dir> HISTFILE=<scratch file> /bin/bash
+ * --norc --noprofile -r <script>} in a scratch directory holding a few files a glob could match.
+ * The empty PATH and restricted mode ({@code -r}: no output redirection, no command names with a
+ * slash) are a safety net for the case where the parser wrongly accepts something; they do not
+ * change how words are split or quotes removed. Without a locale in the environment bash reads
+ * bytes, which is what the parser's UTF-16 input becomes in UTF-8.
  */
 final class BashOracle implements AutoCloseable {
-  static final String BASH = "/bin/bash";
+  private static final String BASH = "/bin/bash";
   private static final String ENV = "/usr/bin/env";
   /** Ends every record; accepted inputs never contain control characters, so it cannot clash. */
   private static final String RECORD_END = "printf '\\1\\1\\n'";
@@ -80,7 +81,20 @@ final class BashOracle implements AutoCloseable {
 
   /** The arguments bash passes to {@code printf '%s\0'} when each input follows it on a line. */
   List<Outcome> argumentsOf(List<String> inputs) {
-    return outcomes("", inputs, input -> "printf '%s\\0' " + input + "\n" + RECORD_END + "\n");
+    return outcomes("", inputs, BashOracle::printfLine);
+  }
+
+  /**
+   * As {@link #argumentsOf}, with history expansion switched on as in an interactive shell. Bash
+   * prints every line it expands and fails on unknown events, so an input whose meaning history
+   * expansion changes does not come back as its own clean record.
+   */
+  List<Outcome> argumentsWithHistoryExpansionOf(List<String> inputs) {
+    return outcomes("set -o history -H\n", inputs, BashOracle::printfLine);
+  }
+
+  private static String printfLine(String input) {
+    return "printf '%s\\0' " + input + "\n" + RECORD_END + "\n";
   }
 
   /**
@@ -109,7 +123,9 @@ final class BashOracle implements AutoCloseable {
     for (String input : inputs) {
       Run single = run(prelude + line.apply(input));
       List<byte[]> own = single.isClean() ? records(single.stdout) : null;
-      outcomes.add(own != null && own.size() == 1 ? decode(own.get(0)) : Outcome.failed(single.describe()));
+      outcomes.add(own != null && own.size() == 1
+          ? decode(own.get(0))
+          : Outcome.failed(single.describe()));
     }
     return outcomes;
   }
@@ -160,7 +176,8 @@ final class BashOracle implements AutoCloseable {
     }
 
     String describe() {
-      return "bash exited " + exitCode + ", stdout \"" + InputRendering.escape(new String(stdout, UTF_8))
+      return "bash exited " + exitCode
+          + ", stdout \"" + InputRendering.escape(new String(stdout, UTF_8))
           + "\", stderr \"" + InputRendering.escape(stderr) + "\"";
     }
   }
@@ -172,8 +189,8 @@ final class BashOracle implements AutoCloseable {
     try {
       Files.writeString(scriptFile, script, UTF_8);
       Process bash = new ProcessBuilder(
-              ENV, "-i", "PATH=" + emptyPath, BASH, "--norc", "--noprofile", "-r",
-              scriptFile.toString())
+              ENV, "-i", "PATH=" + emptyPath, "HISTFILE=" + root.resolve("history"),
+              BASH, "--norc", "--noprofile", "-r", scriptFile.toString())
           .directory(workDir.toFile())
           .redirectInput(ProcessBuilder.Redirect.from(Path.of("/dev/null").toFile()))
           .redirectError(stderrFile.toFile())

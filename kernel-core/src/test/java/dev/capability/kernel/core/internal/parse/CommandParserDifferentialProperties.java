@@ -24,7 +24,8 @@ import net.jqwik.api.statistics.StatisticsReport.StatisticsReportMode;
 
 /**
  * Real bash decides what an accepted command line means: for every generated input the parser
- * accepts, its argv must equal the argv bash produces for the same text. Inputs are compared in
+ * accepts, its argv must equal the argv bash produces for the same text, both as a script does it
+ * and with an interactive shell's history expansion switched on. Inputs are compared in
  * batches, one bash run per batch; batch properties skip jqwik's edge cases, which would be
  * batches of one repeated input. Samples and failures are shown escaped.
  */
@@ -153,6 +154,7 @@ class CommandParserDifferentialProperties {
       }
     }
     assertMatches(compared, expected, bash.argumentsOf(texts(compared)));
+    assertMatches(compared, expected, bash.argumentsWithHistoryExpansionOf(texts(compared)));
     return compared.size();
   }
 

@@ -17,7 +17,8 @@ final class ShellInputs {
       "\uff1b", "\uff04", "\uff5c", "\uff0a", "\u01c3"); // fullwidth ; $ | *, and a '!' look-alike
   private static final List<String> BLANKS = List.of(" ", "\t", "  ");
   private static final List<String> QUOTING = List.of("'", "\"", "\\", "''", "\"\"");
-  private static final List<String> WORD_SENSITIVE = List.of("=", "~", ":", "#", "!", "^", "+=");
+  private static final List<String> WORD_SENSITIVE = List.of(
+      "=", "~", ":", "#", "!", "^", "+=", "!!", "!a", "\\!", "!'");
   /** Pieces bash expands depending on where they stand: tildes in assignment-like words, globs. */
   private static final List<String> EXPANSION_TRIGGERS = List.of(
       "a=~", "x1=a:~", "b+=~/x", "a=", "_=", "PATH=", "a=b:", "~", ":~", "#", "{a,b}", "*", "a?");
@@ -128,12 +129,14 @@ final class ShellInputs {
 
   private static Arbitrary<String> doubleQuoted() {
     Arbitrary<String> escape = Arbitraries.of(
-        "\\$", "\\`", "\\\"", "\\\\", "\\!", "\\a", "\\'", "\\ ", "\\\t", "\\\u00e9", "\\\n", "\\~");
+        "\\$", "\\`", "\\\"", "\\\\", "\\!", "\\a", "\\'", "\\ ", "\\\t", "\\\u00e9", "\\\n",
+        "\\~");
     Arbitrary<String> history = Arbitraries.of("!", "!a", "! ", "!=");
     return Arbitraries.frequencyOf(
             Tuple.of(30, quotable().filter(ShellInputs::isInertInDoubleQuotes)),
             Tuple.of(10, escape),
             Tuple.of(2, history),
+            Tuple.of(3, Arbitraries.of("'", "'!a'", "'a'")),
             Tuple.of(1, Arbitraries.of("$", "`", "$(")))
         .list().ofMaxSize(6)
         .map(pieces -> "\"" + String.join("", pieces) + "\"");

@@ -3,9 +3,12 @@ package dev.capability.kernel.api;
 import dev.capability.kernel.api.backend.IsolationCapability;
 import dev.capability.kernel.api.backend.PinnedExecutable;
 import java.time.Instant;
+import java.util.Collections;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
+import java.util.TreeMap;
 
 /**
  * What the kernel can state about one execution or denial: what was asked, under which policy,
@@ -29,6 +32,8 @@ public record Attestation(
     String network,
     String projectWrites,
     WriteBoundaries writeBoundaries,
+    Map<String, String> toolConfiguration,
+    List<String> neutralization,
     List<String> filesProduced,
     List<Change> changes,
     List<Violation> violations,
@@ -54,6 +59,8 @@ public record Attestation(
     Objects.requireNonNull(network, "network");
     Objects.requireNonNull(projectWrites, "projectWrites");
     Objects.requireNonNull(writeBoundaries, "writeBoundaries");
+    toolConfiguration = Collections.unmodifiableSortedMap(new TreeMap<>(Objects.requireNonNull(toolConfiguration, "toolConfiguration")));
+    neutralization = List.copyOf(Objects.requireNonNull(neutralization, "neutralization"));
     filesProduced = List.copyOf(Objects.requireNonNull(filesProduced, "filesProduced"));
     changes = List.copyOf(Objects.requireNonNull(changes, "changes"));
     violations = List.copyOf(Objects.requireNonNull(violations, "violations"));
@@ -95,16 +102,20 @@ public record Attestation(
     }
   }
 
-  /** Write boundaries of the authority layers, as repository-relative glob patterns. */
-  public record WriteBoundaries(List<String> operator, List<String> phase, List<String> correction) {
+  /**
+   * Write boundaries of the authority layers, as repository-relative glob patterns; a layer
+   * that sets no write scope of its own is absent (null), an empty list allows no writes.
+   */
+  public record WriteBoundaries(List<String> operator, List<String> contract, List<String> phase, List<String> correction) {
     public WriteBoundaries {
-      operator = List.copyOf(operator);
-      phase = List.copyOf(phase);
-      correction = List.copyOf(correction);
+      operator = copyOrNull(operator);
+      contract = copyOrNull(contract);
+      phase = copyOrNull(phase);
+      correction = copyOrNull(correction);
     }
 
-    public static WriteBoundaries none() {
-      return new WriteBoundaries(List.of(), List.of(), List.of());
+    private static List<String> copyOrNull(List<String> patterns) {
+      return patterns == null ? null : List.copyOf(patterns);
     }
   }
 

@@ -53,9 +53,12 @@ public final class AttestationJson {
     m.put("projectWrites", a.projectWrites());
     Map<String, Object> boundaries = new LinkedHashMap<>();
     boundaries.put("operator", a.writeBoundaries().operator());
+    boundaries.put("contract", a.writeBoundaries().contract());
     boundaries.put("phase", a.writeBoundaries().phase());
     boundaries.put("correction", a.writeBoundaries().correction());
     m.put("writeBoundaries", boundaries);
+    m.put("toolConfiguration", a.toolConfiguration());
+    m.put("neutralization", a.neutralization());
     m.put("filesProduced", a.filesProduced());
     m.put("changes", a.changes().stream().map(c -> {
       Map<String, Object> change = new LinkedHashMap<>();

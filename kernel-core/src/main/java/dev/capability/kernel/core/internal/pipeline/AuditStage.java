@@ -4,8 +4,9 @@ import dev.capability.kernel.api.CapturedOutput;
 import dev.capability.kernel.core.internal.audit.SecretScanner;
 
 /**
- * Stage 9: what the command changed in the repository, and secrets in what it produced and
- * printed. Runs whenever the command was launched, whatever its status: a command that timed out
+ * Stage 9: what the command changed in the repository, which of those changes no layer allowed
+ * (outside the effective write scope, or in a protected path), and secrets in what it produced
+ * and printed. Runs whenever the command was launched, whatever its status: a command that timed out
  * may have written too.
  */
 final class AuditStage implements Stage {
@@ -20,6 +21,7 @@ final class AuditStage implements Stage {
       return;
     }
     context.changes = context.snapshot.diff(context.snapshot.retake());
+    context.violations = context.authority.violations(context.changes.paths());
     context.secrets = scanner.scan(context.snapshot.root(), context.changes, stdout, stderr);
   }
 }

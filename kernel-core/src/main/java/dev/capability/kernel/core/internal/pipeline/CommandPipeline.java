@@ -49,6 +49,7 @@ public final class CommandPipeline {
         new AuthorizeStage(policy.policy(), new CommandAuthorizer()),
         new EnvironmentStage(policy.policy(), new EnvironmentSanitizer(), hostEnvironment),
         new ResolveExecutableStage(policy.policy(), new ExecutableResolver(), pinner),
+        new ToolConfigurationStage(policy.policy()),
         new SelectBackendStage(policy.policy(), backends));
     this.launching = List.of(new SnapshotStage(), new LaunchStage(policy.policy()), new AuditStage());
     this.attestations = new AttestationFactory(policy, kernelVersion);

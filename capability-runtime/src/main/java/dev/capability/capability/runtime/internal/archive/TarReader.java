@@ -16,7 +16,9 @@ final class TarReader {
     long tarOverhead = (limits.maxEntries() + 4L) * 2048;
     byte[] tar = Gunzip.gunzip(tgz, limits.maxTotalBytes() + tarOverhead, limits.maxRatio());
     PackageContents.Builder builder = new PackageContents.Builder(limits, true);
-    try (TarArchiveInputStream in = new TarArchiveInputStream(new ByteArrayInputStream(tar))) {
+    PositionedInput source = new PositionedInput(tar);
+    // A 512-byte block size makes the reader stop right after the end-of-archive records.
+    try (TarArchiveInputStream in = new TarArchiveInputStream(source, 512)) {
       TarArchiveEntry entry;
       while ((entry = in.getNextEntry()) != null) {
         String name = entry.getName();
@@ -45,11 +47,21 @@ final class TarReader {
           throw new PackageRefusedException(CapabilityCodes.ARCHIVE_UNSUPPORTED, where + " has an unsupported tar entry type");
         }
       }
-      checkTrailer(tar, in.getBytesRead());
+      checkTrailer(tar, source.position());
     } catch (IOException | IllegalArgumentException e) {
       throw new PackageRefusedException(CapabilityCodes.ARCHIVE_CORRUPT, "malformed tar archive: " + e.getMessage(), e);
     }
     return builder.build();
+  }
+
+  private static final class PositionedInput extends ByteArrayInputStream {
+    PositionedInput(byte[] bytes) {
+      super(bytes);
+    }
+
+    synchronized long position() {
+      return pos;
+    }
   }
 
   /** After the end-of-archive blocks only zero padding may follow; anything else is hidden content. */

@@ -5,18 +5,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.capability.capability.runtime.PackageRefusedException;
 import dev.capability.kernel.api.CapabilityException;
 import java.nio.charset.StandardCharsets;
-import net.jqwik.api.ForAll;
-import net.jqwik.api.Property;
-import net.jqwik.api.constraints.AlphaChars;
-import net.jqwik.api.constraints.StringLength;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 class ManifestParserTest {
-  private static final String SRI = Integrity.of(new byte[] {1});
+  static final String SRI = Integrity.of(new byte[] {1});
 
-  private static String manifest(String extra, String version, String module, String effects) {
+  static String manifest(String extra, String version, String module, String effects) {
     return "{\"name\":\"demo\",\"version\":\"" + version + "\",\"entry\":{\"module\":\"" + module + "\",\"class\":\"a.B\"},"
         + "\"modules\":{\"" + module + "\":\"" + SRI + "\"},\"effects\":" + effects + ","
         + "\"input\":{\"type\":\"object\"},\"output\":{\"type\":\"object\"}" + extra + "}";
@@ -26,11 +22,11 @@ class ManifestParserTest {
     return manifest("", "1.0.0", "./lib/a.jar", "{}");
   }
 
-  private static String code(String text) {
+  static String code(String text) {
     return code(text.getBytes(StandardCharsets.UTF_8));
   }
 
-  private static String code(byte[] bytes) {
+  static String code(byte[] bytes) {
     try {
       ManifestParser.parse(bytes);
       return "ACCEPTED";
@@ -97,20 +93,5 @@ class ManifestParserTest {
   void refusesSchemasThatReachOutside() {
     String remote = valid().replace("\"input\":{\"type\":\"object\"}", "\"input\":{\"$ref\":\"https://evil.example/schema.json\"}");
     assertThat(code(remote)).isEqualTo("MANIFEST_SCHEMA_INVALID");
-  }
-
-  @Property(tries = 200)
-  void anyUnknownTopLevelFieldIsRefused(@ForAll @AlphaChars @StringLength(min = 1, max = 12) String field) {
-    String text = manifest(",\"" + field + "\":1", "1.0.0", "./lib/a.jar", "{}");
-    String expected =
-        java.util.Set.of("name", "version", "description", "entry", "modules", "effects", "input", "output", "hooks").contains(field)
-            ? "MANIFEST_DUPLICATE_KEY"
-            : "MANIFEST_UNKNOWN_FIELD";
-    assertThat(code(text)).isEqualTo(expected);
-  }
-
-  @Property(tries = 200)
-  void parsingNeverThrowsAnythingButACodedRefusal(@ForAll @StringLength(max = 200) String text) {
-    assertThat(code(text)).isNotNull();
   }
 }

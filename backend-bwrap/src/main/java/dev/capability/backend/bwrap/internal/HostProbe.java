@@ -76,11 +76,15 @@ final class HostProbe {
     }
     diagnostics.put("bwrap", "bubblewrap " + version.get() + " at " + bwrap.get());
     Optional<Path> flock = locate("flock", Optional.empty(), false);
+    Optional<Path> env = locate("env", Optional.empty(), false);
     Optional<Path> setpriv = locate("setpriv", Optional.empty(), false);
     Optional<Path> prlimit = locate("prlimit", Optional.empty(), false);
     Optional<Path> mkfifo = locate("mkfifo", Optional.empty(), false);
     if (flock.isEmpty()) {
       return unavailable("util-linux flock is needed to hand bwrap its arguments privately: " + diagnostics.get("flock"));
+    }
+    if (env.isEmpty()) {
+      return unavailable("env is needed inside the sandbox to remove the PWD bwrap sets: " + diagnostics.get("env"));
     }
     if (identity.dropsRoot() && setpriv.isEmpty()) {
       return unavailable(
@@ -117,7 +121,7 @@ final class HostProbe {
       }
       cgroup = Optional.empty();
     }
-    HostTools tools = new HostTools(bwrap.get(), version.get(), flock.get(), setpriv, prlimit, mkfifo);
+    HostTools tools = new HostTools(bwrap.get(), version.get(), flock.get(), env.get(), setpriv, prlimit, mkfifo);
     return sandboxProbes(tools, identity, cgroup);
   }
 
@@ -209,6 +213,7 @@ final class HostProbe {
               .arguments(
                   List.of(
                       "/proc/self/status",
+                      "/proc/self/environ",
                       "/proc/self/uid_map",
                       "/proc/self/mountinfo",
                       "/proc/sys/kernel/hostname",
@@ -235,7 +240,8 @@ final class HostProbe {
       return new Probed(
           Optional.of(
               SandboxSelfReport.parse(
-                  read(status), read(seen.resolve("uid_map")), read(seen.resolve("mountinfo")),
+                  read(status), read(seen.resolve("environ")), read(seen.resolve("uid_map")),
+                  read(seen.resolve("mountinfo")),
                   read(seen.resolve("hostname")), owner)),
           "");
     } catch (CapabilityException e) {
@@ -265,6 +271,11 @@ final class HostProbe {
       return unavailable(
           "the probe sandbox is not PID 1 of its own PID namespace (NSpid "
               + report.status().get("NSpid") + "); refusing to use this bwrap");
+    }
+    if (!report.environment().isEmpty()) {
+      return unavailable(
+          "the probe sandbox, given an empty environment, saw " + report.environment().size()
+              + " variables; the command would not get exactly the spec's environment");
     }
     verified.addAll(
         List.of(

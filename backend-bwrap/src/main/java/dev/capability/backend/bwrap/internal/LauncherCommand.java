@@ -13,13 +13,15 @@ import java.util.List;
  * flock --no-fork --shared ARGS                 opens bwrap's argument file as descriptor 3
  * setpriv --reuid=U --regid=G --clear-groups    never real root (only when the JVM is root)
  *         --inh-caps=-all --bounding-set=-all --no-new-privs --
- * bwrap --args 3 -- EXECUTABLE ARGUMENTS...
+ * bwrap --args 3 -- [env -u PWD --] EXECUTABLE ARGUMENTS...
  * </pre>
  *
  * <p>The argument file is opened while still root, so it can stay readable by this JVM's user
  * alone; bwrap reads it and closes descriptor 3 before the command runs. All of these programs
  * start with an empty environment: the command's environment reaches bwrap only through the
- * file, so variables such as {@code LD_PRELOAD} never act on the unsandboxed launcher.
+ * file, so variables such as {@code LD_PRELOAD} never act on the unsandboxed launcher. bwrap
+ * always sets {@code PWD}; unless the spec sets it to the working directory itself, {@code env}
+ * (from the sandbox's read-only {@code /usr}) removes it before the command runs.
  */
 final class LauncherCommand {
   /** The descriptor flock opens the argument file on: the lowest free one after stdio. */
@@ -33,7 +35,8 @@ final class LauncherCommand {
       ResourceLimits limits,
       Path argumentFile,
       Path executable,
-      List<String> arguments) {
+      List<String> arguments,
+      boolean keepPwd) {
     List<String> argv = new ArrayList<>();
     if (limits.needsRlimits()) {
       argv.add(
@@ -66,6 +69,9 @@ final class LauncherCommand {
     }
     argv.addAll(
         List.of(tools.bwrap().toString(), "--args", Integer.toString(ARGS_DESCRIPTOR), "--"));
+    if (!keepPwd) {
+      argv.addAll(List.of(tools.env().toString(), "-u", "PWD", "--"));
+    }
     argv.add(executable.toString());
     argv.addAll(arguments);
     return List.copyOf(argv);

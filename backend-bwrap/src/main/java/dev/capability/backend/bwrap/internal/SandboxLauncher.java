@@ -76,6 +76,13 @@ final class SandboxLauncher {
           BackendUnavailableException.ISOLATION_UNAVAILABLE,
           "the spec asks for no network, but bwrap cannot create a network namespace here");
     }
+    String pwd = spec.environment().get("PWD");
+    if (pwd != null && !pwd.equals(spec.workingDirectory().toString())) {
+      throw new LaunchFailedException(
+          "cannot launch " + spec.executable().path() + ": the environment sets PWD to something"
+              + " other than the working directory " + spec.workingDirectory() + ", and bwrap"
+              + " always sets PWD to the working directory");
+    }
     try (RunDirectory run = RunDirectory.create(base)) {
       run.writeSystemFiles(identity);
       SandboxLayout.RunFiles files = run.files();
@@ -108,7 +115,8 @@ final class SandboxLauncher {
                 settings.limits(),
                 channel.path(),
                 spec.executable().path(),
-                spec.arguments());
+                spec.arguments(),
+                pwd != null);
         run.createPlaceholders(plan.placeholders());
         return start(spec, argv, stdin, channel, runCgroup);
       } finally {

@@ -1,5 +1,6 @@
 package dev.capability.backend.bwrap.internal;
 
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -10,6 +11,7 @@ import java.util.Map;
  * the host uid that owns the copies, which is the uid the sandbox really ran as.
  *
  * @param status the {@code Key: value} lines of its status
+ * @param environment the names of its environment variables (never the values)
  * @param uidMap its uid map, as read inside
  * @param mounts mount point to per-mount options, from its mountinfo
  * @param hostname its host name
@@ -17,6 +19,7 @@ import java.util.Map;
  */
 record SandboxSelfReport(
     Map<String, String> status,
+    List<String> environment,
     String uidMap,
     Map<String, String> mounts,
     String hostname,
@@ -26,11 +29,17 @@ record SandboxSelfReport(
 
   SandboxSelfReport {
     status = Map.copyOf(status);
+    environment = List.copyOf(environment);
     mounts = Map.copyOf(mounts);
   }
 
   static SandboxSelfReport parse(
-      String status, String uidMap, String mountinfo, String hostname, int hostOwner) {
+      String status,
+      String environ,
+      String uidMap,
+      String mountinfo,
+      String hostname,
+      int hostOwner) {
     Map<String, String> fields = new LinkedHashMap<>();
     for (String line : status.split("\n")) {
       int colon = line.indexOf(':');
@@ -45,7 +54,14 @@ record SandboxSelfReport(
         mounts.put(CgroupParent.unescape(f[4]), f[5]);
       }
     }
-    return new SandboxSelfReport(fields, uidMap.strip(), mounts, hostname.strip(), hostOwner);
+    List<String> names = new ArrayList<>();
+    for (String variable : environ.split("\0")) {
+      if (!variable.isEmpty()) {
+        int equals = variable.indexOf('=');
+        names.add(equals < 0 ? variable : variable.substring(0, equals));
+      }
+    }
+    return new SandboxSelfReport(fields, names, uidMap.strip(), mounts, hostname.strip(), hostOwner);
   }
 
   /** True when the sandbox does not share the host's full uid map. */

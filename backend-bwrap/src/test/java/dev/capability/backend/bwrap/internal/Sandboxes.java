@@ -10,8 +10,12 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
+import java.util.UUID;
 
 /** Shared real backends, pinned executables and specs for the sandbox tests. */
 final class Sandboxes {
@@ -23,8 +27,20 @@ final class Sandboxes {
   static synchronized BwrapBackend backend() {
     if (shared == null) {
       shared = BwrapBackend.create(BackendConfig.defaults());
+      BwrapBackend created = shared;
+      Runtime.getRuntime().addShutdownHook(new Thread(created::close));
     }
     return shared;
+  }
+
+  /** The identity sandboxes of the shared backend run as. */
+  static SandboxIdentity identity() {
+    return SandboxIdentity.forThisJvm(BwrapSettings.defaults());
+  }
+
+  /** True when this test JVM runs as root, so sandboxes drop to an unprivileged uid. */
+  static boolean jvmIsRoot() {
+    return SandboxIdentity.JvmCredentials.current().effectiveUid() == 0;
   }
 
   /** A backend with these settings; the caller closes it. */
@@ -58,9 +74,14 @@ final class Sandboxes {
 
   /** Writes an executable {@code /bin/sh} script readable by every uid and pins it. */
   static PinnedExecutable script(Path directory, String body) {
+    return script(directory, "/bin/sh", body);
+  }
+
+  /** Writes an executable script for {@code interpreter}, readable by every uid, and pins it. */
+  static PinnedExecutable script(Path directory, String interpreter, String body) {
     try {
       Path file = Files.createTempFile(directory, "script-", ".sh");
-      Files.writeString(file, "#!/bin/sh\n" + body + "\n");
+      Files.writeString(file, "#!" + interpreter + "\n" + body + "\n");
       Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rwxr-xr-x"));
       return pinned(file.toRealPath());
     } catch (IOException e) {
@@ -102,5 +123,57 @@ final class Sandboxes {
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
+  }
+
+  /** Every test sandbox carries this variable, so its processes can be found from the host. */
+  static final String MARKER = "CK_BWRAP_MARKER";
+
+  static String newMarker() {
+    return UUID.randomUUID().toString();
+  }
+
+  /** Host pids of live processes whose environment holds {@code MARKER=marker}. */
+  static List<Long> processesWithMarker(String marker) {
+    byte[] needle = (MARKER + "=" + marker).getBytes(StandardCharsets.UTF_8);
+    List<Long> found = new ArrayList<>();
+    try (var entries = Files.newDirectoryStream(Path.of("/proc"), p -> p.getFileName().toString().matches("\\d+"))) {
+      for (Path entry : entries) {
+        long pid = Long.parseLong(entry.getFileName().toString());
+        boolean live = ProcTable.read(pid).filter(p -> !p.exited()).isPresent();
+        if (live && contains(entry.resolve("environ"), needle)) {
+          found.add(pid);
+        }
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    return found;
+  }
+
+  /** True when the NUL-separated file holds {@code needle} as one whole entry. */
+  static boolean contains(Path nulSeparated, byte[] needle) {
+    byte[] bytes;
+    try {
+      bytes = Files.readAllBytes(nulSeparated);
+    } catch (IOException e) {
+      return false;
+    }
+    return split(bytes).stream().anyMatch(s -> s.equals(new String(needle, StandardCharsets.UTF_8)));
+  }
+
+  /** Splits NUL-terminated strings, as in /proc/pid/cmdline or {@code env -0} output. */
+  static List<String> split(byte[] bytes) {
+    List<String> parts = new ArrayList<>();
+    int start = 0;
+    for (int i = 0; i < bytes.length; i++) {
+      if (bytes[i] == 0) {
+        parts.add(new String(bytes, start, i - start, StandardCharsets.UTF_8));
+        start = i + 1;
+      }
+    }
+    if (start < bytes.length) {
+      parts.add(new String(bytes, start, bytes.length - start, StandardCharsets.UTF_8));
+    }
+    return parts;
   }
 }

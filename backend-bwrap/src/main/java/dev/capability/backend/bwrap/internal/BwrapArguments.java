@@ -47,10 +47,10 @@ final class BwrapArguments {
     if (flags.disableUserns()) {
       options.addAll(List.of("--disable-userns", "--assert-userns-disabled"));
     }
-    // The command is PID 1 of its namespace: when it exits the kernel kills everything left in
-    // the namespace, and bwrap exits only after that, so an exited launcher means an empty
-    // sandbox.
-    options.addAll(List.of("--die-with-parent", "--new-session", "--as-pid-1"));
+    // bwrap's own init stays PID 1, so the command keeps ordinary signal semantics (as PID 1 it
+    // could not even kill itself). When bwrap exits, die-with-parent kills that init, and with
+    // it the kernel kills the whole PID namespace.
+    options.addAll(List.of("--die-with-parent", "--new-session"));
     options.addAll(List.of("--cap-drop", "ALL", "--hostname", hostname, "--clearenv"));
     for (MountOp mount : plan.mounts()) {
       options.addAll(mount.options());

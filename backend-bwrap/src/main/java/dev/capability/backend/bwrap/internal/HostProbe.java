@@ -267,10 +267,10 @@ final class HostProbe {
       SandboxFlags flags,
       SandboxSelfReport report) {
     Set<IsolationCapability> verified = EnumSet.noneOf(IsolationCapability.class);
-    if (!report.pidOne()) {
+    if (!report.freshPidNamespace()) {
       return unavailable(
-          "the probe sandbox is not PID 1 of its own PID namespace (NSpid "
-              + report.status().get("NSpid") + "); refusing to use this bwrap");
+          "the probe sandbox is not in a fresh PID namespace (Pid " + report.status().get("Pid")
+              + ", NSpid " + report.status().get("NSpid") + "); refusing to use this bwrap");
     }
     if (!report.environment().isEmpty()) {
       return unavailable(

@@ -13,7 +13,7 @@ import java.util.List;
  * flock --no-fork --shared ARGS                 opens bwrap's argument file as descriptor 3
  * setpriv --reuid=U --regid=G --clear-groups    never real root (only when the JVM is root)
  *         --inh-caps=-all --bounding-set=-all --no-new-privs --
- * bwrap --args 3 -- [env -u PWD --] EXECUTABLE ARGUMENTS...
+ * bwrap --unsetenv CAPABILITY_RUN_ID --args 3 -- [env -u PWD --] EXECUTABLE ARGUMENTS...
  * </pre>
  *
  * <p>The argument file is opened while still root, so it can stay readable by this JVM's user
@@ -21,7 +21,9 @@ import java.util.List;
  * start with an empty environment: the command's environment reaches bwrap only through the
  * file, so variables such as {@code LD_PRELOAD} never act on the unsandboxed launcher. bwrap
  * always sets {@code PWD}; unless the spec sets it to the working directory itself, {@code env}
- * (from the sandbox's read-only {@code /usr}) removes it before the command runs.
+ * (from the sandbox's read-only {@code /usr}) removes it before the command runs. The no-op
+ * {@code --unsetenv} of a name unique to the run marks bwrap and the sandbox's init (a fork of
+ * bwrap) so that they can be found in {@code /proc} once bwrap has exited.
  */
 final class LauncherCommand {
   /** The descriptor flock opens the argument file on: the lowest free one after stdio. */
@@ -29,7 +31,13 @@ final class LauncherCommand {
 
   private LauncherCommand() {}
 
+  /** The bwrap argument that names a run: a variable name nothing ever sets. */
+  static String runToken(String runId) {
+    return "CAPABILITY_RUN_" + runId;
+  }
+
   static List<String> build(
+      String runId,
       HostTools tools,
       SandboxIdentity identity,
       ResourceLimits limits,
@@ -68,7 +76,13 @@ final class LauncherCommand {
           List.of(tools.setpriv().get().toString(), "--inh-caps=-all", "--no-new-privs", "--"));
     }
     argv.addAll(
-        List.of(tools.bwrap().toString(), "--args", Integer.toString(ARGS_DESCRIPTOR), "--"));
+        List.of(
+            tools.bwrap().toString(),
+            "--unsetenv",
+            runToken(runId),
+            "--args",
+            Integer.toString(ARGS_DESCRIPTOR),
+            "--"));
     if (!keepPwd) {
       argv.addAll(List.of(tools.env().toString(), "-u", "PWD", "--"));
     }

@@ -57,6 +57,41 @@ final class ProcTable {
     return found;
   }
 
+  /**
+   * Every live process with {@code argument} as one of its arguments in {@code
+   * /proc/<pid>/cmdline}, which every user may read.
+   */
+  static List<ProcEntry> withArgument(String argument) {
+    byte[] needle = argument.getBytes(StandardCharsets.UTF_8);
+    List<ProcEntry> found = new ArrayList<>();
+    for (ProcEntry p : snapshot()) {
+      if (!p.exited() && hasArgument(p.pid(), needle)) {
+        found.add(p);
+      }
+    }
+    return found;
+  }
+
+  private static boolean hasArgument(long pid, byte[] needle) {
+    byte[] cmdline;
+    try {
+      cmdline = Files.readAllBytes(PROC.resolve(Long.toString(pid)).resolve("cmdline"));
+    } catch (IOException e) {
+      return false;
+    }
+    int start = 0;
+    for (int i = 0; i <= cmdline.length; i++) {
+      if (i == cmdline.length || cmdline[i] == 0) {
+        if (i - start == needle.length
+            && java.util.Arrays.equals(cmdline, start, i, needle, 0, needle.length)) {
+          return true;
+        }
+        start = i + 1;
+      }
+    }
+    return false;
+  }
+
   private static List<ProcEntry> snapshot() {
     List<ProcEntry> all = new ArrayList<>();
     try (DirectoryStream<Path> entries = Files.newDirectoryStream(PROC, ProcTable::isPid)) {

@@ -14,6 +14,7 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.UUID;
 
 /**
  * Launches one spec in a fresh sandbox: the private copy of the executable, the checked
@@ -108,8 +109,10 @@ final class SandboxLauncher {
             runCgroup.isPresent()
                 ? ArgumentPipe.create(tools.mkfifo().orElseThrow(), run, options)
                 : ArgumentFile.write(run, options);
+        String runId = UUID.randomUUID().toString().replace("-", "");
         List<String> argv =
             LauncherCommand.build(
+                runId,
                 tools,
                 identity,
                 settings.limits(),
@@ -118,7 +121,7 @@ final class SandboxLauncher {
                 spec.arguments(),
                 pwd != null);
         run.createPlaceholders(plan.placeholders());
-        return start(spec, argv, stdin, channel, runCgroup);
+        return start(spec, argv, stdin, channel, runCgroup, LauncherCommand.runToken(runId));
       } finally {
         runCgroup.ifPresent(RunCgroup::close);
       }
@@ -138,7 +141,8 @@ final class SandboxLauncher {
       List<String> argv,
       ProcessBuilder.Redirect stdin,
       ArgumentChannel channel,
-      Optional<RunCgroup> runCgroup) {
+      Optional<RunCgroup> runCgroup,
+      String runToken) {
     ProcessBuilder builder = new ProcessBuilder(argv);
     // The launcher chain runs outside any sandbox, some of it as root: nothing of the command's
     // environment may act on it.
@@ -155,7 +159,8 @@ final class SandboxLauncher {
           "cannot start bwrap for " + spec.executable().path() + ": " + e.getMessage(), e);
     }
     try {
-      SandboxRun sandbox = new SandboxRun(launcher, spec, runCgroup, startedAt, deadline, settleWait);
+      SandboxRun sandbox =
+          new SandboxRun(launcher, runToken, spec, runCgroup, startedAt, deadline, settleWait);
       runCgroup.ifPresent(c -> adopt(c, launcher));
       channel.deliver(launcher, deadline);
       return sandbox.await();

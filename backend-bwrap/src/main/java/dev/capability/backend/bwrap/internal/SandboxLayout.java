@@ -141,6 +141,12 @@ final class SandboxLayout {
    * @throws LaunchFailedException naming the path and what is wrong with it
    */
   Plan plan(LaunchSpec spec, RunFiles files) {
+    Path workingDirectory =
+        HostPaths.requireNormalAbsolute(spec.workingDirectory(), "working directory");
+    if (!Files.isDirectory(workingDirectory)) {
+      throw new LaunchFailedException(
+          "working directory " + workingDirectory + " does not exist or is not a directory");
+    }
     List<MountOp> mounts = new ArrayList<>(systemMounts(files));
     Set<Path> hiddenNow = new LinkedHashSet<>(hidden);
     hiddenNow.addAll(homeDirectories());
@@ -153,7 +159,6 @@ final class SandboxLayout {
     for (Path root : writable) {
       tree.add(checkedTree(root, "writable root", true, hiddenNow));
     }
-    Path workingDirectory = spec.workingDirectory();
     if (!visible(workingDirectory, tree)) {
       tree.add(checkedTree(workingDirectory, "working directory", false, hiddenNow));
     }

@@ -10,6 +10,7 @@ import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -20,6 +21,7 @@ import org.slf4j.LoggerFactory;
 final class SandboxRun {
   private static final Logger LOG = LoggerFactory.getLogger(SandboxRun.class);
   private static final long WAKE_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
+  private static final long POLL_NANOS = TimeUnit.MILLISECONDS.toNanos(2);
 
   private enum Stop {
     EXITED,
@@ -29,6 +31,7 @@ final class SandboxRun {
   }
 
   private final Process launcher;
+  private final String runToken;
   private final LaunchSpec spec;
   private final Optional<RunCgroup> cgroup;
   private final Instant startedAt;
@@ -41,12 +44,14 @@ final class SandboxRun {
   /** Starts draining the launcher's stdout and stderr at once, on daemon threads. */
   SandboxRun(
       Process launcher,
+      String runToken,
       LaunchSpec spec,
       Optional<RunCgroup> cgroup,
       Instant startedAt,
       Deadline deadline,
       Duration settleWait) {
     this.launcher = Objects.requireNonNull(launcher, "launcher");
+    this.runToken = Objects.requireNonNull(runToken, "runToken");
     this.spec = Objects.requireNonNull(spec, "spec");
     this.cgroup = Objects.requireNonNull(cgroup, "cgroup");
     this.startedAt = Objects.requireNonNull(startedAt, "startedAt");
@@ -66,16 +71,12 @@ final class SandboxRun {
     String termination = SandboxTerminator.NONE;
     if (stop != Stop.EXITED) {
       termination =
-          new SandboxTerminator(launcher, cgroup, spec.terminationGrace(), settleWait).terminate();
+          new SandboxTerminator(launcher, runToken, cgroup, spec.terminationGrace(), settleWait)
+              .terminate();
     }
     Deadline settled = Deadline.after(settleWait);
     OptionalInt exitCode = exitCode(settled);
-    cgroup.ifPresent(
-        c -> {
-          if (!c.awaitEmpty(settled)) {
-            LOG.warn("run cgroup {} is not empty after bwrap exited", c.directory());
-          }
-        });
+    awaitEmptySandbox(settled);
     CapturedOutput out = drain(stdout, settled);
     CapturedOutput err = drain(stderr, settled);
     Instant finishedAt = Instant.now();
@@ -111,6 +112,27 @@ final class SandboxRun {
         // The caller gives up: end the sandbox like on timeout, then restore the flag.
         return Stop.INTERRUPTED;
       }
+    }
+  }
+
+  /**
+   * Waits until nothing of the sandbox is left. bwrap exits as soon as the command does; the
+   * namespace's init, killed by die-with-parent at that moment, makes the kernel end every other
+   * process of the namespace before it goes itself.
+   */
+  private void awaitEmptySandbox(Deadline settled) {
+    if (cgroup.isPresent()) {
+      if (!cgroup.get().awaitEmpty(settled)) {
+        LOG.warn("run cgroup {} is not empty after bwrap exited", cgroup.get().directory());
+      }
+      return;
+    }
+    while (!ProcTable.withArgument(runToken).isEmpty()) {
+      if (settled.passed()) {
+        LOG.warn("the PID namespace init of sandbox {} outlived bwrap", launcher.pid());
+        return;
+      }
+      LockSupport.parkNanos(POLL_NANOS);
     }
   }
 

@@ -72,12 +72,18 @@ record SandboxSelfReport(
   }
 
   /**
-   * True when the reporting process, a short-lived {@code cp}, is PID 1 of its PID namespace: only
-   * a new namespace makes it so. The sandbox's own {@code /proc} shows only that namespace.
+   * True when the reporting process, a short-lived {@code cp} that bwrap's init started, has one
+   * of the first pids of a fresh PID namespace: only a new namespace makes it so. The sandbox's
+   * own {@code /proc} shows only that namespace.
    */
-  boolean pidOne() {
-    String[] pids = status.getOrDefault("NSpid", "").trim().split("\\s+");
-    return pids[pids.length - 1].equals("1") && "1".equals(status.get("Pid"));
+  boolean freshPidNamespace() {
+    try {
+      String[] pids = status.getOrDefault("NSpid", "").trim().split("\\s+");
+      long pid = Long.parseLong(status.getOrDefault("Pid", ""));
+      return pid > 1 && pid < 10 && pids.length == 1 && pids[0].equals(Long.toString(pid));
+    } catch (NumberFormatException e) {
+      return false;
+    }
   }
 
   /** True when every capability set is empty. */

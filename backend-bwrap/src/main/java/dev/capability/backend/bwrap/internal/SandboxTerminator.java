@@ -12,9 +12,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Ends a running sandbox. First TERM to every process inside (the launcher itself is spared, so
- * it can report how the command ended); the command is PID 1 of its namespace, so TERM reaches
- * it only when it handles the signal. After the grace period, KILL:
+ * Ends a running sandbox. First TERM to every process inside (bwrap itself is spared, so it can
+ * report how the command ended; the namespace's init ignores it). After the grace period, KILL:
  *
  * <ul>
  *   <li>with a run cgroup, {@code cgroup.kill}, which reaches every process of the run;
@@ -38,19 +37,26 @@ final class SandboxTerminator {
   private static final long POLL_NANOS = TimeUnit.MILLISECONDS.toNanos(10);
 
   private final Process launcher;
+  private final String runToken;
   private final Optional<RunCgroup> cgroup;
   private final Duration grace;
   private final Duration settleWait;
 
   /**
    * @param launcher the process the JVM started, bwrap by now
+   * @param runToken the argument that marks bwrap and the sandbox's init
    * @param cgroup the run's cgroup, when there is one
    * @param grace time between TERM and KILL
    * @param settleWait how long the launcher is awaited after KILL
    */
   SandboxTerminator(
-      Process launcher, Optional<RunCgroup> cgroup, Duration grace, Duration settleWait) {
+      Process launcher,
+      String runToken,
+      Optional<RunCgroup> cgroup,
+      Duration grace,
+      Duration settleWait) {
     this.launcher = Objects.requireNonNull(launcher, "launcher");
+    this.runToken = Objects.requireNonNull(runToken, "runToken");
     this.cgroup = Objects.requireNonNull(cgroup, "cgroup");
     this.grace = Objects.requireNonNull(grace, "grace");
     this.settleWait = Objects.requireNonNull(settleWait, "settleWait");
@@ -107,9 +113,10 @@ final class SandboxTerminator {
     }
   }
 
+  /** The namespace's init: the fork of bwrap that carries the run's token. */
   private List<ProcEntry> children() {
-    return ProcTable.descendants(launcher.pid()).stream()
-        .filter(p -> p.ppid() == launcher.pid())
+    return ProcTable.withArgument(runToken).stream()
+        .filter(p -> p.pid() != launcher.pid())
         .toList();
   }
 

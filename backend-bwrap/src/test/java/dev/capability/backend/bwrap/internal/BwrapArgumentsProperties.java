@@ -54,7 +54,7 @@ class BwrapArgumentsProperties {
             java.util.Optional.of(Path.of("/usr/bin/setpriv")), java.util.Optional.empty(), java.util.Optional.empty());
     List<String> argv =
         LauncherCommand.build(
-            tools, new SandboxIdentity(65534, 65534, true), ResourceLimits.NONE, Path.of("/run/args"),
+            "run", tools, new SandboxIdentity(65534, 65534, true), ResourceLimits.NONE, Path.of("/run/args"),
             Path.of("/usr/bin/true"), List.of(), false);
 
     for (String value : environment.values()) {

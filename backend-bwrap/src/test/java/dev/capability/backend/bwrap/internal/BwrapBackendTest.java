@@ -287,7 +287,7 @@ class BwrapBackendTest {
         CompletableFuture.supplyAsync(
             () ->
                 backend.launch(
-                    shSpec("cat /proc/1/environ; echo; sleep 3")
+                    shSpec("cat /proc/$$/environ; echo; sleep 3")
                         .environment(environment)
                         .build()));
     List<Long> inside = awaitProcesses(marker);
@@ -308,7 +308,7 @@ class BwrapBackendTest {
     assertThat(launcherEnvironment).as("bwrap on the host runs with an empty environment").isEmpty();
     List<String> pid1 = split(result.stdout().text().lines().findFirst().orElse("").getBytes(StandardCharsets.UTF_8));
     assertThat(pid1)
-        .as("PID 1 is the command itself, with exactly the spec's environment")
+        .as("the command has exactly the spec's environment")
         .containsExactlyInAnyOrder("PATH=/usr/bin:/bin", "API_TOKEN=" + secret, MARKER + "=" + marker);
   }
 
@@ -331,15 +331,22 @@ class BwrapBackendTest {
   }
 
   @Test
-  void hostProcessesAreInvisibleAndTheCommandIsPidOne() {
+  void hostProcessesAreInvisibleAndPidOneRevealsNothing() {
     LaunchResult result =
-        sh("ls /proc | grep -E '^[0-9]+$' | sort -n | tr '\\n' ' '; echo; tr '\\0' ' ' < /proc/1/cmdline");
+        backend.launch(
+            shSpec("ls /proc | grep -E '^[0-9]+$' | sort -n | tr '\\n' ' '; echo; tr '\\0' ' ' < /proc/1/cmdline; echo; wc -c < /proc/1/environ")
+                .environment(Map.of("PATH", "/usr/bin:/bin", "TOKEN", "t0ken"))
+                .build());
 
     List<String> lines = result.stdout().text().lines().toList();
     List<Long> pids = java.util.Arrays.stream(lines.get(0).trim().split(" ")).map(Long::parseLong).toList();
-    assertThat(pids).as("only the sandbox's own processes").allMatch(pid -> pid < 10).contains(1L);
+    assertThat(pids).as("only the sandbox's own processes").allMatch(pid -> pid < 10).contains(1L, 2L);
     assertThat(pids).doesNotContain(ProcessHandle.current().pid());
-    assertThat(lines.get(1)).as("no bwrap with host paths as PID 1").startsWith("/bin/sh ").doesNotContain("bwrap");
+    assertThat(lines.get(1))
+        .as("PID 1 is bwrap's init; its arguments hold no layout and no environment")
+        .contains("--args 3")
+        .doesNotContain("--setenv", "t0ken", "--bind", repo.toString());
+    assertThat(lines.get(2)).as("bwrap started with an empty environment").isEqualTo("0");
   }
 
   @Test
@@ -368,7 +375,9 @@ class BwrapBackendTest {
     LaunchResult session = sh("set -- $(sed 's/.*) //' /proc/self/stat); echo \"session=$4 tty=$5\"");
 
     assertThat(tiocsti.exitCode()).as("TIOCSTI attempt").hasValue(3);
-    assertThat(session.stdout().text()).isEqualTo("session=1 tty=0\n");
+    assertThat(session.stdout().text())
+        .as("the session of bwrap's init, inside the sandbox, without a terminal")
+        .isEqualTo("session=1 tty=0\n");
   }
 
   @Test

@@ -6,7 +6,7 @@ import org.junit.jupiter.api.Test;
 
 class SandboxSelfReportTest {
   private static final String STATUS =
-      "Name:\tcp\nPid:\t1\nNSpid:\t1\nCapInh:\t0000000000000000\nCapPrm:\t0000000000000000\n"
+      "Name:\tcp\nPid:\t2\nNSpid:\t2\nCapInh:\t0000000000000000\nCapPrm:\t0000000000000000\n"
           + "CapEff:\t0000000000000000\nCapBnd:\t0000000000000000\nCapAmb:\t0000000000000000\nNoNewPrivs:\t1\n";
   private static final String MOUNTINFO =
       "67 43 0:40 /newroot / ro,nosuid,nodev,relatime - tmpfs tmpfs rw\n"
@@ -18,7 +18,7 @@ class SandboxSelfReportTest {
     SandboxSelfReport report =
         SandboxSelfReport.parse(STATUS, "", "     65534          0          1\n", MOUNTINFO, "sandbox\n", 65534);
 
-    assertThat(report.pidOne()).isTrue();
+    assertThat(report.freshPidNamespace()).isTrue();
     assertThat(report.noCapabilities()).isTrue();
     assertThat(report.noNewPrivileges()).isTrue();
     assertThat(report.ownUserNamespace()).isTrue();
@@ -33,14 +33,14 @@ class SandboxSelfReportTest {
   void noticesWhatIsMissing() {
     SandboxSelfReport report =
         SandboxSelfReport.parse(
-            STATUS.replace("Pid:\t1", "Pid:\t4242").replace("CapEff:\t0000000000000000", "CapEff:\t00000000a80425fb"),
+            STATUS.replace("Pid:\t2\nNSpid:\t2", "Pid:\t4242\nNSpid:\t4242").replace("CapEff:\t0000000000000000", "CapEff:\t00000000a80425fb"),
             "PATH=/bin\0SECRET=x\0",
             "0 0 4294967295",
             MOUNTINFO.replace("/newroot / ro,", "/newroot / rw,"),
             "host",
             0);
 
-    assertThat(report.pidOne()).isFalse();
+    assertThat(report.freshPidNamespace()).isFalse();
     assertThat(report.noCapabilities()).isFalse();
     assertThat(report.ownUserNamespace()).isFalse();
     assertThat(report.readOnly("/")).isFalse();

@@ -70,7 +70,8 @@ class UnprivilegedJvmTest {
         .containsEntry("sandbox.repository", "repo-readonly")
         .containsEntry("host.tracked", "original")
         .containsEntry("sandbox.writable-root", "root-writable")
-        .containsEntry("sandbox.pid1-environment", "ONLY=this PATH=/usr/bin:/bin")
+        .containsEntry("sandbox.environment", "ONLY=this PATH=/usr/bin:/bin")
+        .containsEntry("sandbox.pid1-environment-bytes", "0")
         .containsEntry("sandbox.loopback", "loopback-unreachable")
         .containsEntry("timeout.timed-out", "true")
         .containsEntry("timeout.termination", SandboxTerminator.PID_NAMESPACE);

@@ -42,7 +42,7 @@ public final class UnprivilegedLaunchMain {
           "id -u\n"
               + "echo changed > tracked 2>/dev/null && echo repo-written || echo repo-readonly\n"
               + "touch out/ok && echo root-writable\n"
-              + "tr '\\0' '\\n' < /proc/1/environ | sort | tr '\\n' ' '; echo\n"
+              + "tr '\\0' '\\n' < /proc/$$/environ | sort | tr '\\n' ' '; wc -c < /proc/1/environ\n"
               + "ls /proc | grep -cE '^[0-9]+$'\n"
               + "unshare -U true 2>/dev/null && echo nested-userns || echo no-nested-userns\n"
               + "exec 3<>/dev/tcp/127.0.0.1/" + server.getLocalPort() + " 2>/dev/null"
@@ -57,7 +57,8 @@ public final class UnprivilegedLaunchMain {
       findings.put("sandbox.uid", lines.get(0));
       findings.put("sandbox.repository", lines.get(1));
       findings.put("sandbox.writable-root", lines.get(2));
-      findings.put("sandbox.pid1-environment", lines.get(3).strip());
+      findings.put("sandbox.environment", lines.get(3).replaceAll(" +[0-9]+$", "").strip());
+      findings.put("sandbox.pid1-environment-bytes", lines.get(3).replaceAll(".* ", ""));
       findings.put("sandbox.process-count", lines.get(4));
       findings.put("sandbox.nested-userns", lines.get(5));
       findings.put("sandbox.loopback", lines.get(6));

@@ -1,5 +1,6 @@
 package dev.capability.backend.bwrap.internal;
 
+import java.io.UncheckedIOException;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
@@ -79,9 +80,9 @@ final class SandboxTerminator {
       }
       LockSupport.parkNanos(Math.min(POLL_NANOS, graceEnd.remainingNanos()));
     }
-    String mechanism = cgroup.isPresent() ? CGROUP_KILL : PID_NAMESPACE;
-    if (cgroup.isPresent()) {
-      cgroup.get().kill();
+    String mechanism = PID_NAMESPACE;
+    if (cgroup.isPresent() && killCgroup(cgroup.get())) {
+      mechanism = CGROUP_KILL;
     } else if (launcher.isAlive()) {
       killNamespaceInit();
     }
@@ -90,6 +91,16 @@ final class SandboxTerminator {
       Thread.currentThread().interrupt();
     }
     return mechanism;
+  }
+
+  private static boolean killCgroup(RunCgroup run) {
+    try {
+      run.kill();
+      return true;
+    } catch (UncheckedIOException e) {
+      LOG.warn("cgroup.kill of {} failed, ending the PID namespace instead: {}", run.directory(), e.getMessage());
+      return false;
+    }
   }
 
   private void killNamespaceInit() {

@@ -39,6 +39,8 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -56,7 +58,17 @@ class BwrapBackendTest {
   private Path repo;
   private Path writable;
   private Path bin;
-  private final BwrapBackend backend = Sandboxes.backend();
+  private static BwrapBackend backend;
+
+  @BeforeAll
+  static void createBackend() {
+    backend = Sandboxes.backend();
+  }
+
+  @AfterAll
+  static void closeBackend() {
+    backend.close();
+  }
 
   @BeforeEach
   void layout() {

@@ -58,10 +58,10 @@ class ExecutableSwapRaceTest {
             .start();
     int honestRuns = 0;
     int evilRuns = 0;
-    try {
+    try (BwrapBackend backend = Sandboxes.backend()) {
       for (int run = 0; run < RUNS; run++) {
         try (Pin pin = Pin.open(tool)) {
-          LaunchResult result = Sandboxes.backend().launch(Sandboxes.spec(pin.executable(), repo).build());
+          LaunchResult result = backend.launch(Sandboxes.spec(pin.executable(), repo).build());
           String output = result.stdout().text();
           if (output.equals("honest\n")) {
             assertThat(pin.executable().sha256()).as("run %d printed honest", run).isEqualTo(honestSha);

@@ -19,21 +19,14 @@ import java.util.UUID;
 
 /** Shared real backends, pinned executables and specs for the sandbox tests. */
 final class Sandboxes {
-  private static BwrapBackend shared;
-
   private Sandboxes() {}
 
-  /** One backend with default settings for the whole test JVM; probing costs real launches. */
-  static synchronized BwrapBackend backend() {
-    if (shared == null) {
-      shared = BwrapBackend.create(BackendConfig.defaults());
-      BwrapBackend created = shared;
-      Runtime.getRuntime().addShutdownHook(new Thread(created::close));
-    }
-    return shared;
+  /** A backend with default settings; the caller closes it. */
+  static BwrapBackend backend() {
+    return BwrapBackend.create(BackendConfig.defaults());
   }
 
-  /** The identity sandboxes of the shared backend run as. */
+  /** The identity sandboxes of a default backend run as. */
   static SandboxIdentity identity() {
     return SandboxIdentity.forThisJvm(BwrapSettings.defaults());
   }

@@ -45,8 +45,8 @@ public final class BwrapBackendProvider implements BackendProvider {
   /**
    * Probes again with {@code config} and creates the backend.
    *
-   * @throws dev.capability.kernel.api.BackendUnavailableException {@code BACKEND_UNAVAILABLE}
-   *     when a setting is invalid or sandboxes cannot run here as configured
+   * @throws dev.capability.kernel.api.BackendUnavailableException {@code BACKEND_UNAVAILABLE} when
+   *     a setting is invalid or sandboxes cannot run here as configured
    */
   @Override
   public ExecutionBackend create(BackendConfig config) {

@@ -15,12 +15,16 @@ class BwrapBackendProviderTest {
   @Test
   void isFoundByTheServiceLoaderAsBwrap() {
     List<BackendProvider> providers =
-        ServiceLoader.load(BackendProvider.class).stream().map(ServiceLoader.Provider::get).toList();
+        ServiceLoader.load(BackendProvider.class).stream()
+            .map(ServiceLoader.Provider::get)
+            .toList();
 
-    assertThat(providers).anySatisfy(p -> {
-      assertThat(p).isInstanceOf(BwrapBackendProvider.class);
-      assertThat(p.id()).isEqualTo("bwrap");
-    });
+    assertThat(providers)
+        .anySatisfy(
+            p -> {
+              assertThat(p).isInstanceOf(BwrapBackendProvider.class);
+              assertThat(p.id()).isEqualTo("bwrap");
+            });
   }
 
   @Test
@@ -35,7 +39,10 @@ class BwrapBackendProviderTest {
 
   @Test
   void refusesAMisspeltSettingBeforeProbing() {
-    assertThatThrownBy(() -> new BwrapBackendProvider().create(new BackendConfig(Map.of("bwrap.limits.memory", "1G"))))
+    assertThatThrownBy(
+            () ->
+                new BwrapBackendProvider()
+                    .create(new BackendConfig(Map.of("bwrap.limits.memory", "1G"))))
         .isInstanceOf(BackendUnavailableException.class)
         .hasMessageContaining("bwrap.limits.memory")
         .hasMessageContaining("unknown setting");

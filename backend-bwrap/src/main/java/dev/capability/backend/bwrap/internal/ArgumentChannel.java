@@ -3,9 +3,9 @@ package dev.capability.backend.bwrap.internal;
 import java.nio.file.Path;
 
 /**
- * How bwrap's options reach it: a private file that {@code flock} opens as descriptor 3 and
- * {@code bwrap --args 3} reads. For runs in a cgroup the file is a named pipe, so the launcher
- * blocks in {@code open} until the JVM has moved it into the run's cgroup: it cannot fork before.
+ * How bwrap's options reach it: a private file that {@code flock} opens as descriptor 3 and {@code
+ * bwrap --args 3} reads. For runs in a cgroup the file is a named pipe, so the launcher blocks in
+ * {@code open} until the JVM has moved it into the run's cgroup: it cannot fork before.
  */
 sealed interface ArgumentChannel permits ArgumentFile, ArgumentPipe {
   /** The path flock opens. */

@@ -19,9 +19,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * bwrap's options through a named pipe (mode 0600) in the run directory. The launcher's first
- * {@code open} of it blocks until the JVM opens the other end, which the JVM does only after
- * moving the launcher into the run's cgroup; so every process of the sandbox is born in the
- * cgroup, with no window in which one could fork outside it.
+ * {@code open} of it blocks until the JVM opens the other end, which the JVM does only after moving
+ * the launcher into the run's cgroup; so every process of the sandbox is born in the cgroup, with
+ * no window in which one could fork outside it.
  */
 final class ArgumentPipe implements ArgumentChannel {
   private static final Logger LOG = LoggerFactory.getLogger(ArgumentPipe.class);
@@ -93,7 +93,8 @@ final class ArgumentPipe implements ArgumentChannel {
         LockSupport.parkNanos(POLL_NANOS);
       }
     } catch (IOException e) {
-      throw new LaunchFailedException("cannot hand bwrap its arguments through " + path + ": " + e, e);
+      throw new LaunchFailedException(
+          "cannot hand bwrap its arguments through " + path + ": " + e, e);
     }
   }
 
@@ -112,7 +113,8 @@ final class ArgumentPipe implements ArgumentChannel {
 
   private boolean holdsPipe(long pid) {
     Path descriptor =
-        Path.of("/proc", Long.toString(pid), "fd", Integer.toString(LauncherCommand.ARGS_DESCRIPTOR));
+        Path.of(
+            "/proc", Long.toString(pid), "fd", Integer.toString(LauncherCommand.ARGS_DESCRIPTOR));
     try {
       return Files.readSymbolicLink(descriptor).equals(path);
     } catch (IOException e) {

@@ -54,14 +54,18 @@ public final class BwrapBackend implements ExecutionBackend {
     BwrapSettings settings = BwrapSettings.from(Objects.requireNonNull(config, "config"));
     HostSupport support = HostProbe.probe(settings);
     if (!support.available()) {
-      throw new BackendUnavailableException(BackendUnavailableException.UNAVAILABLE, support.summary());
+      throw new BackendUnavailableException(
+          BackendUnavailableException.UNAVAILABLE, support.summary());
     }
     try {
       return new BwrapBackend(support, settings, RunDirectory.createBase(settings.workDirectory()));
     } catch (IOException e) {
       throw new BackendUnavailableException(
           BackendUnavailableException.UNAVAILABLE,
-          "cannot create a private directory in " + settings.workDirectory() + ": " + e.getMessage(),
+          "cannot create a private directory in "
+              + settings.workDirectory()
+              + ": "
+              + e.getMessage(),
           e);
     }
   }
@@ -108,8 +112,11 @@ public final class BwrapBackend implements ExecutionBackend {
     if (!missing.isEmpty()) {
       throw new BackendUnavailableException(
           BackendUnavailableException.ISOLATION_UNAVAILABLE,
-          "the bwrap backend cannot provide " + missing + " on this machine, required to run "
-              + spec.executable().path() + "; see its diagnostics for why");
+          "the bwrap backend cannot provide "
+              + missing
+              + " on this machine, required to run "
+              + spec.executable().path()
+              + "; see its diagnostics for why");
     }
     return launcher.launch(spec);
   }

@@ -23,8 +23,8 @@ import java.util.regex.Pattern;
  * @param gid {@code bwrap.gid}: the gid sandboxes run as when the JVM runs as root
  * @param tmpSizeBytes {@code bwrap.tmp-size}: size of the private {@code /tmp}
  * @param shmSizeBytes {@code bwrap.shm-size}: size of the private {@code /dev/shm}
- * @param etcEntries {@code bwrap.etc}: names under {@code /etc} shown read-only; a trailing
- *     {@code *} matches a prefix
+ * @param etcEntries {@code bwrap.etc}: names under {@code /etc} shown read-only; a trailing {@code
+ *     *} matches a prefix
  * @param readOnlyPaths {@code bwrap.read-only-paths}: further host directories shown read-only
  * @param hostname {@code bwrap.hostname}: the sandbox's host name
  * @param cgroup {@code bwrap.cgroup}: {@code auto}, {@code none} or a cgroup v2 directory
@@ -64,16 +64,44 @@ record BwrapSettings(
 
   private static final Set<String> KEYS =
       Set.of(
-          PATH, UID, GID, TMP_SIZE, SHM_SIZE, ETC, READ_ONLY_PATHS, HOSTNAME, CGROUP, WORK_DIR,
-          LIMIT_MEMORY, LIMIT_PIDS, LIMIT_CPU_SECONDS, LIMIT_FILE_SIZE, LIMIT_OPEN_FILES,
+          PATH,
+          UID,
+          GID,
+          TMP_SIZE,
+          SHM_SIZE,
+          ETC,
+          READ_ONLY_PATHS,
+          HOSTNAME,
+          CGROUP,
+          WORK_DIR,
+          LIMIT_MEMORY,
+          LIMIT_PIDS,
+          LIMIT_CPU_SECONDS,
+          LIMIT_FILE_SIZE,
+          LIMIT_OPEN_FILES,
           LIMIT_ADDRESS_SPACE);
 
   /** What programs commonly need from {@code /etc}; absent entries are skipped. */
   static final List<String> DEFAULT_ETC =
       List.of(
-          "hosts", "host.conf", "resolv.conf", "nsswitch.conf", "services", "protocols",
-          "localtime", "timezone", "ld.so.cache", "ld.so.conf", "ld.so.conf.d", "alternatives",
-          "ssl", "ca-certificates", "ca-certificates.conf", "pki", "crypto-policies", "java-*");
+          "hosts",
+          "host.conf",
+          "resolv.conf",
+          "nsswitch.conf",
+          "services",
+          "protocols",
+          "localtime",
+          "timezone",
+          "ld.so.cache",
+          "ld.so.conf",
+          "ld.so.conf.d",
+          "alternatives",
+          "ssl",
+          "ca-certificates",
+          "ca-certificates.conf",
+          "pki",
+          "crypto-policies",
+          "java-*");
 
   static final int NOBODY = 65534;
   static final long DEFAULT_TMP_SIZE = 64L << 20;
@@ -125,7 +153,8 @@ record BwrapSettings(
     Map<String, String> settings = config.settings();
     for (String key : settings.keySet()) {
       if (key.startsWith(PREFIX) && !KEYS.contains(key)) {
-        throw invalid(key, "unknown setting; known settings are " + KEYS.stream().sorted().toList());
+        throw invalid(
+            key, "unknown setting; known settings are " + KEYS.stream().sorted().toList());
       }
     }
     return new BwrapSettings(

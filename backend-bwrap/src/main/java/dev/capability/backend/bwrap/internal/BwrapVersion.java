@@ -32,7 +32,9 @@ record BwrapVersion(int major, int minor, int patch) implements Comparable<Bwrap
     try {
       return Optional.of(
           new BwrapVersion(
-              Integer.parseInt(m.group(1)), Integer.parseInt(m.group(2)), Integer.parseInt(m.group(3))));
+              Integer.parseInt(m.group(1)),
+              Integer.parseInt(m.group(2)),
+              Integer.parseInt(m.group(3))));
     } catch (NumberFormatException e) {
       return Optional.empty();
     }

@@ -57,8 +57,7 @@ record CgroupParent(Path directory, Set<String> controllers) {
       } else {
         directory = ownCgroupDirectory();
         if (directory.isEmpty()) {
-          return new Probe(
-              Optional.empty(), "no cgroup v2 hierarchy is mounted for this process");
+          return new Probe(Optional.empty(), "no cgroup v2 hierarchy is mounted for this process");
         }
       }
       Path parent = directory.get();
@@ -70,7 +69,8 @@ record CgroupParent(Path directory, Set<String> controllers) {
         Files.createDirectory(child);
       } catch (IOException e) {
         return new Probe(
-            Optional.empty(), "cgroup v2 at " + parent + " is not writable here: " + e.getMessage());
+            Optional.empty(),
+            "cgroup v2 at " + parent + " is not writable here: " + e.getMessage());
       }
       boolean killable;
       try {
@@ -86,7 +86,9 @@ record CgroupParent(Path directory, Set<String> controllers) {
       Set<String> controllers = enable(parent, limits);
       return new Probe(
           Optional.of(new CgroupParent(parent, controllers)),
-          "cgroup v2 at " + parent + ", a cgroup per run with cgroup.kill; controllers for runs: "
+          "cgroup v2 at "
+              + parent
+              + ", a cgroup per run with cgroup.kill; controllers for runs: "
               + (controllers.isEmpty() ? "none" : String.join(" ", controllers)));
     } catch (IOException | RuntimeException e) {
       return new Probe(Optional.empty(), "probing cgroup v2 failed: " + e.getMessage());
@@ -142,7 +144,8 @@ record CgroupParent(Path directory, Set<String> controllers) {
   }
 
   private static Set<String> subtreeControl(Path parent) throws IOException {
-    String line = Files.readString(parent.resolve("cgroup.subtree_control"), StandardCharsets.US_ASCII);
+    String line =
+        Files.readString(parent.resolve("cgroup.subtree_control"), StandardCharsets.US_ASCII);
     Set<String> controllers = new LinkedHashSet<>();
     for (String name : line.trim().split("\\s+")) {
       if (!name.isEmpty()) {
@@ -163,7 +166,8 @@ record CgroupParent(Path directory, Set<String> controllers) {
     if (own == null || !own.startsWith("/")) {
       return Optional.empty();
     }
-    for (String line : Files.readAllLines(Path.of("/proc/self/mountinfo"), StandardCharsets.UTF_8)) {
+    for (String line :
+        Files.readAllLines(Path.of("/proc/self/mountinfo"), StandardCharsets.UTF_8)) {
       int separator = line.indexOf(" - ");
       if (separator < 0 || !line.substring(separator + 3).startsWith("cgroup2 ")) {
         continue;

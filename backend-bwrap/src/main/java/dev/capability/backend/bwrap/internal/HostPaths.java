@@ -10,9 +10,9 @@ import java.nio.file.attribute.BasicFileAttributes;
 import java.util.Optional;
 
 /**
- * Host paths walked one component at a time without following symlinks. A bind source that is,
- * or passes through, a symlink is refused: a symlink planted by one sandbox in its writable root
- * must not redirect the mounts of the next.
+ * Host paths walked one component at a time without following symlinks. A bind source that is, or
+ * passes through, a symlink is refused: a symlink planted by one sandbox in its writable root must
+ * not redirect the mounts of the next.
  */
 final class HostPaths {
   private HostPaths() {}
@@ -27,8 +27,8 @@ final class HostPaths {
   /**
    * The kind of {@code path} after checking that no component of it is a symlink.
    *
-   * @throws LaunchFailedException when a component is a symlink, the path does not exist, or it cannot
-   *     be read
+   * @throws LaunchFailedException when a component is a symlink, the path does not exist, or it
+   *     cannot be read
    */
   static Kind requireNoSymlink(Path path, String what) {
     Walk walk = walk(path, what);
@@ -73,7 +73,8 @@ final class HostPaths {
       } catch (NoSuchFileException e) {
         return new Walk(Kind.OTHER, Optional.of(current));
       } catch (IOException e) {
-        throw new LaunchFailedException("cannot inspect " + current + " on the way to " + what + " " + path + ": " + e, e);
+        throw new LaunchFailedException(
+            "cannot inspect " + current + " on the way to " + what + " " + path + ": " + e, e);
       }
       if (attributes.isSymbolicLink()) {
         throw new LaunchFailedException(
@@ -86,7 +87,9 @@ final class HostPaths {
       }
     }
     Kind kind =
-        attributes.isDirectory() ? Kind.DIRECTORY : attributes.isRegularFile() ? Kind.FILE : Kind.OTHER;
+        attributes.isDirectory()
+            ? Kind.DIRECTORY
+            : attributes.isRegularFile() ? Kind.FILE : Kind.OTHER;
     return new Walk(kind, Optional.empty());
   }
 
@@ -94,7 +97,8 @@ final class HostPaths {
     try {
       return Files.readAttributes(current, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
     } catch (IOException e) {
-      throw new LaunchFailedException("cannot inspect " + current + " on the way to " + what + " " + path + ": " + e, e);
+      throw new LaunchFailedException(
+          "cannot inspect " + current + " on the way to " + what + " " + path + ": " + e, e);
     }
   }
 }

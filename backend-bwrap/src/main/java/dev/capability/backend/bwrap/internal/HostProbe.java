@@ -81,15 +81,22 @@ final class HostProbe {
     Optional<Path> prlimit = locate("prlimit", Optional.empty(), false);
     Optional<Path> mkfifo = locate("mkfifo", Optional.empty(), false);
     if (flock.isEmpty()) {
-      return unavailable("util-linux flock is needed to hand bwrap its arguments privately: " + diagnostics.get("flock"));
+      return unavailable(
+          "util-linux flock is needed to hand bwrap its arguments privately: "
+              + diagnostics.get("flock"));
     }
     if (env.isEmpty()) {
-      return unavailable("env is needed inside the sandbox to remove the PWD bwrap sets: " + diagnostics.get("env"));
+      return unavailable(
+          "env is needed inside the sandbox to remove the PWD bwrap sets: "
+              + diagnostics.get("env"));
     }
     if (identity.dropsRoot() && setpriv.isEmpty()) {
       return unavailable(
-          "this JVM runs as root and sandboxes must not: util-linux setpriv is needed to drop to uid "
-              + identity.uid() + ": " + diagnostics.get("setpriv"));
+          "this JVM runs as root and sandboxes must not: util-linux setpriv is needed to drop to"
+              + " uid "
+              + identity.uid()
+              + ": "
+              + diagnostics.get("setpriv"));
     }
     if (settings.limits().needsRlimits() && prlimit.isEmpty()) {
       return unavailable(
@@ -106,7 +113,10 @@ final class HostProbe {
     Optional<CgroupParent> cgroup = cgroupProbe.parent();
     diagnostics.put("cgroup", cgroupProbe.explanation());
     if (settings.cgroup() instanceof BwrapSettings.CgroupChoice.Under && cgroup.isEmpty()) {
-      return unavailable(BwrapSettings.CGROUP + " names a cgroup that cannot be used: " + cgroupProbe.explanation());
+      return unavailable(
+          BwrapSettings.CGROUP
+              + " names a cgroup that cannot be used: "
+              + cgroupProbe.explanation());
     }
     Optional<String> limitProblem = limitProblem(cgroup);
     if (limitProblem.isPresent()) {
@@ -115,13 +125,18 @@ final class HostProbe {
     if (cgroup.isPresent() && mkfifo.isEmpty()) {
       diagnostics.put(
           "cgroup",
-          cgroupProbe.explanation() + "; not used: mkfifo is missing (" + diagnostics.get("mkfifo") + ")");
+          cgroupProbe.explanation()
+              + "; not used: mkfifo is missing ("
+              + diagnostics.get("mkfifo")
+              + ")");
       if (settings.limits().needsCgroup()) {
-        return unavailable("cgroup limits are configured but mkfifo is missing: " + diagnostics.get("mkfifo"));
+        return unavailable(
+            "cgroup limits are configured but mkfifo is missing: " + diagnostics.get("mkfifo"));
       }
       cgroup = Optional.empty();
     }
-    HostTools tools = new HostTools(bwrap.get(), version.get(), flock.get(), env.get(), setpriv, prlimit, mkfifo);
+    HostTools tools =
+        new HostTools(bwrap.get(), version.get(), flock.get(), env.get(), setpriv, prlimit, mkfifo);
     return sandboxProbes(tools, identity, cgroup);
   }
 
@@ -131,7 +146,8 @@ final class HostProbe {
     try {
       cp =
           TrustedTool.find(TrustedTool.systemPaths("cp"), false)
-              .orElseThrow(() -> new IllegalStateException("no cp in /usr/bin or /bin to probe with"))
+              .orElseThrow(
+                  () -> new IllegalStateException("no cp in /usr/bin or /bin to probe with"))
               .toRealPath();
     } catch (IOException e) {
       throw new UncheckedIOException("cannot resolve cp", e);
@@ -140,7 +156,11 @@ final class HostProbe {
     try {
       base = RunDirectory.createBase(settings.workDirectory());
     } catch (IOException e) {
-      return unavailable("cannot create a private directory in " + settings.workDirectory() + ": " + e.getMessage());
+      return unavailable(
+          "cannot create a private directory in "
+              + settings.workDirectory()
+              + ": "
+              + e.getMessage());
     }
     try {
       Probed full = run(tools, identity, cgroup, SandboxFlags.ALL, cp, base);
@@ -155,7 +175,8 @@ final class HostProbe {
         }
         working = minimal;
         Probed net = run(tools, identity, cgroup, new SandboxFlags(true, false, false), cp, base);
-        Probed userns = run(tools, identity, cgroup, new SandboxFlags(false, true, false), cp, base);
+        Probed userns =
+            run(tools, identity, cgroup, new SandboxFlags(false, true, false), cp, base);
         Probed sized = run(tools, identity, cgroup, new SandboxFlags(false, false, true), cp, base);
         flags = new SandboxFlags(net.succeeded(), userns.succeeded(), sized.succeeded());
         if (!net.succeeded()) {
@@ -166,12 +187,16 @@ final class HostProbe {
               "NO_NESTED_USER_NAMESPACES",
               tools.version().atLeast(BwrapVersion.DISABLE_USERNS)
                   ? "bwrap --disable-userns fails here: " + userns.failure()
-                  : "bubblewrap " + tools.version() + " has no --disable-userns (0.8.0 or later needed)");
+                  : "bubblewrap "
+                      + tools.version()
+                      + " has no --disable-userns (0.8.0 or later needed)");
         }
         if (!sized.succeeded()) {
           diagnostics.put(
               "PRIVATE_TMP",
-              "bwrap --size fails here (" + sized.failure() + "); /tmp and /dev/shm are still "
+              "bwrap --size fails here ("
+                  + sized.failure()
+                  + "); /tmp and /dev/shm are still "
                   + "private tmpfs, but not size-limited");
         }
       }
@@ -202,7 +227,8 @@ final class HostProbe {
         new SandboxLauncher(tools, identity, settings, flags, cgroup, base, SETTLE);
     Path seen = base.resolve("seen-" + UUID.randomUUID());
     try {
-      Files.createDirectory(seen, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwxr-xr-x")));
+      Files.createDirectory(
+          seen, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwxr-xr-x")));
       Files.setPosixFilePermissions(seen, PosixFilePermissions.fromString("rwxr-xr-x"));
       if (identity.dropsRoot()) {
         Files.setAttribute(seen, "unix:uid", identity.uid(), LinkOption.NOFOLLOW_LINKS);
@@ -240,14 +266,18 @@ final class HostProbe {
       return new Probed(
           Optional.of(
               SandboxSelfReport.parse(
-                  read(status), read(seen.resolve("environ")), read(seen.resolve("uid_map")),
+                  read(status),
+                  read(seen.resolve("environ")),
+                  read(seen.resolve("uid_map")),
                   read(seen.resolve("mountinfo")),
-                  read(seen.resolve("hostname")), owner)),
+                  read(seen.resolve("hostname")),
+                  owner)),
           "");
     } catch (CapabilityException e) {
       return new Probed(Optional.empty(), shorten(e.getMessage()));
     } catch (IOException e) {
-      return new Probed(Optional.empty(), "cannot read what the probe sandbox wrote: " + e.getMessage());
+      return new Probed(
+          Optional.empty(), "cannot read what the probe sandbox wrote: " + e.getMessage());
     } finally {
       deleteTree(seen);
     }
@@ -269,12 +299,16 @@ final class HostProbe {
     Set<IsolationCapability> verified = EnumSet.noneOf(IsolationCapability.class);
     if (!report.freshPidNamespace()) {
       return unavailable(
-          "the probe sandbox is not in a fresh PID namespace (Pid " + report.status().get("Pid")
-              + ", NSpid " + report.status().get("NSpid") + "); refusing to use this bwrap");
+          "the probe sandbox is not in a fresh PID namespace (Pid "
+              + report.status().get("Pid")
+              + ", NSpid "
+              + report.status().get("NSpid")
+              + "); refusing to use this bwrap");
     }
     if (!report.environment().isEmpty()) {
       return unavailable(
-          "the probe sandbox, given an empty environment, saw " + report.environment().size()
+          "the probe sandbox, given an empty environment, saw "
+              + report.environment().size()
               + " variables; the command would not get exactly the spec's environment");
     }
     verified.addAll(
@@ -286,29 +320,54 @@ final class HostProbe {
             IsolationCapability.CGROUP_NAMESPACE,
             IsolationCapability.READ_ONLY_REPOSITORY,
             IsolationCapability.WRITABLE_SCOPE_ROOTS));
-    check(verified, IsolationCapability.USER_NAMESPACE, report.ownUserNamespace(),
+    check(
+        verified,
+        IsolationCapability.USER_NAMESPACE,
+        report.ownUserNamespace(),
         "the probe sandbox shares the host's uid map");
-    check(verified, IsolationCapability.UTS_NAMESPACE, report.hostname().equals(settings.hostname()),
+    check(
+        verified,
+        IsolationCapability.UTS_NAMESPACE,
+        report.hostname().equals(settings.hostname()),
         "the probe sandbox's host name is not " + settings.hostname());
-    check(verified, IsolationCapability.NON_ROOT,
+    check(
+        verified,
+        IsolationCapability.NON_ROOT,
         report.hostOwner() != 0 && report.hostOwner() == identity.uid(),
-        "files the probe sandbox wrote are owned by host uid " + report.hostOwner()
-            + ", expected " + identity.uid());
+        "files the probe sandbox wrote are owned by host uid "
+            + report.hostOwner()
+            + ", expected "
+            + identity.uid());
     if (!verified.contains(IsolationCapability.NON_ROOT)) {
-      return unavailable("sandboxes would not run as the unprivileged uid " + identity.uid()
-          + ": " + diagnostics.get("NON_ROOT"));
+      return unavailable(
+          "sandboxes would not run as the unprivileged uid "
+              + identity.uid()
+              + ": "
+              + diagnostics.get("NON_ROOT"));
     }
-    check(verified, IsolationCapability.CAPABILITY_DROP, report.noCapabilities(),
+    check(
+        verified,
+        IsolationCapability.CAPABILITY_DROP,
+        report.noCapabilities(),
         "the probe sandbox holds capabilities: " + capabilities(report));
-    check(verified, IsolationCapability.NO_NEW_PRIVILEGES, report.noNewPrivileges(),
+    check(
+        verified,
+        IsolationCapability.NO_NEW_PRIVILEGES,
+        report.noNewPrivileges(),
         "the probe sandbox runs without no_new_privs");
-    check(verified, IsolationCapability.READ_ONLY_ROOT, report.readOnly("/"),
+    check(
+        verified,
+        IsolationCapability.READ_ONLY_ROOT,
+        report.readOnly("/"),
         "the probe sandbox's root is not mounted read-only");
     List<String> exposed =
         Stream.of("/run", "/var/run", "/home", "/root", "/sys")
             .flatMap(d -> report.mountsUnder(d).stream())
             .toList();
-    check(verified, IsolationCapability.HOST_SOCKETS_HIDDEN, exposed.isEmpty(),
+    check(
+        verified,
+        IsolationCapability.HOST_SOCKETS_HIDDEN,
+        exposed.isEmpty(),
         "the probe sandbox shows " + exposed);
     if (flags.networkNamespace()) {
       verified.add(IsolationCapability.NETWORK_NAMESPACE);
@@ -316,7 +375,9 @@ final class HostProbe {
     if (flags.disableUserns()) {
       verified.add(IsolationCapability.NO_NESTED_USER_NAMESPACES);
     }
-    check(verified, IsolationCapability.PRIVATE_TMP,
+    check(
+        verified,
+        IsolationCapability.PRIVATE_TMP,
         flags.sizedTmpfs() && report.mounts().containsKey("/tmp"),
         diagnostics.getOrDefault("PRIVATE_TMP", "the probe sandbox has no private /tmp"));
     limits(verified, cgroup);
@@ -331,10 +392,18 @@ final class HostProbe {
             : "pid-namespace: timeouts kill the sandbox's PID 1, and the kernel kills the rest of"
                 + " its PID namespace");
     String summary =
-        "bubblewrap " + tools.version() + " at " + tools.bwrap() + "; sandboxes run as uid "
-            + identity.uid() + (identity.dropsRoot() ? " (dropped from root)" : "");
+        "bubblewrap "
+            + tools.version()
+            + " at "
+            + tools.bwrap()
+            + "; sandboxes run as uid "
+            + identity.uid()
+            + (identity.dropsRoot() ? " (dropped from root)" : "");
     return new HostSupport(
-        Optional.of(new HostSupport.Setup(tools, identity, flags, cgroup)), summary, verified, diagnostics);
+        Optional.of(new HostSupport.Setup(tools, identity, flags, cgroup)),
+        summary,
+        verified,
+        diagnostics);
   }
 
   private void limits(Set<IsolationCapability> verified, Optional<CgroupParent> cgroup) {
@@ -342,21 +411,30 @@ final class HostProbe {
     Set<String> controllers = cgroup.map(CgroupParent::controllers).orElse(Set.of());
     if (limits.memoryBytes().isPresent() && controllers.contains(CgroupParent.MEMORY)) {
       verified.add(IsolationCapability.MEMORY_LIMIT);
-      diagnostics.put("MEMORY_LIMIT", "memory.max " + limits.memoryBytes().getAsLong() + " bytes per run");
+      diagnostics.put(
+          "MEMORY_LIMIT", "memory.max " + limits.memoryBytes().getAsLong() + " bytes per run");
     } else {
-      diagnostics.put("MEMORY_LIMIT", "not configured: set " + BwrapSettings.LIMIT_MEMORY
-          + " (needs the cgroup v2 memory controller)");
+      diagnostics.put(
+          "MEMORY_LIMIT",
+          "not configured: set "
+              + BwrapSettings.LIMIT_MEMORY
+              + " (needs the cgroup v2 memory controller)");
     }
     if (limits.processes().isPresent() && controllers.contains(CgroupParent.PIDS)) {
       verified.add(IsolationCapability.PID_LIMIT);
       diagnostics.put("PID_LIMIT", "pids.max " + limits.processes().getAsLong() + " per run");
     } else {
-      diagnostics.put("PID_LIMIT", "not configured: set " + BwrapSettings.LIMIT_PIDS
-          + " (needs the cgroup v2 pids controller; RLIMIT_NPROC is per uid and never used)");
+      diagnostics.put(
+          "PID_LIMIT",
+          "not configured: set "
+              + BwrapSettings.LIMIT_PIDS
+              + " (needs the cgroup v2 pids controller; RLIMIT_NPROC is per uid and never used)");
     }
     diagnostics.put(
         "CPU_LIMIT",
-        "not provided: " + BwrapSettings.LIMIT_CPU_SECONDS + " sets RLIMIT_CPU, which limits each "
+        "not provided: "
+            + BwrapSettings.LIMIT_CPU_SECONDS
+            + " sets RLIMIT_CPU, which limits each "
             + "process, not the run; the wall-clock timeout bounds the run");
     if (limits.needsRlimits()) {
       diagnostics.put("rlimits", String.join(" ", limits.prlimitOptions()));
@@ -375,17 +453,24 @@ final class HostProbe {
     }
     Set<String> controllers = cgroup.get().controllers();
     if (limits.memoryBytes().isPresent() && !controllers.contains(CgroupParent.MEMORY)) {
-      return Optional.of(BwrapSettings.LIMIT_MEMORY + " is configured but the cgroup v2 memory "
-          + "controller cannot be enabled under " + cgroup.get().directory());
+      return Optional.of(
+          BwrapSettings.LIMIT_MEMORY
+              + " is configured but the cgroup v2 memory "
+              + "controller cannot be enabled under "
+              + cgroup.get().directory());
     }
     if (limits.processes().isPresent() && !controllers.contains(CgroupParent.PIDS)) {
-      return Optional.of(BwrapSettings.LIMIT_PIDS + " is configured but the cgroup v2 pids "
-          + "controller cannot be enabled under " + cgroup.get().directory());
+      return Optional.of(
+          BwrapSettings.LIMIT_PIDS
+              + " is configured but the cgroup v2 pids "
+              + "controller cannot be enabled under "
+              + cgroup.get().directory());
     }
     return Optional.empty();
   }
 
-  private void check(Set<IsolationCapability> verified, IsolationCapability capability, boolean ok, String why) {
+  private void check(
+      Set<IsolationCapability> verified, IsolationCapability capability, boolean ok, String why) {
     if (ok) {
       verified.add(capability);
     } else {
@@ -410,7 +495,9 @@ final class HostProbe {
     diagnostics.put(
         name,
         problems.isEmpty()
-            ? name + " not found in " + candidates.stream().map(Path::toString).collect(Collectors.joining(" or "))
+            ? name
+                + " not found in "
+                + candidates.stream().map(Path::toString).collect(Collectors.joining(" or "))
             : "no trustworthy " + name + ": " + String.join("; ", problems));
     return Optional.empty();
   }
@@ -436,7 +523,8 @@ final class HostProbe {
       String text = new String(output, StandardCharsets.UTF_8);
       Optional<BwrapVersion> version = BwrapVersion.parse(text);
       if (version.isEmpty()) {
-        diagnostics.put("bwrap", bwrap + " --version printed no bubblewrap version: " + shorten(text));
+        diagnostics.put(
+            "bwrap", bwrap + " --version printed no bubblewrap version: " + shorten(text));
       }
       return version;
     } catch (IOException e) {
@@ -460,7 +548,11 @@ final class HostProbe {
     }
     if (!identity.canReach(work)) {
       return Optional.of(
-          BwrapSettings.WORK_DIR + " " + work + " cannot be reached by uid " + identity.uid()
+          BwrapSettings.WORK_DIR
+              + " "
+              + work
+              + " cannot be reached by uid "
+              + identity.uid()
               + ", which must pass through it to the executable copies");
     }
     return Optional.empty();
@@ -469,7 +561,10 @@ final class HostProbe {
   private static PinnedExecutable pinned(Path file) {
     try {
       return new PinnedExecutable(
-          file, Sha256.hex(Files.readAllBytes(file)), file.toString(), PinnedExecutable.Pinning.PROC_FD);
+          file,
+          Sha256.hex(Files.readAllBytes(file)),
+          file.toString(),
+          PinnedExecutable.Pinning.PROC_FD);
     } catch (IOException e) {
       throw new UncheckedIOException("cannot read " + file, e);
     }
@@ -483,7 +578,10 @@ final class HostProbe {
 
   private static String describe(SandboxIdentity identity) {
     return identity.dropsRoot()
-        ? "this JVM runs as root; sandboxes run as uid " + identity.uid() + " gid " + identity.gid()
+        ? "this JVM runs as root; sandboxes run as uid "
+            + identity.uid()
+            + " gid "
+            + identity.gid()
             + " with no supplementary groups (setpriv)"
         : "sandboxes run as this JVM's uid " + identity.uid() + " gid " + identity.gid();
   }

@@ -33,7 +33,10 @@ record HostSupport(
    * @param cgroup where run cgroups are made, when they are used
    */
   record Setup(
-      HostTools tools, SandboxIdentity identity, SandboxFlags flags, Optional<CgroupParent> cgroup) {
+      HostTools tools,
+      SandboxIdentity identity,
+      SandboxFlags flags,
+      Optional<CgroupParent> cgroup) {
     Setup {
       Objects.requireNonNull(tools, "tools");
       Objects.requireNonNull(identity, "identity");

@@ -12,10 +12,10 @@ import java.util.Map;
 
 /**
  * Checks that every string of a spec reaches the sandbox exactly. The JDK encodes argv with the
- * platform charset ({@code sun.jnu.encoding}, the default charset on JDK 17) and silently
- * replaces what it cannot encode with {@code '?'}; bwrap's argument file is encoded with the same
- * charset so paths keep their bytes. A string that cannot be encoded exactly, or holds NUL, is
- * refused rather than changed.
+ * platform charset ({@code sun.jnu.encoding}, the default charset on JDK 17) and silently replaces
+ * what it cannot encode with {@code '?'}; bwrap's argument file is encoded with the same charset so
+ * paths keep their bytes. A string that cannot be encoded exactly, or holds NUL, is refused rather
+ * than changed.
  */
 final class LaunchStrings {
   private static final List<Charset> CHARSETS = charsets();
@@ -41,7 +41,10 @@ final class LaunchStrings {
       String key = variable.getKey();
       if (key.isEmpty() || key.indexOf('=') >= 0) {
         throw new LaunchFailedException(
-            "cannot launch " + name + ": environment variable name '" + key
+            "cannot launch "
+                + name
+                + ": environment variable name '"
+                + key
                 + "' is empty or contains '='");
       }
       require(name, "environment variable name '" + key + "'", key);
@@ -61,14 +64,24 @@ final class LaunchStrings {
   private static void require(String name, String what, String value) {
     if (value.indexOf('\0') >= 0) {
       throw new LaunchFailedException(
-          "cannot launch " + name + ": " + what + " contains a NUL character, which no process can"
+          "cannot launch "
+              + name
+              + ": "
+              + what
+              + " contains a NUL character, which no process can"
               + " receive");
     }
     for (Charset charset : CHARSETS) {
       if (!charset.newEncoder().canEncode(value)) {
         throw new LaunchFailedException(
-            "cannot launch " + name + ": " + what + " cannot be encoded exactly in the platform"
-                + " charset " + charset + "; run the JVM with a UTF-8 locale (for example"
+            "cannot launch "
+                + name
+                + ": "
+                + what
+                + " cannot be encoded exactly in the platform"
+                + " charset "
+                + charset
+                + "; run the JVM with a UTF-8 locale (for example"
                 + " LANG=C.UTF-8)");
       }
     }

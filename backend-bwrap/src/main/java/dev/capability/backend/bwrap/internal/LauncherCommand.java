@@ -5,8 +5,8 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The host command line that becomes the sandbox. Each program execs the next in the same
- * process, so the pid the JVM started is bwrap's:
+ * The host command line that becomes the sandbox. Each program execs the next in the same process,
+ * so the pid the JVM started is bwrap's:
  *
  * <pre>
  * [prlimit --cpu=..:.. ... --]                  the configured rlimits, inherited by everything
@@ -18,12 +18,12 @@ import java.util.List;
  *
  * <p>The argument file is opened while still root, so it can stay readable by this JVM's user
  * alone; bwrap reads it and closes descriptor 3 before the command runs. All of these programs
- * start with an empty environment: the command's environment reaches bwrap only through the
- * file, so variables such as {@code LD_PRELOAD} never act on the unsandboxed launcher. bwrap
- * always sets {@code PWD}; unless the spec sets it to the working directory itself, {@code env}
- * (from the sandbox's read-only {@code /usr}) removes it before the command runs. The no-op
- * {@code --unsetenv} of a name unique to the run marks bwrap and the sandbox's init (a fork of
- * bwrap) so that they can be found in {@code /proc} once bwrap has exited.
+ * start with an empty environment: the command's environment reaches bwrap only through the file,
+ * so variables such as {@code LD_PRELOAD} never act on the unsandboxed launcher. bwrap always sets
+ * {@code PWD}; unless the spec sets it to the working directory itself, {@code env} (from the
+ * sandbox's read-only {@code /usr}) removes it before the command runs. The no-op {@code
+ * --unsetenv} of a name unique to the run marks bwrap and the sandbox's init (a fork of bwrap) so
+ * that they can be found in {@code /proc} once bwrap has exited.
  */
 final class LauncherCommand {
   /** The descriptor flock opens the argument file on: the lowest free one after stdio. */
@@ -55,7 +55,8 @@ final class LauncherCommand {
       argv.addAll(limits.prlimitOptions());
       argv.add("--");
     }
-    argv.addAll(List.of(tools.flock().toString(), "--no-fork", "--shared", argumentFile.toString()));
+    argv.addAll(
+        List.of(tools.flock().toString(), "--no-fork", "--shared", argumentFile.toString()));
     if (identity.dropsRoot()) {
       argv.add(
           tools

@@ -33,7 +33,8 @@ record MountOp(Kind kind, String source, Path destination, OptionalLong sizeByte
     Objects.requireNonNull(sizeBytes, "sizeBytes");
     boolean needsSource = kind == Kind.READ_ONLY_BIND || kind == Kind.BIND || kind == Kind.SYMLINK;
     if (needsSource != (source != null)) {
-      throw new IllegalArgumentException(kind + " " + (needsSource ? "needs" : "takes no") + " source");
+      throw new IllegalArgumentException(
+          kind + " " + (needsSource ? "needs" : "takes no") + " source");
     }
     if (sizeBytes.isPresent() && kind != Kind.TMPFS) {
       throw new IllegalArgumentException("only a tmpfs has a size");
@@ -77,9 +78,10 @@ record MountOp(Kind kind, String source, Path destination, OptionalLong sizeByte
       case SYMLINK -> List.of("--symlink", source, dest);
       case PROC -> List.of("--proc", dest);
       case DEV -> List.of("--dev", dest);
-      case TMPFS -> sizeBytes.isPresent()
-          ? List.of("--size", Long.toString(sizeBytes.getAsLong()), "--tmpfs", dest)
-          : List.of("--tmpfs", dest);
+      case TMPFS ->
+          sizeBytes.isPresent()
+              ? List.of("--size", Long.toString(sizeBytes.getAsLong()), "--tmpfs", dest)
+              : List.of("--tmpfs", dest);
       case REMOUNT_READ_ONLY -> List.of("--remount-ro", dest);
     };
   }

@@ -20,9 +20,9 @@ import java.util.Set;
  * exec path ({@code /proc/<jvm-pid>/fd/<n>}) does not exist (fresh {@code /proc}, another pid
  * namespace), and a dropped uid could not open another uid's descriptor anyway. So this JVM reads
  * the hashed file through that descriptor into a private copy, hashing as it copies, and refuses
- * the launch when the digest differs. The copy is owned by this JVM's user, mode 0555, in a
- * private directory nobody else can write; the sandbox sees it read-only at the executable's
- * canonical path, so {@code /proc/self/exe} shows the real path.
+ * the launch when the digest differs. The copy is owned by this JVM's user, mode 0555, in a private
+ * directory nobody else can write; the sandbox sees it read-only at the executable's canonical
+ * path, so {@code /proc/self/exe} shows the real path.
  */
 final class PinnedCopy {
   private static final int BUFFER = 1 << 16;
@@ -45,7 +45,8 @@ final class PinnedCopy {
                     StandardOpenOption.CREATE_NEW,
                     StandardOpenOption.WRITE,
                     LinkOption.NOFOLLOW_LINKS),
-                PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")))) {
+                PosixFilePermissions.asFileAttribute(
+                    PosixFilePermissions.fromString("rwx------")))) {
       ByteBuffer buffer = ByteBuffer.allocate(BUFFER);
       while (in.read(buffer) != -1) {
         buffer.flip();

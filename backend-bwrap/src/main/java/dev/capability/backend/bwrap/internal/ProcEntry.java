@@ -8,8 +8,8 @@ import java.util.Objects;
  * @param pid the process id in this JVM's pid namespace
  * @param state the one-letter state, for example {@code S} or {@code Z}
  * @param ppid the parent's pid
- * @param startTicks start time in clock ticks after boot; with the pid it names one process
- *     across pid reuse
+ * @param startTicks start time in clock ticks after boot; with the pid it names one process across
+ *     pid reuse
  */
 record ProcEntry(long pid, char state, long ppid, long startTicks) {
   // Field positions counted after the closing parenthesis of comm.
@@ -24,8 +24,8 @@ record ProcEntry(long pid, char state, long ppid, long startTicks) {
   }
 
   /**
-   * Parses a stat line decoded one byte per char. {@code comm} may hold spaces and parentheses,
-   * so the fields are counted from the last {@code ')'}.
+   * Parses a stat line decoded one byte per char. {@code comm} may hold spaces and parentheses, so
+   * the fields are counted from the last {@code ')'}.
    *
    * @throws IllegalArgumentException when the line is not a stat line
    */

@@ -12,9 +12,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The cgroup of one run. The launcher process joins it before it can fork, so every process of
- * the sandbox is in it; {@code cgroup.kill} then ends them all at once, whatever they did to
- * leave the process tree.
+ * The cgroup of one run. The launcher process joins it before it can fork, so every process of the
+ * sandbox is in it; {@code cgroup.kill} then ends them all at once, whatever they did to leave the
+ * process tree.
  */
 final class RunCgroup implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(RunCgroup.class);
@@ -44,7 +44,8 @@ final class RunCgroup implements AutoCloseable {
   /** True while a live process is in the cgroup. */
   boolean populated() {
     try {
-      for (String line : Files.readAllLines(directory.resolve("cgroup.events"), StandardCharsets.US_ASCII)) {
+      for (String line :
+          Files.readAllLines(directory.resolve("cgroup.events"), StandardCharsets.US_ASCII)) {
         if (line.startsWith("populated ")) {
           return !line.endsWith(" 0");
         }

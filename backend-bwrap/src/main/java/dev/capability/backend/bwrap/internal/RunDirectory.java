@@ -32,7 +32,8 @@ final class RunDirectory implements AutoCloseable {
       PosixFilePermissions.fromString("rwx--x--x");
   private static final FileAttribute<Set<PosixFilePermission>> OWNER_ONLY =
       PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------"));
-  private static final Set<PosixFilePermission> READ_ONLY = PosixFilePermissions.fromString("r--r--r--");
+  private static final Set<PosixFilePermission> READ_ONLY =
+      PosixFilePermissions.fromString("r--r--r--");
 
   private final Path directory;
   private final List<Placeholder> placeholders = new ArrayList<>();
@@ -53,7 +54,8 @@ final class RunDirectory implements AutoCloseable {
       Files.setPosixFilePermissions(directory, PRIVATE_DIRECTORY);
       return new RunDirectory(directory);
     } catch (IOException e) {
-      throw new LaunchFailedException("cannot create a private run directory in " + base + ": " + e, e);
+      throw new LaunchFailedException(
+          "cannot create a private run directory in " + base + ": " + e, e);
     }
   }
 
@@ -145,7 +147,9 @@ final class RunDirectory implements AutoCloseable {
       BasicFileAttributes now =
           Files.readAttributes(
               placeholder.path(), BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
-      if (now.isRegularFile() && now.size() == 0 && Objects.equals(now.fileKey(), placeholder.fileKey())) {
+      if (now.isRegularFile()
+          && now.size() == 0
+          && Objects.equals(now.fileKey(), placeholder.fileKey())) {
         Files.delete(placeholder.path());
       } else {
         LOG.warn("the mask placeholder {} was replaced; leaving it", placeholder.path());

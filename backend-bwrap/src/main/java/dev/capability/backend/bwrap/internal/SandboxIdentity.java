@@ -9,8 +9,8 @@ import java.util.List;
 
 /**
  * Who a sandbox runs as on the host. When this JVM runs as root, sandboxes never do: they run as
- * the configured unprivileged uid and gid, with no supplementary groups. Otherwise they run as
- * this JVM's own user.
+ * the configured unprivileged uid and gid, with no supplementary groups. Otherwise they run as this
+ * JVM's own user.
  *
  * @param uid the host uid of every sandbox process
  * @param gid the host gid of every sandbox process
@@ -34,7 +34,9 @@ record SandboxIdentity(int uid, int gid, boolean dropsRoot) {
         : new SandboxIdentity(jvm.effectiveUid(), jvm.effectiveGid(), false);
   }
 
-  /** True when every directory on the way to {@code path}, and {@code path} itself, is searchable. */
+  /**
+   * True when every directory on the way to {@code path}, and {@code path} itself, is searchable.
+   */
   boolean canReach(Path path) {
     Path current = path.getRoot();
     if (!allows(current, SEARCH)) {
@@ -67,7 +69,8 @@ record SandboxIdentity(int uid, int gid, boolean dropsRoot) {
       // Permission classes are exclusive: the owner class applies to the owner even when the
       // group or other bits would grant more. POSIX ACLs are not consulted.
       int bits = owner == uid ? (mode >> 6) & 7 : group == gid ? (mode >> 3) & 7 : mode & 7;
-      return ((wanted & SEARCH) == 0 || (bits & 1) != 0) && ((wanted & WRITE) == 0 || (bits & 2) != 0);
+      return ((wanted & SEARCH) == 0 || (bits & 1) != 0)
+          && ((wanted & WRITE) == 0 || (bits & 2) != 0);
     } catch (IOException e) {
       return false;
     }

@@ -17,10 +17,9 @@ import java.util.Optional;
 import java.util.UUID;
 
 /**
- * Launches one spec in a fresh sandbox: the private copy of the executable, the checked
- * filesystem plan, bwrap's argument file, the run's cgroup, then the launcher chain; and sees it
- * to its end. Used for real launches and for the host probe alike, so the probe tests exactly
- * what launches do.
+ * Launches one spec in a fresh sandbox: the private copy of the executable, the checked filesystem
+ * plan, bwrap's argument file, the run's cgroup, then the launcher chain; and sees it to its end.
+ * Used for real launches and for the host probe alike, so the probe tests exactly what launches do.
  */
 final class SandboxLauncher {
   private static final File DEV_NULL = new File("/dev/null");
@@ -80,8 +79,12 @@ final class SandboxLauncher {
     String pwd = spec.environment().get("PWD");
     if (pwd != null && !pwd.equals(spec.workingDirectory().toString())) {
       throw new LaunchFailedException(
-          "cannot launch " + spec.executable().path() + ": the environment sets PWD to something"
-              + " other than the working directory " + spec.workingDirectory() + ", and bwrap"
+          "cannot launch "
+              + spec.executable().path()
+              + ": the environment sets PWD to something"
+              + " other than the working directory "
+              + spec.workingDirectory()
+              + ", and bwrap"
               + " always sets PWD to the working directory");
     }
     try (RunDirectory run = RunDirectory.create(base)) {

@@ -25,10 +25,10 @@ import java.util.Set;
  *       those that are symlinks on the host (merged /usr) are recreated as the same symlinks, not
  *       bound. Selected {@code /etc} entries the same way; {@code /etc/passwd} and {@code
  *       /etc/group} are generated and name only the sandbox's user.
- *   <li>A fresh {@code /proc}, a minimal {@code /dev}, private size-limited {@code /tmp} and
- *       {@code /dev/shm}.
- *   <li>The repository read-only, the writable roots writable, and the working directory
- *       read-only when neither shows it; parents before children.
+ *   <li>A fresh {@code /proc}, a minimal {@code /dev}, private size-limited {@code /tmp} and {@code
+ *       /dev/shm}.
+ *   <li>The repository read-only, the writable roots writable, and the working directory read-only
+ *       when neither shows it; parents before children.
  *   <li>Protected paths under a writable root rebound read-only; an absent one masked by a
  *       read-only empty file at its first missing component, so it cannot be created.
  *   <li>The private copy of the pinned executable, read-only, at its canonical path.
@@ -55,7 +55,9 @@ final class SandboxLayout {
 
   /** Never bound, nor any directory that contains them. */
   private static final List<Path> HIDDEN =
-      List.of("/sys", "/run", "/var/run", "/home", "/root", "/boot").stream().map(Path::of).toList();
+      List.of("/sys", "/run", "/var/run", "/home", "/root", "/boot").stream()
+          .map(Path::of)
+          .toList();
 
   /** Nothing is bound below these. */
   private static final List<Path> NEVER_BELOW =
@@ -73,8 +75,8 @@ final class SandboxLayout {
    * runs.
    *
    * @param mounts bwrap filesystem operations, in order
-   * @param placeholders absent paths under a writable root that get an empty placeholder file
-   *     for the length of the run, as mount points of their masks
+   * @param placeholders absent paths under a writable root that get an empty placeholder file for
+   *     the length of the run, as mount points of their masks
    */
   record Plan(List<MountOp> mounts, List<Path> placeholders) {
     Plan {
@@ -154,8 +156,7 @@ final class SandboxLayout {
     Optional<Path> repository = spec.repository();
     List<Path> writable = spec.writableRoots();
     List<TreeBind> tree = new ArrayList<>();
-    repository.ifPresent(
-        repo -> tree.add(checkedTree(repo, "repository", false, hiddenNow)));
+    repository.ifPresent(repo -> tree.add(checkedTree(repo, "repository", false, hiddenNow)));
     for (Path root : writable) {
       tree.add(checkedTree(root, "writable root", true, hiddenNow));
     }
@@ -175,12 +176,14 @@ final class SandboxLayout {
     List<Path> placeholders = new ArrayList<>();
     mounts.addAll(protectedMounts(spec, files, placeholders));
 
-    Path executable =
-        HostPaths.requireNormalAbsolute(spec.executable().path(), "executable path");
+    Path executable = HostPaths.requireNormalAbsolute(spec.executable().path(), "executable path");
     for (Path below : neverBelow) {
       if (HostPaths.within(executable, below)) {
         throw new LaunchFailedException(
-            "cannot place the executable at " + executable + " inside the sandbox: " + below
+            "cannot place the executable at "
+                + executable
+                + " inside the sandbox: "
+                + below
                 + " is the sandbox's own");
       }
     }
@@ -283,16 +286,30 @@ final class SandboxLayout {
     }
     if (!identity.canReach(path)) {
       throw new LaunchFailedException(
-          what + " " + path + " cannot be reached by the sandbox's uid " + identity.uid()
-              + " (gid " + identity.gid() + ", no supplementary groups): every directory on the way"
+          what
+              + " "
+              + path
+              + " cannot be reached by the sandbox's uid "
+              + identity.uid()
+              + " (gid "
+              + identity.gid()
+              + ", no supplementary groups): every directory on the way"
               + " must grant it search (x) permission");
     }
     if (writable && !identity.canWriteIn(path)) {
       throw new LaunchFailedException(
-          "writable root " + path + " is not writable by the sandbox's uid " + identity.uid()
-              + " (gid " + identity.gid() + ", no supplementary groups); grant that uid write and "
+          "writable root "
+              + path
+              + " is not writable by the sandbox's uid "
+              + identity.uid()
+              + " (gid "
+              + identity.gid()
+              + ", no supplementary groups); grant that uid write and "
               + "search permission on this directory (for example chown it to uid "
-              + identity.uid() + "), or configure " + BwrapSettings.UID + " to a uid that owns it."
+              + identity.uid()
+              + "), or configure "
+              + BwrapSettings.UID
+              + " to a uid that owns it."
               + " The backend never widens permissions itself");
     }
     return new TreeBind(path, writable);
@@ -301,7 +318,8 @@ final class SandboxLayout {
   private void requireAllowed(Path path, String what, boolean writable, Set<Path> hiddenNow) {
     HostPaths.requireNormalAbsolute(path, what);
     if (path.equals(ROOT)) {
-      throw new LaunchFailedException(what + " " + path + " would expose the whole host filesystem");
+      throw new LaunchFailedException(
+          what + " " + path + " would expose the whole host filesystem");
     }
     List<Path> covered = new ArrayList<>(SYSTEM_DIRECTORIES);
     covered.addAll(List.of(ETC, PROC, DEV, TMP));
@@ -309,21 +327,34 @@ final class SandboxLayout {
     for (Path reserved : covered) {
       if (HostPaths.within(reserved, path)) {
         throw new LaunchFailedException(
-            what + " " + path + " is or contains " + reserved
+            what
+                + " "
+                + path
+                + " is or contains "
+                + reserved
                 + ", which the sandbox never shows from the host");
       }
     }
     for (Path below : neverBelow) {
       if (HostPaths.within(path, below)) {
         throw new LaunchFailedException(
-            what + " " + path + " lies in " + below + ", which the sandbox never shows from the host");
+            what
+                + " "
+                + path
+                + " lies in "
+                + below
+                + ", which the sandbox never shows from the host");
       }
     }
     if (writable) {
       for (Path system : NEVER_WRITABLE_BELOW) {
         if (HostPaths.within(path, system)) {
           throw new LaunchFailedException(
-              what + " " + path + " lies in the system directory " + system
+              what
+                  + " "
+                  + path
+                  + " lies in the system directory "
+                  + system
                   + ", which stays read-only");
         }
       }
@@ -399,7 +430,8 @@ final class SandboxLayout {
     List<Path> sortedMasks = new ArrayList<>(masks);
     sortedMasks.sort(Comparator.comparingInt(Path::getNameCount));
     for (Path mask : sortedMasks) {
-      if (sortedMasks.stream().anyMatch(other -> !other.equals(mask) && HostPaths.within(mask, other))) {
+      if (sortedMasks.stream()
+          .anyMatch(other -> !other.equals(mask) && HostPaths.within(mask, other))) {
         // An ancestor is masked already; nothing can be created below it.
         continue;
       }

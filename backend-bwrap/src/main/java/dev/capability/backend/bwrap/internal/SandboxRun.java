@@ -57,8 +57,10 @@ final class SandboxRun {
     this.startedAt = Objects.requireNonNull(startedAt, "startedAt");
     this.deadline = Objects.requireNonNull(deadline, "deadline");
     this.settleWait = Objects.requireNonNull(settleWait, "settleWait");
-    this.stdout = new BoundedOutput(launcher.getInputStream(), spec.maxOutputBytes(), stopped::countDown);
-    this.stderr = new BoundedOutput(launcher.getErrorStream(), spec.maxOutputBytes(), stopped::countDown);
+    this.stdout =
+        new BoundedOutput(launcher.getInputStream(), spec.maxOutputBytes(), stopped::countDown);
+    this.stderr =
+        new BoundedOutput(launcher.getErrorStream(), spec.maxOutputBytes(), stopped::countDown);
     daemon("stdout-" + launcher.pid(), stdout);
     daemon("stderr-" + launcher.pid(), stderr);
     launcher.onExit().thenRun(stopped::countDown);

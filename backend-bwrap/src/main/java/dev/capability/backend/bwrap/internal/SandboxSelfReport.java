@@ -61,7 +61,8 @@ record SandboxSelfReport(
         names.add(equals < 0 ? variable : variable.substring(0, equals));
       }
     }
-    return new SandboxSelfReport(fields, names, uidMap.strip(), mounts, hostname.strip(), hostOwner);
+    return new SandboxSelfReport(
+        fields, names, uidMap.strip(), mounts, hostname.strip(), hostOwner);
   }
 
   /** True when the sandbox does not share the host's full uid map. */
@@ -72,9 +73,9 @@ record SandboxSelfReport(
   }
 
   /**
-   * True when the reporting process, a short-lived {@code cp} that bwrap's init started, has one
-   * of the first pids of a fresh PID namespace: only a new namespace makes it so. The sandbox's
-   * own {@code /proc} shows only that namespace.
+   * True when the reporting process, a short-lived {@code cp} that bwrap's init started, has one of
+   * the first pids of a fresh PID namespace: only a new namespace makes it so. The sandbox's own
+   * {@code /proc} shows only that namespace.
    */
   boolean freshPidNamespace() {
     try {

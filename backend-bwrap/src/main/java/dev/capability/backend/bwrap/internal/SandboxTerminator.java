@@ -4,9 +4,9 @@ import java.io.UncheckedIOException;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 import org.slf4j.Logger;
@@ -29,8 +29,10 @@ import org.slf4j.LoggerFactory;
 final class SandboxTerminator {
   /** The sandbox was not ended by the backend. */
   static final String NONE = "none";
+
   /** KILL to the PID namespace's init; the kernel ended the rest of the namespace. */
   static final String PID_NAMESPACE = "pid-namespace";
+
   /** {@code cgroup.kill} on the run's cgroup. */
   static final String CGROUP_KILL = "cgroup-kill";
 
@@ -98,7 +100,10 @@ final class SandboxTerminator {
       run.kill();
       return true;
     } catch (UncheckedIOException e) {
-      LOG.warn("cgroup.kill of {} failed, ending the PID namespace instead: {}", run.directory(), e.getMessage());
+      LOG.warn(
+          "cgroup.kill of {} failed, ending the PID namespace instead: {}",
+          run.directory(),
+          e.getMessage());
       return false;
     }
   }

@@ -11,7 +11,9 @@ class BoundedOutputTest {
   @Test
   void keepsUpToTheBoundAndSignalsTheFirstExcessOnce() throws Exception {
     AtomicInteger exceeded = new AtomicInteger();
-    BoundedOutput output = new BoundedOutput(new ByteArrayInputStream(new byte[100_000]), 1000, exceeded::incrementAndGet);
+    BoundedOutput output =
+        new BoundedOutput(
+            new ByteArrayInputStream(new byte[100_000]), 1000, exceeded::incrementAndGet);
     output.run();
 
     assertThat(output.awaitEnd(Duration.ZERO)).isTrue();
@@ -23,7 +25,8 @@ class BoundedOutputTest {
 
   @Test
   void keepsEverythingUnderTheBound() {
-    BoundedOutput output = new BoundedOutput(new ByteArrayInputStream("hello".getBytes()), 5, () -> {});
+    BoundedOutput output =
+        new BoundedOutput(new ByteArrayInputStream("hello".getBytes()), 5, () -> {});
     output.run();
 
     assertThat(output.captured().text()).isEqualTo("hello");

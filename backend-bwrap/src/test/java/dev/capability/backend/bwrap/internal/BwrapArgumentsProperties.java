@@ -32,9 +32,11 @@ class BwrapArgumentsProperties {
   }
 
   @Property
-  void everyVariableIsSetAfterTheEnvironmentIsCleared(@ForAll("environments") Map<String, String> environment) {
+  void everyVariableIsSetAfterTheEnvironmentIsCleared(
+      @ForAll("environments") Map<String, String> environment) {
     List<String> options =
-        BwrapArguments.options(SandboxFlags.ALL, NetworkMode.NONE, "sandbox", PLAN, Path.of("/w"), environment);
+        BwrapArguments.options(
+            SandboxFlags.ALL, NetworkMode.NONE, "sandbox", PLAN, Path.of("/w"), environment);
 
     int clear = options.indexOf("--clearenv");
     assertThat(clear).isNotNegative();
@@ -47,15 +49,27 @@ class BwrapArgumentsProperties {
   }
 
   @Property
-  void theLauncherArgvNeverCarriesTheOptions(@ForAll("environments") Map<String, String> environment) {
+  void theLauncherArgvNeverCarriesTheOptions(
+      @ForAll("environments") Map<String, String> environment) {
     HostTools tools =
         new HostTools(
-            Path.of("/usr/bin/bwrap"), new BwrapVersion(0, 8, 0), Path.of("/usr/bin/flock"), Path.of("/usr/bin/env"),
-            java.util.Optional.of(Path.of("/usr/bin/setpriv")), java.util.Optional.empty(), java.util.Optional.empty());
+            Path.of("/usr/bin/bwrap"),
+            new BwrapVersion(0, 8, 0),
+            Path.of("/usr/bin/flock"),
+            Path.of("/usr/bin/env"),
+            java.util.Optional.of(Path.of("/usr/bin/setpriv")),
+            java.util.Optional.empty(),
+            java.util.Optional.empty());
     List<String> argv =
         LauncherCommand.build(
-            "run", tools, new SandboxIdentity(65534, 65534, true), ResourceLimits.NONE, Path.of("/run/args"),
-            Path.of("/usr/bin/true"), List.of(), false);
+            "run",
+            tools,
+            new SandboxIdentity(65534, 65534, true),
+            ResourceLimits.NONE,
+            Path.of("/run/args"),
+            Path.of("/usr/bin/true"),
+            List.of(),
+            false);
 
     for (String value : environment.values()) {
       if (value.length() > 3) {
@@ -66,13 +80,26 @@ class BwrapArgumentsProperties {
 
   @Provide
   Arbitrary<List<String>> strings() {
-    return Arbitraries.strings().withCharRange('\u0001', '\uD7FF').ofMaxLength(20).list().ofMaxSize(12);
+    return Arbitraries.strings()
+        .withCharRange('\u0001', '\uD7FF')
+        .ofMaxLength(20)
+        .list()
+        .ofMaxSize(12);
   }
 
   @Provide
   Arbitrary<Map<String, String>> environments() {
-    Arbitrary<String> names = Arbitraries.strings().withCharRange('A', 'Z').ofMinLength(1).ofMaxLength(8).map(n -> "V_" + n);
-    Arbitrary<String> values = Arbitraries.strings().withCharRange('\u0001', '\u00FF').ofMaxLength(16).map(v -> "val:" + v);
+    Arbitrary<String> names =
+        Arbitraries.strings()
+            .withCharRange('A', 'Z')
+            .ofMinLength(1)
+            .ofMaxLength(8)
+            .map(n -> "V_" + n);
+    Arbitrary<String> values =
+        Arbitraries.strings()
+            .withCharRange('\u0001', '\u00FF')
+            .ofMaxLength(16)
+            .map(v -> "val:" + v);
     return Arbitraries.maps(names, values).ofMaxSize(6).map(LinkedHashMap::new);
   }
 }

@@ -109,14 +109,18 @@ class BwrapBackendTest {
   @Test
   void neverRunsAsRealRoot() {
     LaunchResult result =
-        sh("id -u; id -g; id -G; touch out/written; grep -E '^(Uid|Gid|Groups):' /proc/self/status");
+        sh(
+            "id -u; id -g; id -G; touch out/written; grep -E '^(Uid|Gid|Groups):'"
+                + " /proc/self/status");
 
     assertThat(result.exitCode()).hasValue(0);
     List<String> lines = result.stdout().text().lines().toList();
     SandboxIdentity identity = Sandboxes.identity();
     assertThat(lines.get(0)).isEqualTo(Integer.toString(identity.uid())).isNotEqualTo("0");
     assertThat(lines.get(1)).isEqualTo(Integer.toString(identity.gid()));
-    assertThat(lines.get(2)).as("no supplementary groups").isEqualTo(Integer.toString(identity.gid()));
+    assertThat(lines.get(2))
+        .as("no supplementary groups")
+        .isEqualTo(Integer.toString(identity.gid()));
     assertThat(owner(writable.resolve("written")))
         .as("files the sandbox writes belong to the sandbox's host uid")
         .isEqualTo(identity.uid())
@@ -126,7 +130,8 @@ class BwrapBackendTest {
   @Test
   void dropsToTheConfiguredUidWhenTheJvmIsRoot() throws IOException {
     assumeTrue(Sandboxes.jvmIsRoot(), "only a root JVM drops to a configured uid");
-    try (BwrapBackend custom = Sandboxes.backend(Map.of("bwrap.uid", "40000", "bwrap.gid", "40001"))) {
+    try (BwrapBackend custom =
+        Sandboxes.backend(Map.of("bwrap.uid", "40000", "bwrap.gid", "40001"))) {
       Path root = openDirectory(repo.resolve("custom"));
       Files.setAttribute(root, "unix:uid", 40000);
       LaunchResult result =
@@ -158,7 +163,8 @@ class BwrapBackendTest {
   @Test
   void writesOnlyInsideTheWritableRoots() throws IOException {
     Path outside = Files.writeString(tmp.resolve("outside.txt"), "host");
-    Files.setPosixFilePermissions(outside, java.nio.file.attribute.PosixFilePermissions.fromString("rw-rw-rw-"));
+    Files.setPosixFilePermissions(
+        outside, java.nio.file.attribute.PosixFilePermissions.fromString("rw-rw-rw-"));
     Files.writeString(repo.resolve("tracked.txt"), "original");
 
     LaunchResult result =
@@ -170,7 +176,9 @@ class BwrapBackendTest {
                 + "touch /usr/bin/planted 2>/dev/null && echo usr-written\n"
                 + "touch /etc/planted 2>/dev/null && echo etc-written\n"
                 + "touch /dev/planted 2>/dev/null && echo dev-written\n"
-                + "echo changed > " + outside + " 2>/dev/null; echo outside-attempted\n"
+                + "echo changed > "
+                + outside
+                + " 2>/dev/null; echo outside-attempted\n"
                 + "touch /tmp/scratch && echo tmp-ok");
 
     assertThat(result.stdout().text().lines().toList())
@@ -186,21 +194,26 @@ class BwrapBackendTest {
   void keepsAProtectedPathReadOnlyUnderAWritableRoot() throws IOException {
     Path git = Files.createDirectories(writable.resolve(".git"));
     Files.writeString(git.resolve("config"), "[core]");
-    Files.setPosixFilePermissions(git, java.nio.file.attribute.PosixFilePermissions.fromString("rwxrwxrwx"));
-    Files.setPosixFilePermissions(git.resolve("config"), java.nio.file.attribute.PosixFilePermissions.fromString("rw-rw-rw-"));
+    Files.setPosixFilePermissions(
+        git, java.nio.file.attribute.PosixFilePermissions.fromString("rwxrwxrwx"));
+    Files.setPosixFilePermissions(
+        git.resolve("config"),
+        java.nio.file.attribute.PosixFilePermissions.fromString("rw-rw-rw-"));
 
     LaunchResult result =
         backend.launch(
             shSpec(
                     "echo '[evil]' > out/.git/config 2>/dev/null && echo config-written\n"
-                        + "rm -f out/.git/config 2>/dev/null; test -e out/.git/config && echo config-kept\n"
+                        + "rm -f out/.git/config 2>/dev/null; test -e out/.git/config && echo"
+                        + " config-kept\n"
                         + "mv out/.git out/moved 2>/dev/null && echo moved\n"
                         + "touch out/.git/hook 2>/dev/null && echo created-inside\n"
                         + "touch out/sibling && echo sibling-ok")
                 .protectedPaths(List.of(git))
                 .build());
 
-    assertThat(result.stdout().text().lines().toList()).containsExactly("config-kept", "sibling-ok");
+    assertThat(result.stdout().text().lines().toList())
+        .containsExactly("config-kept", "sibling-ok");
     assertThat(git.resolve("config")).hasContent("[core]");
     assertThat(git.resolve("hook")).doesNotExist();
   }
@@ -215,7 +228,8 @@ class BwrapBackendTest {
             shSpec(
                     "mkdir -p out/.git/hooks 2>/dev/null && echo made-dirs\n"
                         + "echo pwn > out/.git 2>/dev/null && echo wrote-mask\n"
-                        + "rm -rf out/.git 2>/dev/null; mv out/.git out/x 2>/dev/null && echo moved\n"
+                        + "rm -rf out/.git 2>/dev/null; mv out/.git out/x 2>/dev/null && echo"
+                        + " moved\n"
                         + "touch out/other && echo other-ok")
                 .protectedPaths(List.of(preCommit))
                 .build());
@@ -243,7 +257,9 @@ class BwrapBackendTest {
             }
           });
       String connect =
-          "exec 3<>/dev/tcp/127.0.0.1/" + server.getLocalPort() + " && echo connected || echo refused";
+          "exec 3<>/dev/tcp/127.0.0.1/"
+              + server.getLocalPort()
+              + " && echo connected || echo refused";
       LaunchSpec.Builder spec =
           spec(script(bin, "/bin/bash", connect), repo).writableRoots(List.of(writable));
 
@@ -252,7 +268,9 @@ class BwrapBackendTest {
       assertThat(accepted).hasValue(0);
 
       LaunchResult host = backend.launch(spec.network(NetworkMode.HOST).build());
-      assertThat(host.stdout().text()).as("control: the probe connects on the host network").isEqualTo("connected\n");
+      assertThat(host.stdout().text())
+          .as("control: the probe connects on the host network")
+          .isEqualTo("connected\n");
     }
   }
 
@@ -265,11 +283,20 @@ class BwrapBackendTest {
         ServerSocketChannel bound = ServerSocketChannel.open(StandardProtocolFamily.UNIX)) {
       host.bind(UnixDomainSocketAddress.of(hostSocket));
       bound.bind(UnixDomainSocketAddress.of(boundSocket));
-      Files.setPosixFilePermissions(hostSocket, java.nio.file.attribute.PosixFilePermissions.fromString("rwxrwxrwx"));
-      Files.setPosixFilePermissions(boundSocket, java.nio.file.attribute.PosixFilePermissions.fromString("rwxrwxrwx"));
-      String perl = "use IO::Socket::UNIX; print((IO::Socket::UNIX->new(Peer => $ARGV[0]) ? 'reached' : 'unreachable') . \"\\n\")";
+      Files.setPosixFilePermissions(
+          hostSocket, java.nio.file.attribute.PosixFilePermissions.fromString("rwxrwxrwx"));
+      Files.setPosixFilePermissions(
+          boundSocket, java.nio.file.attribute.PosixFilePermissions.fromString("rwxrwxrwx"));
+      String perl =
+          "use IO::Socket::UNIX; print((IO::Socket::UNIX->new(Peer => $ARGV[0]) ? 'reached' :"
+              + " 'unreachable') . \"\\n"
+              + "\")";
       List<String> targets =
-          List.of(hostSocket.toString(), "/run/docker.sock", "/var/run/dbus/system_bus_socket", boundSocket.toString());
+          List.of(
+              hostSocket.toString(),
+              "/run/docker.sock",
+              "/var/run/dbus/system_bus_socket",
+              boundSocket.toString());
       List<String> seen = new ArrayList<>();
       for (String target : targets) {
         LaunchResult result =
@@ -305,9 +332,12 @@ class BwrapBackendTest {
     List<Long> inside = awaitProcesses(marker);
     assertThat(inside).as("the sandbox was found from the host").isNotEmpty();
     List<String> leaks = new ArrayList<>();
-    try (var entries = Files.newDirectoryStream(Path.of("/proc"), p -> p.getFileName().toString().matches("\\d+"))) {
+    try (var entries =
+        Files.newDirectoryStream(
+            Path.of("/proc"), p -> p.getFileName().toString().matches("\\d+"))) {
       for (Path entry : entries) {
-        if (new String(readOrEmpty(entry.resolve("cmdline")), StandardCharsets.UTF_8).contains(secret)) {
+        if (new String(readOrEmpty(entry.resolve("cmdline")), StandardCharsets.UTF_8)
+            .contains(secret)) {
           leaks.add(entry.getFileName() + " cmdline");
         }
       }
@@ -317,11 +347,16 @@ class BwrapBackendTest {
     LaunchResult result = running.get(30, TimeUnit.SECONDS);
 
     assertThat(leaks).as("no host process shows the secret in its argv").isEmpty();
-    assertThat(launcherEnvironment).as("bwrap on the host runs with an empty environment").isEmpty();
-    List<String> pid1 = split(result.stdout().text().lines().findFirst().orElse("").getBytes(StandardCharsets.UTF_8));
+    assertThat(launcherEnvironment)
+        .as("bwrap on the host runs with an empty environment")
+        .isEmpty();
+    List<String> pid1 =
+        split(
+            result.stdout().text().lines().findFirst().orElse("").getBytes(StandardCharsets.UTF_8));
     assertThat(pid1)
         .as("the command has exactly the spec's environment")
-        .containsExactlyInAnyOrder("PATH=/usr/bin:/bin", "API_TOKEN=" + secret, MARKER + "=" + marker);
+        .containsExactlyInAnyOrder(
+            "PATH=/usr/bin:/bin", "API_TOKEN=" + secret, MARKER + "=" + marker);
   }
 
   @Test
@@ -333,7 +368,9 @@ class BwrapBackendTest {
                 .build());
 
     String loaderLog = result.stderr().text();
-    assertThat(loaderLog).as("control: the loader of the command honoured LD_DEBUG").contains("calling init");
+    assertThat(loaderLog)
+        .as("control: the loader of the command honoured LD_DEBUG")
+        .contains("calling init");
     assertThat(loaderLog)
         .as("nothing of the unsandboxed launcher chain loaded with the command's LD_ variables")
         .doesNotContain("bwrap")
@@ -346,13 +383,20 @@ class BwrapBackendTest {
   void hostProcessesAreInvisibleAndPidOneRevealsNothing() {
     LaunchResult result =
         backend.launch(
-            shSpec("ls /proc | grep -E '^[0-9]+$' | sort -n | tr '\\n' ' '; echo; tr '\\0' ' ' < /proc/1/cmdline; echo; wc -c < /proc/1/environ")
+            shSpec(
+                    "ls /proc | grep -E '^[0-9]+$' | sort -n | tr '\\n"
+                        + "' ' '; echo; tr '\\0' ' ' < /proc/1/cmdline; echo; wc -c <"
+                        + " /proc/1/environ")
                 .environment(Map.of("PATH", "/usr/bin:/bin", "TOKEN", "t0ken"))
                 .build());
 
     List<String> lines = result.stdout().text().lines().toList();
-    List<Long> pids = java.util.Arrays.stream(lines.get(0).trim().split(" ")).map(Long::parseLong).toList();
-    assertThat(pids).as("only the sandbox's own processes").allMatch(pid -> pid < 10).contains(1L, 2L);
+    List<Long> pids =
+        java.util.Arrays.stream(lines.get(0).trim().split(" ")).map(Long::parseLong).toList();
+    assertThat(pids)
+        .as("only the sandbox's own processes")
+        .allMatch(pid -> pid < 10)
+        .contains(1L, 2L);
     assertThat(pids).doesNotContain(ProcessHandle.current().pid());
     assertThat(lines.get(1))
         .as("PID 1 is bwrap's init; its arguments hold no layout and no environment")
@@ -372,8 +416,13 @@ class BwrapBackendTest {
 
     assertThat(result.stdout().text())
         .doesNotContain("written")
-        .contains("CapEff:\t0000000000000000", "CapBnd:\t0000000000000000", "CapPrm:\t0000000000000000",
-            "CapAmb:\t0000000000000000", "CapInh:\t0000000000000000", "NoNewPrivs:\t1")
+        .contains(
+            "CapEff:\t0000000000000000",
+            "CapBnd:\t0000000000000000",
+            "CapPrm:\t0000000000000000",
+            "CapAmb:\t0000000000000000",
+            "CapInh:\t0000000000000000",
+            "NoNewPrivs:\t1")
         .endsWith("sandbox\n");
   }
 
@@ -384,7 +433,8 @@ class BwrapBackendTest {
     String perl = "open(T, '+<', '/dev/tty') or exit 3; ioctl(T, 0x5412, 'x') or exit 4; exit 0";
     LaunchResult tiocsti =
         backend.launch(spec(system("perl"), repo).arguments(List.of("-e", perl)).build());
-    LaunchResult session = sh("set -- $(sed 's/.*) //' /proc/self/stat); echo \"session=$4 tty=$5\"");
+    LaunchResult session =
+        sh("set -- $(sed 's/.*) //' /proc/self/stat); echo \"session=$4 tty=$5\"");
 
     assertThat(tiocsti.exitCode()).as("TIOCSTI attempt").hasValue(3);
     assertThat(session.stdout().text())
@@ -410,23 +460,35 @@ class BwrapBackendTest {
     Path planted = writable.resolve("next-root");
     assertThat(Files.isSymbolicLink(planted)).isTrue();
 
-    assertThatThrownBy(() -> backend.launch(shSpec("cat next-root/key").writableRoots(List.of(planted)).build()))
+    assertThatThrownBy(
+            () ->
+                backend.launch(shSpec("cat next-root/key").writableRoots(List.of(planted)).build()))
         .isInstanceOf(LaunchFailedException.class)
         .hasMessageContaining("is or passes through the symlink " + planted);
     Path through = planted.resolve("sub");
-    assertThatThrownBy(() -> backend.launch(shSpec("true").writableRoots(List.of(writable, through)).build()))
+    assertThatThrownBy(
+            () -> backend.launch(shSpec("true").writableRoots(List.of(writable, through)).build()))
         .isInstanceOf(LaunchFailedException.class)
         .hasMessageContaining("passes through the symlink " + planted);
-    assertThatThrownBy(() -> backend.launch(shSpec("true").protectedPaths(List.of(planted)).build()))
+    assertThatThrownBy(
+            () -> backend.launch(shSpec("true").protectedPaths(List.of(planted)).build()))
         .isInstanceOf(LaunchFailedException.class)
         .hasMessageContaining("symlink");
   }
 
   @Test
   void refusesToExposeHomesRootTmpAndRuntimeDirectories() {
-    List<Path> refused = List.of(Path.of("/"), Path.of("/tmp"), Path.of("/root"), Path.of("/home"), Path.of("/run/user"), Path.of("/proc/1"));
+    List<Path> refused =
+        List.of(
+            Path.of("/"),
+            Path.of("/tmp"),
+            Path.of("/root"),
+            Path.of("/home"),
+            Path.of("/run/user"),
+            Path.of("/proc/1"));
     for (Path path : refused) {
-      assertThatThrownBy(() -> backend.launch(spec(system("true"), repo).writableRoots(List.of(path)).build()))
+      assertThatThrownBy(
+              () -> backend.launch(spec(system("true"), repo).writableRoots(List.of(path)).build()))
           .as("writable root %s", path)
           .isInstanceOf(LaunchFailedException.class)
           .hasMessageContaining(path.toString());
@@ -443,7 +505,9 @@ class BwrapBackendTest {
 
     LaunchResult result =
         backend.launch(
-            shSpec("pwd; cat file; touch new 2>/dev/null && echo written").workingDirectory(elsewhere).build());
+            shSpec("pwd; cat file; touch new 2>/dev/null && echo written")
+                .workingDirectory(elsewhere)
+                .build());
 
     assertThat(result.stdout().text()).isEqualTo(elsewhere + "\nvisible");
     assertThat(elsewhere.resolve("new")).doesNotExist();
@@ -465,13 +529,17 @@ class BwrapBackendTest {
             .terminationGrace(Duration.ofMillis(200))
             .build();
 
-    CompletableFuture<LaunchResult> running = CompletableFuture.supplyAsync(() -> backend.launch(spec));
-    assertThat(awaitProcesses(marker)).as("the sandbox's processes were visible from the host").isNotEmpty();
+    CompletableFuture<LaunchResult> running =
+        CompletableFuture.supplyAsync(() -> backend.launch(spec));
+    assertThat(awaitProcesses(marker))
+        .as("the sandbox's processes were visible from the host")
+        .isNotEmpty();
     LaunchResult result = running.get(30, TimeUnit.SECONDS);
 
     assertThat(result.timedOut()).isTrue();
     assertThat(result.stdout().text()).isEqualTo("started\n");
-    assertThat(result.termination()).isIn(SandboxTerminator.CGROUP_KILL, SandboxTerminator.PID_NAMESPACE);
+    assertThat(result.termination())
+        .isIn(SandboxTerminator.CGROUP_KILL, SandboxTerminator.PID_NAMESPACE);
     assertThat(result.exitCode()).hasValue(128 + 9);
     assertThat(processesWithMarker(marker)).as("nothing survived").isEmpty();
   }
@@ -498,7 +566,11 @@ class BwrapBackendTest {
       String marker = newMarker();
       LaunchResult result =
           plain.launch(
-              spec(script(bin, "trap '' TERM; setsid sh -c 'trap \"\" TERM; sleep 1000' & sleep 1000"), repo)
+              spec(
+                      script(
+                          bin,
+                          "trap '' TERM; setsid sh -c 'trap \"\" TERM; sleep 1000' & sleep 1000"),
+                      repo)
                   .environment(Map.of("PATH", "/usr/bin:/bin", MARKER, marker))
                   .timeout(Duration.ofMillis(1500))
                   .terminationGrace(Duration.ofMillis(100))
@@ -528,7 +600,11 @@ class BwrapBackendTest {
   @Test
   void boundsOutputAndEndsAFlood() {
     LaunchResult result =
-        backend.launch(spec(system("yes"), repo).maxOutputBytes(10_000).timeout(Duration.ofSeconds(30)).build());
+        backend.launch(
+            spec(system("yes"), repo)
+                .maxOutputBytes(10_000)
+                .timeout(Duration.ofSeconds(30))
+                .build());
 
     assertThat(result.outputLimitHit()).isTrue();
     assertThat(result.stdout().size()).isEqualTo(10_000);
@@ -538,13 +614,17 @@ class BwrapBackendTest {
 
   @Test
   void passesArgumentsEnvironmentAndStdinExactly() {
-    List<String> awkward = List.of("two words", "", "'q'", "\"d\"", "$HOME", "--", "-c", "line\nbreak", "--args");
+    List<String> awkward =
+        List.of("two words", "", "'q'", "\"d\"", "$HOME", "--", "-c", "line\nbreak", "--args");
     LaunchResult argv =
         backend.launch(spec(system("printf"), repo).arguments(concat("%s\\0", awkward)).build());
     assertThat(split(argv.stdout().bytes())).containsExactlyElementsOf(awkward);
 
-    Map<String, String> environment = Map.of("PATH", "/usr/bin:/bin", "EMPTY", "", "SPACED", "a b\nc", "EQ", "x=y");
-    LaunchResult env = backend.launch(spec(system("env"), repo).arguments(List.of("-0")).environment(environment).build());
+    Map<String, String> environment =
+        Map.of("PATH", "/usr/bin:/bin", "EMPTY", "", "SPACED", "a b\nc", "EQ", "x=y");
+    LaunchResult env =
+        backend.launch(
+            spec(system("env"), repo).arguments(List.of("-0")).environment(environment).build());
     List<String> expected = new ArrayList<>();
     environment.forEach((k, v) -> expected.add(k + "=" + v));
     assertThat(split(env.stdout().bytes())).containsExactlyInAnyOrderElementsOf(expected);
@@ -559,14 +639,17 @@ class BwrapBackendTest {
 
   @Test
   void passesUnicodeExactlyUnderAUtf8Locale() {
-    assumeTrue("UTF-8".equals(System.getProperty("sun.jnu.encoding")), "the JVM's platform charset is not UTF-8");
+    assumeTrue(
+        "UTF-8".equals(System.getProperty("sun.jnu.encoding")),
+        "the JVM's platform charset is not UTF-8");
     LaunchResult result =
         backend.launch(
             spec(system("printf"), repo)
                 .arguments(List.of("%s\\0%s\\0", "ünï ✓", "日本"))
                 .environment(Map.of("UNI", "ü ✓"))
                 .build());
-    LaunchResult env = backend.launch(spec(system("env"), repo).environment(Map.of("UNI", "ü ✓")).build());
+    LaunchResult env =
+        backend.launch(spec(system("env"), repo).environment(Map.of("UNI", "ü ✓")).build());
 
     assertThat(split(result.stdout().bytes())).containsExactly("ünï ✓", "日本");
     assertThat(env.stdout().text()).isEqualTo("UNI=ü ✓\n");
@@ -582,7 +665,8 @@ class BwrapBackendTest {
 
   @Test
   void refusesARequiredCapabilityItLacksBeforeLaunching() throws IOException {
-    LaunchSpec spec = shSpec("touch out/ran").requiredCapabilities(Set.of(IsolationCapability.SECCOMP)).build();
+    LaunchSpec spec =
+        shSpec("touch out/ran").requiredCapabilities(Set.of(IsolationCapability.SECCOMP)).build();
 
     assertThatThrownBy(() -> backend.launch(spec))
         .isInstanceOf(BackendUnavailableException.class)
@@ -606,12 +690,18 @@ class BwrapBackendTest {
     Path readlink = bin.resolve("my-readlink");
     Files.copy(system("readlink").path(), readlink);
     LaunchResult exe =
-        backend.launch(spec(Sandboxes.pinned(readlink), repo).arguments(List.of("/proc/self/exe")).build());
+        backend.launch(
+            spec(Sandboxes.pinned(readlink), repo).arguments(List.of("/proc/self/exe")).build());
     PinnedExecutable script =
-        script(bin, "echo \"$0\"; echo x >> \"$0\" 2>/dev/null && echo modified; chmod 777 \"$0\" 2>/dev/null && echo chmodded; true");
+        script(
+            bin,
+            "echo \"$0\"; echo x >> \"$0\" 2>/dev/null && echo modified; chmod 777 \"$0\""
+                + " 2>/dev/null && echo chmodded; true");
     LaunchResult self = backend.launch(spec(script, repo).build());
 
-    assertThat(exe.stdout().text()).as("/proc/self/exe names the real path").isEqualTo(readlink + "\n");
+    assertThat(exe.stdout().text())
+        .as("/proc/self/exe names the real path")
+        .isEqualTo(readlink + "\n");
     assertThat(self.stdout().text()).isEqualTo(script.path() + "\n");
   }
 
@@ -621,7 +711,12 @@ class BwrapBackendTest {
     try (BwrapBackend small = Sandboxes.backend(Map.of("bwrap.tmp-size", "1M"))) {
       LaunchResult result =
           small.launch(
-              spec(script(bin, "head -c 2000000 /dev/zero > /tmp/big 2>/dev/null || echo full; wc -c < /tmp/big"), repo)
+              spec(
+                      script(
+                          bin,
+                          "head -c 2000000 /dev/zero > /tmp/big 2>/dev/null || echo full; wc -c <"
+                              + " /tmp/big"),
+                      repo)
                   .build());
 
       assertThat(result.stdout().text()).isEqualTo("full\n1048576\n");
@@ -634,7 +729,12 @@ class BwrapBackendTest {
         Sandboxes.backend(Map.of("bwrap.limit.open-files", "64", "bwrap.limit.file-size", "1M"))) {
       LaunchResult result =
           limited.launch(
-              spec(script(bin, "ulimit -n; sh -c 'ulimit -n'; head -c 2000000 /dev/zero > out/f 2>/dev/null; wc -c < out/f"), repo)
+              spec(
+                      script(
+                          bin,
+                          "ulimit -n; sh -c 'ulimit -n'; head -c 2000000 /dev/zero > out/f"
+                              + " 2>/dev/null; wc -c < out/f"),
+                      repo)
                   .writableRoots(List.of(writable))
                   .build());
 
@@ -654,10 +754,16 @@ class BwrapBackendTest {
       return;
     }
     try (limited) {
-      assertThat(limited.capabilities()).contains(IsolationCapability.MEMORY_LIMIT, IsolationCapability.PID_LIMIT);
+      assertThat(limited.capabilities())
+          .contains(IsolationCapability.MEMORY_LIMIT, IsolationCapability.PID_LIMIT);
       LaunchResult bomb =
           limited.launch(
-              spec(script(bin, "for i in $(seq 200); do sleep 5 & done 2>/dev/null; echo $(jobs -p | wc -l)"), repo)
+              spec(
+                      script(
+                          bin,
+                          "for i in $(seq 200); do sleep 5 & done 2>/dev/null; echo $(jobs -p | wc"
+                              + " -l)"),
+                      repo)
                   .timeout(Duration.ofSeconds(20))
                   .build());
       assertThat(Integer.parseInt(bomb.stdout().text().strip())).isLessThan(64);
@@ -666,7 +772,9 @@ class BwrapBackendTest {
 
   @Test
   void runsTheSandboxInARunCgroupWhenCgroupsAreWritable() throws Exception {
-    assumeTrue(backend.diagnostics().get("termination").startsWith("cgroup-kill"), "no writable cgroup v2 here");
+    assumeTrue(
+        backend.diagnostics().get("termination").startsWith("cgroup-kill"),
+        "no writable cgroup v2 here");
     LaunchResult result = sh("grep '^0::' /proc/self/cgroup");
 
     assertThat(result.stdout().text())
@@ -689,7 +797,11 @@ class BwrapBackendTest {
     long current = pid;
     while (current > 1) {
       long parent = ProcTable.read(current).orElseThrow().ppid();
-      String comm = new String(readOrEmpty(Path.of("/proc", Long.toString(parent), "comm")), StandardCharsets.UTF_8).strip();
+      String comm =
+          new String(
+                  readOrEmpty(Path.of("/proc", Long.toString(parent), "comm")),
+                  StandardCharsets.UTF_8)
+              .strip();
       if (comm.equals("bwrap")) {
         return parent;
       }

@@ -8,9 +8,9 @@ import org.junit.jupiter.api.extension.BeforeAllCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
 
 /**
- * Skips a test class, with the probe's reason, when sandboxes cannot run on this machine; fails
- * it instead when the environment variable {@code CAPABILITY_REQUIRE_BACKENDS=1} is set (CI), so
- * a missing bwrap can never pass silently there.
+ * Skips a test class, with the probe's reason, when sandboxes cannot run on this machine; fails it
+ * instead when the environment variable {@code CAPABILITY_REQUIRE_BACKENDS=1} is set (CI), so a
+ * missing bwrap can never pass silently there.
  */
 public final class BwrapRequired implements BeforeAllCallback {
   static final String REQUIRE = "CAPABILITY_REQUIRE_BACKENDS";

@@ -29,7 +29,9 @@ class BwrapSettingsTest {
     assertThat(settings.hostname()).isEqualTo("sandbox");
     assertThat(settings.cgroup()).isInstanceOf(BwrapSettings.CgroupChoice.Auto.class);
     assertThat(settings.limits()).isEqualTo(ResourceLimits.NONE);
-    assertThat(settings.etcEntries()).contains("resolv.conf", "ld.so.cache").doesNotContain("passwd", "shadow");
+    assertThat(settings.etcEntries())
+        .contains("resolv.conf", "ld.so.cache")
+        .doesNotContain("passwd", "shadow");
   }
 
   @Test
@@ -61,9 +63,11 @@ class BwrapSettingsTest {
     assertThat(settings.tmpSizeBytes()).isEqualTo(1L << 30);
     assertThat(settings.shmSizeBytes()).isEqualTo(512L << 10);
     assertThat(settings.etcEntries()).containsExactly("hosts", "ssl", "java-*");
-    assertThat(settings.readOnlyPaths()).containsExactly(Path.of("/opt/jdk"), Path.of("/srv/tools"));
+    assertThat(settings.readOnlyPaths())
+        .containsExactly(Path.of("/opt/jdk"), Path.of("/srv/tools"));
     assertThat(settings.hostname()).isEqualTo("build-box");
-    assertThat(settings.cgroup()).isEqualTo(new BwrapSettings.CgroupChoice.Under(Path.of("/sys/fs/cgroup/sandboxes")));
+    assertThat(settings.cgroup())
+        .isEqualTo(new BwrapSettings.CgroupChoice.Under(Path.of("/sys/fs/cgroup/sandboxes")));
     assertThat(settings.workDirectory()).isEqualTo(Path.of("/var/tmp"));
     assertThat(settings.limits())
         .isEqualTo(
@@ -75,8 +79,13 @@ class BwrapSettingsTest {
                 OptionalLong.of(256),
                 OptionalLong.of(2L << 30)));
     assertThat(settings.limits().prlimitOptions())
-        .containsExactly("--cpu=30:30", "--fsize=10485760:10485760", "--nofile=256:256", "--as=2147483648:2147483648");
-    assertThat(parse(Map.of("bwrap.cgroup", "none")).cgroup()).isInstanceOf(BwrapSettings.CgroupChoice.Disabled.class);
+        .containsExactly(
+            "--cpu=30:30",
+            "--fsize=10485760:10485760",
+            "--nofile=256:256",
+            "--as=2147483648:2147483648");
+    assertThat(parse(Map.of("bwrap.cgroup", "none")).cgroup())
+        .isInstanceOf(BwrapSettings.CgroupChoice.Disabled.class);
   }
 
   @ParameterizedTest
@@ -119,6 +128,7 @@ class BwrapSettingsTest {
     assertThat(cgroupOnly.needsRlimits()).isFalse();
     assertThat(cgroupOnly.needsCgroup()).isTrue();
     assertThat(cgroupOnly.prlimitOptions()).as("never RLIMIT_NPROC, a per-uid limit").isEmpty();
-    assertThat(List.of(ResourceLimits.NONE.needsCgroup(), ResourceLimits.NONE.needsRlimits())).containsOnly(false);
+    assertThat(List.of(ResourceLimits.NONE.needsCgroup(), ResourceLimits.NONE.needsRlimits()))
+        .containsOnly(false);
   }
 }

@@ -24,9 +24,9 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * A process renames other bytes over the executable's path as fast as it can while the backend
- * runs it again and again, pinned the way the kernel pins it: hashed through a descriptor this
- * JVM holds, executed through {@code /proc/<pid>/fd/<n>}. Whatever ran must be what was hashed.
+ * A process renames other bytes over the executable's path as fast as it can while the backend runs
+ * it again and again, pinned the way the kernel pins it: hashed through a descriptor this JVM
+ * holds, executed through {@code /proc/<pid>/fd/<n>}. Whatever ran must be what was hashed.
  */
 @ExtendWith(BwrapRequired.class)
 class ExecutableSwapRaceTest {
@@ -51,7 +51,14 @@ class ExecutableSwapRaceTest {
         "while :; do cp -p \"$1\" \"$3.next\" && mv -f \"$3.next\" \"$3\";"
             + " cp -p \"$2\" \"$3.next\" && mv -f \"$3.next\" \"$3\"; done";
     Process swapper =
-        new ProcessBuilder("/bin/bash", "-c", loop, "swapper", honest.toString(), evil.toString(), tool.toString())
+        new ProcessBuilder(
+                "/bin/bash",
+                "-c",
+                loop,
+                "swapper",
+                honest.toString(),
+                evil.toString(),
+                tool.toString())
             .redirectOutput(ProcessBuilder.Redirect.DISCARD)
             .redirectError(ProcessBuilder.Redirect.DISCARD)
             .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")))
@@ -64,7 +71,9 @@ class ExecutableSwapRaceTest {
           LaunchResult result = backend.launch(Sandboxes.spec(pin.executable(), repo).build());
           String output = result.stdout().text();
           if (output.equals("honest\n")) {
-            assertThat(pin.executable().sha256()).as("run %d printed honest", run).isEqualTo(honestSha);
+            assertThat(pin.executable().sha256())
+                .as("run %d printed honest", run)
+                .isEqualTo(honestSha);
             honestRuns++;
           } else {
             assertThat(output).as("run %d: %s", run, result.stderr().text()).isEqualTo("evil\n");
@@ -117,7 +126,8 @@ class ExecutableSwapRaceTest {
       }
       String execPath = "/proc/" + ProcessHandle.current().pid() + "/fd/" + fresh.get(0);
       return new Pin(
-          new PinnedExecutable(path, Sha256.hex(digest), execPath, PinnedExecutable.Pinning.PROC_FD),
+          new PinnedExecutable(
+              path, Sha256.hex(digest), execPath, PinnedExecutable.Pinning.PROC_FD),
           channel);
     }
 

@@ -16,20 +16,36 @@ class LaunchStringsTest {
   void refusesWhatCannotReachTheCommandExactlyWithoutQuotingValues() {
     String secret = "hunter2\0tail";
     assertThatThrownBy(
-            () -> LaunchStrings.check(Sandboxes.spec(Sandboxes.system("true"), dir).environment(Map.of("TOKEN", secret)).build()))
+            () ->
+                LaunchStrings.check(
+                    Sandboxes.spec(Sandboxes.system("true"), dir)
+                        .environment(Map.of("TOKEN", secret))
+                        .build()))
         .isInstanceOf(LaunchFailedException.class)
         .hasMessageContaining("environment variable TOKEN")
         .hasMessageNotContaining("hunter2");
     assertThatThrownBy(
-            () -> LaunchStrings.check(Sandboxes.spec(Sandboxes.system("true"), dir).environment(Map.of("A=B", "x")).build()))
+            () ->
+                LaunchStrings.check(
+                    Sandboxes.spec(Sandboxes.system("true"), dir)
+                        .environment(Map.of("A=B", "x"))
+                        .build()))
         .isInstanceOf(LaunchFailedException.class)
         .hasMessageContaining("contains '='");
     assertThatThrownBy(
-            () -> LaunchStrings.check(Sandboxes.spec(Sandboxes.system("true"), dir).arguments(List.of("ok", "a\0b")).build()))
+            () ->
+                LaunchStrings.check(
+                    Sandboxes.spec(Sandboxes.system("true"), dir)
+                        .arguments(List.of("ok", "a\0b"))
+                        .build()))
         .isInstanceOf(LaunchFailedException.class)
         .hasMessageContaining("argument 2");
     assertThatCode(
-            () -> LaunchStrings.check(Sandboxes.spec(Sandboxes.system("true"), dir).arguments(List.of("", "--x", "a b")).build()))
+            () ->
+                LaunchStrings.check(
+                    Sandboxes.spec(Sandboxes.system("true"), dir)
+                        .arguments(List.of("", "--x", "a b"))
+                        .build()))
         .doesNotThrowAnyException();
   }
 }

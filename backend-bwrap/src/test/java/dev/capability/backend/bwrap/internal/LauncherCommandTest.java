@@ -26,16 +26,42 @@ class LauncherCommandTest {
   void aRootJvmDropsEverythingBeforeBwrap() {
     List<String> argv =
         LauncherCommand.build(
-            "r1", TOOLS, new SandboxIdentity(65534, 65533, true), ResourceLimits.NONE, ARGS, EXE, List.of("status", "--short"), false);
+            "r1",
+            TOOLS,
+            new SandboxIdentity(65534, 65533, true),
+            ResourceLimits.NONE,
+            ARGS,
+            EXE,
+            List.of("status", "--short"),
+            false);
 
     assertThat(argv)
         .containsExactly(
-            "/usr/bin/flock", "--no-fork", "--shared", ARGS.toString(),
-            "/usr/bin/setpriv", "--reuid=65534", "--regid=65533", "--clear-groups", "--inh-caps=-all",
-            "--bounding-set=-all", "--no-new-privs", "--",
-            "/usr/bin/bwrap", "--unsetenv", "CAPABILITY_RUN_r1", "--args", "3", "--",
-            "/usr/bin/env", "-u", "PWD", "--",
-            "/usr/bin/git", "status", "--short");
+            "/usr/bin/flock",
+            "--no-fork",
+            "--shared",
+            ARGS.toString(),
+            "/usr/bin/setpriv",
+            "--reuid=65534",
+            "--regid=65533",
+            "--clear-groups",
+            "--inh-caps=-all",
+            "--bounding-set=-all",
+            "--no-new-privs",
+            "--",
+            "/usr/bin/bwrap",
+            "--unsetenv",
+            "CAPABILITY_RUN_r1",
+            "--args",
+            "3",
+            "--",
+            "/usr/bin/env",
+            "-u",
+            "PWD",
+            "--",
+            "/usr/bin/git",
+            "status",
+            "--short");
   }
 
   @Test
@@ -43,14 +69,35 @@ class LauncherCommandTest {
     ResourceLimits limits =
         BwrapSettings.from(new BackendConfig(Map.of("bwrap.limit.open-files", "64"))).limits();
     List<String> argv =
-        LauncherCommand.build("r2", TOOLS, new SandboxIdentity(1000, 1000, false), limits, ARGS, EXE, List.of(), true);
+        LauncherCommand.build(
+            "r2",
+            TOOLS,
+            new SandboxIdentity(1000, 1000, false),
+            limits,
+            ARGS,
+            EXE,
+            List.of(),
+            true);
 
     assertThat(argv)
         .containsExactly(
-            "/usr/bin/prlimit", "--nofile=64:64", "--",
-            "/usr/bin/flock", "--no-fork", "--shared", ARGS.toString(),
-            "/usr/bin/setpriv", "--inh-caps=-all", "--no-new-privs", "--",
-            "/usr/bin/bwrap", "--unsetenv", "CAPABILITY_RUN_r2", "--args", "3", "--",
+            "/usr/bin/prlimit",
+            "--nofile=64:64",
+            "--",
+            "/usr/bin/flock",
+            "--no-fork",
+            "--shared",
+            ARGS.toString(),
+            "/usr/bin/setpriv",
+            "--inh-caps=-all",
+            "--no-new-privs",
+            "--",
+            "/usr/bin/bwrap",
+            "--unsetenv",
+            "CAPABILITY_RUN_r2",
+            "--args",
+            "3",
+            "--",
             "/usr/bin/git");
     assertThat(argv).noneMatch(a -> a.startsWith("--reuid"));
   }

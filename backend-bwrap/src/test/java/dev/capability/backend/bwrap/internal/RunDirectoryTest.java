@@ -26,15 +26,20 @@ class RunDirectoryTest {
       run.writeSystemFiles(new SandboxIdentity(40000, 40001, true));
       Path secret = run.writePrivate("args", new byte[] {1, 2, 3});
 
-      assertThat(Files.getPosixFilePermissions(base)).isEqualTo(PosixFilePermissions.fromString("rwx--x--x"));
-      assertThat(Files.getPosixFilePermissions(directory)).isEqualTo(PosixFilePermissions.fromString("rwx--x--x"));
-      assertThat(Files.getPosixFilePermissions(secret)).isEqualTo(PosixFilePermissions.fromString("rw-------"));
+      assertThat(Files.getPosixFilePermissions(base))
+          .isEqualTo(PosixFilePermissions.fromString("rwx--x--x"));
+      assertThat(Files.getPosixFilePermissions(directory))
+          .isEqualTo(PosixFilePermissions.fromString("rwx--x--x"));
+      assertThat(Files.getPosixFilePermissions(secret))
+          .isEqualTo(PosixFilePermissions.fromString("rw-------"));
       assertThat(run.files().passwd())
-          .hasContent("sandbox:x:40000:40001:sandbox:/tmp:/usr/sbin/nologin\n"
-              + "nobody:x:65534:65534:nobody:/nonexistent:/usr/sbin/nologin");
+          .hasContent(
+              "sandbox:x:40000:40001:sandbox:/tmp:/usr/sbin/nologin\n"
+                  + "nobody:x:65534:65534:nobody:/nonexistent:/usr/sbin/nologin");
       assertThat(run.files().group()).hasContent("sandbox:x:40001:\nnogroup:x:65534:");
       assertThat(Files.size(run.files().mask())).isZero();
-      assertThat(Files.getPosixFilePermissions(run.files().mask())).isEqualTo(PosixFilePermissions.fromString("r--r--r--"));
+      assertThat(Files.getPosixFilePermissions(run.files().mask()))
+          .isEqualTo(PosixFilePermissions.fromString("r--r--r--"));
     }
     assertThat(directory).doesNotExist();
     assertThat(base).exists();
@@ -64,12 +69,16 @@ class RunDirectoryTest {
     Path original = Files.writeString(tmp.resolve("tool"), "#!/bin/sh\necho hi\n");
     String sha = Sha256.hex(Files.readAllBytes(original));
     Path copy = tmp.resolve("copy");
-    PinnedCopy.copy(new PinnedExecutable(original, sha, original.toString(), PinnedExecutable.Pinning.PROC_FD), copy);
+    PinnedCopy.copy(
+        new PinnedExecutable(original, sha, original.toString(), PinnedExecutable.Pinning.PROC_FD),
+        copy);
 
     assertThat(copy).hasSameBinaryContentAs(original);
-    assertThat(Files.getPosixFilePermissions(copy)).isEqualTo(PosixFilePermissions.fromString("r-xr-xr-x"));
+    assertThat(Files.getPosixFilePermissions(copy))
+        .isEqualTo(PosixFilePermissions.fromString("r-xr-xr-x"));
     Files.writeString(original, "#!/bin/sh\necho changed\n");
-    PinnedExecutable stale = new PinnedExecutable(original, sha, original.toString(), PinnedExecutable.Pinning.PROC_FD);
+    PinnedExecutable stale =
+        new PinnedExecutable(original, sha, original.toString(), PinnedExecutable.Pinning.PROC_FD);
     assertThatThrownBy(() -> PinnedCopy.copy(stale, tmp.resolve("second")))
         .isInstanceOf(LaunchFailedException.class)
         .hasMessageContaining("not the pinned " + sha);

@@ -30,7 +30,9 @@ class SandboxLayoutTest {
     repo = Sandboxes.openDirectory(tmp.resolve("repo"));
     out = Sandboxes.writableBy(repo.resolve("out"), identity);
     Path run = Sandboxes.openDirectory(tmp.resolve("run"));
-    files = new SandboxLayout.RunFiles(run.resolve("exe"), run.resolve("passwd"), run.resolve("group"), run.resolve("mask"));
+    files =
+        new SandboxLayout.RunFiles(
+            run.resolve("exe"), run.resolve("passwd"), run.resolve("group"), run.resolve("mask"));
   }
 
   private LaunchSpec.Builder spec() {
@@ -59,14 +61,21 @@ class SandboxLayoutTest {
     assertThat(mounts.get(tmpfs).sizeBytes()).isEqualTo(OptionalLong.of(64L << 20));
     assertThat(mounts.get(executable).source()).isEqualTo(files.executable().toString());
     assertThat(mounts.subList(mounts.size() - 2, mounts.size()))
-        .containsExactly(MountOp.remountReadOnly(Path.of("/dev")), MountOp.remountReadOnly(Path.of("/")));
+        .containsExactly(
+            MountOp.remountReadOnly(Path.of("/dev")), MountOp.remountReadOnly(Path.of("/")));
     assertThat(mounts)
         .as("never the host root, /run, /sys, /var or a home")
-        .noneMatch(m -> m.destination().equals(Path.of("/")) && m.kind() != MountOp.Kind.REMOUNT_READ_ONLY)
-        .noneMatch(m -> m.destination().startsWith("/run") || m.destination().startsWith("/sys")
-            || m.destination().startsWith("/var") || m.destination().startsWith("/home")
-            || m.destination().startsWith("/root"));
-    assertThat(indexOf(mounts, MountOp.Kind.READ_ONLY_BIND, Path.of("/etc/passwd"))).isNotNegative();
+        .noneMatch(
+            m -> m.destination().equals(Path.of("/")) && m.kind() != MountOp.Kind.REMOUNT_READ_ONLY)
+        .noneMatch(
+            m ->
+                m.destination().startsWith("/run")
+                    || m.destination().startsWith("/sys")
+                    || m.destination().startsWith("/var")
+                    || m.destination().startsWith("/home")
+                    || m.destination().startsWith("/root"));
+    assertThat(indexOf(mounts, MountOp.Kind.READ_ONLY_BIND, Path.of("/etc/passwd")))
+        .isNotNegative();
   }
 
   @Test
@@ -86,9 +95,17 @@ class SandboxLayoutTest {
     Path git = Files.createDirectories(out.resolve(".git"));
     Path outsideWritable = Files.createDirectories(repo.resolve("docs"));
     List<MountOp> mounts =
-        layout.plan(spec().writableRoots(List.of(out)).protectedPaths(List.of(git, outsideWritable)).build(), files).mounts();
+        layout
+            .plan(
+                spec()
+                    .writableRoots(List.of(out))
+                    .protectedPaths(List.of(git, outsideWritable))
+                    .build(),
+                files)
+            .mounts();
 
-    assertThat(indexOf(mounts, MountOp.Kind.READ_ONLY_BIND, git)).isGreaterThan(indexOf(mounts, MountOp.Kind.BIND, out));
+    assertThat(indexOf(mounts, MountOp.Kind.READ_ONLY_BIND, git))
+        .isGreaterThan(indexOf(mounts, MountOp.Kind.BIND, out));
     assertThat(indexOf(mounts, MountOp.Kind.READ_ONLY_BIND, outsideWritable))
         .as("already read-only: no extra mount")
         .isEqualTo(-1);
@@ -98,7 +115,8 @@ class SandboxLayoutTest {
   void masksAnAbsentProtectedPathAtItsFirstMissingComponent() {
     Path hook = out.resolve(".git").resolve("hooks").resolve("pre-commit");
     SandboxLayout.Plan plan =
-        layout.plan(spec().writableRoots(List.of(out)).protectedPaths(List.of(hook)).build(), files);
+        layout.plan(
+            spec().writableRoots(List.of(out)).protectedPaths(List.of(hook)).build(), files);
 
     assertThat(plan.placeholders()).containsExactly(out.resolve(".git"));
     assertThat(plan.mounts()).contains(MountOp.readOnlyBind(files.mask(), out.resolve(".git")));
@@ -108,19 +126,35 @@ class SandboxLayoutTest {
   void aProtectedAncestorOfAWritableRootCoversIt() throws IOException {
     Path inner = Sandboxes.writableBy(out.resolve("cache"), identity);
     List<MountOp> mounts =
-        layout.plan(spec().writableRoots(List.of(inner)).protectedPaths(List.of(out)).build(), files).mounts();
+        layout
+            .plan(spec().writableRoots(List.of(inner)).protectedPaths(List.of(out)).build(), files)
+            .mounts();
 
-    assertThat(indexOf(mounts, MountOp.Kind.READ_ONLY_BIND, out)).isGreaterThan(indexOf(mounts, MountOp.Kind.BIND, inner));
+    assertThat(indexOf(mounts, MountOp.Kind.READ_ONLY_BIND, out))
+        .isGreaterThan(indexOf(mounts, MountOp.Kind.BIND, inner));
   }
 
   @Test
   void refusesProtectedPathsOutsideTheRepositoryOrWithoutOne() {
-    assertThatThrownBy(() -> layout.plan(spec().writableRoots(List.of(out)).protectedPaths(List.of(tmp.resolve("x"))).build(), files))
+    assertThatThrownBy(
+            () ->
+                layout.plan(
+                    spec()
+                        .writableRoots(List.of(out))
+                        .protectedPaths(List.of(tmp.resolve("x")))
+                        .build(),
+                    files))
         .isInstanceOf(LaunchFailedException.class)
         .hasMessageContaining("outside the repository");
     assertThatThrownBy(
-            () -> layout.plan(
-                spec().repository(null).writableRoots(List.of(out)).protectedPaths(List.of(out.resolve("x"))).build(), files))
+            () ->
+                layout.plan(
+                    spec()
+                        .repository(null)
+                        .writableRoots(List.of(out))
+                        .protectedPaths(List.of(out.resolve("x")))
+                        .build(),
+                    files))
         .isInstanceOf(LaunchFailedException.class)
         .hasMessageContaining("names no repository");
   }
@@ -129,7 +163,10 @@ class SandboxLayoutTest {
   void bindsAWorkingDirectoryOutsideEverythingReadOnly() {
     Path elsewhere = Sandboxes.openDirectory(tmp.resolve("elsewhere"));
     List<MountOp> outside = layout.plan(spec().workingDirectory(elsewhere).build(), files).mounts();
-    List<MountOp> inside = layout.plan(spec().workingDirectory(out).writableRoots(List.of(out)).build(), files).mounts();
+    List<MountOp> inside =
+        layout
+            .plan(spec().workingDirectory(out).writableRoots(List.of(out)).build(), files)
+            .mounts();
 
     assertThat(outside).contains(MountOp.readOnlyBind(elsewhere, elsewhere));
     assertThat(inside).noneMatch(m -> m.kind() != MountOp.Kind.BIND && m.destination().equals(out));
@@ -138,19 +175,36 @@ class SandboxLayoutTest {
   @Test
   void refusesPathsThatWouldExposeTheHost() {
     List<Path> refused =
-        List.of(Path.of("/"), Path.of("/tmp"), Path.of("/etc"), Path.of("/usr"), Path.of("/home"), Path.of("/root"),
-            Path.of("/run"), Path.of("/run/user/1000"), Path.of("/var/run/x"), Path.of("/proc/self"), Path.of("/sys/fs"),
-            Path.of("/dev/shm"), Path.of("/usr/local/lib"), Path.of("/etc/ssl"));
+        List.of(
+            Path.of("/"),
+            Path.of("/tmp"),
+            Path.of("/etc"),
+            Path.of("/usr"),
+            Path.of("/home"),
+            Path.of("/root"),
+            Path.of("/run"),
+            Path.of("/run/user/1000"),
+            Path.of("/var/run/x"),
+            Path.of("/proc/self"),
+            Path.of("/sys/fs"),
+            Path.of("/dev/shm"),
+            Path.of("/usr/local/lib"),
+            Path.of("/etc/ssl"));
     for (Path path : refused) {
       assertThatThrownBy(() -> layout.plan(spec().writableRoots(List.of(path)).build(), files))
           .as("writable root %s", path)
           .isInstanceOf(LaunchFailedException.class)
           .hasMessageContaining(path.toString());
     }
-    assertThatThrownBy(() -> layout.plan(spec().writableRoots(List.of(repo.resolve("../repo/out"))).build(), files))
+    assertThatThrownBy(
+            () ->
+                layout.plan(
+                    spec().writableRoots(List.of(repo.resolve("../repo/out"))).build(), files))
         .isInstanceOf(LaunchFailedException.class)
         .hasMessageContaining("without . or ..");
-    assertThatThrownBy(() -> layout.plan(spec().writableRoots(List.of(repo.resolve("missing"))).build(), files))
+    assertThatThrownBy(
+            () ->
+                layout.plan(spec().writableRoots(List.of(repo.resolve("missing"))).build(), files))
         .isInstanceOf(LaunchFailedException.class)
         .hasMessageContaining("does not exist");
   }
@@ -162,7 +216,8 @@ class SandboxLayoutTest {
     assertThatThrownBy(() -> layout.plan(spec().writableRoots(List.of(link)).build(), files))
         .isInstanceOf(LaunchFailedException.class)
         .hasMessageContaining("is or passes through the symlink " + link);
-    assertThatThrownBy(() -> layout.plan(spec().repository(link).workingDirectory(link).build(), files))
+    assertThatThrownBy(
+            () -> layout.plan(spec().repository(link).workingDirectory(link).build(), files))
         .isInstanceOf(LaunchFailedException.class)
         .hasMessageContaining("symlink");
   }

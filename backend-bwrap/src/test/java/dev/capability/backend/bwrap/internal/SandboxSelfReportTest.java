@@ -6,8 +6,15 @@ import org.junit.jupiter.api.Test;
 
 class SandboxSelfReportTest {
   private static final String STATUS =
-      "Name:\tcp\nPid:\t2\nNSpid:\t2\nCapInh:\t0000000000000000\nCapPrm:\t0000000000000000\n"
-          + "CapEff:\t0000000000000000\nCapBnd:\t0000000000000000\nCapAmb:\t0000000000000000\nNoNewPrivs:\t1\n";
+      "Name:\tcp\n"
+          + "Pid:\t2\n"
+          + "NSpid:\t2\n"
+          + "CapInh:\t0000000000000000\n"
+          + "CapPrm:\t0000000000000000\n"
+          + "CapEff:\t0000000000000000\n"
+          + "CapBnd:\t0000000000000000\n"
+          + "CapAmb:\t0000000000000000\n"
+          + "NoNewPrivs:\t1\n";
   private static final String MOUNTINFO =
       "67 43 0:40 /newroot / ro,nosuid,nodev,relatime - tmpfs tmpfs rw\n"
           + "79 67 0:45 / /tmp rw,nosuid,nodev,relatime - tmpfs tmpfs rw,size=1024k\n"
@@ -16,7 +23,8 @@ class SandboxSelfReportTest {
   @Test
   void readsWhatTheSandboxSawOfItself() {
     SandboxSelfReport report =
-        SandboxSelfReport.parse(STATUS, "", "     65534          0          1\n", MOUNTINFO, "sandbox\n", 65534);
+        SandboxSelfReport.parse(
+            STATUS, "", "     65534          0          1\n", MOUNTINFO, "sandbox\n", 65534);
 
     assertThat(report.freshPidNamespace()).isTrue();
     assertThat(report.noCapabilities()).isTrue();
@@ -33,7 +41,9 @@ class SandboxSelfReportTest {
   void noticesWhatIsMissing() {
     SandboxSelfReport report =
         SandboxSelfReport.parse(
-            STATUS.replace("Pid:\t2\nNSpid:\t2", "Pid:\t4242\nNSpid:\t4242").replace("CapEff:\t0000000000000000", "CapEff:\t00000000a80425fb"),
+            STATUS
+                .replace("Pid:\t2\nNSpid:\t2", "Pid:\t4242\nNSpid:\t4242")
+                .replace("CapEff:\t0000000000000000", "CapEff:\t00000000a80425fb"),
             "PATH=/bin\0SECRET=x\0",
             "0 0 4294967295",
             MOUNTINFO.replace("/newroot / ro,", "/newroot / rw,"),
@@ -44,6 +54,8 @@ class SandboxSelfReportTest {
     assertThat(report.noCapabilities()).isFalse();
     assertThat(report.ownUserNamespace()).isFalse();
     assertThat(report.readOnly("/")).isFalse();
-    assertThat(report.environment()).as("names only, never values").containsExactly("PATH", "SECRET");
+    assertThat(report.environment())
+        .as("names only, never values")
+        .containsExactly("PATH", "SECRET");
   }
 }

@@ -7,10 +7,10 @@ import dev.capability.kernel.api.backend.LaunchSpec;
 import dev.capability.kernel.api.backend.PinnedExecutable;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -59,7 +59,10 @@ final class Sandboxes {
   static PinnedExecutable pinned(Path file) {
     try {
       return new PinnedExecutable(
-          file, Sha256.hex(Files.readAllBytes(file)), file.toString(), PinnedExecutable.Pinning.PROC_FD);
+          file,
+          Sha256.hex(Files.readAllBytes(file)),
+          file.toString(),
+          PinnedExecutable.Pinning.PROC_FD);
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
@@ -129,7 +132,9 @@ final class Sandboxes {
   static List<Long> processesWithMarker(String marker) {
     byte[] needle = (MARKER + "=" + marker).getBytes(StandardCharsets.UTF_8);
     List<Long> found = new ArrayList<>();
-    try (var entries = Files.newDirectoryStream(Path.of("/proc"), p -> p.getFileName().toString().matches("\\d+"))) {
+    try (var entries =
+        Files.newDirectoryStream(
+            Path.of("/proc"), p -> p.getFileName().toString().matches("\\d+"))) {
       for (Path entry : entries) {
         long pid = Long.parseLong(entry.getFileName().toString());
         boolean live = ProcTable.read(pid).filter(p -> !p.exited()).isPresent();
@@ -151,7 +156,8 @@ final class Sandboxes {
     } catch (IOException e) {
       return false;
     }
-    return split(bytes).stream().anyMatch(s -> s.equals(new String(needle, StandardCharsets.UTF_8)));
+    return split(bytes).stream()
+        .anyMatch(s -> s.equals(new String(needle, StandardCharsets.UTF_8)));
   }
 
   /** Splits NUL-terminated strings, as in /proc/pid/cmdline or {@code env -0} output. */

@@ -27,10 +27,14 @@ class TrustedToolTest {
     Files.copy(Path.of("/usr/bin/env"), copy);
     Files.setPosixFilePermissions(copy, PosixFilePermissions.fromString("rwxr-xr-x"));
 
-    assertThat(TrustedTool.problem(copy, false)).hasValueSatisfying(p -> assertThat(p).containsAnyOf("writable by group or others", "not root"));
+    assertThat(TrustedTool.problem(copy, false))
+        .hasValueSatisfying(
+            p -> assertThat(p).containsAnyOf("writable by group or others", "not root"));
     assertThat(TrustedTool.find(List.of(copy), false)).isEmpty();
-    assertThat(TrustedTool.problem(Path.of("usr/bin/env"), false)).hasValueSatisfying(p -> assertThat(p).contains("absolute"));
-    assertThat(TrustedTool.problem(Path.of("/usr/bin"), false)).hasValueSatisfying(p -> assertThat(p).contains("not a regular file"));
+    assertThat(TrustedTool.problem(Path.of("usr/bin/env"), false))
+        .hasValueSatisfying(p -> assertThat(p).contains("absolute"));
+    assertThat(TrustedTool.problem(Path.of("/usr/bin"), false))
+        .hasValueSatisfying(p -> assertThat(p).contains("not a regular file"));
   }
 
   @Test

@@ -34,7 +34,8 @@ class UnprivilegedJvmTest {
 
   @Test
   void anUnprivilegedJvmGetsTheSameSandbox() throws Exception {
-    assumeTrue(Sandboxes.jvmIsRoot(), "this test JVM is not root, so it already is the unprivileged case");
+    assumeTrue(
+        Sandboxes.jvmIsRoot(), "this test JVM is not root, so it already is the unprivileged case");
     Path setpriv = TrustedTool.find(TrustedTool.systemPaths("setpriv"), false).orElseThrow();
     open(tmp);
     String classPath = readableCopyOfClassPath(open(tmp.resolve("classpath")));
@@ -45,13 +46,23 @@ class UnprivilegedJvmTest {
 
     ProcessBuilder builder =
         new ProcessBuilder(
-                setpriv.toString(), "--reuid=" + NOBODY, "--regid=" + NOBODY, "--clear-groups", "--",
-                java.toString(), "-cp", classPath, UnprivilegedLaunchMain.class.getName(), work.toString())
+                setpriv.toString(),
+                "--reuid=" + NOBODY,
+                "--regid=" + NOBODY,
+                "--clear-groups",
+                "--",
+                java.toString(),
+                "-cp",
+                classPath,
+                UnprivilegedLaunchMain.class.getName(),
+                work.toString())
             .directory(work.toFile())
             .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")))
             .redirectError(ProcessBuilder.Redirect.to(tmp.resolve("stderr").toFile()));
     builder.environment().clear();
-    builder.environment().putAll(Map.of("PATH", "/usr/bin:/bin", "LANG", "C.UTF-8", "HOME", work.toString()));
+    builder
+        .environment()
+        .putAll(Map.of("PATH", "/usr/bin:/bin", "LANG", "C.UTF-8", "HOME", work.toString()));
     Process child = builder.start();
     byte[] stdout = child.getInputStream().readAllBytes();
     assertThat(child.waitFor(120, TimeUnit.SECONDS)).isTrue();
@@ -76,9 +87,12 @@ class UnprivilegedJvmTest {
         .containsEntry("timeout.timed-out", "true")
         .containsEntry("timeout.termination", SandboxTerminator.PID_NAMESPACE);
     assertThat(findings.get("identity")).contains("sandboxes run as this JVM's uid 65534");
-    assertThat(findings.get("termination.mechanism")).as("no writable cgroup for uid 65534").startsWith("pid-namespace");
+    assertThat(findings.get("termination.mechanism"))
+        .as("no writable cgroup for uid 65534")
+        .startsWith("pid-namespace");
     assertThat(Integer.parseInt(findings.get("sandbox.process-count"))).isLessThan(5);
-    assertThat(findings.get("capabilities")).contains("NON_ROOT", "PID_NAMESPACE", "NETWORK_NAMESPACE");
+    assertThat(findings.get("capabilities"))
+        .contains("NON_ROOT", "PID_NAMESPACE", "NETWORK_NAMESPACE");
     if (findings.get("capabilities").contains("NO_NESTED_USER_NAMESPACES")) {
       assertThat(findings).containsEntry("sandbox.nested-userns", "no-nested-userns");
     }
@@ -86,7 +100,8 @@ class UnprivilegedJvmTest {
 
   /** Copies every class path entry below {@code target}, readable by every uid. */
   private static String readableCopyOfClassPath(Path target) throws IOException {
-    String classPath = System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
+    String classPath =
+        System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
     List<String> copied = new ArrayList<>();
     int index = 0;
     for (String entry : classPath.split(File.pathSeparator)) {

@@ -34,7 +34,8 @@ public final class UnprivilegedLaunchMain {
     Map<String, String> findings = new TreeMap<>();
     try (BwrapBackend backend = BwrapBackend.create(BackendConfig.defaults());
         ServerSocket server = new ServerSocket(0, 5, InetAddress.getLoopbackAddress())) {
-      findings.put("jvm.uid", Integer.toString(SandboxIdentity.JvmCredentials.current().effectiveUid()));
+      findings.put(
+          "jvm.uid", Integer.toString(SandboxIdentity.JvmCredentials.current().effectiveUid()));
       findings.put("identity", backend.diagnostics().get("identity"));
       findings.put("termination.mechanism", backend.diagnostics().get("termination"));
       findings.put("capabilities", backend.capabilities().toString());
@@ -45,7 +46,9 @@ public final class UnprivilegedLaunchMain {
               + "tr '\\0' '\\n' < /proc/$$/environ | sort | tr '\\n' ' '; wc -c < /proc/1/environ\n"
               + "ls /proc | grep -cE '^[0-9]+$'\n"
               + "unshare -U true 2>/dev/null && echo nested-userns || echo no-nested-userns\n"
-              + "exec 3<>/dev/tcp/127.0.0.1/" + server.getLocalPort() + " 2>/dev/null"
+              + "exec 3<>/dev/tcp/127.0.0.1/"
+              + server.getLocalPort()
+              + " 2>/dev/null"
               + " && echo loopback-reached || echo loopback-unreachable\n";
       LaunchResult result =
           backend.launch(
@@ -63,8 +66,7 @@ public final class UnprivilegedLaunchMain {
       findings.put("sandbox.nested-userns", lines.get(5));
       findings.put("sandbox.loopback", lines.get(6));
       findings.put(
-          "host.written-owner",
-          Files.getAttribute(writable.resolve("ok"), "unix:uid").toString());
+          "host.written-owner", Files.getAttribute(writable.resolve("ok"), "unix:uid").toString());
       findings.put("host.tracked", Files.readString(repo.resolve("tracked")));
 
       LaunchResult timedOut =

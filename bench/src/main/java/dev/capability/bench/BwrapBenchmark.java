@@ -47,8 +47,10 @@ import org.openjdk.jmh.annotations.Warmup;
 @Fork(1)
 public class BwrapBenchmark {
   private Path directory;
+  private Path repository;
   private Path exit0;
   private CommandKernel kernel;
+  private CommandKernel hostNetworkKernel;
   private ExecutionRequest bwrapRequest;
   private ExecutionRequest processRequest;
   private List<String> rawBwrap;
@@ -57,26 +59,41 @@ public class BwrapBenchmark {
   public void setUp() throws IOException {
     directory = Files.createTempDirectory("bwrap-bench").toRealPath();
     Files.setPosixFilePermissions(directory, PosixFilePermissions.fromString("rwxr-xr-x"));
-    exit0 = directory.resolve("bench-exit0");
+    repository = Files.createDirectory(directory.resolve("repository"));
+    Path bin = Files.createDirectory(directory.resolve("bin"));
+    for (Path dir : List.of(repository, bin)) {
+      Files.setPosixFilePermissions(dir, PosixFilePermissions.fromString("rwxr-xr-x"));
+    }
+    exit0 = bin.resolve("bench-exit0");
     Files.copy(Path.of("/bin/true").toRealPath(), exit0, StandardCopyOption.COPY_ATTRIBUTES);
     Files.setPosixFilePermissions(exit0, PosixFilePermissions.fromString("rwxr-xr-x"));
+    kernel = kernel(exit0, NetworkMode.NONE);
+    // The process backend cannot take the network away, so the kernel only runs it under a policy
+    // that grants the host network.
+    hostNetworkKernel = kernel(exit0, NetworkMode.HOST);
+    bwrapRequest =
+        ExecutionRequest.argv(exit0.toString()).repository(repository).backend("bwrap").build();
+    processRequest =
+        ExecutionRequest.argv(exit0.toString()).repository(repository).backend("process").build();
+    rawBwrap = rawBwrapCommand();
+  }
+
+  private static CommandKernel kernel(Path exit0, NetworkMode network) {
     ExecutionPolicy policy =
         ExecutionPolicy.builder()
-            .network(NetworkMode.NONE)
+            .network(network)
             .executable(ExecutableRule.atPath("exit0", exit0).exact().build())
             .build();
-    kernel = CommandKernel.builder(ExecutionPolicies.of(policy)).hostEnvironment(Map.of()).build();
-    bwrapRequest =
-        ExecutionRequest.argv(exit0.toString()).repository(directory).backend("bwrap").build();
-    processRequest =
-        ExecutionRequest.argv(exit0.toString()).repository(directory).backend("process").build();
-    rawBwrap = rawBwrapCommand();
+    return CommandKernel.builder(ExecutionPolicies.of(policy)).hostEnvironment(Map.of()).build();
   }
 
   @TearDown(Level.Trial)
   public void tearDown() throws IOException {
     kernel.close();
+    hostNetworkKernel.close();
     Files.deleteIfExists(exit0);
+    Files.deleteIfExists(exit0.getParent());
+    Files.deleteIfExists(repository);
     Files.deleteIfExists(directory);
   }
 
@@ -87,7 +104,7 @@ public class BwrapBenchmark {
 
   @Benchmark
   public int kernelWithProcess() {
-    return succeeded(kernel.execute(processRequest));
+    return succeeded(hostNetworkKernel.execute(processRequest));
   }
 
   @Benchmark
@@ -180,14 +197,17 @@ public class BwrapBenchmark {
             "--tmpfs",
             "/tmp",
             "--ro-bind",
-            directory.toString(),
-            directory.toString(),
+            repository.toString(),
+            repository.toString(),
+            "--ro-bind",
+            exit0.toString(),
+            exit0.toString(),
             "--remount-ro",
             "/dev",
             "--remount-ro",
             "/",
             "--chdir",
-            directory.toString(),
+            repository.toString(),
             "--",
             exit0.toString()));
     return List.copyOf(argv);

@@ -1,15 +1,13 @@
 package dev.capability.backend.bwrap.internal;
 
 import dev.capability.kernel.api.backend.LaunchFailedException;
-import java.io.File;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
-import java.nio.file.LinkOption;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
-import java.nio.file.attribute.BasicFileAttributes;
 import java.util.Objects;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -26,7 +24,6 @@ import org.slf4j.LoggerFactory;
 final class ArgumentPipe implements ArgumentChannel {
   private static final Logger LOG = LoggerFactory.getLogger(ArgumentPipe.class);
   private static final long POLL_NANOS = TimeUnit.MICROSECONDS.toNanos(200);
-  private static final long MKFIFO_SECONDS = 10;
 
   private final Path path;
   private final byte[] options;
@@ -36,38 +33,15 @@ final class ArgumentPipe implements ArgumentChannel {
     this.options = options;
   }
 
-  /** Creates the pipe with {@code mkfifo}; Java has no way to create one itself. */
-  static ArgumentPipe create(Path mkfifo, RunDirectory run, byte[] options) {
+  /** Takes a fresh pipe from {@code supply} into the run directory. */
+  static ArgumentPipe create(FifoSupply supply, RunDirectory run, byte[] options) {
     Path path = run.path().resolve("args");
-    ProcessBuilder builder =
-        new ProcessBuilder(mkfifo.toString(), "-m", "600", "--", path.toString())
-            .directory(new File("/"))
-            .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")))
-            .redirectOutput(ProcessBuilder.Redirect.DISCARD)
-            .redirectError(ProcessBuilder.Redirect.DISCARD);
-    builder.environment().clear();
     try {
-      Process process = builder.start();
-      if (!process.waitFor(MKFIFO_SECONDS, TimeUnit.SECONDS)) {
-        process.destroyForcibly();
-        throw new LaunchFailedException("mkfifo did not finish creating " + path);
-      }
-      if (process.exitValue() != 0) {
-        throw new LaunchFailedException(
-            "mkfifo could not create " + path + " (exit status " + process.exitValue() + ")");
-      }
-      BasicFileAttributes attributes =
-          Files.readAttributes(path, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
-      if (!attributes.isOther()) {
-        throw new LaunchFailedException(path + " is not the named pipe mkfifo should have made");
-      }
-      return new ArgumentPipe(path, options.clone());
+      Files.move(supply.take(), path, StandardCopyOption.ATOMIC_MOVE);
     } catch (IOException e) {
-      throw new LaunchFailedException("cannot create the argument pipe " + path + ": " + e, e);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new LaunchFailedException("interrupted while creating the argument pipe " + path);
+      throw new LaunchFailedException("cannot move an argument pipe to " + path + ": " + e, e);
     }
+    return new ArgumentPipe(path, options.clone());
   }
 
   @Override

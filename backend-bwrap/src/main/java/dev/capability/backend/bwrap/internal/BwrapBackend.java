@@ -124,6 +124,7 @@ public final class BwrapBackend implements ExecutionBackend {
   /** Removes the private directory; launches have all ended by then. */
   @Override
   public void close() {
+    launcher.close();
     try (Stream<Path> leftovers = Files.list(base)) {
       for (Path leftover : leftovers.toList()) {
         LOG.warn("removing a leftover run directory {}", leftover);

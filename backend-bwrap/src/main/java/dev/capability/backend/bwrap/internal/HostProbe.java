@@ -223,10 +223,9 @@ final class HostProbe {
       SandboxFlags flags,
       Path cp,
       Path base) {
-    SandboxLauncher launcher =
-        new SandboxLauncher(tools, identity, settings, flags, cgroup, base, SETTLE);
     Path seen = base.resolve("seen-" + UUID.randomUUID());
-    try {
+    try (SandboxLauncher launcher =
+        new SandboxLauncher(tools, identity, settings, flags, cgroup, base, SETTLE)) {
       Files.createDirectory(
           seen, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwxr-xr-x")));
       Files.setPosixFilePermissions(seen, PosixFilePermissions.fromString("rwxr-xr-x"));

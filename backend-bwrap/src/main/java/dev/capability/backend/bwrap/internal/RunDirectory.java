@@ -65,6 +65,8 @@ final class RunDirectory implements AutoCloseable {
         Files.createTempDirectory(
             parent, "capability-bwrap-", PosixFilePermissions.asFileAttribute(PRIVATE_DIRECTORY));
     Files.setPosixFilePermissions(base, PRIVATE_DIRECTORY);
+    // A backend nobody closed leaves at most this empty directory behind.
+    base.toFile().deleteOnExit();
     return base;
   }
 

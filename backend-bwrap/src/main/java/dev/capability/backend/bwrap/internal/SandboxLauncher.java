@@ -21,7 +21,7 @@ import java.util.UUID;
  * plan, bwrap's argument file, the run's cgroup, then the launcher chain; and sees it to its end.
  * Used for real launches and for the host probe alike, so the probe tests exactly what launches do.
  */
-final class SandboxLauncher {
+final class SandboxLauncher implements AutoCloseable {
   private static final File DEV_NULL = new File("/dev/null");
 
   private final HostTools tools;
@@ -32,6 +32,7 @@ final class SandboxLauncher {
   private final Path base;
   private final Duration settleWait;
   private final SandboxLayout layout;
+  private final Optional<FifoSupply> fifos;
 
   /**
    * @param tools the verified host programs
@@ -60,6 +61,7 @@ final class SandboxLauncher {
     if (cgroup.isPresent() && tools.mkfifo().isEmpty()) {
       throw new IllegalArgumentException("run cgroups need mkfifo");
     }
+    this.fifos = cgroup.map(c -> new FifoSupply(tools.mkfifo().orElseThrow(), base));
     this.layout = new SandboxLayout(settings, identity, flags.sizedTmpfs());
   }
 
@@ -110,7 +112,7 @@ final class SandboxLauncher {
       try {
         ArgumentChannel channel =
             runCgroup.isPresent()
-                ? ArgumentPipe.create(tools.mkfifo().orElseThrow(), run, options)
+                ? ArgumentPipe.create(fifos.orElseThrow(), run, options)
                 : ArgumentFile.write(run, options);
         String runId = UUID.randomUUID().toString().replace("-", "");
         List<String> argv =
@@ -129,6 +131,12 @@ final class SandboxLauncher {
         runCgroup.ifPresent(RunCgroup::close);
       }
     }
+  }
+
+  /** Removes the named pipes made in advance; launches have all ended by then. */
+  @Override
+  public void close() {
+    fifos.ifPresent(FifoSupply::close);
   }
 
   private Optional<RunCgroup> createRunCgroup() {

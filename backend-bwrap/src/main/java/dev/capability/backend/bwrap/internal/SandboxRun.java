@@ -21,7 +21,8 @@ import org.slf4j.LoggerFactory;
 final class SandboxRun {
   private static final Logger LOG = LoggerFactory.getLogger(SandboxRun.class);
   private static final long WAKE_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
-  private static final long POLL_NANOS = TimeUnit.MILLISECONDS.toNanos(2);
+  private static final long FIRST_POLL_NANOS = TimeUnit.MICROSECONDS.toNanos(200);
+  private static final long MAX_POLL_NANOS = TimeUnit.MILLISECONDS.toNanos(5);
 
   private enum Stop {
     EXITED,
@@ -129,12 +130,14 @@ final class SandboxRun {
       }
       return;
     }
+    long pause = FIRST_POLL_NANOS;
     while (!ProcTable.withArgument(runToken).isEmpty()) {
       if (settled.passed()) {
         LOG.warn("the PID namespace init of sandbox {} outlived bwrap", launcher.pid());
         return;
       }
-      LockSupport.parkNanos(POLL_NANOS);
+      LockSupport.parkNanos(pause);
+      pause = Math.min(2 * pause, MAX_POLL_NANOS);
     }
   }
 

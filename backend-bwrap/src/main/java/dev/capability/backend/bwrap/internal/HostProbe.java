@@ -53,8 +53,9 @@ final class HostProbe {
     HostProbe probe = new HostProbe(settings);
     try {
       return probe.run();
-    } catch (CapabilityException | UncheckedIOException | IllegalStateException e) {
-      return HostSupport.unavailable("probing bwrap failed: " + e.getMessage(), probe.diagnostics);
+    } catch (RuntimeException e) {
+      // Whatever went wrong, the answer is "not here", with the reason.
+      return HostSupport.unavailable("probing bwrap failed: " + e, probe.diagnostics);
     }
   }
 
@@ -198,6 +199,26 @@ final class HostProbe {
                   + sized.failure()
                   + "); /tmp and /dev/shm are still "
                   + "private tmpfs, but not size-limited");
+        }
+        if (!flags.equals(SandboxFlags.BASE)) {
+          // Each feature worked alone; launches use them together.
+          Probed combined = run(tools, identity, cgroup, flags, cp, base);
+          if (combined.succeeded()) {
+            working = combined;
+          } else {
+            diagnostics.put(
+                "features",
+                flags
+                    + " work one by one but not together ("
+                    + combined.failure()
+                    + "); none used");
+            for (String capability :
+                List.of("NETWORK_NAMESPACE", "NO_NESTED_USER_NAMESPACES", "PRIVATE_TMP")) {
+              diagnostics.putIfAbsent(
+                  capability, "its bwrap feature fails together with the others here");
+            }
+            flags = SandboxFlags.BASE;
+          }
         }
       }
       return assess(tools, identity, cgroup, flags, working.report());

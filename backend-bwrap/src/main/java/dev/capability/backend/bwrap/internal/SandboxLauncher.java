@@ -83,11 +83,10 @@ final class SandboxLauncher implements AutoCloseable {
       throw new LaunchFailedException(
           "cannot launch "
               + spec.executable().path()
-              + ": the environment sets PWD to something"
-              + " other than the working directory "
+              + ": bwrap always sets PWD to the working"
+              + " directory "
               + spec.workingDirectory()
-              + ", and bwrap"
-              + " always sets PWD to the working directory");
+              + ", and the environment sets it otherwise");
     }
     try (RunDirectory run = RunDirectory.create(base)) {
       run.writeSystemFiles(identity);

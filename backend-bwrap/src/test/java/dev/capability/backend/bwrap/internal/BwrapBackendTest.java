@@ -12,8 +12,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import dev.capability.backend.tck.BackendGate;
 import dev.capability.kernel.api.BackendUnavailableException;
 import dev.capability.kernel.api.NetworkMode;
+import dev.capability.kernel.api.backend.ExecutionBackend;
 import dev.capability.kernel.api.backend.IsolationCapability;
 import dev.capability.kernel.api.backend.LaunchFailedException;
 import dev.capability.kernel.api.backend.LaunchResult;
@@ -43,7 +45,6 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -51,23 +52,23 @@ import org.junit.jupiter.api.io.TempDir;
  * sandbox; where an attack is expected to fail, a control shows the attack itself works when the
  * promise is not in force, so no assertion passes for a trivial reason.
  */
-@ExtendWith(BwrapRequired.class)
 class BwrapBackendTest {
   @TempDir Path tmp;
 
   private Path repo;
   private Path writable;
   private Path bin;
-  private static BwrapBackend backend;
+  private static final BackendGate GATE = Sandboxes.gate();
+  private static ExecutionBackend backend;
 
   @BeforeAll
   static void createBackend() {
-    backend = Sandboxes.backend();
+    backend = GATE.backend();
   }
 
   @AfterAll
   static void closeBackend() {
-    backend.close();
+    GATE.close();
   }
 
   @BeforeEach

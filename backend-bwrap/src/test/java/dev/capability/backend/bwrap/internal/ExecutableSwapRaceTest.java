@@ -2,7 +2,9 @@ package dev.capability.backend.bwrap.internal;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.capability.backend.tck.BackendGate;
 import dev.capability.kernel.api.Sha256;
+import dev.capability.kernel.api.backend.ExecutionBackend;
 import dev.capability.kernel.api.backend.LaunchResult;
 import dev.capability.kernel.api.backend.PinnedExecutable;
 import java.io.File;
@@ -20,7 +22,6 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -28,7 +29,6 @@ import org.junit.jupiter.api.io.TempDir;
  * it again and again, pinned the way the kernel pins it: hashed through a descriptor this JVM
  * holds, executed through {@code /proc/<pid>/fd/<n>}. Whatever ran must be what was hashed.
  */
-@ExtendWith(BwrapRequired.class)
 class ExecutableSwapRaceTest {
   private static final int RUNS = 100;
 
@@ -65,7 +65,8 @@ class ExecutableSwapRaceTest {
             .start();
     int honestRuns = 0;
     int evilRuns = 0;
-    try (BwrapBackend backend = Sandboxes.backend()) {
+    try (BackendGate gate = Sandboxes.gate()) {
+      ExecutionBackend backend = gate.backend();
       for (int run = 0; run < RUNS; run++) {
         try (Pin pin = Pin.open(tool)) {
           LaunchResult result = backend.launch(Sandboxes.spec(pin.executable(), repo).build());

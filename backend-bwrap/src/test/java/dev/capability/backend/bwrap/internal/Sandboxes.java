@@ -1,5 +1,7 @@
 package dev.capability.backend.bwrap.internal;
 
+import dev.capability.backend.bwrap.BwrapBackendProvider;
+import dev.capability.backend.tck.BackendGate;
 import dev.capability.kernel.api.NetworkMode;
 import dev.capability.kernel.api.Sha256;
 import dev.capability.kernel.api.backend.BackendConfig;
@@ -21,9 +23,13 @@ import java.util.UUID;
 final class Sandboxes {
   private Sandboxes() {}
 
-  /** A backend with default settings; the caller closes it. */
-  static BwrapBackend backend() {
-    return BwrapBackend.create(BackendConfig.defaults());
+  /**
+   * A gate for a default backend: a test that asks it for the backend is skipped with the probe's
+   * reason where bwrap cannot run, or fails instead under {@code CAPABILITY_REQUIRE_BACKENDS=1}.
+   * The caller closes it.
+   */
+  static BackendGate gate() {
+    return BackendGate.of(new BwrapBackendProvider(), BackendConfig.defaults());
   }
 
   /** The identity sandboxes of a default backend run as. */

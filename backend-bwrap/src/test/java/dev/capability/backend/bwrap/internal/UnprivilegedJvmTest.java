@@ -3,6 +3,7 @@ package dev.capability.backend.bwrap.internal;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import dev.capability.backend.tck.BackendGate;
 import java.io.File;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -18,7 +19,6 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -26,7 +26,6 @@ import org.junit.jupiter.api.io.TempDir;
  * JVM as uid 65534 through {@code setpriv}, on a copy of the test class path that uid can read,
  * running {@link UnprivilegedLaunchMain}, and checks what it reports.
  */
-@ExtendWith(BwrapRequired.class)
 class UnprivilegedJvmTest {
   private static final int NOBODY = 65534;
 
@@ -34,6 +33,9 @@ class UnprivilegedJvmTest {
 
   @Test
   void anUnprivilegedJvmGetsTheSameSandbox() throws Exception {
+    try (BackendGate gate = Sandboxes.gate()) {
+      gate.backend();
+    }
     assumeTrue(
         Sandboxes.jvmIsRoot(), "this test JVM is not root, so it already is the unprivileged case");
     Path setpriv = TrustedTool.find(TrustedTool.systemPaths("setpriv"), false).orElseThrow();

@@ -4,6 +4,7 @@ import dev.capability.kernel.api.backend.LaunchFailedException;
 import dev.capability.kernel.api.backend.LaunchSpec;
 import dev.capability.kernel.api.policy.ExecutionPolicy;
 import java.time.Duration;
+import java.util.List;
 
 /** Stage 8: the backend runs the pinned executable under the tighter of the policy's and the request's bounds. */
 final class LaunchStage implements Stage {
@@ -20,14 +21,15 @@ final class LaunchStage implements Stage {
         .orElse(policy.timeout());
     long maxOutput = Math.min(context.request.maxOutputBytes().orElse(Long.MAX_VALUE), policy.maxOutputBytes());
     LaunchSpec spec = LaunchSpec.builder(context.pinned.executable())
-        .arguments(context.argv.subList(1, context.argv.size()))
-        .environment(context.environment.variables())
+        .arguments(context.launchArgv.subList(1, context.launchArgv.size()))
+        .environment(context.launchEnvironment)
         .workingDirectory(context.workingDirectory)
         .stdin(context.request.stdin().orElse(null))
         .timeout(timeout)
         .maxOutputBytes(maxOutput)
-        .network(policy.network())
+        .network(context.authority.networkMode().orElseThrow())
         .repository(context.repository.orElse(null))
+        .writableRoots(context.repository.isPresent() ? context.authority.writableRoots() : List.of())
         .requiredCapabilities(context.requiredCapabilities)
         .build();
     try {

@@ -1,12 +1,6 @@
 package dev.capability.backend.bwrap.internal;
 
 import dev.capability.kernel.api.CapabilityException;
-import dev.capability.kernel.api.NetworkMode;
-import dev.capability.kernel.api.Sha256;
-import dev.capability.kernel.api.backend.IsolationCapability;
-import dev.capability.kernel.api.backend.LaunchResult;
-import dev.capability.kernel.api.backend.LaunchSpec;
-import dev.capability.kernel.api.backend.PinnedExecutable;
 import java.io.File;
 import java.io.IOException;
 import java.io.InputStream;
@@ -15,20 +9,16 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.EnumSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
-import java.util.stream.Stream;
 
 /**
  * Probes this host once, for real: finds and checks the host programs, asks bwrap its version,
@@ -38,8 +28,6 @@ import java.util.stream.Stream;
  */
 final class HostProbe {
   private static final Duration PROBE_TIMEOUT = Duration.ofSeconds(20);
-  private static final Duration SETTLE = Duration.ofSeconds(5);
-  private static final int MAX_REASON = 400;
 
   private final BwrapSettings settings;
   private final Map<String, String> diagnostics = new LinkedHashMap<>();
@@ -164,21 +152,28 @@ final class HostProbe {
               + e.getMessage());
     }
     try {
-      Probed full = run(tools, identity, cgroup, SandboxFlags.ALL, cp, base);
+      ProbeSandbox.Outcome full =
+          ProbeSandbox.run(settings, tools, identity, cgroup, SandboxFlags.ALL, cp, base);
       SandboxFlags flags = SandboxFlags.ALL;
-      Probed working = full;
+      ProbeSandbox.Outcome working = full;
       if (!full.succeeded()) {
-        Probed minimal = run(tools, identity, cgroup, SandboxFlags.BASE, cp, base);
+        ProbeSandbox.Outcome minimal =
+            ProbeSandbox.run(settings, tools, identity, cgroup, SandboxFlags.BASE, cp, base);
         if (!minimal.succeeded()) {
           return unavailable(
               "bwrap cannot create a sandbox here (user, pid, ipc, uts and cgroup namespaces): "
                   + minimal.failure());
         }
         working = minimal;
-        Probed net = run(tools, identity, cgroup, new SandboxFlags(true, false, false), cp, base);
-        Probed userns =
-            run(tools, identity, cgroup, new SandboxFlags(false, true, false), cp, base);
-        Probed sized = run(tools, identity, cgroup, new SandboxFlags(false, false, true), cp, base);
+        ProbeSandbox.Outcome net =
+            ProbeSandbox.run(
+                settings, tools, identity, cgroup, new SandboxFlags(true, false, false), cp, base);
+        ProbeSandbox.Outcome userns =
+            ProbeSandbox.run(
+                settings, tools, identity, cgroup, new SandboxFlags(false, true, false), cp, base);
+        ProbeSandbox.Outcome sized =
+            ProbeSandbox.run(
+                settings, tools, identity, cgroup, new SandboxFlags(false, false, true), cp, base);
         flags = new SandboxFlags(net.succeeded(), userns.succeeded(), sized.succeeded());
         if (!net.succeeded()) {
           diagnostics.put("NETWORK_NAMESPACE", "bwrap --unshare-net fails here: " + net.failure());
@@ -202,7 +197,8 @@ final class HostProbe {
         }
         if (!flags.equals(SandboxFlags.BASE)) {
           // Each feature worked alone; launches use them together.
-          Probed combined = run(tools, identity, cgroup, flags, cp, base);
+          ProbeSandbox.Outcome combined =
+              ProbeSandbox.run(settings, tools, identity, cgroup, flags, cp, base);
           if (combined.succeeded()) {
             working = combined;
           } else {
@@ -221,243 +217,10 @@ final class HostProbe {
           }
         }
       }
-      return assess(tools, identity, cgroup, flags, working.report());
+      return new CapabilityAssessment(settings, diagnostics)
+          .assess(tools, identity, cgroup, flags, working.report());
     } finally {
-      deleteBase(base);
-    }
-  }
-
-  private record Probed(Optional<SandboxSelfReport> seen, String failure) {
-    boolean succeeded() {
-      return seen.isPresent();
-    }
-
-    SandboxSelfReport report() {
-      return seen.orElseThrow();
-    }
-  }
-
-  private Probed run(
-      HostTools tools,
-      SandboxIdentity identity,
-      Optional<CgroupParent> cgroup,
-      SandboxFlags flags,
-      Path cp,
-      Path base) {
-    Path seen = base.resolve("seen-" + UUID.randomUUID());
-    try (SandboxLauncher launcher =
-        new SandboxLauncher(tools, identity, settings, flags, cgroup, base, SETTLE)) {
-      Files.createDirectory(
-          seen, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwxr-xr-x")));
-      Files.setPosixFilePermissions(seen, PosixFilePermissions.fromString("rwxr-xr-x"));
-      if (identity.dropsRoot()) {
-        Files.setAttribute(seen, "unix:uid", identity.uid(), LinkOption.NOFOLLOW_LINKS);
-        Files.setAttribute(seen, "unix:gid", identity.gid(), LinkOption.NOFOLLOW_LINKS);
-      }
-      LaunchSpec spec =
-          LaunchSpec.builder(pinned(cp))
-              .arguments(
-                  List.of(
-                      "/proc/self/status",
-                      "/proc/self/environ",
-                      "/proc/self/uid_map",
-                      "/proc/self/mountinfo",
-                      "/proc/sys/kernel/hostname",
-                      seen + "/"))
-              .workingDirectory(seen)
-              .writableRoots(List.of(seen))
-              .network(flags.networkNamespace() ? NetworkMode.NONE : NetworkMode.HOST)
-              .timeout(PROBE_TIMEOUT)
-              .terminationGrace(Duration.ZERO)
-              .maxOutputBytes(1 << 16)
-              .build();
-      LaunchResult result = launcher.launch(spec);
-      if (result.exitCode().orElse(-1) != 0 || result.timedOut()) {
-        return new Probed(
-            Optional.empty(),
-            "exit status "
-                + (result.exitCode().isPresent() ? result.exitCode().getAsInt() : "unknown")
-                + (result.timedOut() ? " (timed out)" : "")
-                + ": "
-                + shorten(result.stderr().text()));
-      }
-      Path status = seen.resolve("status");
-      int owner = (Integer) Files.getAttribute(status, "unix:uid", LinkOption.NOFOLLOW_LINKS);
-      return new Probed(
-          Optional.of(
-              SandboxSelfReport.parse(
-                  read(status),
-                  read(seen.resolve("environ")),
-                  read(seen.resolve("uid_map")),
-                  read(seen.resolve("mountinfo")),
-                  read(seen.resolve("hostname")),
-                  owner)),
-          "");
-    } catch (CapabilityException e) {
-      return new Probed(Optional.empty(), shorten(e.getMessage()));
-    } catch (IOException e) {
-      return new Probed(
-          Optional.empty(), "cannot read what the probe sandbox wrote: " + e.getMessage());
-    } finally {
-      deleteTree(seen);
-    }
-  }
-
-  private static String read(Path file) throws IOException {
-    if (Files.isSymbolicLink(file)) {
-      throw new IOException(file + " is a symlink");
-    }
-    return Files.readString(file, StandardCharsets.UTF_8);
-  }
-
-  private HostSupport assess(
-      HostTools tools,
-      SandboxIdentity identity,
-      Optional<CgroupParent> cgroup,
-      SandboxFlags flags,
-      SandboxSelfReport report) {
-    Set<IsolationCapability> verified = EnumSet.noneOf(IsolationCapability.class);
-    if (!report.freshPidNamespace()) {
-      return unavailable(
-          "the probe sandbox is not in a fresh PID namespace (Pid "
-              + report.status().get("Pid")
-              + ", NSpid "
-              + report.status().get("NSpid")
-              + "); refusing to use this bwrap");
-    }
-    if (!report.environment().isEmpty()) {
-      return unavailable(
-          "the probe sandbox, given an empty environment, saw "
-              + report.environment().size()
-              + " variables; the command would not get exactly the spec's environment");
-    }
-    verified.addAll(
-        List.of(
-            IsolationCapability.PID_NAMESPACE,
-            IsolationCapability.SESSION_TERMINATION,
-            IsolationCapability.TREE_TERMINATION,
-            IsolationCapability.IPC_NAMESPACE,
-            IsolationCapability.CGROUP_NAMESPACE,
-            IsolationCapability.READ_ONLY_REPOSITORY,
-            IsolationCapability.WRITABLE_SCOPE_ROOTS));
-    check(
-        verified,
-        IsolationCapability.USER_NAMESPACE,
-        report.ownUserNamespace(),
-        "the probe sandbox shares the host's uid map");
-    check(
-        verified,
-        IsolationCapability.UTS_NAMESPACE,
-        report.hostname().equals(settings.hostname()),
-        "the probe sandbox's host name is not " + settings.hostname());
-    check(
-        verified,
-        IsolationCapability.NON_ROOT,
-        report.hostOwner() != 0 && report.hostOwner() == identity.uid(),
-        "files the probe sandbox wrote are owned by host uid "
-            + report.hostOwner()
-            + ", expected "
-            + identity.uid());
-    if (!verified.contains(IsolationCapability.NON_ROOT)) {
-      return unavailable(
-          "sandboxes would not run as the unprivileged uid "
-              + identity.uid()
-              + ": "
-              + diagnostics.get("NON_ROOT"));
-    }
-    check(
-        verified,
-        IsolationCapability.CAPABILITY_DROP,
-        report.noCapabilities(),
-        "the probe sandbox holds capabilities: " + capabilities(report));
-    check(
-        verified,
-        IsolationCapability.NO_NEW_PRIVILEGES,
-        report.noNewPrivileges(),
-        "the probe sandbox runs without no_new_privs");
-    check(
-        verified,
-        IsolationCapability.READ_ONLY_ROOT,
-        report.readOnly("/"),
-        "the probe sandbox's root is not mounted read-only");
-    List<String> exposed =
-        Stream.of("/run", "/var/run", "/home", "/root", "/sys")
-            .flatMap(d -> report.mountsUnder(d).stream())
-            .toList();
-    check(
-        verified,
-        IsolationCapability.HOST_SOCKETS_HIDDEN,
-        exposed.isEmpty(),
-        "the probe sandbox shows " + exposed);
-    if (flags.networkNamespace()) {
-      verified.add(IsolationCapability.NETWORK_NAMESPACE);
-    }
-    if (flags.disableUserns()) {
-      verified.add(IsolationCapability.NO_NESTED_USER_NAMESPACES);
-    }
-    check(
-        verified,
-        IsolationCapability.PRIVATE_TMP,
-        flags.sizedTmpfs() && report.mounts().containsKey("/tmp"),
-        diagnostics.getOrDefault("PRIVATE_TMP", "the probe sandbox has no private /tmp"));
-    limits(verified, cgroup);
-    diagnostics.put(
-        "SECCOMP",
-        "not provided: no seccomp filter is installed; --new-session keeps TIOCSTI away from the "
-            + "operator's terminal");
-    diagnostics.put(
-        "termination",
-        cgroup.isPresent()
-            ? "cgroup-kill: each run has its own cgroup; timeouts end it with cgroup.kill"
-            : "pid-namespace: timeouts kill the sandbox's PID 1, and the kernel kills the rest of"
-                + " its PID namespace");
-    String summary =
-        "bubblewrap "
-            + tools.version()
-            + " at "
-            + tools.bwrap()
-            + "; sandboxes run as uid "
-            + identity.uid()
-            + (identity.dropsRoot() ? " (dropped from root)" : "");
-    return new HostSupport(
-        Optional.of(new HostSupport.Setup(tools, identity, flags, cgroup)),
-        summary,
-        verified,
-        diagnostics);
-  }
-
-  private void limits(Set<IsolationCapability> verified, Optional<CgroupParent> cgroup) {
-    ResourceLimits limits = settings.limits();
-    Set<String> controllers = cgroup.map(CgroupParent::controllers).orElse(Set.of());
-    if (limits.memoryBytes().isPresent() && controllers.contains(CgroupParent.MEMORY)) {
-      verified.add(IsolationCapability.MEMORY_LIMIT);
-      diagnostics.put(
-          "MEMORY_LIMIT", "memory.max " + limits.memoryBytes().getAsLong() + " bytes per run");
-    } else {
-      diagnostics.put(
-          "MEMORY_LIMIT",
-          "not configured: set "
-              + BwrapSettings.LIMIT_MEMORY
-              + " (needs the cgroup v2 memory controller)");
-    }
-    if (limits.processes().isPresent() && controllers.contains(CgroupParent.PIDS)) {
-      verified.add(IsolationCapability.PID_LIMIT);
-      diagnostics.put("PID_LIMIT", "pids.max " + limits.processes().getAsLong() + " per run");
-    } else {
-      diagnostics.put(
-          "PID_LIMIT",
-          "not configured: set "
-              + BwrapSettings.LIMIT_PIDS
-              + " (needs the cgroup v2 pids controller; RLIMIT_NPROC is per uid and never used)");
-    }
-    diagnostics.put(
-        "CPU_LIMIT",
-        "not provided: "
-            + BwrapSettings.LIMIT_CPU_SECONDS
-            + " sets RLIMIT_CPU, which limits each "
-            + "process, not the run; the wall-clock timeout bounds the run");
-    if (limits.needsRlimits()) {
-      diagnostics.put("rlimits", String.join(" ", limits.prlimitOptions()));
+      ProbeSandbox.deleteTree(base);
     }
   }
 
@@ -487,15 +250,6 @@ final class HostProbe {
               + cgroup.get().directory());
     }
     return Optional.empty();
-  }
-
-  private void check(
-      Set<IsolationCapability> verified, IsolationCapability capability, boolean ok, String why) {
-    if (ok) {
-      verified.add(capability);
-    } else {
-      diagnostics.put(capability.name(), why);
-    }
   }
 
   private Optional<Path> locate(String name, Optional<Path> configured, boolean forbidSetuid) {
@@ -544,7 +298,8 @@ final class HostProbe {
       Optional<BwrapVersion> version = BwrapVersion.parse(text);
       if (version.isEmpty()) {
         diagnostics.put(
-            "bwrap", bwrap + " --version printed no bubblewrap version: " + shorten(text));
+            "bwrap",
+            bwrap + " --version printed no bubblewrap version: " + ProbeSandbox.shorten(text));
       }
       return version;
     } catch (IOException e) {
@@ -578,24 +333,6 @@ final class HostProbe {
     return Optional.empty();
   }
 
-  private static PinnedExecutable pinned(Path file) {
-    try {
-      return new PinnedExecutable(
-          file,
-          Sha256.hex(Files.readAllBytes(file)),
-          file.toString(),
-          PinnedExecutable.Pinning.PROC_FD);
-    } catch (IOException e) {
-      throw new UncheckedIOException("cannot read " + file, e);
-    }
-  }
-
-  private static String capabilities(SandboxSelfReport report) {
-    return Stream.of("CapInh", "CapPrm", "CapEff", "CapBnd", "CapAmb")
-        .map(set -> set + "=" + report.status().get(set))
-        .collect(Collectors.joining(" "));
-  }
-
   private static String describe(SandboxIdentity identity) {
     return identity.dropsRoot()
         ? "this JVM runs as root; sandboxes run as uid "
@@ -608,30 +345,5 @@ final class HostProbe {
 
   private HostSupport unavailable(String reason) {
     return HostSupport.unavailable(reason, diagnostics);
-  }
-
-  private static String shorten(String text) {
-    String oneLine = text.strip().replace('\n', ' ');
-    return oneLine.length() > MAX_REASON ? oneLine.substring(0, MAX_REASON) + "..." : oneLine;
-  }
-
-  private static void deleteBase(Path base) {
-    deleteTree(base);
-  }
-
-  /** Deletes a directory the probe made, without following symlinks a sandbox may have left. */
-  private static void deleteTree(Path directory) {
-    try (Stream<Path> entries = Files.list(directory)) {
-      for (Path entry : entries.toList()) {
-        if (Files.isDirectory(entry, LinkOption.NOFOLLOW_LINKS)) {
-          deleteTree(entry);
-        } else {
-          Files.deleteIfExists(entry);
-        }
-      }
-      Files.deleteIfExists(directory);
-    } catch (IOException e) {
-      // A leftover private directory is harmless.
-    }
   }
 }

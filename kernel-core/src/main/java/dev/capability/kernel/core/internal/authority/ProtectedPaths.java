@@ -47,9 +47,9 @@ public final class ProtectedPaths {
   }
 
   /** An entry compiled as written and folded; a path is protected when either matches. */
-  private record Entry(GlobPattern pattern, GlobPattern folded, boolean builtin) {
+  private record Entry(String source, GlobPattern pattern, GlobPattern folded, boolean builtin) {
     static Entry of(String source, boolean builtin) {
-      return new Entry(GlobPattern.protectedPath(source), GlobPattern.protectedPath(fold(source)), builtin);
+      return new Entry(source, GlobPattern.protectedPath(source), GlobPattern.protectedPath(fold(source)), builtin);
     }
 
     /** The directory (or the path itself) of {@code path} this entry protects it through, if any. */
@@ -152,6 +152,23 @@ public final class ProtectedPaths {
 
   private static boolean isAtOrUnder(String directory, String path) {
     return path.equals(directory) || RepositoryPaths.isStrictAncestor(directory, path);
+  }
+
+  /**
+   * The protected locations a backend can hold read-only by mounting, under {@code root}: every
+   * entry without wildcards, and the top-level instance of each {@code **}/name entry. Deeper
+   * instances of {@code **} entries cannot be listed before they exist; the audit catches writes
+   * to them.
+   */
+  public List<Path> mountablePaths(Path root) {
+    List<Path> paths = new ArrayList<>();
+    for (Entry entry : entries) {
+      String literal = entry.source().startsWith("**/") ? entry.source().substring(3) : entry.source();
+      if (literal.chars().noneMatch(c -> c == '*' || c == '?' || c == '[')) {
+        paths.add(root.resolve(literal));
+      }
+    }
+    return List.copyOf(paths);
   }
 
   /** The real paths of the repository's git directory and common directory, inside the repository or not. */

@@ -4,6 +4,8 @@ import dev.capability.kernel.api.backend.LaunchFailedException;
 import dev.capability.kernel.api.backend.LaunchSpec;
 import dev.capability.kernel.api.policy.ExecutionPolicy;
 import java.time.Duration;
+import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 
 /** Stage 8: the backend runs the pinned executable under the tighter of the policy's and the request's bounds. */
@@ -12,6 +14,13 @@ final class LaunchStage implements Stage {
 
   LaunchStage(ExecutionPolicy policy) {
     this.policy = policy;
+  }
+
+  /** The paths a backend must keep read-only even under a writable root: the repository's git directories and its protected paths. */
+  private static List<Path> protectedPaths(ExecutionContext context) {
+    List<Path> paths = new ArrayList<>(context.authority.protectedPaths().gitDirectories());
+    paths.addAll(context.authority.protectedPaths().mountablePaths(context.repository.orElseThrow()));
+    return paths;
   }
 
   @Override
@@ -30,6 +39,7 @@ final class LaunchStage implements Stage {
         .network(context.authority.networkMode().orElseThrow())
         .repository(context.repository.orElse(null))
         .writableRoots(context.repository.isPresent() ? context.authority.writableRoots() : List.of())
+        .protectedPaths(context.repository.isPresent() ? protectedPaths(context) : List.of())
         .requiredCapabilities(context.requiredCapabilities)
         .build();
     try {

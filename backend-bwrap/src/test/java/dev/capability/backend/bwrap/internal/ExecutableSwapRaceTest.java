@@ -47,8 +47,11 @@ class ExecutableSwapRaceTest {
     Files.copy(honest, tool);
     Files.setPosixFilePermissions(tool, PosixFilePermissions.fromString("rwxr-xr-x"));
     // A separate process, so that its descriptors never confuse finding the pinned one here.
+    // Stops by itself, children included, once the stop file exists: killing it instead could
+    // leave a cp or mv behind that writes into the temp directory while JUnit deletes it.
+    Path stop = tmp.resolve("stop-swapping");
     String loop =
-        "while :; do cp -p \"$1\" \"$3.next\" && mv -f \"$3.next\" \"$3\";"
+        "while [ ! -e \"$4\" ]; do cp -p \"$1\" \"$3.next\" && mv -f \"$3.next\" \"$3\";"
             + " cp -p \"$2\" \"$3.next\" && mv -f \"$3.next\" \"$3\"; done";
     Process swapper =
         new ProcessBuilder(
@@ -58,7 +61,8 @@ class ExecutableSwapRaceTest {
                 "swapper",
                 honest.toString(),
                 evil.toString(),
-                tool.toString())
+                tool.toString(),
+                stop.toString())
             .redirectOutput(ProcessBuilder.Redirect.DISCARD)
             .redirectError(ProcessBuilder.Redirect.DISCARD)
             .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")))
@@ -84,7 +88,8 @@ class ExecutableSwapRaceTest {
         }
       }
     } finally {
-      swapper.destroyForcibly().waitFor();
+      Files.createFile(stop);
+      swapper.waitFor();
     }
     assertThat(honestRuns + evilRuns).isEqualTo(RUNS);
     assertThat(honestRuns).as("the swapper really raced the runs").isPositive();

@@ -1,6 +1,7 @@
 package dev.capability.kernel.core.internal.backend;
 
 import dev.capability.kernel.api.BackendUnavailableException;
+import dev.capability.kernel.api.CapabilityException;
 import dev.capability.kernel.api.backend.BackendConfig;
 import dev.capability.kernel.api.backend.BackendProvider;
 import dev.capability.kernel.api.backend.ExecutionBackend;
@@ -44,10 +45,16 @@ public final class BackendRegistry implements AutoCloseable {
         throw duplicate(provider.id());
       }
       BackendProvider.Availability availability = provider.probe();
-      if (availability.available()) {
-        available.put(provider.id(), provider.create(config));
-      } else {
+      if (!availability.available()) {
         unavailable.put(provider.id(), availability.reason());
+        continue;
+      }
+      try {
+        available.put(provider.id(), provider.create(config));
+      } catch (CapabilityException e) {
+        // A backend that cannot be created as configured is unavailable, never a weaker one;
+        // a request that names it fails closed with this reason.
+        unavailable.put(provider.id(), e.code() + ": " + e.getMessage());
       }
     }
     return new BackendRegistry(available, unavailable);

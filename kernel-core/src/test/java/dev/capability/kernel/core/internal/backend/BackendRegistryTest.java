@@ -87,6 +87,32 @@ class BackendRegistryTest {
   }
 
   @Test
+  void aBackendThatCannotBeCreatedAsConfiguredIsUnavailableWithTheReason() {
+    BackendProvider misconfigured = new BackendProvider() {
+      @Override
+      public String id() {
+        return "bwrap";
+      }
+
+      @Override
+      public Availability probe() {
+        return Availability.available("installed");
+      }
+
+      @Override
+      public ExecutionBackend create(BackendConfig config) {
+        throw new BackendUnavailableException(BackendUnavailableException.UNAVAILABLE, "bwrap.memory is set but no memory controller is writable");
+      }
+    };
+    BackendRegistry registry = BackendRegistry.create(Map.of("bwrap", misconfigured), List.of(WEAK), BackendConfig.defaults());
+
+    assertThatThrownBy(() -> registry.select(Optional.of("bwrap"), Set.of()))
+        .hasMessageContaining("no memory controller")
+        .extracting(e -> ((BackendUnavailableException) e).code()).isEqualTo("BACKEND_UNAVAILABLE");
+    assertThat(registry.select(Optional.empty(), Set.of()).id()).isEqualTo("weak");
+  }
+
+  @Test
   void twoProvidersWithOneIdAreAStartupError() {
     Provider first = new Provider("same", BackendProvider.Availability.available("x"), WEAK);
     Provider second = new Provider("same", BackendProvider.Availability.available("y"), STRONG);

@@ -69,10 +69,13 @@ class CrashTortureTest {
       LedgerVerification v = reader.verify();
       assertThat(v.integrity().status()).as(context + ": " + v).isEqualTo(Status.INTACT);
       assertThat(v.completeness().status()).as(context + ": " + v).isIn(Status.INTACT, Status.NO_CHECKPOINT);
-      for (Map.Entry<Long, String> e : reported.entrySet()) {
-        assertThat(reader.show(e.getKey())).as(context + ": committed record " + e.getKey())
-            .hasValueSatisfying(entry -> assertThat(entry.hash()).isEqualTo(e.getValue()));
+      Map<Long, String> stored = new HashMap<>();
+      try (Connection c = Fixtures.raw(db); Statement s = c.createStatement(); ResultSet rs = s.executeQuery("SELECT seq, hash FROM entries")) {
+        while (rs.next()) {
+          stored.put(rs.getLong(1), rs.getString(2));
+        }
       }
+      assertThat(stored).as(context + ": every record the children reported committed").containsAllEntriesOf(reported);
     }
     assertThat(reported).as("the children committed records before they were killed (seed %d)", seed).isNotEmpty();
     try (SqliteLedger ledger = SqliteLedger.open(db, LedgerOptions.defaults())) {

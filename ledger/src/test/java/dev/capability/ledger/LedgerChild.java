@@ -13,8 +13,10 @@ import java.util.concurrent.atomic.AtomicLong;
  * print names a committed record.
  *
  * <p>Arguments: {@code append DB COUNT THREADS CHECKPOINT_EVERY} appends COUNT records from THREADS
- * threads and prints {@code done}; {@code fill DB} appends until the storage refuses and prints
- * {@code error <code> <message>}.
+ * threads and prints {@code done}; {@code fill DB} appends until the storage refuses, prints
+ * {@code error <code> <message>}, then checks the file itself and prints {@code integrity_check
+ * <result>}, {@code missing <committed records not found>} and {@code verified <integrity>
+ * <completeness>}.
  */
 public final class LedgerChild {
   private LedgerChild() {}
@@ -55,13 +57,15 @@ public final class LedgerChild {
     report(out, "done");
   }
 
-  private static void fill(PrintStream out, Path db) {
+  private static void fill(PrintStream out, Path db) throws Exception {
     String padding = "p".repeat(2000);
+    List<String> committed = new ArrayList<>();
     try (SqliteLedger ledger = SqliteLedger.open(db, LedgerOptions.builder().checkpointEvery(50).build())) {
       report(out, "ready");
       for (int i = 0; ; i++) {
         try {
           Appended a = ledger.append(LedgerRecord.execution(Fixtures.completed(List.of("fill", "" + i, padding), 0, "")));
+          committed.add(a.sequence() + " " + a.hash());
           report(out, "committed " + a.sequence() + " " + a.hash());
         } catch (LedgerException e) {
           report(out, "error " + e.code() + " " + e.getMessage().replace('\n', ' '));
@@ -71,7 +75,22 @@ public final class LedgerChild {
     } catch (LedgerException e) {
       report(out, "close-error " + e.code() + " " + e.getMessage().replace('\n', ' '));
     }
-    report(out, "done");
+    // Checked here too, for storage that disappears with this process (a tmpfs in its own mount namespace).
+    try (java.sql.Connection c = Fixtures.raw(db); java.sql.Statement s = c.createStatement()) {
+      try (java.sql.ResultSet rs = s.executeQuery("PRAGMA integrity_check")) {
+        rs.next();
+        report(out, "integrity_check " + rs.getString(1));
+      }
+      java.util.Set<String> stored = new java.util.HashSet<>();
+      try (java.sql.ResultSet rs = s.executeQuery("SELECT seq, hash FROM entries")) {
+        while (rs.next()) {
+          stored.add(rs.getLong(1) + " " + rs.getString(2));
+        }
+      }
+      report(out, "missing " + committed.stream().filter(line -> !stored.contains(line)).count());
+    }
+    LedgerVerification v = LedgerReader.open(db, LedgerOptions.defaults()).verify();
+    report(out, "verified " + v.integrity().status() + " " + v.completeness().status());
   }
 
   private static void report(PrintStream out, String line) {

@@ -108,6 +108,7 @@ public final class AppendLog implements AutoCloseable {
    * is new and migrating it forward when it is older. Refuses, untouched, a file that is not ours.
    */
   static AppendLog open(Path db, LedgerOptions options) {
+    requireWritable(db);
     LedgerDatabase.Inspection inspection = LedgerDatabase.inspect(db, options.busyTimeout());
     Path keyFile = options.keyFile(db);
     LedgerKey key;
@@ -141,6 +142,19 @@ public final class AppendLog implements AutoCloseable {
     } catch (RuntimeException e) {
       closeQuietly(connection);
       throw e;
+    }
+  }
+
+  /**
+   * SQLite opens a file it cannot write without complaint and fails later; say so up front. The
+   * directory must be writable too: SQLite creates the {@code -wal} and {@code -shm} files there.
+   */
+  private static void requireWritable(Path db) {
+    Path dir = db.getParent();
+    if (!Files.isWritable(dir) || Files.exists(db) && !Files.isWritable(db)) {
+      throw new LedgerException("LEDGER_READ_ONLY", "the ledger " + db + " cannot be written: " + (Files.isWritable(dir)
+          ? "the file is read-only" : "its directory " + dir + " is read-only (SQLite keeps its journal beside the file)")
+          + "; nothing was changed");
     }
   }
 

@@ -50,6 +50,10 @@ public final class SqliteErrors {
     if (name.startsWith("SQLITE_CANTOPEN") || name.startsWith("SQLITE_PERM") || name.startsWith("SQLITE_AUTH")) {
       return new LedgerException("LEDGER_IO_ERROR", "the database cannot be opened: " + e.getMessage() + where, e);
     }
+    if (name.startsWith("SQLITE_IOERR_WRITE") || name.startsWith("SQLITE_IOERR_FSYNC") || name.startsWith("SQLITE_IOERR_TRUNCATE")) {
+      return new LedgerException("LEDGER_IO_ERROR", "a write was refused (the disk may be full, a file size limit reached,"
+          + " or the device failing); nothing partial was stored" + where, e);
+    }
     if (name.startsWith("SQLITE_IOERR")) {
       return new LedgerException("LEDGER_IO_ERROR", "the operating system refused a read or write: " + e.getMessage() + where, e);
     }

@@ -1,0 +1,65 @@
+package dev.capability.ledger.internal;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.capability.ledger.Fixtures;
+import dev.capability.ledger.LedgerReader;
+import dev.capability.ledger.LedgerRecord;
+import dev.capability.ledger.SqliteLedger;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class WriterRegistryTest {
+  @TempDir Path dir;
+
+  @Test
+  void ledgersOpenedOnOneFileInOneProcessShareOneWriterUntilTheLastCloses() throws Exception {
+    Path db = dir.resolve("state.db");
+    Path viaLink = Files.createSymbolicLink(dir.resolve("alias"), dir).resolve("state.db");
+    AppendLog first = WriterRegistry.acquire(db, Fixtures.options());
+    AppendLog second = WriterRegistry.acquire(viaLink, Fixtures.options());
+    try {
+      assertThat(second).isSameAs(first);
+    } finally {
+      WriterRegistry.release(second);
+    }
+    assertThat(first.append(PreparedRecord.of(LedgerRecord.execution(Fixtures.completed(List.of("ls"), 0, "")))).sequence())
+        .as("the first handle still writes").isEqualTo(1);
+    WriterRegistry.release(first);
+    AppendLog third = WriterRegistry.acquire(db, Fixtures.options());
+    try {
+      assertThat(third).as("a fresh writer after the last close").isNotSameAs(first);
+    } finally {
+      WriterRegistry.release(third);
+    }
+  }
+
+  @Test
+  void threadsShareCommitsAndGetContiguousSequences() throws Exception {
+    Path db = dir.resolve("state.db");
+    Set<Long> seen = ConcurrentHashMap.newKeySet();
+    ExecutorService pool = Executors.newFixedThreadPool(8);
+    try (SqliteLedger ledger = SqliteLedger.open(db, Fixtures.options().toBuilder().checkpointEvery(64).build())) {
+      List<Future<?>> futures = new java.util.ArrayList<>();
+      for (int i = 0; i < 800; i++) {
+        int n = i;
+        futures.add(pool.submit(() -> seen.add(ledger.append(LedgerRecord.execution(Fixtures.completed(List.of("t", "" + n), 0, ""))).sequence())));
+      }
+      for (Future<?> f : futures) {
+        f.get();
+      }
+    } finally {
+      pool.shutdownNow();
+    }
+    assertThat(seen).hasSize(800).allMatch(s -> s >= 1 && s <= 800);
+    assertThat(LedgerReader.open(db, Fixtures.options()).verify().intact()).isTrue();
+  }
+}

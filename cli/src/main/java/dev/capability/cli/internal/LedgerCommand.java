@@ -27,7 +27,6 @@ import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -39,7 +38,7 @@ import picocli.CommandLine.Parameters;
     description = "List, show, verify and export the evidence ledger of a repository.",
     subcommands = {LedgerCommand.ListCommand.class, LedgerCommand.ShowCommand.class, LedgerCommand.VerifyCommand.class,
         LedgerCommand.ExportCommand.class})
-final class LedgerCommand implements Runnable {
+final class LedgerCommand implements Callable<Integer> {
   private final Console console;
 
   LedgerCommand(Console console) {
@@ -47,9 +46,9 @@ final class LedgerCommand implements Runnable {
   }
 
   @Override
-  public void run() {
+  public Integer call() {
     console.err().println("capability: ledger needs a subcommand: list, show, verify or export; see 'capability ledger --help'");
-    throw new CommandLine.ParameterException(new CommandLine(this), "missing subcommand");
+    return ExitCodes.USAGE;
   }
 
   /** Where the ledger is, and where its key and checkpoints are when they are kept elsewhere. */

@@ -3,13 +3,16 @@ package dev.capability.ledger.internal;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.capability.ledger.LedgerException;
-import java.io.BufferedReader;
+import java.io.BufferedInputStream;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.io.InputStream;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
@@ -31,6 +34,8 @@ import org.slf4j.LoggerFactory;
 public final class CheckpointLog {
   private static final Logger LOG = LoggerFactory.getLogger(CheckpointLog.class);
   private static final Pattern HASH = Pattern.compile("[0-9a-f]{64}");
+  /** Longer than any checkpoint line; a longer unterminated tail means the file is not ours. */
+  private static final int MAX_TORN_TAIL = 4096;
   private static final Set<String> MEMBERS = Set.of("format", "ledgerId", "sequence", "headHash", "time", "keyId", "signature");
   /** File locks belong to the process; threads of one process take this lock first. */
   private static final ConcurrentHashMap<Path, Object> IN_PROCESS_LOCKS = new ConcurrentHashMap<>();
@@ -51,7 +56,9 @@ public final class CheckpointLog {
     synchronized (IN_PROCESS_LOCKS.computeIfAbsent(file, f -> new Object())) {
       try {
         boolean created = !Files.exists(file);
-        try (FileChannel channel = FileChannel.open(file, Set.of(StandardOpenOption.CREATE, StandardOpenOption.WRITE, StandardOpenOption.READ),
+        // Never through a symbolic link: the torn-tail repair below truncates, and must only ever truncate this file.
+        try (FileChannel channel = FileChannel.open(file,
+                Set.of(StandardOpenOption.CREATE, StandardOpenOption.WRITE, StandardOpenOption.READ, LinkOption.NOFOLLOW_LINKS),
                 PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-r--r--")))) {
           FileLock lock = channel.lock();
           try {
@@ -90,6 +97,10 @@ public final class CheckpointLog {
       }
       keep--;
     }
+    if (size - keep > MAX_TORN_TAIL) {
+      throw new IOException("it ends in " + (size - keep) + " bytes without a newline, more than a checkpoint line;"
+          + " it does not look like a checkpoint file, so nothing was cut or appended");
+    }
     if (keep < size) {
       LOG.warn("cutting {} bytes of an unfinished checkpoint line from the end of {}", size - keep, file);
       channel.truncate(keep);
@@ -106,32 +117,32 @@ public final class CheckpointLog {
     }
   }
 
-  /** Reads every complete line. Signatures are not checked here. */
+  /** Reads every complete line, streaming. Signatures are not checked here. */
   public Contents read() {
     List<Checkpoint> checkpoints = new ArrayList<>();
     List<String> problems = new ArrayList<>();
-    String text;
-    try {
-      text = Files.readString(file, StandardCharsets.UTF_8);
+    try (InputStream in = new BufferedInputStream(Files.newInputStream(file, LinkOption.NOFOLLOW_LINKS))) {
+      ByteArrayOutputStream line = new ByteArrayOutputStream();
+      int number = 0;
+      int b;
+      while ((b = in.read()) >= 0) {
+        if (b != '\n') {
+          line.write(b);
+          continue;
+        }
+        number++;
+        try {
+          checkpoints.add(parse(line.toString(StandardCharsets.UTF_8)));
+        } catch (IllegalArgumentException e) {
+          problems.add("line " + number + " of " + file + ": " + e.getMessage());
+        }
+        line.reset();
+      }
+      // Bytes after the last newline are a line a crash cut short; the next writer removes them.
     } catch (NoSuchFileException e) {
       return new Contents(false, checkpoints, problems);
     } catch (IOException e) {
       throw new LedgerException("LEDGER_CHECKPOINT_IO", "cannot read the checkpoints " + file + ": " + e.getMessage(), e);
-    }
-    int complete = text.lastIndexOf('\n') + 1;
-    try (BufferedReader reader = new BufferedReader(new java.io.StringReader(text.substring(0, complete)))) {
-      String line;
-      int number = 0;
-      while ((line = reader.readLine()) != null) {
-        number++;
-        try {
-          checkpoints.add(parse(line));
-        } catch (IllegalArgumentException e) {
-          problems.add("line " + number + " of " + file + ": " + e.getMessage());
-        }
-      }
-    } catch (IOException e) {
-      throw new IllegalStateException("reading a string cannot fail", e);
     }
     return new Contents(true, checkpoints, problems);
   }

@@ -90,7 +90,8 @@ public final class EntryQueries {
         String hash = rs.getString(5);
         boolean matches = ChainHash.hash(ChainHash.newDigest(), prevHash, sequence, kind, rs.getString(3), body).equals(hash);
         return Optional.of(new LedgerEntry(sequence, kind(kind, sequence), rs.getString(3), prevHash, hash, matches,
-            Json.object(new String(body, StandardCharsets.UTF_8), "the body of record " + sequence)));
+            JsonValues.immutableObject(Json.object(new String(body, StandardCharsets.UTF_8), "the body of record " + sequence),
+                "the body of record " + sequence)));
       }
     } catch (SQLException e) {
       throw SqliteErrors.translate(e, db, "reading");

@@ -1,6 +1,7 @@
 package dev.capability.ledger.internal;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -85,5 +86,27 @@ class CheckpointLogTest {
     CheckpointLog.Contents contents = log.read();
     assertThat(contents.problems()).isEmpty();
     assertThat(contents.checkpoints()).hasSize(200).allMatch(cp -> cp.signatureValid(key.publicKey()));
+  }
+
+  @Test
+  void aCheckpointFileThatIsASymbolicLinkIsNeitherFollowedNorCut() throws Exception {
+    Path victim = dir.resolve("victim");
+    Files.writeString(victim, "precious last line without newline");
+    Path link = Files.createSymbolicLink(dir.resolve("checkpoints"), victim);
+    CheckpointLog log = new CheckpointLog(link);
+    assertThatThrownBy(() -> log.append(Checkpoint.sign(key(), "L", 1, "1".repeat(64), "t")))
+        .isInstanceOf(dev.capability.ledger.LedgerException.class)
+        .extracting(e -> ((dev.capability.ledger.LedgerException) e).code()).isEqualTo("LEDGER_CHECKPOINT_IO");
+    assertThat(Files.readString(victim)).isEqualTo("precious last line without newline");
+  }
+
+  @Test
+  void aFileEndingInALongUnterminatedLineIsNotAFileToCut() throws Exception {
+    Path file = dir.resolve("checkpoints");
+    String content = "x".repeat(10_000);
+    Files.writeString(file, content);
+    assertThatThrownBy(() -> new CheckpointLog(file).append(Checkpoint.sign(key(), "L", 1, "1".repeat(64), "t")))
+        .hasMessageContaining("does not look like a checkpoint file");
+    assertThat(Files.readString(file)).isEqualTo(content);
   }
 }

@@ -78,10 +78,21 @@ public final class LedgerReader {
     }
   }
 
-  /** Checks the whole chain, the checkpoints, and SQLite's own structure. */
+  /**
+   * Checks the whole chain and the checkpoints: every record's place, link and hash, every
+   * checkpoint's signature and head, and that no checkpoint covers a record that is gone.
+   */
   public LedgerVerification verify() {
+    return verify(false);
+  }
+
+  /**
+   * {@link #verify()}, and with {@code checkStorage} also SQLite's own structural check of every
+   * page ({@code PRAGMA quick_check}), indexes included; that reads the whole file once more.
+   */
+  public LedgerVerification verify(boolean checkStorage) {
     try (Connection c = connect()) {
-      return verifier().verify(c);
+      return verifier().verify(c, checkStorage);
     } catch (SQLException e) {
       throw closing(e);
     }
@@ -101,7 +112,7 @@ public final class LedgerReader {
       if (format == ExportFormat.JSONL) {
         return new Exporter(db).jsonl(c, out);
       }
-      LedgerVerification verification = verifier().verify(c);
+      LedgerVerification verification = verifier().verify(c, false);
       if (!verification.intact()) {
         throw new LedgerException("LEDGER_NOT_INTACT", "refusing to sign an export of " + db + ": "
             + verification.status() + " at " + verification.sequence() + ": " + verification.message());

@@ -221,6 +221,29 @@ class LedgerVerificationTest {
     assertThat(Files.readAllBytes(db)).isEqualTo(before);
   }
 
+  @Test
+  void aCorruptedIndexEscapesTheWalkButNotTheStorageCheck() throws Exception {
+    long rootPage;
+    int pageSize;
+    try (Connection c = Fixtures.raw(db); Statement s = c.createStatement()) {
+      try (ResultSet rs = s.executeQuery("SELECT rootpage FROM sqlite_schema WHERE name = 'entries_recorded_at'")) {
+        rs.next();
+        rootPage = rs.getLong(1);
+      }
+      try (ResultSet rs = s.executeQuery("PRAGMA page_size")) {
+        rs.next();
+        pageSize = rs.getInt(1);
+      }
+    }
+    try (RandomAccessFile file = new RandomAccessFile(db.toFile(), "rw")) {
+      file.seek((rootPage - 1) * pageSize);
+      file.write(0x5a);
+    }
+    assertThat(verify().intact()).as("the records themselves are intact").isTrue();
+    LedgerVerification deep = LedgerReader.open(db, Fixtures.options()).verify(true);
+    assertThat(deep.status()).isEqualTo(Status.STORAGE_CORRUPT);
+  }
+
   /** Applies {@code edit}, then recomputes every hash from {@code fromSeq} on, as a careful attacker would. */
   private void rechainFrom(long fromSeq, String edit) throws Exception {
     try (Connection c = Fixtures.raw(db); Statement s = c.createStatement()) {

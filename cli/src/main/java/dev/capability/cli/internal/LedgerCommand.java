@@ -272,6 +272,9 @@ final class LedgerCommand implements Callable<Integer> {
     @Option(names = "--json", description = "Print JSON.")
     boolean json;
 
+    @Option(names = "--storage", description = "Also run SQLite's structural check of every page (PRAGMA quick_check); reads the file once more.")
+    boolean storage;
+
     VerifyCommand(Console console) {
       this.console = console;
     }
@@ -280,7 +283,7 @@ final class LedgerCommand implements Callable<Integer> {
     public Integer call() {
       LedgerVerification v;
       try {
-        v = location.reader().verify();
+        v = location.reader().verify(storage);
       } catch (LedgerException e) {
         console.error(e, json);
         return ExitCodes.forOther(e);

@@ -235,10 +235,14 @@ public final class AppendLog implements AutoCloseable {
     begin.execute();
     try {
       Head current = readHead();
+      // A record refused by a constraint must fail alone; with one record the transaction is its savepoint.
+      boolean savepoints = batch.size() > 1;
       for (Pending p : batch) {
         p.staged = null;
         p.refusal = null;
-        savepoint.execute();
+        if (savepoints) {
+          savepoint.execute();
+        }
         try {
           checkReferences(p.record);
           long seq = current.seq() + 1;
@@ -255,17 +259,19 @@ public final class AppendLog implements AutoCloseable {
           body.setLong(1, seq);
           body.setString(2, p.record.body());
           body.executeUpdate();
-          release.execute();
+          if (savepoints) {
+            release.execute();
+          }
           p.staged = new Appended(seq, p.record.kind(), recordedAt, hash);
           current = new Head(seq, hash);
         } catch (LedgerException refused) {
-          undoRecord();
+          undoRecord(savepoints);
           p.refusal = refused;
         } catch (SQLException e) {
           if (!SqliteErrors.isConstraint(e)) {
             throw e;
           }
-          undoRecord();
+          undoRecord(savepoints);
           p.refusal = SqliteErrors.translate(e, db, "appending to");
         }
       }
@@ -286,9 +292,15 @@ public final class AppendLog implements AutoCloseable {
     return landed;
   }
 
-  private void undoRecord() throws SQLException {
-    rollbackToSavepoint.execute();
-    release.execute();
+  /** Undoes a refused record: to its savepoint, or, alone in its transaction, the whole of it (commit then writes nothing). */
+  private void undoRecord(boolean savepoints) throws SQLException {
+    if (savepoints) {
+      rollbackToSavepoint.execute();
+      release.execute();
+    } else {
+      rollback.execute();
+      begin.execute();
+    }
   }
 
   private void checkReferences(PreparedRecord record) throws SQLException {

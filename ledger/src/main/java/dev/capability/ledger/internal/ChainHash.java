@@ -61,8 +61,22 @@ public final class ChainHash {
   }
 
   private static byte[] envelopeSuffix(long seq, String kind, String recordedAt) {
-    // kind and recordedAt are plain ASCII without characters JSON escapes; CanonicalJson quotes them anyway.
-    return (",\"kind\":" + CanonicalJson.serialize(kind) + ",\"recordedAt\":" + CanonicalJson.serialize(recordedAt)
-        + ",\"seq\":" + seq + "}").getBytes(StandardCharsets.UTF_8);
+    return (",\"kind\":" + jsonString(kind) + ",\"recordedAt\":" + jsonString(recordedAt) + ",\"seq\":" + seq + "}")
+        .getBytes(StandardCharsets.UTF_8);
+  }
+
+  /**
+   * The canonical JSON string literal of {@code s}. Kinds and times the ledger writes are plain
+   * printable ASCII, which RFC 8785 copies as is; anything else (only a tampered row has it) goes
+   * through {@link CanonicalJson}, so the bytes are canonical either way.
+   */
+  private static String jsonString(String s) {
+    for (int i = 0; i < s.length(); i++) {
+      char ch = s.charAt(i);
+      if (ch < 0x20 || ch > 0x7e || ch == '"' || ch == '\\') {
+        return CanonicalJson.serialize(s);
+      }
+    }
+    return "\"" + s + "\"";
   }
 }

@@ -62,4 +62,37 @@ class WriterRegistryTest {
     assertThat(seen).hasSize(800).allMatch(s -> s >= 1 && s <= 800);
     assertThat(LedgerReader.open(db, Fixtures.options()).verify().intact()).isTrue();
   }
+
+  @Test
+  void aRefusedRecordInASharedCommitFailsAloneAndLeavesNoGap() throws Exception {
+    Path db = dir.resolve("state.db");
+    Set<Long> landed = ConcurrentHashMap.newKeySet();
+    java.util.concurrent.atomic.AtomicInteger refused = new java.util.concurrent.atomic.AtomicInteger();
+    ExecutorService pool = Executors.newFixedThreadPool(6);
+    try (SqliteLedger ledger = SqliteLedger.open(db, Fixtures.options())) {
+      ledger.append(LedgerRecord.of(dev.capability.ledger.RecordKind.PLAN, Fixtures.plan("known")));
+      List<Future<?>> futures = new java.util.ArrayList<>();
+      for (int i = 0; i < 600; i++) {
+        String plan = i % 3 == 0 ? "unknown" : "known";
+        int n = i;
+        futures.add(pool.submit(() -> {
+          try {
+            landed.add(ledger.append(LedgerRecord.of(dev.capability.ledger.RecordKind.APPROVAL,
+                java.util.Map.of("approvalId", "a" + n, "planId", plan, "verdict", "APPROVED"))).sequence());
+          } catch (dev.capability.ledger.LedgerException e) {
+            assertThat(e.code()).isEqualTo("LEDGER_RECORD_INVALID");
+            refused.incrementAndGet();
+          }
+        }));
+      }
+      for (Future<?> f : futures) {
+        f.get();
+      }
+    } finally {
+      pool.shutdownNow();
+    }
+    assertThat(refused.get()).isEqualTo(200);
+    assertThat(landed).hasSize(400).allMatch(s -> s >= 2 && s <= 401);
+    assertThat(LedgerReader.open(db, Fixtures.options()).verify().intact()).isTrue();
+  }
 }

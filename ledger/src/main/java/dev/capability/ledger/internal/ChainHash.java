@@ -45,6 +45,21 @@ public final class ChainHash {
     return HEX.formatHex(digest.digest());
   }
 
+  /** Hashes records one after another with one digest; not thread-safe. */
+  public static final class Hasher {
+    private final MessageDigest digest = newDigest();
+
+    /** The raw hash of a record, given its predecessor's raw hash. */
+    public byte[] hash(byte[] prevRaw, long seq, String kind, String recordedAt, byte[] body) {
+      digest.reset();
+      digest.update(prevRaw);
+      digest.update(BODY_PREFIX);
+      digest.update(body);
+      digest.update(envelopeSuffix(seq, kind, recordedAt));
+      return digest.digest();
+    }
+  }
+
   /** The canonical bytes {@code C(n)} of a record, for documentation and tests. */
   public static byte[] envelope(long seq, String kind, String recordedAt, byte[] body) {
     byte[] suffix = envelopeSuffix(seq, kind, recordedAt);

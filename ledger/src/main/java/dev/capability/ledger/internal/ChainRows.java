@@ -19,6 +19,4 @@ final class ChainRows {
   static final String ALL_IN_ORDER = SELECT + " ORDER BY e.seq";
 
   static final String ONE = SELECT + " WHERE e.seq = ?";
-
-  static final String FROM_IN_ORDER = SELECT + " WHERE e.seq >= ? ORDER BY e.seq";
 }

@@ -6,13 +6,13 @@ import dev.capability.ledger.LedgerVerification.Finding;
 import dev.capability.ledger.LedgerVerification.Status;
 import dev.capability.ledger.RecordKind;
 import java.nio.file.Path;
-import java.security.MessageDigest;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 
@@ -71,7 +71,7 @@ public final class ChainVerifier {
 
     Walk walk = walk(c, genesis, bySequence);
     if (integrity == null) {
-      integrity = walk.broken != null ? walk.broken : unchainedRows(c, walk.perKind);
+      integrity = walk.broken;
     }
     if (integrity == null) {
       integrity = Finding.intact("all " + walk.records + " records chain from the genesis hash"
@@ -132,7 +132,58 @@ public final class ChainVerifier {
     long records;
     String headHash;
     Finding broken;
-    final Map<String, Long> perKind = new HashMap<>();
+  }
+
+  /**
+   * One record table read in sequence order beside the chain: a merge join of sequential scans,
+   * where a lookup per record would seek. Rows the chain never asks for are strays.
+   */
+  private static final class BodyCursor implements AutoCloseable {
+    final RecordKind kind;
+    final PreparedStatement statement;
+    final ResultSet rows;
+    long current;
+    long firstStray = Long.MAX_VALUE;
+
+    BodyCursor(Connection c, RecordKind kind) throws SQLException {
+      this.kind = kind;
+      this.statement = c.prepareStatement("SELECT seq, " + Schema.bodyColumn(kind.table()) + " FROM " + kind.table() + " ORDER BY seq");
+      this.rows = statement.executeQuery();
+      advance();
+    }
+
+    private void advance() throws SQLException {
+      current = rows.next() ? rows.getLong(1) : Long.MAX_VALUE;
+    }
+
+    /** The body of record {@code seq}, or null when this table has none. */
+    byte[] bodyOf(long seq) throws SQLException {
+      while (current < seq) {
+        firstStray = Math.min(firstStray, current);
+        advance();
+      }
+      if (current != seq) {
+        return null;
+      }
+      byte[] body = rows.getBytes(2);
+      advance();
+      return body;
+    }
+
+    /** The first row that belongs to no record of this kind, once the chain was read to its end. */
+    long strayAfterEnd() throws SQLException {
+      bodyOf(Long.MAX_VALUE - 1);
+      return firstStray;
+    }
+
+    @Override
+    public void close() throws SQLException {
+      try {
+        rows.close();
+      } finally {
+        statement.close();
+      }
+    }
   }
 
   private Walk walk(Connection c, String genesis, Map<Long, Checkpoint> bySequence) throws SQLException {
@@ -143,35 +194,41 @@ public final class ChainVerifier {
       walk.broken = new Finding(Status.CHECKPOINT_MISMATCH, 0, "the signed genesis hash differs from this ledger's");
       return walk;
     }
-    MessageDigest digest = ChainHash.newDigest();
-    long expected = 1;
-    try (PreparedStatement s = c.prepareStatement(ChainRows.ALL_IN_ORDER); ResultSet rs = s.executeQuery()) {
+    Map<String, BodyCursor> cursors = new HashMap<>();
+    try (PreparedStatement s = c.prepareStatement("SELECT seq, kind, recorded_at, prev_hash, hash FROM entries ORDER BY seq");
+        ResultSet rs = s.executeQuery()) {
+      for (RecordKind kind : RecordKind.values()) {
+        cursors.put(kind.id(), new BodyCursor(c, kind));
+      }
+      ChainHash.Hasher hasher = new ChainHash.Hasher();
+      byte[] prevRaw = HexFormat.of().parseHex(genesis);
+      long expected = 1;
       while (rs.next()) {
         long seq = rs.getLong(1);
         String kind = rs.getString(2);
-        String recordedAt = rs.getString(3);
-        String prevHash = rs.getString(4);
-        String hash = rs.getString(5);
-        byte[] body = rs.getBytes(6);
         if (seq != expected) {
           walk.broken = new Finding(Status.CHAIN_BROKEN, expected, seq > expected
               ? "record " + expected + " is missing (the next stored record is " + seq + ")"
               : "record " + seq + " is out of place");
           return walk;
         }
-        if (!walk.headHash.equals(prevHash)) {
+        if (!walk.headHash.equals(rs.getString(4))) {
           walk.broken = new Finding(Status.CHAIN_BROKEN, seq, "record " + seq + " does not link to the hash of record " + (seq - 1));
           return walk;
         }
+        BodyCursor cursor = cursors.get(kind);
+        byte[] body = cursor == null ? null : cursor.bodyOf(seq);
         if (body == null) {
           walk.broken = new Finding(Status.CHAIN_BROKEN, seq, "record " + seq + " (" + kind + ") has no body in its table");
           return walk;
         }
-        if (!ChainHash.hash(digest, prevHash, seq, kind, recordedAt, body).equals(hash)) {
+        byte[] raw = hasher.hash(prevRaw, seq, kind, rs.getString(3), body);
+        String hash = HexFormat.of().formatHex(raw);
+        if (!hash.equals(rs.getString(5))) {
           walk.broken = new Finding(Status.CHAIN_BROKEN, seq, "record " + seq + " does not match its hash: it was changed");
           return walk;
         }
-        Checkpoint cp = bySequence.get(seq);
+        Checkpoint cp = bySequence.isEmpty() ? null : bySequence.get(seq);
         if (cp != null && !cp.headHash().equals(hash)) {
           walk.broken = new Finding(Status.CHECKPOINT_MISMATCH, seq, "record " + seq + " differs from what the checkpoint of "
               + cp.time() + " signed: the chain was rewritten");
@@ -179,39 +236,29 @@ public final class ChainVerifier {
         }
         walk.records = seq;
         walk.headHash = hash;
-        walk.perKind.merge(kind, 1L, Long::sum);
+        prevRaw = raw;
         expected++;
       }
+      walk.broken = strays(cursors);
+      return walk;
+    } finally {
+      for (BodyCursor cursor : cursors.values()) {
+        cursor.close();
+      }
     }
-    return walk;
   }
 
-  /**
-   * A row in a record table whose sequence is not a record of that kind in the chain. The walk
-   * found a row for every record; a table with more rows than its kind has records holds a stray
-   * one, which only then is looked for (counting uses the table's smallest index, a full
-   * anti-join would read every page again).
-   */
-  private Finding unchainedRows(Connection c, Map<String, Long> perKind) throws SQLException {
-    for (RecordKind kind : RecordKind.values()) {
-      long rows;
-      try (PreparedStatement s = c.prepareStatement("SELECT count(*) FROM " + kind.table()); ResultSet rs = s.executeQuery()) {
-        rows = rs.next() ? rs.getLong(1) : 0;
-      }
-      if (rows == perKind.getOrDefault(kind.id(), 0L)) {
-        continue;
-      }
-      String sql = "SELECT min(t.seq) FROM " + kind.table() + " t LEFT JOIN entries e ON e.seq = t.seq AND e.kind = ? WHERE e.seq IS NULL";
-      try (PreparedStatement s = c.prepareStatement(sql)) {
-        s.setString(1, kind.id());
-        try (ResultSet rs = s.executeQuery()) {
-          long seq = rs.next() ? rs.getLong(1) : 0;
-          return new Finding(Status.UNCHAINED_RECORD, seq, "the " + kind.table() + " table holds a row " + seq
-              + " that is no " + kind.id() + " record of the chain");
-        }
+  /** A row in a record table whose sequence is not a record of that kind in the chain. */
+  private static Finding strays(Map<String, BodyCursor> cursors) throws SQLException {
+    Finding first = null;
+    for (BodyCursor cursor : cursors.values()) {
+      long stray = cursor.strayAfterEnd();
+      if (stray != Long.MAX_VALUE && (first == null || stray < first.sequence())) {
+        first = new Finding(Status.UNCHAINED_RECORD, stray, "the " + cursor.kind.table() + " table holds a row " + stray
+            + " that is no " + cursor.kind.id() + " record of the chain");
       }
     }
-    return null;
+    return first;
   }
 
   private static long storedHead(Connection c) throws SQLException {

@@ -193,6 +193,22 @@ class LedgerVerificationTest {
   }
 
   @Test
+  void anIdleWriterCheckpointsWithinItsMaximumDelay() throws Exception {
+    LedgerOptions options = Fixtures.options().toBuilder().checkpointEvery(1000).checkpointMaxDelay(java.time.Duration.ofMillis(50)).build();
+    try (SqliteLedger ledger = SqliteLedger.open(db, options)) {
+      ledger.record(Fixtures.completed(List.of("late"), 0, ""));
+      LedgerReader reader = ledger.reader();
+      long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(30);
+      while (reader.verify().uncheckpointed() > 0 && System.nanoTime() < deadline) {
+        Thread.sleep(20);
+      }
+      LedgerVerification v = reader.verify();
+      assertThat(v.uncheckpointed()).as("the timer covered the record while the ledger stayed open").isZero();
+      assertThat(v.checkpointSequence()).isEqualTo(11);
+    }
+  }
+
+  @Test
   void aCorruptedPageIsReportedAndTheFileIsNotChanged() throws Exception {
     long rootPage;
     int pageSize;

@@ -454,7 +454,13 @@ public final class AppendLog implements AutoCloseable {
       writeLock.unlock();
     }
     if (scheduler != null) {
-      scheduler.shutdownNow();
+      // Never interrupt a checkpoint in flight: an interrupted FileChannel closes mid-write.
+      scheduler.shutdown();
+      try {
+        scheduler.awaitTermination(options.busyTimeout().toMillis(), TimeUnit.MILLISECONDS);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
     }
     LedgerException failure = null;
     if (needsCheckpoint) {

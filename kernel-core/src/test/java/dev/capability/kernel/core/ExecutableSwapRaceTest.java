@@ -63,7 +63,7 @@ class ExecutableSwapRaceTest {
       for (int run = 0; run < 300; run++) {
         ExecutionResult result = kernel.execute(ExecutionRequest.argv(tool.toString()).build());
         // rename(2) is atomic, so the path always names one complete file.
-        assertThat(result.status()).as("run %d", run).isEqualTo(ExecutionStatus.COMPLETED);
+        assertThat(result.status()).as("run %d: %s", run, result.decision()).isEqualTo(ExecutionStatus.COMPLETED);
         String attested = result.attestation().executable().sha256();
         String output = result.stdout().text();
         if (output.equals("honest\n")) {

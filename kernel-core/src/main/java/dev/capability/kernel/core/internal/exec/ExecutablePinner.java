@@ -31,6 +31,7 @@ public final class ExecutablePinner {
   private static final Path SELF_FD = Path.of("/proc/self/fd");
   /** Serializes descriptor discovery: the descriptor is found as the one that appeared. */
   private static final Object DISCOVERY_LOCK = new Object();
+  private static final int HASH_ATTEMPTS = 3;
 
   private final DigestCache cache = new DigestCache();
   private final long pid = ProcessHandle.current().pid();
@@ -93,15 +94,11 @@ public final class ExecutablePinner {
 
   private static OpenDescriptor openAndFind(Path canonicalPath) throws IOException {
     synchronized (DISCOVERY_LOCK) {
-      Set<Integer> before = listDescriptors();
+      Set<Integer> alreadyOpen = descriptorsPointingTo(canonicalPath);
       FileChannel channel = FileChannel.open(canonicalPath, StandardOpenOption.READ);
       try {
-        List<Integer> candidates = new ArrayList<>();
-        for (int fd : listDescriptors()) {
-          if (!before.contains(fd) && pointsTo(fd, canonicalPath)) {
-            candidates.add(fd);
-          }
-        }
+        List<Integer> candidates = new ArrayList<>(descriptorsPointingTo(canonicalPath));
+        candidates.removeAll(alreadyOpen);
         if (candidates.size() != 1) {
           throw new IOException("could not tell which descriptor was opened for " + canonicalPath
               + " (candidates " + candidates + "); another thread opened the same file at the same moment, retry");
@@ -114,47 +111,63 @@ public final class ExecutablePinner {
     }
   }
 
-  private static Set<Integer> listDescriptors() throws IOException {
+  /**
+   * Descriptors of this process open on {@code target}. Comparing link targets, not bare
+   * numbers, matters: the directory stream that lists descriptors holds one itself, and the
+   * channel opened next may reuse its number.
+   */
+  private static Set<Integer> descriptorsPointingTo(Path target) throws IOException {
     Set<Integer> fds = new HashSet<>();
     try (DirectoryStream<Path> entries = Files.newDirectoryStream(SELF_FD)) {
       for (Path entry : entries) {
-        fds.add(Integer.parseInt(entry.getFileName().toString()));
+        if (pointsTo(entry, target)) {
+          fds.add(Integer.parseInt(entry.getFileName().toString()));
+        }
       }
     }
     return fds;
   }
 
-  private static boolean pointsTo(int fd, Path target) {
+  /** True when the descriptor is open on {@code target}, or on the file that was at {@code target} until it was replaced. */
+  private static boolean pointsTo(Path descriptor, Path target) {
     try {
-      return Files.readSymbolicLink(SELF_FD.resolve(Integer.toString(fd))).equals(target);
+      String link = Files.readSymbolicLink(descriptor).toString();
+      return link.equals(target.toString()) || link.equals(target + " (deleted)");
     } catch (IOException e) {
       return false;
     }
   }
 
-  /** Hashes through the descriptor; the stat data before and after must agree, else the file was being changed. */
+  /**
+   * Hashes through the descriptor. The stat data before and after must agree, else the file was
+   * changed while it was read. Renaming another file over the path also changes the pinned
+   * inode's change time (its link count drops), so a disagreement is retried a few times: a
+   * replaced inode then stays still, a file being rewritten does not.
+   */
   private String digest(FileChannel channel, Path fdPath) throws IOException {
-    FileIdentity before = FileIdentity.of(fdPath);
-    var cached = cache.get(before);
-    if (cached.isPresent()) {
-      return cached.get();
+    for (int attempt = 0; attempt < HASH_ATTEMPTS; attempt++) {
+      FileIdentity before = FileIdentity.of(fdPath);
+      var cached = cache.get(before);
+      if (cached.isPresent()) {
+        return cached.get();
+      }
+      MessageDigest digest = Sha256.newDigest();
+      ByteBuffer buffer = ByteBuffer.allocate(1 << 16);
+      long position = 0;
+      int read;
+      while ((read = channel.read(buffer, position)) > 0) {
+        position += read;
+        buffer.flip();
+        digest.update(buffer);
+        buffer.clear();
+      }
+      FileIdentity after = FileIdentity.of(fdPath);
+      if (before.equals(after) && position == after.size()) {
+        String sha256 = Sha256.hex(digest);
+        cache.put(after, sha256);
+        return sha256;
+      }
     }
-    MessageDigest digest = Sha256.newDigest();
-    ByteBuffer buffer = ByteBuffer.allocate(1 << 16);
-    long position = 0;
-    int read;
-    while ((read = channel.read(buffer, position)) > 0) {
-      position += read;
-      buffer.flip();
-      digest.update(buffer);
-      buffer.clear();
-    }
-    FileIdentity after = FileIdentity.of(fdPath);
-    if (!before.equals(after) || position != after.size()) {
-      throw new IOException("the executable changed while it was being hashed; refusing to run it");
-    }
-    String sha256 = Sha256.hex(digest);
-    cache.put(after, sha256);
-    return sha256;
+    throw new IOException("the executable kept changing while it was being hashed; refusing to run it");
   }
 }

@@ -16,7 +16,7 @@ final class ParseStage implements Stage {
       context.argv = CommandParser.split(context.request.command().orElseThrow());
     } catch (ShellSyntaxException e) {
       context.deny(Decision.deny(
-          ShellSyntaxException.CODE, "parser", e.construct(), e.getMessage() + " (offset " + e.offset() + ")"));
+          ShellSyntaxException.CODE, "parser", e.construct(), e.getMessage()));
     }
   }
 }

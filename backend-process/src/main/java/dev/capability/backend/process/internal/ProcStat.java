@@ -1,0 +1,80 @@
+package dev.capability.backend.process.internal;
+
+import java.util.Objects;
+
+/**
+ * The fields of one {@code /proc/<pid>/stat} line that process-tree termination needs.
+ *
+ * @param pid the process id (field 1)
+ * @param comm the command name (field 2, without the parentheses); may contain spaces and
+ *     parentheses, which is why parsing anchors on the last {@code ')'}
+ * @param state the one-letter state (field 3), for example {@code R}, {@code S} or {@code Z}
+ * @param ppid the parent's pid (field 4)
+ * @param pgrp the process group id (field 5)
+ * @param session the session id (field 6)
+ * @param startTicks the start time in clock ticks after boot (field 22); together with the pid it
+ *     identifies a process across pid reuse
+ */
+record ProcStat(
+    long pid, String comm, char state, long ppid, long pgrp, long session, long startTicks) {
+
+  private static final int STATE = 0;
+  private static final int PPID = 1;
+  private static final int PGRP = 2;
+  private static final int SESSION = 3;
+  private static final int START_TIME = 19;
+
+  ProcStat {
+    Objects.requireNonNull(comm, "comm");
+    if (pid <= 0) {
+      throw new IllegalArgumentException("pid must be positive, was " + pid);
+    }
+  }
+
+  /**
+   * Parses one stat line. The text must hold the raw bytes of the file decoded one byte per char
+   * (ISO-8859-1), since {@code comm} is arbitrary bytes.
+   *
+   * @throws IllegalArgumentException when the line is not a stat line
+   */
+  static ProcStat parse(String line) {
+    Objects.requireNonNull(line, "line");
+    int open = line.indexOf('(');
+    int close = line.lastIndexOf(')');
+    if (open <= 0 || close < open) {
+      throw malformed(line, "no '(comm)' field");
+    }
+    String[] fields = line.substring(close + 1).trim().split(" +");
+    if (fields.length <= START_TIME || fields[STATE].length() != 1) {
+      throw malformed(line, "too few fields after comm");
+    }
+    try {
+      return new ProcStat(
+          Long.parseLong(line.substring(0, open).trim()),
+          line.substring(open + 1, close),
+          fields[STATE].charAt(0),
+          Long.parseLong(fields[PPID]),
+          Long.parseLong(fields[PGRP]),
+          Long.parseLong(fields[SESSION]),
+          Long.parseLong(fields[START_TIME]));
+    } catch (NumberFormatException e) {
+      throw malformed(line, "a numeric field is not a number");
+    }
+  }
+
+  /** True when the process has exited and only its table entry is left (zombie or dead). */
+  boolean exited() {
+    return state == 'Z' || state == 'X' || state == 'x';
+  }
+
+  /** True when {@code other} is the same process: same pid and same start time. */
+  boolean sameProcessAs(ProcStat other) {
+    return pid == other.pid && startTicks == other.startTicks;
+  }
+
+  private static IllegalArgumentException malformed(String line, String why) {
+    String shown = line.length() > 120 ? line.substring(0, 120) + "..." : line;
+    return new IllegalArgumentException(
+        "malformed /proc stat line (" + why + "): " + shown.strip());
+  }
+}

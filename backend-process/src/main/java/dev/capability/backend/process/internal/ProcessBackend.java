@@ -1,0 +1,194 @@
+package dev.capability.backend.process.internal;
+
+import dev.capability.kernel.api.BackendUnavailableException;
+import dev.capability.kernel.api.backend.ExecutionBackend;
+import dev.capability.kernel.api.backend.IsolationCapability;
+import dev.capability.kernel.api.backend.LaunchFailedException;
+import dev.capability.kernel.api.backend.LaunchResult;
+import dev.capability.kernel.api.backend.LaunchSpec;
+import java.io.File;
+import java.io.IOException;
+import java.nio.charset.Charset;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.EnumSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.stream.Collectors;
+
+/**
+ * Runs commands as plain child processes of this JVM: an audited execution boundary, not a sandbox.
+ * The command runs as the JVM's user, with that user's files, network and view of other processes.
+ * What this backend does guarantee is the baseline contract: argv without a shell, exactly the
+ * spec's environment, stdin closed unless input is given, bounded output, and a timeout that ends
+ * the command's process tree.
+ *
+ * <p>The command is started through a verified util-linux {@code setsid}, so it leads its own
+ * session; termination then reaches every process in that session as well as every descendant. A
+ * process that double-forks and calls {@code setsid} itself leaves both and survives; that is why
+ * {@link IsolationCapability#TREE_TERMINATION} is not advertised.
+ *
+ * <p>argv[0] as seen by the command is the exec path, for example {@code /proc/<pid>/fd/<n>}. stdin
+ * is {@code /dev/null} unless the spec gives input. Thread-safe: launches are independent.
+ */
+public final class ProcessBackend implements ExecutionBackend {
+  /** The backend id. */
+  public static final String ID = "process";
+
+  private static final Duration DEFAULT_DRAIN_WAIT = Duration.ofSeconds(5);
+  private static final File DEV_NULL = new File("/dev/null");
+
+  private final SessionSupport session;
+  private final Duration drainWait;
+  private final Set<IsolationCapability> capabilities;
+
+  /** A backend that starts commands in their own session when {@code session} allows it. */
+  public ProcessBackend(SessionSupport session) {
+    this(session, DEFAULT_DRAIN_WAIT);
+  }
+
+  /**
+   * @param drainWait how long output and exit status are awaited once the tree was ended; only a
+   *     process that escaped the tree while holding the output pipe makes this wait run out
+   */
+  ProcessBackend(SessionSupport session, Duration drainWait) {
+    this.session = Objects.requireNonNull(session, "session");
+    this.drainWait = Objects.requireNonNull(drainWait, "drainWait");
+    Set<IsolationCapability> verified = EnumSet.noneOf(IsolationCapability.class);
+    if (session.available()) {
+      verified.add(IsolationCapability.SESSION_TERMINATION);
+    }
+    this.capabilities = Collections.unmodifiableSet(verified);
+  }
+
+  @Override
+  public String id() {
+    return ID;
+  }
+
+  @Override
+  public Set<IsolationCapability> capabilities() {
+    return capabilities;
+  }
+
+  @Override
+  public Map<String, String> diagnostics() {
+    Map<String, String> facts = new LinkedHashMap<>();
+    facts.put(
+        "boundary",
+        "audited execution boundary, not a sandbox: the command runs as this JVM's user and can "
+            + "read and write what that user can, see and signal that user's processes, and use "
+            + "the host network");
+    facts.put("SESSION_TERMINATION", session.explanation());
+    facts.put(
+        "TREE_TERMINATION",
+        "not provided: a process that double-forks and calls setsid itself leaves the command's "
+            + "session and parentage, and survives termination");
+    facts.put(
+        "NETWORK_NAMESPACE",
+        "not provided: the command uses the host network; a spec with network NONE requires "
+            + "NETWORK_NAMESPACE and is refused");
+    facts.put(
+        "filesystem",
+        "not provided: READ_ONLY_ROOT, READ_ONLY_REPOSITORY, WRITABLE_SCOPE_ROOTS, PRIVATE_TMP, "
+            + "HOST_SOCKETS_HIDDEN; writable roots in a spec are not enforced by this backend");
+    facts.put(
+        "namespaces",
+        "not provided: PID_NAMESPACE, USER_NAMESPACE, IPC_NAMESPACE, UTS_NAMESPACE, "
+            + "CGROUP_NAMESPACE");
+    facts.put(
+        "limits",
+        "not provided: MEMORY_LIMIT, PID_LIMIT, CPU_LIMIT, SECCOMP, CAPABILITY_DROP, "
+            + "NO_NEW_PRIVILEGES, NON_ROOT, NO_NESTED_USER_NAMESPACES");
+    facts.put(
+        "argv0", "the command sees its exec path (for example /proc/<pid>/fd/<n>) as argv[0]");
+    facts.put("stdin", "/dev/null unless the spec gives input, which is written and then closed");
+    facts.put(
+        "charset",
+        "argv and environment are encoded in "
+            + LaunchPreflight.processCharsets().stream()
+                .map(Charset::name)
+                .collect(Collectors.joining(" and "))
+            + "; strings that cannot be encoded exactly are refused");
+    return Collections.unmodifiableMap(facts);
+  }
+
+  @Override
+  public LaunchResult launch(LaunchSpec spec) {
+    Objects.requireNonNull(spec, "spec");
+    requireCapabilities(spec);
+    LaunchPreflight.check(spec);
+    JvmProcesses jvm = JvmProcesses.current();
+    ProcessBuilder builder = new ProcessBuilder(command(spec));
+    builder.environment().clear();
+    builder.environment().putAll(spec.environment());
+    builder.directory(spec.workingDirectory().toFile());
+    builder.redirectInput(
+        spec.stdin().isPresent()
+            ? ProcessBuilder.Redirect.PIPE
+            : ProcessBuilder.Redirect.from(DEV_NULL));
+
+    Instant startedAt = Instant.now();
+    Deadline deadline = Deadline.after(spec.timeout());
+    Process process;
+    try {
+      process = builder.start();
+    } catch (IOException e) {
+      throw new LaunchFailedException(
+          "cannot launch "
+              + LaunchPreflight.describe(spec)
+              + " in "
+              + spec.workingDirectory()
+              + ": "
+              + e.getMessage(),
+          e);
+    }
+    try {
+      return new RunningCommand(
+              process, spec, session.available(), startedAt, deadline, drainWait, jvm)
+          .await();
+    } catch (RuntimeException | Error e) {
+      // Never leave a command running behind a failure of this code.
+      process.destroyForcibly();
+      throw e;
+    }
+  }
+
+  private void requireCapabilities(LaunchSpec spec) {
+    Set<IsolationCapability> missing = EnumSet.noneOf(IsolationCapability.class);
+    missing.addAll(spec.requiredCapabilities());
+    missing.removeAll(capabilities);
+    if (!missing.isEmpty()) {
+      throw new BackendUnavailableException(
+          BackendUnavailableException.ISOLATION_UNAVAILABLE,
+          "the process backend cannot provide "
+              + missing
+              + " required to run "
+              + spec.executable().path()
+              + "; it provides only "
+              + capabilities
+              + " (it is an audited execution boundary, not a sandbox): choose a backend that "
+              + "provides them");
+    }
+  }
+
+  private List<String> command(LaunchSpec spec) {
+    List<String> command = new ArrayList<>();
+    session
+        .setsid()
+        .ifPresent(
+            setsid -> {
+              command.add(setsid.toString());
+              // Ends setsid's options, whatever the exec path looks like.
+              command.add("--");
+            });
+    command.add(spec.executable().execPath());
+    command.addAll(spec.arguments());
+    return command;
+  }
+}

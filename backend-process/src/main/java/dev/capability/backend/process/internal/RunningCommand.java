@@ -1,0 +1,173 @@
+package dev.capability.backend.process.internal;
+
+import dev.capability.kernel.api.CapturedOutput;
+import dev.capability.kernel.api.backend.LaunchResult;
+import dev.capability.kernel.api.backend.LaunchSpec;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Objects;
+import java.util.OptionalInt;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One started command, seen through to its end: drains its output, feeds its stdin, waits for exit,
+ * timeout or output limit, then ends whatever is left of its process tree.
+ */
+final class RunningCommand {
+  static final String NONE = "none";
+  static final String SESSION_SIGNAL = "session-signal";
+  static final String DESCENDANTS_SIGNAL = "descendants-signal";
+
+  private static final Logger LOG = LoggerFactory.getLogger(RunningCommand.class);
+
+  /** How often descendants are recorded when no session can find them later. */
+  private static final long TRACK_PERIOD_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
+
+  private enum Stop {
+    EXITED,
+    OUTPUT_LIMIT,
+    TIMEOUT,
+    INTERRUPTED
+  }
+
+  private final Process process;
+  private final LaunchSpec spec;
+  private final boolean leadsSession;
+  private final Instant startedAt;
+  private final Deadline deadline;
+  private final Duration drainWait;
+  private final JvmProcesses jvm;
+
+  /**
+   * @param process the started command
+   * @param spec what it was started from
+   * @param leadsSession true when it was started through setsid
+   * @param startedAt when it was started
+   * @param deadline when its timeout passes
+   * @param drainWait how long to wait for output and exit status once the tree was ended
+   * @param jvm processes never to signal
+   */
+  RunningCommand(
+      Process process,
+      LaunchSpec spec,
+      boolean leadsSession,
+      Instant startedAt,
+      Deadline deadline,
+      Duration drainWait,
+      JvmProcesses jvm) {
+    this.process = Objects.requireNonNull(process, "process");
+    this.spec = Objects.requireNonNull(spec, "spec");
+    this.leadsSession = leadsSession;
+    this.startedAt = Objects.requireNonNull(startedAt, "startedAt");
+    this.deadline = Objects.requireNonNull(deadline, "deadline");
+    this.drainWait = Objects.requireNonNull(drainWait, "drainWait");
+    this.jvm = Objects.requireNonNull(jvm, "jvm");
+  }
+
+  LaunchResult await() {
+    CountDownLatch stopped = new CountDownLatch(1);
+    long pid = process.pid();
+    OutputCollector stdout =
+        new OutputCollector(process.getInputStream(), spec.maxOutputBytes(), stopped::countDown);
+    OutputCollector stderr =
+        new OutputCollector(process.getErrorStream(), spec.maxOutputBytes(), stopped::countDown);
+    startDaemon("stdout-" + pid, stdout);
+    startDaemon("stderr-" + pid, stderr);
+    spec.stdin()
+        .ifPresent(
+            input ->
+                startDaemon("stdin-" + pid, new StdinFeeder(process.getOutputStream(), input)));
+    process.onExit().thenRun(stopped::countDown);
+
+    ProcessTreeTerminator terminator =
+        new ProcessTreeTerminator(
+            pid, process::isAlive, leadsSession, spec.terminationGrace(), jvm);
+    Stop stop = waitForStop(stopped, stdout, stderr, terminator);
+    LOG.debug("command {} stopped: {}", pid, stop);
+
+    TerminationReport report = terminator.terminate();
+    Deadline drained = Deadline.after(drainWait);
+    OptionalInt exitCode = exitCode(drained);
+    CapturedOutput out = drain(stdout, drained);
+    CapturedOutput err = drain(stderr, drained);
+    Instant finishedAt = Instant.now();
+    if (stop == Stop.INTERRUPTED) {
+      Thread.currentThread().interrupt();
+    }
+    return new LaunchResult(
+        exitCode,
+        stop == Stop.TIMEOUT,
+        stdout.limitExceeded() || stderr.limitExceeded(),
+        out,
+        err,
+        startedAt,
+        finishedAt,
+        !report.signalledAny() ? NONE : leadsSession ? SESSION_SIGNAL : DESCENDANTS_SIGNAL);
+  }
+
+  private Stop waitForStop(
+      CountDownLatch stopped,
+      OutputCollector stdout,
+      OutputCollector stderr,
+      ProcessTreeTerminator terminator) {
+    while (true) {
+      if (stdout.limitExceeded() || stderr.limitExceeded()) {
+        return Stop.OUTPUT_LIMIT;
+      }
+      if (!process.isAlive()) {
+        return Stop.EXITED;
+      }
+      long remaining = deadline.remainingNanos();
+      if (remaining == 0) {
+        return Stop.TIMEOUT;
+      }
+      try {
+        stopped.await(Math.min(remaining, TRACK_PERIOD_NANOS), TimeUnit.NANOSECONDS);
+      } catch (InterruptedException e) {
+        // The caller gives up on the command: end it like a timeout, then restore the flag.
+        return Stop.INTERRUPTED;
+      }
+      if (!leadsSession) {
+        terminator.track();
+      }
+    }
+  }
+
+  private OptionalInt exitCode(Deadline drained) {
+    try {
+      if (process.waitFor(drained.remainingNanos(), TimeUnit.NANOSECONDS)) {
+        return OptionalInt.of(process.exitValue());
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    LOG.warn(
+        "command {} did not exit after it was killed; its exit status is unknown", process.pid());
+    return OptionalInt.empty();
+  }
+
+  private CapturedOutput drain(OutputCollector collector, Deadline drained) {
+    boolean ended = false;
+    try {
+      ended = collector.awaitEnd(Duration.ofNanos(drained.remainingNanos()));
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    if (!ended) {
+      // A process outside the tree (an escaped daemon) still holds the pipe open.
+      LOG.debug(
+          "output of command {} still open after its tree ended; abandoning it", process.pid());
+      collector.abandon();
+    }
+    return collector.captured();
+  }
+
+  private static void startDaemon(String name, Runnable task) {
+    Thread thread = new Thread(task, "capability-process-" + name);
+    thread.setDaemon(true);
+    thread.start();
+  }
+}

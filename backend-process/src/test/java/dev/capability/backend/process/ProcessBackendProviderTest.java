@@ -1,0 +1,42 @@
+package dev.capability.backend.process;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.capability.kernel.api.backend.BackendConfig;
+import dev.capability.kernel.api.backend.BackendProvider;
+import dev.capability.kernel.api.backend.ExecutionBackend;
+import dev.capability.kernel.api.backend.IsolationCapability;
+import java.util.Map;
+import java.util.ServiceLoader;
+import org.junit.jupiter.api.Test;
+
+class ProcessBackendProviderTest {
+
+  @Test
+  void isFoundByTheServiceLoader() {
+    assertThat(ServiceLoader.load(BackendProvider.class).stream().map(ServiceLoader.Provider::get))
+        .filteredOn(p -> p.id().equals("process"))
+        .singleElement()
+        .isInstanceOf(ProcessBackendProvider.class);
+  }
+
+  @Test
+  void isAvailableOnLinuxWithProc() {
+    BackendProvider.Availability availability = new ProcessBackendProvider().probe();
+
+    assertThat(availability.available()).as(availability.reason()).isTrue();
+    assertThat(availability.reason()).contains("not a sandbox");
+  }
+
+  @Test
+  void createsABackendThatClaimsNoIsolationBeyondSessions() {
+    try (ExecutionBackend backend = new ProcessBackendProvider().create(BackendConfig.defaults())) {
+      assertThat(backend.id()).isEqualTo("process");
+      assertThat(backend.capabilities()).isSubsetOf(IsolationCapability.SESSION_TERMINATION);
+      Map<String, String> diagnostics = backend.diagnostics();
+      assertThat(diagnostics.get("boundary")).contains("not a sandbox");
+      assertThat(diagnostics)
+          .containsKeys("SESSION_TERMINATION", "TREE_TERMINATION", "NETWORK_NAMESPACE");
+    }
+  }
+}

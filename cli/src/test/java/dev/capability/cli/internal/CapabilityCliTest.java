@@ -1,0 +1,187 @@
+package dev.capability.cli.internal;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.Map;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The CLI contract of docs/cli.md: shapes of the JSON and the exit codes, with real processes. */
+class CapabilityCliTest {
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  @TempDir Path tmp;
+  private Path tool;
+  private Path policy;
+
+  @BeforeEach
+  void fixtures() throws Exception {
+    Path bin = Files.createDirectories(tmp.resolve("bin"));
+    tool = bin.resolve("tool");
+    Files.writeString(tool, "#!/bin/sh\nprintf 'out:%s\\n' \"$*\"\nprintf 'err\\n' >&2\nexit \"${1:-0}\"\n");
+    Files.setPosixFilePermissions(tool, PosixFilePermissions.fromString("rwxr-xr-x"));
+    tool = tool.toRealPath();
+    Path sleeper = bin.resolve("sleeper");
+    Files.writeString(sleeper, "#!/bin/sh\nsleep 30\n");
+    Files.setPosixFilePermissions(sleeper, PosixFilePermissions.fromString("rwxr-xr-x"));
+    policy = Files.createDirectories(tmp.resolve("etc")).resolve("policy.json");
+    Files.writeString(policy, """
+        {
+          "version": 1,
+          "network": "host",
+          "executables": {
+            "tool": {"path": "%s", "exact": [["0"], ["7"], ["0", "two words"]]},
+            "sleeper": {"path": "%s", "exact": [[]]}
+          }
+        }
+        """.formatted(tool, sleeper.toRealPath()));
+    Files.setPosixFilePermissions(policy, PosixFilePermissions.fromString("rw-r--r--"));
+  }
+
+  private static JsonNode json(CliRunner.Outcome outcome) throws Exception {
+    return JSON.readTree(outcome.out());
+  }
+
+  @Test
+  void parsePrintsTheArgvAsJson() throws Exception {
+    CliRunner.Outcome outcome = CliRunner.run("parse", "--json", "git 'a b' \"c\\\"d\"");
+
+    assertThat(outcome.exitCode()).isZero();
+    assertThat(json(outcome).get("argv")).containsExactly(
+        JSON.getNodeFactory().textNode("git"), JSON.getNodeFactory().textNode("a b"), JSON.getNodeFactory().textNode("c\"d"));
+  }
+
+  @Test
+  void parseRefusesAPipeWithItsConstructAndOffset() throws Exception {
+    CliRunner.Outcome outcome = CliRunner.run("parse", "--json", "ls | sh");
+
+    assertThat(outcome.exitCode()).isEqualTo(1);
+    JsonNode error = json(outcome).get("error");
+    assertThat(error.get("code").asText()).isEqualTo("SHELL_SYNTAX");
+    assertThat(error.get("offset").asInt()).isEqualTo(3);
+    assertThat(error.get("construct").asText()).isNotBlank();
+  }
+
+  @Test
+  void parseReadsStdinByteForByteSoATrailingNewlineIsRefused() throws Exception {
+    assertThat(CliRunner.run(Map.of(), "git status", "parse", "--json").exitCode()).isZero();
+    CliRunner.Outcome withNewline = CliRunner.run(Map.of(), "git status\n", "parse", "--json");
+
+    assertThat(withNewline.exitCode()).isEqualTo(1);
+    assertThat(json(withNewline).get("error").get("offset").asInt()).isEqualTo(10);
+  }
+
+  @Test
+  void checkAllowsWithTheExecutableAndBackend() throws Exception {
+    CliRunner.Outcome outcome = CliRunner.run("check", "--policy", policy.toString(), "--json", "--", tool.toString(), "7");
+
+    assertThat(outcome.exitCode()).as(outcome.err()).isZero();
+    JsonNode result = json(outcome);
+    assertThat(result.get("decision").asText()).isEqualTo("ALLOW");
+    assertThat(result.get("executable").get("path").asText()).isEqualTo(tool.toString());
+    assertThat(result.get("executable").get("sha256").asText()).hasSize(64);
+    assertThat(result.get("backend").asText()).isNotBlank();
+  }
+
+  @Test
+  void checkDeniesNamingLayerRuleAndCode() throws Exception {
+    CliRunner.Outcome outcome = CliRunner.run("check", "--policy", policy.toString(), "--json", "--", tool.toString(), "8");
+
+    assertThat(outcome.exitCode()).isEqualTo(1);
+    JsonNode result = json(outcome);
+    assertThat(result.get("decision").asText()).isEqualTo("DENY");
+    assertThat(result.get("layer").asText()).isEqualTo("operator");
+    assertThat(result.get("code").asText()).isNotBlank();
+    assertThat(result.get("rule").asText()).startsWith("executables.tool");
+  }
+
+  @Test
+  void checkReadsACommandStringFromStdin() throws Exception {
+    CliRunner.Outcome outcome = CliRunner.run(Map.of(), tool + " 0 'two words'", "check", "--policy", policy.toString(), "--json");
+
+    assertThat(outcome.exitCode()).as(outcome.out()).isZero();
+  }
+
+  @Test
+  void execPassesOutputThroughAndExitsWithTheCommandsCode() {
+    CliRunner.Outcome outcome = CliRunner.run("exec", "--policy", policy.toString(), "--", tool.toString(), "7");
+
+    assertThat(outcome.exitCode()).isEqualTo(7);
+    assertThat(outcome.out()).isEqualTo("out:7\n");
+    assertThat(outcome.err()).isEqualTo("err\n");
+  }
+
+  @Test
+  void execWithJsonPrintsTheResultAndItsAttestation() throws Exception {
+    CliRunner.Outcome outcome = CliRunner.run("exec", "--policy", policy.toString(), "--json", "--command", tool + " 0 'two words'");
+
+    assertThat(outcome.exitCode()).isZero();
+    JsonNode result = json(outcome);
+    assertThat(result.get("status").asText()).isEqualTo("COMPLETED");
+    assertThat(result.get("stdout").asText()).isEqualTo("out:0 two words\n");
+    JsonNode attestation = result.get("attestation");
+    assertThat(attestation.get("executable").get("path").asText()).isEqualTo(tool.toString());
+    assertThat(attestation.get("policySource").asText()).isEqualTo(policy.toRealPath().toString());
+    assertThat(attestation.get("policyHash").asText()).hasSize(64);
+  }
+
+  @Test
+  void execExitCodesFollowTheTable() {
+    assertThat(CliRunner.run("exec", "--policy", policy.toString(), "--", tool.toString(), "8").exitCode())
+        .as("denied").isEqualTo(125);
+    assertThat(CliRunner.run("exec", "--policy", policy.toString(), "--command", "a | b").exitCode())
+        .as("shell syntax").isEqualTo(125);
+    assertThat(CliRunner.run("exec", "--policy", policy.toString(), "--timeout", "200ms", "--",
+        tmp.resolve("bin/sleeper").toString()).exitCode()).as("timeout").isEqualTo(124);
+    assertThat(CliRunner.run("exec", "--policy", policy.toString(), "--backend", "no-such", "--", tool.toString(), "0").exitCode())
+        .as("unknown backend").isEqualTo(126);
+    assertThat(CliRunner.run("exec", "--", tool.toString(), "0").exitCode())
+        .as("no policy").isEqualTo(125);
+    assertThat(CliRunner.run("exec", "--policy", policy.toString()).exitCode())
+        .as("neither argv nor --command").isEqualTo(2);
+  }
+
+  @Test
+  void aGroupWritablePolicyFileRefusesToStart() throws Exception {
+    Files.setPosixFilePermissions(policy, PosixFilePermissions.fromString("rw-rw-r--"));
+
+    CliRunner.Outcome check = CliRunner.run("check", "--policy", policy.toString(), "--json", "--", tool.toString(), "0");
+    CliRunner.Outcome exec = CliRunner.run("exec", "--policy", policy.toString(), "--", tool.toString(), "0");
+
+    assertThat(check.exitCode()).isEqualTo(3);
+    assertThat(json(check).get("error").get("code").asText()).isEqualTo("POLICY_WRITABLE_BY_OTHERS");
+    assertThat(exec.exitCode()).isEqualTo(125);
+    assertThat(exec.out()).doesNotContain("out:");
+  }
+
+  @Test
+  void thePolicyCanComeFromTheEnvironment() {
+    CliRunner.Outcome outcome = CliRunner.run(
+        Map.of("CAPABILITY_EXECUTION_POLICY_PATH", policy.toString()), "", "exec", "--", tool.toString(), "0");
+
+    assertThat(outcome.exitCode()).as(outcome.err()).isZero();
+    assertThat(outcome.out()).isEqualTo("out:0\n");
+  }
+
+  @Test
+  void doctorListsTheProcessBackendAndSaysItIsNotASandbox() throws Exception {
+    CliRunner.Outcome outcome = CliRunner.run("doctor", "--json");
+
+    assertThat(outcome.exitCode()).isZero();
+    JsonNode process = null;
+    for (JsonNode backend : json(outcome).get("backends")) {
+      if (backend.get("id").asText().equals("process")) {
+        process = backend;
+      }
+    }
+    assertThat(process).isNotNull();
+    assertThat(process.get("available").asBoolean()).isTrue();
+    assertThat(process.get("capabilities").toString()).doesNotContain("NAMESPACE");
+  }
+}

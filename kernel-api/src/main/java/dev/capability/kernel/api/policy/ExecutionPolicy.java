@@ -1,0 +1,274 @@
+package dev.capability.kernel.api.policy;
+
+import dev.capability.kernel.api.NetworkMode;
+import dev.capability.kernel.api.backend.IsolationCapability;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.Comparator;
+import java.util.EnumSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+
+/**
+ * The operator's execution policy: which executables may run with which argv, what environment
+ * they get, and the bounds every run is held to. Immutable; build one with {@link #builder()}.
+ *
+ * <p>A policy object is only a description. Use it through {@code ExecutionPolicies.of} or
+ * {@code ExecutionPolicies.load}, which validate it (names, paths, environment deny list,
+ * examples) and compute its hash; the kernel runs nothing under a policy that failed validation.
+ */
+public final class ExecutionPolicy {
+
+  /** The wall-clock bound when none is set: 60 seconds. */
+  public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(60);
+
+  /** The per-stream output bound when none is set: 1 MiB. */
+  public static final long DEFAULT_MAX_OUTPUT_BYTES = 1L << 20;
+
+  private final Duration timeout;
+  private final long maxOutputBytes;
+  private final NetworkMode network;
+  private final ProjectWriteMode projectWrites;
+  private final List<String> writeScopes;
+  private final Set<IsolationCapability> requiredCapabilities;
+  private final boolean allowRepositoryExecutables;
+  private final Set<String> inheritEnvironment;
+  private final Map<String, String> setEnvironment;
+  private final List<ExecutableRule> executables;
+
+  private ExecutionPolicy(Builder b) {
+    this.timeout = b.timeout;
+    this.maxOutputBytes = b.maxOutputBytes;
+    this.network = b.network;
+    this.projectWrites = b.projectWrites;
+    this.writeScopes = List.copyOf(b.writeScopes);
+    EnumSet<IsolationCapability> capabilities = EnumSet.noneOf(IsolationCapability.class);
+    capabilities.addAll(b.requiredCapabilities);
+    this.requiredCapabilities = Collections.unmodifiableSet(capabilities);
+    this.allowRepositoryExecutables = b.allowRepositoryExecutables;
+    this.inheritEnvironment = Collections.unmodifiableSet(new TreeSet<>(b.inheritEnvironment));
+    this.setEnvironment = Collections.unmodifiableMap(new TreeMap<>(b.setEnvironment));
+    List<ExecutableRule> rules = new ArrayList<>(b.executables.values());
+    rules.sort(Comparator.comparing(ExecutableRule::id));
+    this.executables = List.copyOf(rules);
+  }
+
+  /** A builder with every default: 60 s, 1 MiB, no network, read-only, no executables. */
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /** A builder holding this policy. */
+  public Builder toBuilder() {
+    Builder b = new Builder();
+    b.timeout = timeout;
+    b.maxOutputBytes = maxOutputBytes;
+    b.network = network;
+    b.projectWrites = projectWrites;
+    b.writeScopes.addAll(writeScopes);
+    b.requiredCapabilities.addAll(requiredCapabilities);
+    b.allowRepositoryExecutables = allowRepositoryExecutables;
+    b.inheritEnvironment.addAll(inheritEnvironment);
+    b.setEnvironment.putAll(setEnvironment);
+    executables.forEach(b::executable);
+    return b;
+  }
+
+  /** The wall-clock bound of every run. */
+  public Duration timeout() {
+    return timeout;
+  }
+
+  /** The bound on the bytes kept of each of stdout and stderr. */
+  public long maxOutputBytes() {
+    return maxOutputBytes;
+  }
+
+  /** What network commands may reach. */
+  public NetworkMode network() {
+    return network;
+  }
+
+  /** Whether commands may write into the target repository. */
+  public ProjectWriteMode projectWrites() {
+    return projectWrites;
+  }
+
+  /**
+   * Repository-relative glob patterns commands may write when {@link #projectWrites()} is
+   * {@link ProjectWriteMode#SCOPED}; {@code *} and {@code ?} match within one path segment,
+   * {@code **} as a whole segment matches any number of segments.
+   */
+  public List<String> writeScopes() {
+    return writeScopes;
+  }
+
+  /** Capabilities the backend must supply for every run, or the run is refused. */
+  public Set<IsolationCapability> requiredCapabilities() {
+    return requiredCapabilities;
+  }
+
+  /** Whether an executable resolved inside the target repository may run. */
+  public boolean allowRepositoryExecutables() {
+    return allowRepositoryExecutables;
+  }
+
+  /** Names of host environment variables passed on to commands when the host has them. */
+  public Set<String> inheritEnvironment() {
+    return inheritEnvironment;
+  }
+
+  /** Environment variables every command gets with exactly these values. */
+  public Map<String, String> setEnvironment() {
+    return setEnvironment;
+  }
+
+  /** The executable rules, ordered by id. */
+  public List<ExecutableRule> executables() {
+    return executables;
+  }
+
+  /** The executable rule with {@code id}, if there is one. */
+  public Optional<ExecutableRule> executable(String id) {
+    return executables.stream().filter(rule -> rule.id().equals(id)).findFirst();
+  }
+
+  @Override
+  public boolean equals(Object other) {
+    return other instanceof ExecutionPolicy that
+        && timeout.equals(that.timeout)
+        && maxOutputBytes == that.maxOutputBytes
+        && network == that.network
+        && projectWrites == that.projectWrites
+        && writeScopes.equals(that.writeScopes)
+        && requiredCapabilities.equals(that.requiredCapabilities)
+        && allowRepositoryExecutables == that.allowRepositoryExecutables
+        && inheritEnvironment.equals(that.inheritEnvironment)
+        && setEnvironment.equals(that.setEnvironment)
+        && executables.equals(that.executables);
+  }
+
+  @Override
+  public int hashCode() {
+    return Objects.hash(
+        timeout, maxOutputBytes, network, projectWrites, writeScopes, requiredCapabilities,
+        allowRepositoryExecutables, inheritEnvironment, setEnvironment, executables);
+  }
+
+  @Override
+  public String toString() {
+    return "ExecutionPolicy[timeout=" + timeout
+        + ", maxOutputBytes=" + maxOutputBytes
+        + ", network=" + network
+        + ", projectWrites=" + projectWrites
+        + ", writeScopes=" + writeScopes
+        + ", requiredCapabilities=" + requiredCapabilities
+        + ", allowRepositoryExecutables=" + allowRepositoryExecutables
+        + ", inheritEnvironment=" + inheritEnvironment
+        + ", setEnvironment=" + setEnvironment.keySet()
+        + ", executables=" + executables.stream().map(ExecutableRule::id).toList() + "]";
+  }
+
+  /** Builds an {@link ExecutionPolicy}; see {@link ExecutionPolicy#builder()} for the defaults. */
+  public static final class Builder {
+    private Duration timeout = DEFAULT_TIMEOUT;
+    private long maxOutputBytes = DEFAULT_MAX_OUTPUT_BYTES;
+    private NetworkMode network = NetworkMode.NONE;
+    private ProjectWriteMode projectWrites = ProjectWriteMode.READ_ONLY;
+    private final List<String> writeScopes = new ArrayList<>();
+    private final Set<IsolationCapability> requiredCapabilities = EnumSet.noneOf(IsolationCapability.class);
+    private boolean allowRepositoryExecutables;
+    private final Set<String> inheritEnvironment = new TreeSet<>();
+    private final Map<String, String> setEnvironment = new TreeMap<>();
+    private final Map<String, ExecutableRule> executables = new LinkedHashMap<>();
+
+    private Builder() {}
+
+    /** The wall-clock bound of every run: whole milliseconds, 1 ms to 24 h. */
+    public Builder timeout(Duration timeout) {
+      this.timeout = Objects.requireNonNull(timeout, "timeout");
+      return this;
+    }
+
+    /** The bound on the bytes kept of each output stream: 1 to 1 GiB. */
+    public Builder maxOutputBytes(long maxOutputBytes) {
+      this.maxOutputBytes = maxOutputBytes;
+      return this;
+    }
+
+    /** What network commands may reach. */
+    public Builder network(NetworkMode network) {
+      this.network = Objects.requireNonNull(network, "network");
+      return this;
+    }
+
+    /** Whether commands may write the repository; {@link ProjectWriteMode#SCOPED} needs write scopes. */
+    public Builder projectWrites(ProjectWriteMode projectWrites) {
+      this.projectWrites = Objects.requireNonNull(projectWrites, "projectWrites");
+      return this;
+    }
+
+    /** Replaces the write scopes. */
+    public Builder writeScopes(List<String> writeScopes) {
+      List<String> copy = List.copyOf(Objects.requireNonNull(writeScopes, "writeScopes"));
+      this.writeScopes.clear();
+      this.writeScopes.addAll(copy);
+      return this;
+    }
+
+    /** Adds required backend capabilities. */
+    public Builder require(IsolationCapability... capabilities) {
+      requiredCapabilities.addAll(List.of(capabilities));
+      return this;
+    }
+
+    /** Whether an executable resolved inside the target repository may run. */
+    public Builder allowRepositoryExecutables(boolean allow) {
+      this.allowRepositoryExecutables = allow;
+      return this;
+    }
+
+    /** Adds names of host environment variables to pass on. */
+    public Builder inheritEnvironment(String... names) {
+      inheritEnvironment.addAll(List.of(names));
+      return this;
+    }
+
+    /** Sets environment variable {@code name} to {@code value} for every command. */
+    public Builder setEnvironment(String name, String value) {
+      setEnvironment.put(Objects.requireNonNull(name, "name"), Objects.requireNonNull(value, "value"));
+      return this;
+    }
+
+    /**
+     * Adds an executable rule.
+     *
+     * @throws IllegalArgumentException when a rule with the same id was added before
+     */
+    public Builder executable(ExecutableRule rule) {
+      Objects.requireNonNull(rule, "rule");
+      if (executables.putIfAbsent(rule.id(), rule) != null) {
+        throw new IllegalArgumentException("two executable rules have the id " + rule.id());
+      }
+      return this;
+    }
+
+    /** Removes the executable rule with {@code id}, if there is one. */
+    public Builder removeExecutable(String id) {
+      executables.remove(Objects.requireNonNull(id, "id"));
+      return this;
+    }
+
+    /** The policy; it is validated when it is loaded through {@code ExecutionPolicies}. */
+    public ExecutionPolicy build() {
+      return new ExecutionPolicy(this);
+    }
+  }
+}

@@ -1,0 +1,81 @@
+package dev.capability.kernel.api.policy;
+
+/**
+ * The stable codes of policy loading failures ({@link dev.capability.kernel.api.PolicyException})
+ * and of command denials ({@link dev.capability.kernel.api.Decision}). See {@code docs/policy.md}
+ * for what triggers each one.
+ */
+public final class PolicyCodes {
+  private PolicyCodes() {}
+
+  /** The layer of the checks every policy gets, before the operator's rules. */
+  public static final String LAYER_BUILTIN = "builtin";
+  /** The layer of the operator's policy. */
+  public static final String LAYER_OPERATOR = "operator";
+
+  // Loading a policy file.
+  /** {@code CAPABILITY_EXECUTION_POLICY_PATH} is absent or empty. */
+  public static final String POLICY_PATH_UNSET = "POLICY_PATH_UNSET";
+  /** The policy path is relative. */
+  public static final String POLICY_PATH_NOT_ABSOLUTE = "POLICY_PATH_NOT_ABSOLUTE";
+  /** Nothing exists at the policy path. */
+  public static final String POLICY_NOT_FOUND = "POLICY_NOT_FOUND";
+  /** The policy path is not its own real path: a symbolic link, {@code .} or {@code ..} in it. */
+  public static final String POLICY_PATH_NOT_CANONICAL = "POLICY_PATH_NOT_CANONICAL";
+  /** The policy file lies inside the target repository. */
+  public static final String POLICY_INSIDE_REPOSITORY = "POLICY_INSIDE_REPOSITORY";
+  /** The policy path is not a regular file. */
+  public static final String POLICY_NOT_REGULAR_FILE = "POLICY_NOT_REGULAR_FILE";
+  /** The policy file is owned by another user than the process's. */
+  public static final String POLICY_NOT_OWNED = "POLICY_NOT_OWNED";
+  /** The policy file is group- or world-writable. */
+  public static final String POLICY_WRITABLE_BY_OTHERS = "POLICY_WRITABLE_BY_OTHERS";
+  /** A directory above the policy file can be changed by another user. */
+  public static final String POLICY_PARENT_WRITABLE = "POLICY_PARENT_WRITABLE";
+  /** The policy file lacks its owner-read permission or could not be read. */
+  public static final String POLICY_UNREADABLE = "POLICY_UNREADABLE";
+  /** The policy file exceeds the size bound. */
+  public static final String POLICY_TOO_LARGE = "POLICY_TOO_LARGE";
+  /** The policy file changed while it was being read. */
+  public static final String POLICY_CHANGED = "POLICY_CHANGED";
+
+  // Parsing and validating a policy, from a file or from code.
+  /** The policy is not valid JSON or breaks a rule of the format. */
+  public static final String POLICY_INVALID = "POLICY_INVALID";
+  /** The policy's {@code version} is not one this kernel knows. */
+  public static final String POLICY_VERSION_UNSUPPORTED = "POLICY_VERSION_UNSUPPORTED";
+  /** The policy inherits or sets an environment variable on the built-in deny list. */
+  public static final String POLICY_ENVIRONMENT_DENIED = "POLICY_ENVIRONMENT_DENIED";
+  /** A {@code match} example was refused or a {@code notMatch} example was allowed. */
+  public static final String POLICY_EXAMPLE_FAILED = "POLICY_EXAMPLE_FAILED";
+
+  // Denials by the built-in layer.
+  /** The argv is empty or an argument contains a NUL character. */
+  public static final String ARGV_INVALID = "ARGV_INVALID";
+  /** The command does nothing ({@code true}, {@code echo ...}, {@code test ...}, ...). */
+  public static final String NOOP_COMMAND = "NOOP_COMMAND";
+  /** argv[0] names a Windows {@code .cmd} or {@code .bat} script. */
+  public static final String WINDOWS_SHIM = "WINDOWS_SHIM";
+
+  // Denials by the operator layer.
+  /** No executable rule matches argv[0]. */
+  public static final String EXECUTABLE_NOT_ALLOWED = "EXECUTABLE_NOT_ALLOWED";
+  /** The arguments equal none of the rule's exact argument lists, and the rule has no typed rules. */
+  public static final String ARGV_NOT_ALLOWED = "ARGV_NOT_ALLOWED";
+  /** A subcommand is missing or not listed. */
+  public static final String SUBCOMMAND_NOT_ALLOWED = "SUBCOMMAND_NOT_ALLOWED";
+  /** A flag is not listed with exactly this spelling. */
+  public static final String FLAG_NOT_ALLOWED = "FLAG_NOT_ALLOWED";
+  /** A flag's value is missing, not accepted by its rule, or given to a flag that takes none. */
+  public static final String FLAG_VALUE_INVALID = "FLAG_VALUE_INVALID";
+  /** An operand where none are allowed, or before a required {@code --}. */
+  public static final String OPERAND_NOT_ALLOWED = "OPERAND_NOT_ALLOWED";
+  /** An operand not accepted by its value rule. */
+  public static final String OPERAND_INVALID = "OPERAND_INVALID";
+  /** More operands than the rule's {@code maxCount}. */
+  public static final String TOO_MANY_OPERANDS = "TOO_MANY_OPERANDS";
+  /** Fewer operands than the rule's {@code minCount}. */
+  public static final String TOO_FEW_OPERANDS = "TOO_FEW_OPERANDS";
+  /** {@code --} where the rule forbids it. */
+  public static final String DOUBLE_DASH_NOT_ALLOWED = "DOUBLE_DASH_NOT_ALLOWED";
+}

@@ -1,0 +1,167 @@
+package dev.capability.kernel.core.internal.policy;
+
+import static dev.capability.kernel.api.policy.PolicyCodes.POLICY_INVALID;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.capability.kernel.api.PolicyException;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.function.Supplier;
+
+/**
+ * Strict, typed access to one JSON object of a policy: unknown members, wrong types and
+ * duplicates in sets are refused with the JSON pointer of the offending value. No value is ever
+ * coerced ({@code "60"} is not a number, {@code 1.0} is not an integer, {@code null} is nothing).
+ */
+final class JsonFields {
+  private final JsonNode node;
+  private final String pointer;
+
+  JsonFields(JsonNode node, String pointer) {
+    if (!node.isObject()) {
+      throw mismatch(pointer, "an object", node);
+    }
+    this.node = node;
+    this.pointer = pointer;
+  }
+
+  String pointer() {
+    return pointer;
+  }
+
+  /** The pointer of member {@code name}. */
+  String pointer(String name) {
+    return JsonPointers.member(pointer, name);
+  }
+
+  /** Refuses every member not in {@code names}. */
+  JsonFields allowOnly(Set<String> names) {
+    for (Iterator<String> it = node.fieldNames(); it.hasNext(); ) {
+      String name = it.next();
+      if (!names.contains(name)) {
+        throw invalid(pointer(name), "unknown property " + Printable.quote(name) + "; known here: " + new TreeSet<>(names));
+      }
+    }
+    return this;
+  }
+
+  Optional<JsonNode> get(String name) {
+    return Optional.ofNullable(node.get(name));
+  }
+
+  /** The members in document order. */
+  List<Map.Entry<String, JsonNode>> members() {
+    List<Map.Entry<String, JsonNode>> members = new ArrayList<>();
+    node.fields().forEachRemaining(members::add);
+    return members;
+  }
+
+  Optional<String> text(String name) {
+    return get(name).map(value -> text(value, pointer(name)));
+  }
+
+  Optional<Long> integer(String name, long min, long max) {
+    return get(name).map(value -> integer(value, pointer(name), min, max));
+  }
+
+  Optional<Boolean> bool(String name) {
+    return get(name).map(value -> {
+      if (!value.isBoolean()) {
+        throw mismatch(pointer(name), "true or false", value);
+      }
+      return value.booleanValue();
+    });
+  }
+
+  Optional<JsonFields> object(String name) {
+    return get(name).map(value -> new JsonFields(value, pointer(name)));
+  }
+
+  Optional<List<String>> texts(String name) {
+    return get(name).map(value -> texts(value, pointer(name)));
+  }
+
+  /** A string array without duplicates, in document order. */
+  Optional<Set<String>> textSet(String name) {
+    return texts(name).map(list -> {
+      Set<String> set = new LinkedHashSet<>();
+      for (int i = 0; i < list.size(); i++) {
+        if (!set.add(list.get(i))) {
+          throw invalid(JsonPointers.element(pointer(name), i), Printable.quote(list.get(i)) + " is listed twice");
+        }
+      }
+      return set;
+    });
+  }
+
+  /** An array of string arrays. */
+  Optional<List<List<String>>> textLists(String name) {
+    return get(name).map(value -> {
+      List<JsonNode> elements = elements(value, pointer(name));
+      List<List<String>> lists = new ArrayList<>();
+      for (int i = 0; i < elements.size(); i++) {
+        lists.add(texts(elements.get(i), JsonPointers.element(pointer(name), i)));
+      }
+      return lists;
+    });
+  }
+
+  static String text(JsonNode value, String pointer) {
+    if (!value.isTextual()) {
+      throw mismatch(pointer, "a string", value);
+    }
+    return value.textValue();
+  }
+
+  static long integer(JsonNode value, String pointer, long min, long max) {
+    if (!value.isIntegralNumber()) {
+      throw mismatch(pointer, "an integer", value);
+    }
+    if (!value.canConvertToLong() || value.longValue() < min || value.longValue() > max) {
+      throw invalid(pointer, "must be between " + min + " and " + max + ", was " + value.asText());
+    }
+    return value.longValue();
+  }
+
+  static List<String> texts(JsonNode value, String pointer) {
+    List<JsonNode> elements = elements(value, pointer);
+    List<String> texts = new ArrayList<>();
+    for (int i = 0; i < elements.size(); i++) {
+      texts.add(text(elements.get(i), JsonPointers.element(pointer, i)));
+    }
+    return texts;
+  }
+
+  static List<JsonNode> elements(JsonNode value, String pointer) {
+    if (!value.isArray()) {
+      throw mismatch(pointer, "an array", value);
+    }
+    List<JsonNode> elements = new ArrayList<>();
+    value.elements().forEachRemaining(elements::add);
+    return elements;
+  }
+
+  /** Runs a constructor, reporting the invariant it refuses at {@code pointer}. */
+  static <T> T construct(String pointer, Supplier<T> constructor) {
+    try {
+      return constructor.get();
+    } catch (IllegalArgumentException e) {
+      throw invalid(pointer, e.getMessage());
+    }
+  }
+
+  static PolicyException invalid(String pointer, String message) {
+    return new PolicyException(POLICY_INVALID, "at " + JsonPointers.show(pointer) + ": " + message);
+  }
+
+  private static PolicyException mismatch(String pointer, String expected, JsonNode found) {
+    return invalid(pointer, "expected " + expected + ", found " + found.getNodeType().name().toLowerCase(Locale.ROOT));
+  }
+}

@@ -1,0 +1,230 @@
+package dev.capability.kernel.core.internal.policy;
+
+import static dev.capability.kernel.api.policy.PolicyCodes.POLICY_CHANGED;
+import static dev.capability.kernel.api.policy.PolicyCodes.POLICY_INSIDE_REPOSITORY;
+import static dev.capability.kernel.api.policy.PolicyCodes.POLICY_INVALID;
+import static dev.capability.kernel.api.policy.PolicyCodes.POLICY_NOT_FOUND;
+import static dev.capability.kernel.api.policy.PolicyCodes.POLICY_NOT_OWNED;
+import static dev.capability.kernel.api.policy.PolicyCodes.POLICY_NOT_REGULAR_FILE;
+import static dev.capability.kernel.api.policy.PolicyCodes.POLICY_PARENT_WRITABLE;
+import static dev.capability.kernel.api.policy.PolicyCodes.POLICY_PATH_NOT_ABSOLUTE;
+import static dev.capability.kernel.api.policy.PolicyCodes.POLICY_PATH_NOT_CANONICAL;
+import static dev.capability.kernel.api.policy.PolicyCodes.POLICY_TOO_LARGE;
+import static dev.capability.kernel.api.policy.PolicyCodes.POLICY_UNREADABLE;
+import static dev.capability.kernel.api.policy.PolicyCodes.POLICY_WRITABLE_BY_OTHERS;
+
+import dev.capability.kernel.api.PolicyException;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.CharBuffer;
+import java.nio.channels.SeekableByteChannel;
+import java.nio.charset.CharsetDecoder;
+import java.nio.charset.CoderResult;
+import java.nio.charset.CodingErrorAction;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.FileTime;
+import java.util.Arrays;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Reads a policy file only when nobody but the process's own user could have written it, and
+ * reads it through one descriptor, bounded. All checks run before a byte is parsed.
+ *
+ * <p>Directories above the file count too: one that another user can write (without the sticky
+ * bit) or that another user owns lets that user swap the file for another between the checks and
+ * the read, so it is refused ({@code POLICY_PARENT_WRITABLE}). Only the process's user and root
+ * may own them. POSIX ACLs are not inspected.
+ */
+public final class PolicyFileReader {
+  private PolicyFileReader() {}
+
+  /** The largest policy file read: 1 MiB. */
+  public static final int MAX_BYTES = 1 << 20;
+
+  private static final int GROUP_OR_OTHER_WRITE = 0022;
+  private static final int STICKY = 01000;
+  private static final int OWNER_READ = 0400;
+  private static final LinkOption[] NO_FOLLOW = {LinkOption.NOFOLLOW_LINKS};
+
+  /**
+   * The text of the policy file at {@code file}.
+   *
+   * @param repository the target repository, which must not contain the file
+   * @throws PolicyException naming the first check the file failed
+   */
+  public static String read(Path file, Optional<Path> repository) {
+    Objects.requireNonNull(file, "file");
+    Objects.requireNonNull(repository, "repository");
+    if (!file.isAbsolute()) {
+      throw new PolicyException(POLICY_PATH_NOT_ABSOLUTE, "the policy path " + show(file) + " must be absolute");
+    }
+    Path real = realPath(file);
+    if (!real.equals(file) || hasSymbolicLink(file)) {
+      throw new PolicyException(POLICY_PATH_NOT_CANONICAL, "the policy path " + show(file)
+          + " must be canonical, without symbolic links, . or ..; its real path is " + show(real));
+    }
+    if (repository.isPresent()) {
+      requireOutside(real, repository.get());
+    }
+    FileState before = FileState.of(real);
+    if (!before.regularFile()) {
+      throw new PolicyException(POLICY_NOT_REGULAR_FILE, "the policy path " + show(real) + " is not a regular file");
+    }
+    if (before.links() != 1) {
+      throw new PolicyException(POLICY_NOT_REGULAR_FILE, "the policy file " + show(real) + " has " + before.links()
+          + " hard links; another name could lie where the checks here cannot see it");
+    }
+    int processUid = processUid();
+    if (before.uid() != processUid) {
+      throw new PolicyException(POLICY_NOT_OWNED, "the policy file " + show(real) + " is owned by uid " + before.uid()
+          + ", not by this process's uid " + processUid);
+    }
+    if ((before.mode() & GROUP_OR_OTHER_WRITE) != 0) {
+      throw new PolicyException(POLICY_WRITABLE_BY_OTHERS, "the policy file " + show(real) + " has mode "
+          + Integer.toOctalString(before.mode() & 07777) + "; it must not be group- or world-writable");
+    }
+    requireSafeParents(real, processUid);
+    if ((before.mode() & OWNER_READ) == 0) {
+      throw new PolicyException(POLICY_UNREADABLE, "the policy file " + show(real) + " lacks owner read permission");
+    }
+    if (before.size() > MAX_BYTES) {
+      throw new PolicyException(POLICY_TOO_LARGE, "the policy file " + show(real) + " has " + before.size()
+          + " bytes; at most " + MAX_BYTES + " are read");
+    }
+    byte[] bytes = readBounded(real);
+    FileState after = FileState.of(real);
+    if (!after.equals(before) || bytes.length != before.size()) {
+      throw new PolicyException(POLICY_CHANGED, "the policy file " + show(real) + " changed while it was read");
+    }
+    return decode(bytes, real);
+  }
+
+  private static Path realPath(Path file) {
+    try {
+      return file.toRealPath();
+    } catch (NoSuchFileException e) {
+      throw new PolicyException(POLICY_NOT_FOUND, "no policy file at " + show(file), e);
+    } catch (IOException e) {
+      throw new PolicyException(POLICY_UNREADABLE, "the policy path " + show(file) + " cannot be resolved: " + e, e);
+    }
+  }
+
+  private static boolean hasSymbolicLink(Path file) {
+    Path prefix = file.getRoot();
+    for (Path name : file) {
+      prefix = prefix.resolve(name);
+      if (Files.isSymbolicLink(prefix)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private static void requireOutside(Path real, Path repository) {
+    Path lexical = repository.toAbsolutePath().normalize();
+    Path canonical;
+    try {
+      canonical = repository.toRealPath();
+    } catch (IOException e) {
+      canonical = lexical;
+    }
+    if (real.startsWith(canonical) || real.startsWith(lexical)) {
+      throw new PolicyException(POLICY_INSIDE_REPOSITORY, "the policy file " + show(real)
+          + " lies inside the target repository " + show(canonical) + ", where the commands it governs could change it");
+    }
+  }
+
+  private static void requireSafeParents(Path real, int processUid) {
+    for (Path dir = real.getParent(); dir != null; dir = dir.getParent()) {
+      FileState state = FileState.of(dir);
+      if (state.uid() != processUid && state.uid() != 0) {
+        throw new PolicyException(POLICY_PARENT_WRITABLE, "the directory " + show(dir) + " above the policy file is owned by uid "
+            + state.uid() + ", who could replace the file");
+      }
+      if ((state.mode() & GROUP_OR_OTHER_WRITE) != 0 && (state.mode() & STICKY) == 0) {
+        throw new PolicyException(POLICY_PARENT_WRITABLE, "the directory " + show(dir) + " above the policy file has mode "
+            + Integer.toOctalString(state.mode() & 07777) + "; others could replace the file (make it not group- or world-writable,"
+            + " or sticky)");
+      }
+    }
+  }
+
+  private static byte[] readBounded(Path real) {
+    ByteBuffer buffer = ByteBuffer.allocate(MAX_BYTES + 1);
+    try (SeekableByteChannel channel = Files.newByteChannel(real, Set.of(StandardOpenOption.READ, LinkOption.NOFOLLOW_LINKS))) {
+      int read;
+      do {
+        read = channel.read(buffer);
+      } while (read >= 0 && buffer.hasRemaining());
+    } catch (IOException e) {
+      throw new PolicyException(POLICY_UNREADABLE, "the policy file " + show(real) + " cannot be read: " + e, e);
+    }
+    if (buffer.position() > MAX_BYTES) {
+      throw new PolicyException(POLICY_TOO_LARGE, "the policy file " + show(real) + " grew past " + MAX_BYTES + " bytes");
+    }
+    return Arrays.copyOf(buffer.array(), buffer.position());
+  }
+
+  private static String decode(byte[] bytes, Path real) {
+    CharsetDecoder decoder = StandardCharsets.UTF_8.newDecoder()
+        .onMalformedInput(CodingErrorAction.REPORT)
+        .onUnmappableCharacter(CodingErrorAction.REPORT);
+    ByteBuffer in = ByteBuffer.wrap(bytes);
+    CharBuffer out = CharBuffer.allocate(bytes.length);
+    CoderResult result = decoder.decode(in, out, true);
+    if (result.isError()) {
+      throw new PolicyException(POLICY_INVALID, "the policy file " + show(real) + " is not UTF-8 at byte offset " + in.position());
+    }
+    decoder.flush(out);
+    return out.flip().toString();
+  }
+
+  /** The process's effective user, as the owner of its own {@code /proc} entry. */
+  private static int processUid() {
+    try {
+      return (Integer) Files.getAttribute(Path.of("/proc/self"), "unix:uid");
+    } catch (IOException | UnsupportedOperationException e) {
+      throw new PolicyException(POLICY_UNREADABLE, "the process's user cannot be determined from /proc/self: " + e, e);
+    }
+  }
+
+  private static String show(Path path) {
+    return Printable.quote(path.toString());
+  }
+
+  /** What the checks look at, read in one stat without following links; compared again after the read. */
+  private record FileState(Object fileKey, long size, long modifiedNanos, long changedNanos, int uid, int mode, int links) {
+    private static final int TYPE_MASK = 0170000;
+    private static final int REGULAR = 0100000;
+
+    static FileState of(Path path) {
+      Map<String, Object> attributes;
+      try {
+        attributes = Files.readAttributes(path, "unix:*", NO_FOLLOW);
+      } catch (IOException e) {
+        throw new PolicyException(POLICY_UNREADABLE, "the attributes of " + show(path) + " cannot be read: " + e, e);
+      }
+      return new FileState(
+          attributes.get("fileKey"),
+          (Long) attributes.get("size"),
+          ((FileTime) attributes.get("lastModifiedTime")).to(TimeUnit.NANOSECONDS),
+          ((FileTime) attributes.get("ctime")).to(TimeUnit.NANOSECONDS),
+          (Integer) attributes.get("uid"),
+          (Integer) attributes.get("mode"),
+          (Integer) attributes.get("nlink"));
+    }
+
+    boolean regularFile() {
+      return (mode & TYPE_MASK) == REGULAR;
+    }
+  }
+}

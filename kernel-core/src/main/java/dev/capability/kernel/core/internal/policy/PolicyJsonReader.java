@@ -1,0 +1,222 @@
+package dev.capability.kernel.core.internal.policy;
+
+import static dev.capability.kernel.api.policy.PolicyCodes.POLICY_INVALID;
+import static dev.capability.kernel.api.policy.PolicyCodes.POLICY_VERSION_UNSUPPORTED;
+import static dev.capability.kernel.core.internal.policy.JsonFields.construct;
+import static dev.capability.kernel.core.internal.policy.JsonFields.invalid;
+
+import com.fasterxml.jackson.core.JsonLocation;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.StreamReadFeature;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.json.JsonMapper;
+import dev.capability.kernel.api.NetworkMode;
+import dev.capability.kernel.api.PolicyException;
+import dev.capability.kernel.api.backend.IsolationCapability;
+import dev.capability.kernel.api.policy.ArgumentRules;
+import dev.capability.kernel.api.policy.DoubleDashMode;
+import dev.capability.kernel.api.policy.ExecutableRule;
+import dev.capability.kernel.api.policy.ExecutionPolicy;
+import dev.capability.kernel.api.policy.FlagRule;
+import dev.capability.kernel.api.policy.OperandRule;
+import dev.capability.kernel.api.policy.PolicyExamples;
+import dev.capability.kernel.api.policy.ProjectWriteMode;
+import dev.capability.kernel.api.policy.SubcommandRule;
+import dev.capability.kernel.api.policy.ValueKind;
+import dev.capability.kernel.api.policy.ValueRule;
+import java.nio.file.InvalidPathException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalInt;
+import java.util.OptionalLong;
+import java.util.Set;
+
+/**
+ * Reads policy JSON into an {@link ExecutionPolicy}, strictly: duplicate keys, comments,
+ * trailing tokens, unknown members and coerced types are all refused, each with a line and
+ * column (syntax) or a JSON pointer (structure). Semantic checks are {@link PolicyValidator}'s.
+ */
+public final class PolicyJsonReader {
+  private PolicyJsonReader() {}
+
+  private static final ObjectMapper MAPPER = JsonMapper.builder()
+      .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
+      .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
+      .enable(DeserializationFeature.FAIL_ON_READING_DUP_TREE_KEY)
+      .build();
+
+  static final Set<String> POLICY_MEMBERS = Set.of(
+      "version", "timeoutMillis", "maxOutputBytes", "network", "projectWrites", "writeScopes",
+      "requiredCapabilities", "allowRepositoryExecutables", "environment", "executables");
+  static final Set<String> ENVIRONMENT_MEMBERS = Set.of("inherit", "set");
+  static final Set<String> EXECUTABLE_MEMBERS = Set.of("name", "path", "sha256", "exact", "arguments", "match", "notMatch");
+  static final Set<String> ARGUMENT_MEMBERS = Set.of("flags", "subcommands", "operands", "doubleDash");
+  static final Set<String> SUBCOMMAND_MEMBERS = Set.of("flags", "subcommands", "operands", "doubleDash", "match", "notMatch");
+  static final Set<String> FLAG_MEMBERS = Set.of("value");
+  static final Set<String> VALUE_MEMBERS = Set.of("kind", "values", "min", "max");
+  static final Set<String> OPERAND_MEMBERS = Set.of("kind", "values", "min", "max", "minCount", "maxCount");
+
+  /**
+   * Reads {@code json}.
+   *
+   * @throws PolicyException {@code POLICY_INVALID}, or {@code POLICY_VERSION_UNSUPPORTED} for a
+   *     version other than 1
+   */
+  public static ExecutionPolicy read(String json) {
+    JsonFields root = new JsonFields(parse(json), "");
+    requireVersion(root);
+    root.allowOnly(POLICY_MEMBERS);
+    ExecutionPolicy.Builder policy = ExecutionPolicy.builder();
+    // Ranges are the validator's, so a file and code get the same message for the same value.
+    root.integer("timeoutMillis", Long.MIN_VALUE, Long.MAX_VALUE).ifPresent(millis -> policy.timeout(Duration.ofMillis(millis)));
+    root.integer("maxOutputBytes", Long.MIN_VALUE, Long.MAX_VALUE).ifPresent(policy::maxOutputBytes);
+    root.get("network").ifPresent(node -> policy.network(constant(NetworkMode.class, node, root.pointer("network"))));
+    root.get("projectWrites")
+        .ifPresent(node -> policy.projectWrites(constant(ProjectWriteMode.class, node, root.pointer("projectWrites"))));
+    root.texts("writeScopes").ifPresent(policy::writeScopes);
+    root.textSet("requiredCapabilities").ifPresent(names -> names.forEach(
+        name -> policy.require(capability(name, root.pointer("requiredCapabilities")))));
+    root.bool("allowRepositoryExecutables").ifPresent(policy::allowRepositoryExecutables);
+    root.object("environment").ifPresent(environment -> readEnvironment(environment, policy));
+    root.object("executables").ifPresent(executables -> {
+      for (Map.Entry<String, JsonNode> member : executables.members()) {
+        String pointer = executables.pointer(member.getKey());
+        policy.executable(executable(member.getKey(), new JsonFields(member.getValue(), pointer)));
+      }
+    });
+    return policy.build();
+  }
+
+  private static JsonNode parse(String json) {
+    JsonNode root;
+    try {
+      root = MAPPER.readTree(json);
+    } catch (JsonProcessingException e) {
+      JsonLocation at = e.getLocation();
+      String where = at == null ? "" : " at line " + at.getLineNr() + ", column " + at.getColumnNr();
+      throw new PolicyException(POLICY_INVALID, "the policy is not valid JSON" + where + ": " + e.getOriginalMessage(), e);
+    }
+    if (root == null || root.isMissingNode()) {
+      throw new PolicyException(POLICY_INVALID, "the policy is empty");
+    }
+    return root;
+  }
+
+  private static void requireVersion(JsonFields root) {
+    JsonNode version = root.get("version").orElseThrow(() -> invalid("/version", "the policy needs \"version\": 1"));
+    if (!version.isIntegralNumber()) {
+      throw invalid("/version", "the version must be the integer 1");
+    }
+    if (!version.canConvertToInt() || version.intValue() != PolicyNormalForm.VERSION) {
+      throw new PolicyException(POLICY_VERSION_UNSUPPORTED,
+          "policy format version " + version.asText() + " is not supported; this kernel reads version " + PolicyNormalForm.VERSION);
+    }
+  }
+
+  private static void readEnvironment(JsonFields environment, ExecutionPolicy.Builder policy) {
+    environment.allowOnly(ENVIRONMENT_MEMBERS);
+    environment.textSet("inherit").ifPresent(names -> policy.inheritEnvironment(names.toArray(String[]::new)));
+    environment.object("set").ifPresent(set -> {
+      for (Map.Entry<String, JsonNode> member : set.members()) {
+        policy.setEnvironment(member.getKey(), JsonFields.text(member.getValue(), set.pointer(member.getKey())));
+      }
+    });
+  }
+
+  private static ExecutableRule executable(String id, JsonFields rule) {
+    rule.allowOnly(EXECUTABLE_MEMBERS);
+    Optional<String> name = rule.text("name");
+    Optional<Path> path = rule.text("path").map(text -> executablePath(text, rule.pointer("path")));
+    Optional<String> sha256 = rule.text("sha256");
+    List<List<String>> exact = rule.textLists("exact").orElse(List.of());
+    Optional<ArgumentRules> arguments = rule.object("arguments").map(fields -> arguments(fields.allowOnly(ARGUMENT_MEMBERS)));
+    PolicyExamples examples = examples(rule);
+    return construct(rule.pointer(), () -> new ExecutableRule(id, name, path, sha256, exact, arguments, examples));
+  }
+
+  private static Path executablePath(String text, String pointer) {
+    try {
+      Path path = Path.of(text);
+      if (!path.toString().equals(text)) {
+        throw invalid(pointer, Printable.quote(text) + " is not written in canonical form (" + path + ")");
+      }
+      return path;
+    } catch (InvalidPathException e) {
+      throw invalid(pointer, Printable.quote(text) + " is not a path: " + e.getReason());
+    }
+  }
+
+  private static ArgumentRules arguments(JsonFields rules) {
+    Map<String, FlagRule> flags = new LinkedHashMap<>();
+    rules.object("flags").ifPresent(fields -> fields.members().forEach(
+        member -> flags.put(member.getKey(), flag(new JsonFields(member.getValue(), fields.pointer(member.getKey()))))));
+    Map<String, SubcommandRule> subcommands = new LinkedHashMap<>();
+    rules.object("subcommands").ifPresent(fields -> fields.members().forEach(
+        member -> subcommands.put(member.getKey(), subcommand(new JsonFields(member.getValue(), fields.pointer(member.getKey()))))));
+    Optional<OperandRule> operands = rules.object("operands").map(PolicyJsonReader::operands);
+    DoubleDashMode doubleDash = rules.get("doubleDash")
+        .map(node -> constant(DoubleDashMode.class, node, rules.pointer("doubleDash")))
+        .orElse(DoubleDashMode.FORBIDDEN);
+    return construct(rules.pointer(), () -> new ArgumentRules(flags, subcommands, operands, doubleDash));
+  }
+
+  private static SubcommandRule subcommand(JsonFields rule) {
+    rule.allowOnly(SUBCOMMAND_MEMBERS);
+    return new SubcommandRule(arguments(rule), examples(rule));
+  }
+
+  private static FlagRule flag(JsonFields flag) {
+    flag.allowOnly(FLAG_MEMBERS);
+    return new FlagRule(flag.object("value").map(value -> value(value.allowOnly(VALUE_MEMBERS))));
+  }
+
+  private static OperandRule operands(JsonFields operands) {
+    operands.allowOnly(OPERAND_MEMBERS);
+    ValueRule value = value(operands);
+    int minCount = operands.integer("minCount", 0, Integer.MAX_VALUE).orElse(0L).intValue();
+    OptionalInt maxCount = operands.integer("maxCount", 0, Integer.MAX_VALUE)
+        .map(max -> OptionalInt.of(max.intValue()))
+        .orElse(OptionalInt.empty());
+    return construct(operands.pointer(), () -> new OperandRule(value, minCount, maxCount));
+  }
+
+  private static ValueRule value(JsonFields value) {
+    ValueKind kind = constant(ValueKind.class,
+        value.get("kind").orElseThrow(() -> invalid(value.pointer("kind"), "a value rule needs a kind")), value.pointer("kind"));
+    Set<String> literals = value.textSet("values").orElse(Set.of());
+    OptionalLong min = value.integer("min", Long.MIN_VALUE, Long.MAX_VALUE).map(OptionalLong::of).orElse(OptionalLong.empty());
+    OptionalLong max = value.integer("max", Long.MIN_VALUE, Long.MAX_VALUE).map(OptionalLong::of).orElse(OptionalLong.empty());
+    return construct(value.pointer(), () -> new ValueRule(kind, literals, min, max));
+  }
+
+  private static PolicyExamples examples(JsonFields rule) {
+    return new PolicyExamples(rule.textLists("match").orElse(List.of()), rule.textLists("notMatch").orElse(List.of()));
+  }
+
+  private static IsolationCapability capability(String name, String pointer) {
+    try {
+      return IsolationCapability.valueOf(name);
+    } catch (IllegalArgumentException e) {
+      throw invalid(pointer, Printable.quote(name) + " is not an isolation capability; known: "
+          + Arrays.toString(IsolationCapability.values()));
+    }
+  }
+
+  private static <E extends Enum<E>> E constant(Class<E> type, JsonNode node, String pointer) {
+    String text = JsonFields.text(node, pointer);
+    for (E constant : type.getEnumConstants()) {
+      if (PolicyNormalForm.jsonName(constant).equals(text)) {
+        return constant;
+      }
+    }
+    throw invalid(pointer, Printable.quote(text) + " is not one of "
+        + Arrays.stream(type.getEnumConstants()).map(PolicyNormalForm::jsonName).toList());
+  }
+}

@@ -1,0 +1,144 @@
+package dev.capability.kernel.core.internal.policy;
+
+import static dev.capability.kernel.api.policy.PolicyCodes.POLICY_INVALID;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.json.JsonWriteFeature;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.json.JsonMapper;
+import dev.capability.kernel.api.PolicyException;
+import dev.capability.kernel.api.json.CanonicalJson;
+import dev.capability.kernel.api.policy.ArgumentRules;
+import dev.capability.kernel.api.policy.ExecutableRule;
+import dev.capability.kernel.api.policy.ExecutionPolicy;
+import dev.capability.kernel.api.policy.FlagRule;
+import dev.capability.kernel.api.policy.OperandRule;
+import dev.capability.kernel.api.policy.PolicyExamples;
+import dev.capability.kernel.api.policy.SubcommandRule;
+import dev.capability.kernel.api.policy.ValueRule;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * The normal form of a policy: plain maps, lists, strings, numbers and booleans with every
+ * default written out and every set sorted, so that one policy has one form however it was
+ * written or built. Its RFC 8785 canonical JSON is what the policy hash covers.
+ */
+public final class PolicyNormalForm {
+  private PolicyNormalForm() {}
+
+  /** The format version this kernel reads and writes. */
+  public static final int VERSION = 1;
+
+  // Escaping non-ASCII keeps invisible and bidirectional characters visible to whoever reads the JSON.
+  private static final ObjectMapper MAPPER = JsonMapper.builder().enable(JsonWriteFeature.ESCAPE_NON_ASCII).build();
+
+  /** The normal form of {@code policy} as a tree of plain Java values. */
+  public static Map<String, Object> tree(ExecutionPolicy policy) {
+    Map<String, Object> root = new LinkedHashMap<>();
+    root.put("version", VERSION);
+    root.put("timeoutMillis", policy.timeout().toMillis());
+    root.put("maxOutputBytes", policy.maxOutputBytes());
+    root.put("network", jsonName(policy.network()));
+    root.put("projectWrites", jsonName(policy.projectWrites()));
+    root.put("writeScopes", policy.writeScopes());
+    root.put("requiredCapabilities", policy.requiredCapabilities().stream().map(Enum::name).sorted().toList());
+    root.put("allowRepositoryExecutables", policy.allowRepositoryExecutables());
+    Map<String, Object> environment = new LinkedHashMap<>();
+    environment.put("inherit", List.copyOf(policy.inheritEnvironment()));
+    environment.put("set", policy.setEnvironment());
+    root.put("environment", environment);
+    Map<String, Object> executables = new LinkedHashMap<>();
+    policy.executables().forEach(rule -> executables.put(rule.id(), executable(rule)));
+    root.put("executables", executables);
+    return root;
+  }
+
+  /** The normal form of {@code policy} as indented JSON text. */
+  public static String json(ExecutionPolicy policy) {
+    try {
+      return MAPPER.writerWithDefaultPrettyPrinter().writeValueAsString(tree(policy));
+    } catch (JsonProcessingException e) {
+      throw new IllegalStateException("a policy tree holds only plain values", e);
+    }
+  }
+
+  /**
+   * Lower-case hex SHA-256 of the canonical JSON of the normal form.
+   *
+   * @throws PolicyException {@code POLICY_INVALID} when a string cannot be canonicalized
+   */
+  public static String sha256(ExecutionPolicy policy) {
+    try {
+      return CanonicalJson.sha256(tree(policy));
+    } catch (IllegalArgumentException e) {
+      throw new PolicyException(POLICY_INVALID, "the policy cannot be canonicalized: " + e.getMessage(), e);
+    }
+  }
+
+  /** How a constant of a policy enum is written: lower case, words joined by {@code -}. */
+  static String jsonName(Enum<?> constant) {
+    return constant.name().toLowerCase(Locale.ROOT).replace('_', '-');
+  }
+
+  private static Map<String, Object> executable(ExecutableRule rule) {
+    Map<String, Object> out = new LinkedHashMap<>();
+    rule.name().ifPresent(name -> out.put("name", name));
+    rule.path().ifPresent(path -> out.put("path", path.toString()));
+    rule.sha256().ifPresent(sha256 -> out.put("sha256", sha256));
+    out.put("exact", rule.exactArguments());
+    rule.arguments().ifPresent(arguments -> out.put("arguments", arguments(arguments)));
+    examples(rule.examples(), out);
+    return out;
+  }
+
+  private static Map<String, Object> arguments(ArgumentRules rules) {
+    Map<String, Object> out = new LinkedHashMap<>();
+    Map<String, Object> flags = new LinkedHashMap<>();
+    rules.flags().forEach((name, flag) -> flags.put(name, flag(flag)));
+    out.put("flags", flags);
+    Map<String, Object> subcommands = new LinkedHashMap<>();
+    rules.subcommands().forEach((name, subcommand) -> subcommands.put(name, subcommand(subcommand)));
+    out.put("subcommands", subcommands);
+    rules.operands().ifPresent(operands -> out.put("operands", operands(operands)));
+    out.put("doubleDash", jsonName(rules.doubleDash()));
+    return out;
+  }
+
+  private static Map<String, Object> subcommand(SubcommandRule rule) {
+    Map<String, Object> out = arguments(rule.arguments());
+    examples(rule.examples(), out);
+    return out;
+  }
+
+  private static Map<String, Object> flag(FlagRule flag) {
+    Map<String, Object> out = new LinkedHashMap<>();
+    flag.value().ifPresent(value -> out.put("value", value(value)));
+    return out;
+  }
+
+  private static Map<String, Object> operands(OperandRule rule) {
+    Map<String, Object> out = value(rule.value());
+    out.put("minCount", rule.minCount());
+    rule.maxCount().ifPresent(max -> out.put("maxCount", max));
+    return out;
+  }
+
+  private static Map<String, Object> value(ValueRule rule) {
+    Map<String, Object> out = new LinkedHashMap<>();
+    out.put("kind", jsonName(rule.kind()));
+    if (!rule.literals().isEmpty()) {
+      out.put("values", List.copyOf(rule.literals()));
+    }
+    rule.min().ifPresent(min -> out.put("min", min));
+    rule.max().ifPresent(max -> out.put("max", max));
+    return out;
+  }
+
+  private static void examples(PolicyExamples examples, Map<String, Object> out) {
+    out.put("match", examples.match());
+    out.put("notMatch", examples.notMatch());
+  }
+}

@@ -1,0 +1,329 @@
+package dev.capability.kernel.core.internal.policy;
+
+import static dev.capability.kernel.api.policy.PolicyCodes.POLICY_ENVIRONMENT_DENIED;
+import static dev.capability.kernel.api.policy.PolicyCodes.POLICY_EXAMPLE_FAILED;
+import static dev.capability.kernel.api.policy.PolicyCodes.POLICY_INVALID;
+import static dev.capability.kernel.core.internal.policy.JsonPointers.element;
+import static dev.capability.kernel.core.internal.policy.JsonPointers.member;
+
+import dev.capability.kernel.api.Decision;
+import dev.capability.kernel.api.PolicyException;
+import dev.capability.kernel.api.policy.ArgumentRules;
+import dev.capability.kernel.api.policy.ExecutableRule;
+import dev.capability.kernel.api.policy.ExecutionPolicy;
+import dev.capability.kernel.api.policy.FlagRule;
+import dev.capability.kernel.api.policy.PolicyExamples;
+import dev.capability.kernel.api.policy.ProjectWriteMode;
+import dev.capability.kernel.api.policy.SubcommandRule;
+import dev.capability.kernel.api.policy.ValueRule;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.regex.Pattern;
+
+/**
+ * Checks everything about a policy that its types alone cannot: names and paths are well formed,
+ * bounds are in range, no two rules claim one executable, the environment stays off the deny
+ * list, and every example is decided as it says. A policy from a file and one built in code go
+ * through exactly these checks. Problems are reported with the JSON pointer of the offending
+ * member, which is the same for both.
+ */
+public final class PolicyValidator {
+  private PolicyValidator() {}
+
+  /** The longest wall-clock bound a policy may set. */
+  public static final Duration MAX_TIMEOUT = Duration.ofHours(24);
+
+  /** The largest per-stream output bound a policy may set: 1 GiB, which an array can hold. */
+  public static final long MAX_OUTPUT_BYTES = 1L << 30;
+
+  /** Integer bounds must be exactly representable in JSON numbers (IEEE-754 doubles). */
+  static final long MAX_SAFE_INTEGER = (1L << 53) - 1;
+
+  private static final Pattern ID = Pattern.compile("[A-Za-z0-9_][A-Za-z0-9_+-]{0,63}");
+  private static final Pattern SUBCOMMAND = Pattern.compile("[A-Za-z0-9][A-Za-z0-9_:+-]{0,63}");
+  private static final Pattern ENVIRONMENT_NAME = Pattern.compile("[A-Za-z_][A-Za-z0-9_]{0,127}");
+  private static final Pattern SHA256 = Pattern.compile("[0-9a-f]{64}");
+  private static final Pattern FLAG = Pattern.compile("-[^\\s]{1,127}");
+  private static final Pattern SCOPE_SEGMENT = Pattern.compile("[^\\\\\\[\\]{}]+");
+
+  /**
+   * Validates {@code policy}.
+   *
+   * @throws PolicyException {@code POLICY_INVALID}, {@code POLICY_ENVIRONMENT_DENIED} or
+   *     {@code POLICY_EXAMPLE_FAILED}, naming the JSON pointer of the problem
+   */
+  public static void validate(ExecutionPolicy policy) {
+    validateLimits(policy);
+    validateWriteScopes(policy);
+    validateEnvironment(policy);
+    validateExecutables(policy);
+    checkExamples(policy);
+  }
+
+  private static void validateLimits(ExecutionPolicy policy) {
+    Duration timeout = policy.timeout();
+    if (timeout.isNegative() || timeout.isZero() || timeout.compareTo(MAX_TIMEOUT) > 0 || timeout.toNanos() % 1_000_000 != 0) {
+      throw invalid("/timeoutMillis", "the timeout must be a whole number of milliseconds between 1 ms and "
+          + MAX_TIMEOUT.toHours() + " h, was " + timeout);
+    }
+    if (policy.maxOutputBytes() < 1 || policy.maxOutputBytes() > MAX_OUTPUT_BYTES) {
+      throw invalid("/maxOutputBytes", "must be between 1 and " + MAX_OUTPUT_BYTES + ", was " + policy.maxOutputBytes());
+    }
+  }
+
+  private static void validateWriteScopes(ExecutionPolicy policy) {
+    List<String> scopes = policy.writeScopes();
+    if (policy.projectWrites() == ProjectWriteMode.READ_ONLY && !scopes.isEmpty()) {
+      throw invalid("/writeScopes", "write scopes mean nothing when project writes are read-only");
+    }
+    if (policy.projectWrites() == ProjectWriteMode.SCOPED && scopes.isEmpty()) {
+      throw invalid("/writeScopes", "scoped project writes need at least one write scope");
+    }
+    Set<String> seen = new HashSet<>();
+    for (int i = 0; i < scopes.size(); i++) {
+      String pointer = element("/writeScopes", i);
+      String scope = scopes.get(i);
+      Optional<String> problem = writeScopeProblem(scope);
+      if (problem.isPresent()) {
+        throw invalid(pointer, "write scope " + Printable.quote(scope) + " " + problem.get());
+      }
+      if (!seen.add(scope)) {
+        throw invalid(pointer, "write scope " + Printable.quote(scope) + " is listed twice");
+      }
+    }
+  }
+
+  private static Optional<String> writeScopeProblem(String scope) {
+    if (scope.startsWith("~")) {
+      return Optional.of("starts with ~");
+    }
+    if (Characters.firstUnsafe(scope) >= 0) {
+      return Optional.of("contains a control or invisible character");
+    }
+    for (String segment : scope.split("/", -1)) {
+      if (segment.isEmpty()) {
+        return Optional.of("must be relative, without empty segments (a leading, doubled or trailing /)");
+      }
+      if (segment.equals(".") || segment.equals("..")) {
+        return Optional.of("has a " + segment + " segment");
+      }
+      if (segment.contains("**") && !segment.equals("**")) {
+        return Optional.of("uses ** inside a segment; ** must be a whole segment");
+      }
+      if (!SCOPE_SEGMENT.matcher(segment).matches()) {
+        return Optional.of("uses \\, [, ], { or }; only * and ? are wildcards");
+      }
+    }
+    return Optional.empty();
+  }
+
+  private static void validateEnvironment(ExecutionPolicy policy) {
+    for (String name : policy.inheritEnvironment()) {
+      String pointer = "/environment/inherit";
+      requireEnvironmentName(name, pointer);
+      Optional<String> denied = EnvironmentDenyList.reason(name, false);
+      if (denied.isPresent()) {
+        throw new PolicyException(POLICY_ENVIRONMENT_DENIED, "at " + JsonPointers.show(pointer) + ": " + denied.get());
+      }
+      if (policy.setEnvironment().containsKey(name)) {
+        throw invalid(pointer, name + " is both inherited and set; keep one");
+      }
+    }
+    for (Map.Entry<String, String> fixed : policy.setEnvironment().entrySet()) {
+      String pointer = member("/environment/set", fixed.getKey());
+      requireEnvironmentName(fixed.getKey(), pointer);
+      Optional<String> denied = EnvironmentDenyList.reason(fixed.getKey(), true);
+      if (denied.isPresent()) {
+        throw new PolicyException(POLICY_ENVIRONMENT_DENIED, "at " + JsonPointers.show(pointer) + ": " + denied.get());
+      }
+      if (Characters.firstUnencodable(fixed.getValue()) >= 0) {
+        throw invalid(pointer, "the value contains a NUL or a broken surrogate");
+      }
+    }
+  }
+
+  private static void requireEnvironmentName(String name, String pointer) {
+    if (!ENVIRONMENT_NAME.matcher(name).matches()) {
+      throw invalid(pointer, Printable.quote(name) + " is not an environment variable name ([A-Za-z_][A-Za-z0-9_]*)");
+    }
+  }
+
+  private static void validateExecutables(ExecutionPolicy policy) {
+    Map<String, String> claimedBy = new HashMap<>();
+    for (ExecutableRule rule : policy.executables()) {
+      String pointer = member("/executables", rule.id());
+      if (!ID.matcher(rule.id()).matches()) {
+        throw invalid(pointer, "the rule id " + Printable.quote(rule.id()) + " must match " + ID.pattern());
+      }
+      String claim;
+      if (rule.name().isPresent()) {
+        String name = rule.name().get();
+        if (!ID.matcher(name).matches()) {
+          throw invalid(member(pointer, "name"), Printable.quote(name)
+              + " is not a bare name: letters, digits, _, + and -, without path separator or extension");
+        }
+        claim = "name " + name;
+      } else {
+        Path path = rule.path().orElseThrow();
+        validateExecutablePath(path, member(pointer, "path"));
+        claim = "path " + path;
+      }
+      String other = claimedBy.putIfAbsent(claim, rule.id());
+      if (other != null) {
+        throw invalid(pointer, "rules " + other + " and " + rule.id() + " both match " + claim);
+      }
+      if (rule.sha256().isPresent() && !SHA256.matcher(rule.sha256().get()).matches()) {
+        throw invalid(member(pointer, "sha256"), "must be 64 lower-case hex digits");
+      }
+      List<List<String>> exact = rule.exactArguments();
+      for (int i = 0; i < exact.size(); i++) {
+        requireEncodable(exact.get(i), element(member(pointer, "exact"), i));
+      }
+      if (rule.arguments().isPresent()) {
+        validateArguments(rule.arguments().get(), member(pointer, "arguments"));
+      }
+      validateExampleShapes(rule.examples(), pointer);
+    }
+  }
+
+  private static void validateExecutablePath(Path path, String pointer) {
+    String text = path.toString();
+    if (!path.isAbsolute() || !path.normalize().equals(path) || path.getNameCount() == 0) {
+      throw invalid(pointer, Printable.quote(text) + " must be an absolute, normalized path to a file");
+    }
+    if (Characters.firstUnsafe(text) >= 0) {
+      throw invalid(pointer, Printable.quote(text) + " contains a control or invisible character");
+    }
+  }
+
+  private static void validateArguments(ArgumentRules rules, String pointer) {
+    for (Map.Entry<String, FlagRule> flag : rules.flags().entrySet()) {
+      String name = flag.getKey();
+      String flagPointer = member(member(pointer, "flags"), name);
+      if (!FLAG.matcher(name).matches() || name.equals("--") || Characters.firstUnsafe(name) >= 0
+          || name.startsWith("--") && name.indexOf('=') >= 0) {
+        throw invalid(flagPointer, Printable.quote(name)
+            + " is not a flag: it starts with -, is not -- itself, has no spaces or control characters,"
+            + " and a flag starting with -- has no =");
+      }
+      if (flag.getValue().value().isPresent()) {
+        validateValue(flag.getValue().value().get(), member(flagPointer, "value"));
+      }
+    }
+    for (Map.Entry<String, SubcommandRule> subcommand : rules.subcommands().entrySet()) {
+      String subPointer = member(member(pointer, "subcommands"), subcommand.getKey());
+      if (!SUBCOMMAND.matcher(subcommand.getKey()).matches()) {
+        throw invalid(subPointer, Printable.quote(subcommand.getKey()) + " is not a subcommand name; it must match "
+            + SUBCOMMAND.pattern());
+      }
+      validateArguments(subcommand.getValue().arguments(), subPointer);
+      validateExampleShapes(subcommand.getValue().examples(), subPointer);
+    }
+    if (rules.operands().isPresent()) {
+      validateValue(rules.operands().get().value(), member(pointer, "operands"));
+    }
+  }
+
+  private static void validateValue(ValueRule rule, String pointer) {
+    for (String literal : rule.literals()) {
+      if (Characters.firstUnsafe(literal) >= 0) {
+        throw invalid(member(pointer, "values"), "literal " + Printable.quote(literal) + " contains a control or invisible character");
+      }
+    }
+    if (rule.min().isPresent() && !isSafeInteger(rule.min().getAsLong())
+        || rule.max().isPresent() && !isSafeInteger(rule.max().getAsLong())) {
+      throw invalid(pointer, "integer bounds must lie within +-" + MAX_SAFE_INTEGER);
+    }
+  }
+
+  private static boolean isSafeInteger(long value) {
+    return value >= -MAX_SAFE_INTEGER && value <= MAX_SAFE_INTEGER;
+  }
+
+  private static void validateExampleShapes(PolicyExamples examples, String pointer) {
+    requireExampleShapes(examples.match(), member(pointer, "match"));
+    requireExampleShapes(examples.notMatch(), member(pointer, "notMatch"));
+  }
+
+  private static void requireExampleShapes(List<List<String>> examples, String pointer) {
+    for (int i = 0; i < examples.size(); i++) {
+      if (examples.get(i).isEmpty()) {
+        throw invalid(element(pointer, i), "an example is a non-empty argv array");
+      }
+      requireEncodable(examples.get(i), element(pointer, i));
+    }
+  }
+
+  private static void requireEncodable(List<String> arguments, String pointer) {
+    for (int i = 0; i < arguments.size(); i++) {
+      if (Characters.firstUnencodable(arguments.get(i)) >= 0) {
+        throw invalid(element(pointer, i), "contains a NUL or a broken surrogate");
+      }
+    }
+  }
+
+  private static void checkExamples(ExecutionPolicy policy) {
+    CommandAuthorizer authorizer = new CommandAuthorizer();
+    for (ExecutableRule rule : policy.executables()) {
+      String pointer = member("/executables", rule.id());
+      String rulePath = "executables." + rule.id();
+      checkExamples(authorizer, policy, rule.examples(), pointer, rulePath);
+      if (rule.arguments().isPresent()) {
+        checkSubcommandExamples(authorizer, policy, rule.arguments().get(), member(pointer, "arguments"), rulePath);
+      }
+    }
+  }
+
+  private static void checkSubcommandExamples(
+      CommandAuthorizer authorizer, ExecutionPolicy policy, ArgumentRules rules, String pointer, String rulePath) {
+    for (Map.Entry<String, SubcommandRule> subcommand : rules.subcommands().entrySet()) {
+      String subPointer = member(member(pointer, "subcommands"), subcommand.getKey());
+      String subPath = rulePath + ".subcommands." + subcommand.getKey();
+      checkExamples(authorizer, policy, subcommand.getValue().examples(), subPointer, subPath);
+      checkSubcommandExamples(authorizer, policy, subcommand.getValue().arguments(), subPointer, subPath);
+    }
+  }
+
+  private static void checkExamples(
+      CommandAuthorizer authorizer, ExecutionPolicy policy, PolicyExamples examples, String pointer, String rulePath) {
+    List<List<String>> match = examples.match();
+    for (int i = 0; i < match.size(); i++) {
+      Decision decision = authorizer.authorize(policy, match.get(i), Optional.empty()).decision();
+      if (!decision.allowed() || !isWithin(decision.rule(), rulePath)) {
+        throw exampleFailed(element(member(pointer, "match"), i), match.get(i), "be allowed by " + rulePath, decision);
+      }
+    }
+    List<List<String>> notMatch = examples.notMatch();
+    for (int i = 0; i < notMatch.size(); i++) {
+      Decision decision = authorizer.authorize(policy, notMatch.get(i), Optional.empty()).decision();
+      if (decision.allowed()) {
+        throw exampleFailed(element(member(pointer, "notMatch"), i), notMatch.get(i), "be refused", decision);
+      }
+    }
+  }
+
+  /** Whether {@code decided} is {@code rulePath} or a rule beneath it. */
+  private static boolean isWithin(String decided, String rulePath) {
+    return decided.equals(rulePath) || decided.startsWith(rulePath + ".") || decided.startsWith(rulePath + "[");
+  }
+
+  private static PolicyException exampleFailed(String pointer, List<String> argv, String expected, Decision decision) {
+    String decidedBy = decision.allowed()
+        ? "it was allowed by " + decision.layer() + " rule " + decision.rule()
+        : "it was refused with " + decision.code() + " by " + decision.layer() + " rule " + decision.rule()
+            + (decision.argIndex().isPresent() ? " at argv[" + decision.argIndex().getAsInt() + "]" : "")
+            + ": " + decision.message();
+    return new PolicyException(POLICY_EXAMPLE_FAILED,
+        "example " + JsonPointers.show(pointer) + " " + Printable.argv(argv) + " should " + expected + ", but " + decidedBy);
+  }
+
+  private static PolicyException invalid(String pointer, String message) {
+    return new PolicyException(POLICY_INVALID, "at " + JsonPointers.show(pointer) + ": " + message);
+  }
+}

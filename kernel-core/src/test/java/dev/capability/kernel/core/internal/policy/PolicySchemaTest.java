@@ -1,0 +1,92 @@
+package dev.capability.kernel.core.internal.policy;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.capability.kernel.api.backend.IsolationCapability;
+import dev.capability.kernel.api.policy.ExecutableRule;
+import dev.capability.kernel.api.policy.ExecutionPolicy;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.HashSet;
+import java.util.Set;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/** The published JSON Schema describes exactly the members the reader accepts. */
+class PolicySchemaTest {
+
+  private static final Path SCHEMA = Path.of("..", "docs", "schemas", "execution-policy.schema.json");
+
+  private static JsonNode schema;
+
+  @BeforeAll
+  static void readSchema() throws IOException {
+    schema = new ObjectMapper().readTree(SCHEMA.toFile());
+  }
+
+  private static Set<String> properties(JsonNode node) {
+    Set<String> names = new HashSet<>();
+    node.get("properties").fieldNames().forEachRemaining(names::add);
+    return names;
+  }
+
+  private static JsonNode definition(String name) {
+    return schema.get("$defs").get(name);
+  }
+
+  @Test
+  void describesEveryMemberTheReaderAccepts() {
+    assertThat(properties(schema)).isEqualTo(PolicyJsonReader.POLICY_MEMBERS);
+    assertThat(properties(schema.get("properties").get("environment"))).isEqualTo(PolicyJsonReader.ENVIRONMENT_MEMBERS);
+    assertThat(properties(definition("executable"))).isEqualTo(PolicyJsonReader.EXECUTABLE_MEMBERS);
+    assertThat(properties(definition("arguments"))).isEqualTo(PolicyJsonReader.ARGUMENT_MEMBERS);
+    assertThat(properties(definition("subcommand"))).isEqualTo(PolicyJsonReader.SUBCOMMAND_MEMBERS);
+    assertThat(properties(definition("flag"))).isEqualTo(PolicyJsonReader.FLAG_MEMBERS);
+    assertThat(properties(definition("value"))).isEqualTo(PolicyJsonReader.VALUE_MEMBERS);
+    assertThat(properties(definition("operands"))).isEqualTo(PolicyJsonReader.OPERAND_MEMBERS);
+  }
+
+  @Test
+  void refusesUnknownMembersEverywhere() {
+    for (JsonNode node : new JsonNode[] {schema, schema.get("properties").get("environment"), definition("executable"),
+        definition("arguments"), definition("subcommand"), definition("flag"), definition("value"), definition("operands")}) {
+      assertThat(node.get("additionalProperties").asBoolean(true)).isFalse();
+    }
+  }
+
+  @Test
+  void listsEveryIsolationCapability() {
+    Set<String> listed = new HashSet<>();
+    schema.get("properties").get("requiredCapabilities").get("items").get("enum").forEach(name -> listed.add(name.asText()));
+
+    assertThat(listed).isEqualTo(Arrays.stream(IsolationCapability.values()).map(Enum::name).collect(Collectors.toSet()));
+  }
+
+  @Test
+  void statesTheDefaultsTheKernelFillsIn() {
+    JsonNode defaults = schema.get("properties");
+    ExecutionPolicy empty = ExecutionPolicy.builder().build();
+
+    assertThat(defaults.get("timeoutMillis").get("default").asLong()).isEqualTo(empty.timeout().toMillis());
+    assertThat(defaults.get("maxOutputBytes").get("default").asLong()).isEqualTo(empty.maxOutputBytes());
+    assertThat(defaults.get("timeoutMillis").get("maximum").asLong()).isEqualTo(PolicyValidator.MAX_TIMEOUT.toMillis());
+    assertThat(defaults.get("maxOutputBytes").get("maximum").asLong()).isEqualTo(PolicyValidator.MAX_OUTPUT_BYTES);
+    assertThat(defaults.get("network").get("default").asText()).isEqualTo(PolicyNormalForm.jsonName(empty.network()));
+    assertThat(defaults.get("projectWrites").get("default").asText()).isEqualTo(PolicyNormalForm.jsonName(empty.projectWrites()));
+  }
+
+  @Test
+  void theNormalFormEscapesEverythingOutsideAscii() {
+    ExecutionPolicy policy = ExecutionPolicy.builder()
+        .executable(ExecutableRule.named("cat").exact("a\u202eb", "caf\u00e9").build())
+        .build();
+
+    String json = PolicyNormalForm.json(policy);
+
+    assertThat(json).contains("a\\u202Eb", "caf\\u00E9").doesNotContain("\u202e", "\u00e9");
+  }
+}

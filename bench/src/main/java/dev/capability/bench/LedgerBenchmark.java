@@ -173,7 +173,10 @@ public class LedgerBenchmark {
 
     @Setup(Level.Iteration)
     public void connect(PlainDatabase database) throws SQLException {
-      connection = DriverManager.getConnection("jdbc:sqlite:" + database.db);
+      // The same settings as the ledger's writer: no generated-key query after each insert.
+      java.util.Properties properties = new java.util.Properties();
+      properties.setProperty("jdbc.get_generated_keys", "false");
+      connection = DriverManager.getConnection("jdbc:sqlite:" + database.db, properties);
       try (Statement s = connection.createStatement()) {
         s.execute("PRAGMA journal_mode = WAL");
         s.execute("PRAGMA synchronous = NORMAL");

@@ -97,6 +97,8 @@ public final class LedgerDatabase {
     config.setSynchronous(durability == Durability.FULL ? SQLiteConfig.SynchronousMode.FULL : SQLiteConfig.SynchronousMode.NORMAL);
     config.enforceForeignKeys(true);
     config.setBusyTimeout(millis(busyTimeout));
+    // The writer chooses its sequence numbers itself; asking for generated keys costs a query per insert.
+    config.setGetGeneratedKeys(false);
     Connection c = connect(db, config);
     try {
       // SQLite opens a file it may not write read-only without saying so; writing the journal mode tells.

@@ -10,9 +10,6 @@ import dev.capability.kernel.api.Decision;
 import dev.capability.kernel.api.ExecutionResult;
 import dev.capability.kernel.api.ExecutionStatus;
 import dev.capability.kernel.api.Sha256;
-import java.io.ByteArrayInputStream;
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -32,14 +29,8 @@ class LedgerCommandTest {
   private static final ObjectMapper JSON = new ObjectMapper();
   @TempDir Path repo;
 
-  record Run(int exit, String out, String err) {}
-
-  private Run run(String... args) {
-    ByteArrayOutputStream out = new ByteArrayOutputStream();
-    ByteArrayOutputStream err = new ByteArrayOutputStream();
-    int exit = new CapabilityCli(new ByteArrayInputStream(new byte[0]), new PrintStream(out, true, StandardCharsets.UTF_8),
-        new PrintStream(err, true, StandardCharsets.UTF_8), Map.of()).run(args);
-    return new Run(exit, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
+  private static CliRunner.Outcome run(String... args) {
+    return CliRunner.run(args);
   }
 
   static ExecutionResult result(List<String> argv, ExecutionStatus status, Integer exit, Instant at) {
@@ -67,12 +58,12 @@ class LedgerCommandTest {
 
   @Test
   void listPrintsRecordsNewestFirstAndFilters() throws Exception {
-    Run plain = run("ledger", "list", "--repo", repo.toString());
-    assertThat(plain.exit()).as(plain.err()).isZero();
+    CliRunner.Outcome plain = run("ledger", "list", "--repo", repo.toString());
+    assertThat(plain.exitCode()).as(plain.err()).isZero();
     assertThat(plain.out().lines().toList()).hasSize(3);
     assertThat(plain.out().lines().findFirst().orElseThrow()).startsWith("3  ").contains("execution  COMPLETED  2  \"make\" \"all\"");
 
-    Run json = run("ledger", "list", "--repo", repo.toString(), "--json", "--status", "denied");
+    CliRunner.Outcome json = run("ledger", "list", "--repo", repo.toString(), "--json", "--status", "denied");
     JsonNode records = JSON.readTree(json.out()).get("records");
     assertThat(records).hasSize(1);
     assertThat(records.get(0).get("seq").asLong()).isEqualTo(2);
@@ -84,36 +75,36 @@ class LedgerCommandTest {
         .as("recorded just now").hasSize(3);
     assertThat(JSON.readTree(run("ledger", "list", "--repo", repo.toString(), "--json", "--since", "2999-01-01").out()).get("records"))
         .isEmpty();
-    assertThat(run("ledger", "list", "--repo", repo.toString(), "--since", "yesterday").exit()).isEqualTo(ExitCodes.USAGE);
-    assertThat(run("ledger", "list", "--repo", repo.toString(), "--kind", "nonsense").exit()).isEqualTo(ExitCodes.USAGE);
+    assertThat(run("ledger", "list", "--repo", repo.toString(), "--since", "yesterday").exitCode()).isEqualTo(ExitCodes.USAGE);
+    assertThat(run("ledger", "list", "--repo", repo.toString(), "--kind", "nonsense").exitCode()).isEqualTo(ExitCodes.USAGE);
   }
 
   @Test
   void showPrintsOneRecordWithItsHashes() throws Exception {
-    Run json = run("ledger", "show", "2", "--repo", repo.toString(), "--json");
-    assertThat(json.exit()).as(json.err()).isZero();
+    CliRunner.Outcome json = run("ledger", "show", "2", "--repo", repo.toString(), "--json");
+    assertThat(json.exitCode()).as(json.err()).isZero();
     JsonNode record = JSON.readTree(json.out());
     assertThat(record.get("kind").asText()).isEqualTo("execution");
     assertThat(record.get("hashMatches").asBoolean()).isTrue();
     assertThat(record.get("body").get("decision").get("code").asText()).isEqualTo("FLAG_NOT_ALLOWED");
 
-    Run missing = run("ledger", "show", "99", "--repo", repo.toString(), "--json");
-    assertThat(missing.exit()).isEqualTo(ExitCodes.REFUSED);
+    CliRunner.Outcome missing = run("ledger", "show", "99", "--repo", repo.toString(), "--json");
+    assertThat(missing.exitCode()).isEqualTo(ExitCodes.REFUSED);
     assertThat(JSON.readTree(missing.out()).get("error").get("code").asText()).isEqualTo("LEDGER_NO_SUCH_RECORD");
   }
 
   @Test
   void verifyExitsZeroWhenIntactAndOneWithTheCodeAndSequenceWhereItBroke() throws Exception {
-    Run intact = run("ledger", "verify", "--repo", repo.toString());
-    assertThat(intact.exit()).as(intact.out() + intact.err()).isZero();
+    CliRunner.Outcome intact = run("ledger", "verify", "--repo", repo.toString());
+    assertThat(intact.exitCode()).as(intact.out() + intact.err()).isZero();
     assertThat(intact.out()).startsWith("INTACT: 3 records");
 
     try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + repo.resolve(".capability/state.db"));
         Statement s = c.createStatement()) {
       s.executeUpdate("UPDATE executions SET attestation = replace(attestation, '\"exitCode\":2', '\"exitCode\":0') WHERE seq = 3");
     }
-    Run broken = run("ledger", "verify", "--repo", repo.toString());
-    assertThat(broken.exit()).isEqualTo(1);
+    CliRunner.Outcome broken = run("ledger", "verify", "--repo", repo.toString());
+    assertThat(broken.exitCode()).isEqualTo(1);
     assertThat(broken.out()).startsWith("CHAIN_BROKEN at 3: ");
     JsonNode json = JSON.readTree(run("ledger", "verify", "--repo", repo.toString(), "--json").out());
     assertThat(json.get("status").asText()).isEqualTo("CHAIN_BROKEN");
@@ -128,8 +119,8 @@ class LedgerCommandTest {
       s.executeUpdate("DELETE FROM executions WHERE seq = 3");
       s.executeUpdate("DELETE FROM entries WHERE seq = 3");
     }
-    Run truncated = run("ledger", "verify", "--repo", repo.toString(), "--json");
-    assertThat(truncated.exit()).isEqualTo(1);
+    CliRunner.Outcome truncated = run("ledger", "verify", "--repo", repo.toString(), "--json");
+    assertThat(truncated.exitCode()).isEqualTo(1);
     JsonNode json = JSON.readTree(truncated.out());
     assertThat(json.get("status").asText()).isEqualTo("TRUNCATED_BELOW_CHECKPOINT");
     assertThat(json.get("sequence").asLong()).isEqualTo(3);
@@ -137,8 +128,8 @@ class LedgerCommandTest {
 
   @Test
   void exportWritesJsonLinesOrSignedInTotoEnvelopes() throws Exception {
-    Run jsonl = run("ledger", "export", "--repo", repo.toString());
-    assertThat(jsonl.exit()).as(jsonl.err()).isZero();
+    CliRunner.Outcome jsonl = run("ledger", "export", "--repo", repo.toString());
+    assertThat(jsonl.exitCode()).as(jsonl.err()).isZero();
     assertThat(jsonl.out().lines().map(l -> {
       try {
         return JSON.readTree(l).get("seq").asLong();
@@ -147,8 +138,8 @@ class LedgerCommandTest {
       }
     }).toList()).containsExactly(1L, 2L, 3L);
 
-    Run intoto = run("ledger", "export", "--format", "intoto", "--repo", repo.toString());
-    assertThat(intoto.exit()).as(intoto.err()).isZero();
+    CliRunner.Outcome intoto = run("ledger", "export", "--format", "intoto", "--repo", repo.toString());
+    assertThat(intoto.exitCode()).as(intoto.err()).isZero();
     List<String> envelopes = intoto.out().lines().toList();
     assertThat(envelopes).hasSize(3);
     JsonNode envelope = JSON.readTree(envelopes.get(0));
@@ -156,19 +147,19 @@ class LedgerCommandTest {
     JsonNode statement = JSON.readTree(java.util.Base64.getDecoder().decode(envelope.get("payload").asText()));
     assertThat(statement.get("_type").asText()).isEqualTo("https://in-toto.io/Statement/v1");
 
-    assertThat(run("ledger", "export", "--format", "xml", "--repo", repo.toString()).exit()).isEqualTo(ExitCodes.USAGE);
+    assertThat(run("ledger", "export", "--format", "xml", "--repo", repo.toString()).exitCode()).isEqualTo(ExitCodes.USAGE);
   }
 
   @Test
   void aRepositoryWithoutALedgerIsAConfigurationError(@TempDir Path empty) throws Exception {
-    Run run = run("ledger", "verify", "--repo", empty.toString(), "--json");
-    assertThat(run.exit()).isEqualTo(ExitCodes.CONFIGURATION);
+    CliRunner.Outcome run = run("ledger", "verify", "--repo", empty.toString(), "--json");
+    assertThat(run.exitCode()).isEqualTo(ExitCodes.CONFIGURATION);
     assertThat(JSON.readTree(run.out()).get("error").get("code").asText()).isEqualTo("LEDGER_NOT_FOUND");
     assertThat(empty).isEmptyDirectory();
   }
 
   @Test
   void theLedgerCommandNeedsASubcommand() {
-    assertThat(run("ledger").exit()).isEqualTo(ExitCodes.USAGE);
+    assertThat(run("ledger").exitCode()).isEqualTo(ExitCodes.USAGE);
   }
 }

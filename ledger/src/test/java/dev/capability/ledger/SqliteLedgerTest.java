@@ -121,6 +121,8 @@ class SqliteLedgerTest {
     assertThat(reader.list(LedgerQuery.latest(10).kind(RecordKind.PLAN))).singleElement()
         .satisfies(s -> assertThat(s.planId()).isEqualTo("p-1"));
     assertThat(reader.list(LedgerQuery.latest(1))).extracting(EntrySummary::sequence).containsExactly(4L);
+    assertThat(reader.list(LedgerQuery.latest(10).since(Instant.parse("1900-01-01T00:00:00Z")))).hasSize(4);
+    assertThat(reader.list(LedgerQuery.latest(10).since(Instant.parse("+20000-01-01T00:00:00Z")))).isEmpty();
   }
 
   @Test

@@ -55,7 +55,7 @@ public final class EntryQueries {
 
   public List<EntrySummary> list(Connection c, LedgerQuery query) {
     try (PreparedStatement s = c.prepareStatement(LIST)) {
-      setOrNull(s, 1, query.since().map(Timestamps::format).orElse(null));
+      setOrNull(s, 1, query.since().map(Timestamps::formatBound).orElse(null));
       setOrNull(s, 2, query.kind().map(RecordKind::id).orElse(null));
       setOrNull(s, 3, query.status().orElse(null));
       s.setInt(4, query.limit());

@@ -125,6 +125,7 @@ public final class LedgerDatabase {
   private static SQLiteConfig readOnlyConfig(Duration busyTimeout) {
     SQLiteConfig config = new SQLiteConfig();
     config.setReadOnly(true);
+    config.enforceForeignKeys(true);
     config.setBusyTimeout(millis(busyTimeout));
     return config;
   }

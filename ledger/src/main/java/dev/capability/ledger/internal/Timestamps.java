@@ -18,6 +18,14 @@ public final class Timestamps {
 
   private Timestamps() {}
 
+  /** The lower bound of a time range: {@code instant}, moved into the years the ledger records. */
+  public static String formatBound(Instant instant) {
+    if (instant.getEpochSecond() < 0) {
+      return format(Instant.EPOCH);
+    }
+    return instant.getEpochSecond() > LAST_SECOND ? format(Instant.ofEpochSecond(LAST_SECOND, 999_999_000)) : format(instant);
+  }
+
   /** {@code instant} truncated to microseconds, for example {@code 2026-11-30T01:02:03.000450Z}. */
   public static String format(Instant instant) {
     if (instant.getEpochSecond() < 0 || instant.getEpochSecond() > LAST_SECOND) {

@@ -33,8 +33,7 @@ import org.slf4j.LoggerFactory;
  * (so writers in other processes interleave safely), and signed checkpoints after commits.
  *
  * <p>Group commit: a thread queues its record and takes the write lock; whoever holds the lock
- * drains the queue and commits everything in it in one transaction, one savepoint per record, so
- * a record refused by a constraint fails alone.
+ * drains the queue and commits everything in it in one transaction. A record refused fails alone.
  */
 public final class AppendLog implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(AppendLog.class);
@@ -52,9 +51,6 @@ public final class AppendLog implements AutoCloseable {
   private final PreparedStatement begin;
   private final PreparedStatement commit;
   private final PreparedStatement rollback;
-  private final PreparedStatement savepoint;
-  private final PreparedStatement release;
-  private final PreparedStatement rollbackToSavepoint;
   private final PreparedStatement head;
   private final PreparedStatement insertEntry;
   private final Map<RecordKind, PreparedStatement> insertBody = new EnumMap<>(RecordKind.class);
@@ -82,9 +78,6 @@ public final class AppendLog implements AutoCloseable {
     this.begin = connection.prepareStatement("BEGIN IMMEDIATE");
     this.commit = connection.prepareStatement("COMMIT");
     this.rollback = connection.prepareStatement("ROLLBACK");
-    this.savepoint = connection.prepareStatement("SAVEPOINT record");
-    this.release = connection.prepareStatement("RELEASE record");
-    this.rollbackToSavepoint = connection.prepareStatement("ROLLBACK TO record");
     this.head = connection.prepareStatement("SELECT seq, hash FROM entries ORDER BY seq DESC LIMIT 1");
     this.insertEntry = connection.prepareStatement(
         "INSERT INTO entries (seq, kind, recorded_at, prev_hash, hash) VALUES (?, ?, ?, ?, ?)");
@@ -206,8 +199,24 @@ public final class AppendLog implements AutoCloseable {
     }
   }
 
-  /** Commits a batch, retrying while other processes hold the database; returns how many records landed. */
+  /**
+   * Commits a batch, retrying while other processes hold the database; returns how many records
+   * landed. A record that breaks a constraint inside a shared transaction rolls the whole of it
+   * back; the batch is then committed again one record per transaction, so that record fails alone.
+   */
   private int commit(List<Pending> batch) {
+    try {
+      return commitRetrying(batch);
+    } catch (ConstraintInBatch e) {
+      int landed = 0;
+      for (Pending p : batch) {
+        landed += commitRetrying(List.of(p));
+      }
+      return landed;
+    }
+  }
+
+  private int commitRetrying(List<Pending> batch) {
     long deadline = System.nanoTime() + options.busyTimeout().toNanos();
     long backoffMillis = 1;
     while (true) {
@@ -222,6 +231,8 @@ public final class AppendLog implements AutoCloseable {
         LedgerException failure = SqliteErrors.translate(e, db, "appending to");
         batch.forEach(p -> p.fail(failure));
         return 0;
+      } catch (ConstraintInBatch e) {
+        throw e;
       } catch (RuntimeException e) {
         LedgerException failure = e instanceof LedgerException l ? l
             : new LedgerException("LEDGER_IO_ERROR", "appending to " + db + " failed: " + e, e);
@@ -231,24 +242,34 @@ public final class AppendLog implements AutoCloseable {
     }
   }
 
+  /** A record broke a constraint in a transaction shared with others; everything was rolled back. */
+  private static final class ConstraintInBatch extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+
+    ConstraintInBatch() {
+      super(null, null, false, false);
+    }
+  }
+
   private int commitOnce(List<Pending> batch) throws SQLException {
     begin.execute();
     try {
       Head current = readHead();
-      // A record refused by a constraint must fail alone; with one record the transaction is its savepoint.
-      boolean savepoints = batch.size() > 1;
       for (Pending p : batch) {
         p.staged = null;
         p.refusal = null;
-        if (savepoints) {
-          savepoint.execute();
-        }
         try {
+          // Refusals by the ledger's own checks come before any insert, so they leave nothing to undo.
           checkReferences(p.record);
-          long seq = current.seq() + 1;
-          String recordedAt = Timestamps.format(options.clock().instant());
-          String kind = p.record.kind().id();
-          String hash = ChainHash.hash(digest, current.hash(), seq, kind, recordedAt, p.record.bodyBytes());
+        } catch (LedgerException refused) {
+          p.refusal = refused;
+          continue;
+        }
+        long seq = current.seq() + 1;
+        String recordedAt = Timestamps.format(options.clock().instant());
+        String kind = p.record.kind().id();
+        String hash = ChainHash.hash(digest, current.hash(), seq, kind, recordedAt, p.record.bodyBytes());
+        try {
           insertEntry.setLong(1, seq);
           insertEntry.setString(2, kind);
           insertEntry.setString(3, recordedAt);
@@ -259,21 +280,19 @@ public final class AppendLog implements AutoCloseable {
           body.setLong(1, seq);
           body.setString(2, p.record.body());
           body.executeUpdate();
-          if (savepoints) {
-            release.execute();
-          }
-          p.staged = new Appended(seq, p.record.kind(), recordedAt, hash);
-          current = new Head(seq, hash);
-        } catch (LedgerException refused) {
-          undoRecord(savepoints);
-          p.refusal = refused;
         } catch (SQLException e) {
           if (!SqliteErrors.isConstraint(e)) {
             throw e;
           }
-          undoRecord(savepoints);
-          p.refusal = SqliteErrors.translate(e, db, "appending to");
+          if (batch.size() > 1) {
+            throw new ConstraintInBatch();
+          }
+          rollback.execute();
+          p.fail(SqliteErrors.translate(e, db, "appending to"));
+          return 0;
         }
+        p.staged = new Appended(seq, p.record.kind(), recordedAt, hash);
+        current = new Head(seq, hash);
       }
       commit.execute();
     } catch (SQLException | RuntimeException e) {
@@ -290,17 +309,6 @@ public final class AppendLog implements AutoCloseable {
       }
     }
     return landed;
-  }
-
-  /** Undoes a refused record: to its savepoint, or, alone in its transaction, the whole of it (commit then writes nothing). */
-  private void undoRecord(boolean savepoints) throws SQLException {
-    if (savepoints) {
-      rollbackToSavepoint.execute();
-      release.execute();
-    } else {
-      rollback.execute();
-      begin.execute();
-    }
   }
 
   private void checkReferences(PreparedRecord record) throws SQLException {

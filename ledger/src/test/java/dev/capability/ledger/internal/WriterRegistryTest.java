@@ -95,4 +95,37 @@ class WriterRegistryTest {
     assertThat(landed).hasSize(400).allMatch(s -> s >= 2 && s <= 401);
     assertThat(LedgerReader.open(db, Fixtures.options()).verify().intact()).isTrue();
   }
+
+  @Test
+  void aConstraintBrokenInsideASharedCommitFailsOnlyItsRecord() throws Exception {
+    Path db = dir.resolve("state.db");
+    Set<Long> landed = ConcurrentHashMap.newKeySet();
+    Set<String> planned = ConcurrentHashMap.newKeySet();
+    java.util.concurrent.atomic.AtomicInteger duplicates = new java.util.concurrent.atomic.AtomicInteger();
+    ExecutorService pool = Executors.newFixedThreadPool(6);
+    try (SqliteLedger ledger = SqliteLedger.open(db, Fixtures.options())) {
+      List<Future<?>> futures = new java.util.ArrayList<>();
+      for (int i = 0; i < 300; i++) {
+        // Every plan id is proposed twice; the unique index lets one of each pair in.
+        String id = "plan-" + (i / 2);
+        futures.add(pool.submit(() -> {
+          try {
+            landed.add(ledger.append(LedgerRecord.of(dev.capability.ledger.RecordKind.PLAN, Fixtures.plan(id))).sequence());
+            assertThat(planned.add(id)).as("one plan per id").isTrue();
+          } catch (dev.capability.ledger.LedgerException e) {
+            assertThat(e.code()).isEqualTo("LEDGER_RECORD_INVALID");
+            duplicates.incrementAndGet();
+          }
+        }));
+      }
+      for (Future<?> f : futures) {
+        f.get();
+      }
+    } finally {
+      pool.shutdownNow();
+    }
+    assertThat(duplicates.get()).isEqualTo(150);
+    assertThat(landed).hasSize(150).allMatch(s -> s >= 1 && s <= 150);
+    assertThat(LedgerReader.open(db, Fixtures.options()).verify().intact()).isTrue();
+  }
 }

@@ -1,8 +1,10 @@
 package dev.capability.ledger.internal;
 
 import dev.capability.ledger.LedgerException;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.Deque;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -14,42 +16,51 @@ public final class JsonValues {
   /** An unmodifiable deep copy of a JSON object; refuses anything but maps, lists, strings, booleans, numbers and null. */
   public static Map<String, Object> immutableObject(Map<?, ?> object, String what) {
     @SuppressWarnings("unchecked")
-    Map<String, Object> copy = (Map<String, Object>) copy(object, "", what, false);
+    Map<String, Object> copy = (Map<String, Object>) copy(object, new ArrayDeque<>(), what, false);
     return copy;
   }
 
   /** A modifiable deep copy of a JSON object, for editing before it is stored. */
   public static Map<String, Object> mutableObject(Map<?, ?> object, String what) {
     @SuppressWarnings("unchecked")
-    Map<String, Object> copy = (Map<String, Object>) copy(object, "", what, true);
+    Map<String, Object> copy = (Map<String, Object>) copy(object, new ArrayDeque<>(), what, true);
     return copy;
   }
 
-  private static Object copy(Object value, String pointer, String what, boolean mutable) {
+  /** {@code path} holds the member names and indices down to {@code value}; it becomes a pointer only for an error. */
+  private static Object copy(Object value, Deque<Object> path, String what, boolean mutable) {
     if (value == null || value instanceof String || value instanceof Boolean || value instanceof Number) {
       return value;
     }
     if (value instanceof Map<?, ?> map) {
-      Map<String, Object> out = new LinkedHashMap<>();
+      Map<String, Object> out = new LinkedHashMap<>(map.size() * 2);
       for (Map.Entry<?, ?> e : map.entrySet()) {
         if (!(e.getKey() instanceof String name)) {
-          throw invalid(what, pointer, "has a member name that is not a string");
+          throw invalid(what, path, "has a member name that is not a string");
         }
-        out.put(name, copy(e.getValue(), pointer + "/" + escape(name), what, mutable));
+        path.addLast(name);
+        out.put(name, copy(e.getValue(), path, what, mutable));
+        path.removeLast();
       }
       return mutable ? out : Collections.unmodifiableMap(out);
     }
     if (value instanceof List<?> list) {
       List<Object> out = new ArrayList<>(list.size());
       for (int i = 0; i < list.size(); i++) {
-        out.add(copy(list.get(i), pointer + "/" + i, what, mutable));
+        path.addLast(i);
+        out.add(copy(list.get(i), path, what, mutable));
+        path.removeLast();
       }
       return mutable ? out : Collections.unmodifiableList(out);
     }
-    throw invalid(what, pointer, "is a " + value.getClass().getName() + ", not a JSON value (map, list, string, boolean, number or null)");
+    throw invalid(what, path, "is a " + value.getClass().getName() + ", not a JSON value (map, list, string, boolean, number or null)");
   }
 
-  private static LedgerException invalid(String what, String pointer, String why) {
+  private static LedgerException invalid(String what, Deque<Object> path, String why) {
+    StringBuilder pointer = new StringBuilder();
+    for (Object step : path) {
+      pointer.append('/').append(step instanceof String name ? escape(name) : step);
+    }
     return new LedgerException("LEDGER_RECORD_INVALID", what + " at '" + pointer + "' " + why);
   }
 

@@ -1,24 +1,17 @@
 package dev.capability.ledger.internal;
 
 import dev.capability.ledger.Appended;
-import dev.capability.ledger.Durability;
 import dev.capability.ledger.LedgerException;
 import dev.capability.ledger.LedgerOptions;
-import dev.capability.ledger.RecordKind;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.MessageDigest;
 import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.EnumMap;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
@@ -42,23 +35,12 @@ public final class AppendLog implements AutoCloseable {
   private final Path db;
   private final LedgerOptions options;
   private final Connection connection;
-  private final LedgerKey key;
-  private final CheckpointLog checkpoints;
-  private final String ledgerId;
+  private final CheckpointWriter checkpointWriter;
   private final String genesis;
-  private final MessageDigest digest = ChainHash.newDigest();
-
-  private final PreparedStatement begin;
-  private final PreparedStatement commit;
-  private final PreparedStatement rollback;
-  private final PreparedStatement head;
-  private final PreparedStatement insertEntry;
-  private final Map<RecordKind, PreparedStatement> insertBody = new EnumMap<>(RecordKind.class);
-  private final PreparedStatement planExists;
-  private final PreparedStatement executionExists;
+  private final ChainAppender appender;
 
   private final ReentrantLock writeLock = new ReentrantLock();
-  private final ArrayDeque<Pending> queue = new ArrayDeque<>();
+  private final ArrayDeque<PendingAppend> queue = new ArrayDeque<>();
   private final ReentrantLock checkpointLock = new ReentrantLock();
   private final ScheduledExecutorService scheduler;
 
@@ -71,22 +53,10 @@ public final class AppendLog implements AutoCloseable {
     this.db = db;
     this.options = options;
     this.connection = connection;
-    this.key = key;
-    this.checkpoints = new CheckpointLog(options.checkpointFile(db));
-    this.ledgerId = identity.ledgerId();
-    this.genesis = ChainHash.genesis(ledgerId);
-    this.begin = connection.prepareStatement("BEGIN IMMEDIATE");
-    this.commit = connection.prepareStatement("COMMIT");
-    this.rollback = connection.prepareStatement("ROLLBACK");
-    this.head = connection.prepareStatement("SELECT seq, hash FROM entries ORDER BY seq DESC LIMIT 1");
-    this.insertEntry = connection.prepareStatement(
-        "INSERT INTO entries (seq, kind, recorded_at, prev_hash, hash) VALUES (?, ?, ?, ?, ?)");
-    for (RecordKind kind : RecordKind.values()) {
-      insertBody.put(kind, connection.prepareStatement(
-          "INSERT INTO " + kind.table() + " (seq, " + Schema.bodyColumn(kind.table()) + ") VALUES (?, ?)"));
-    }
-    this.planExists = connection.prepareStatement("SELECT 1 FROM plans WHERE plan_id = ?");
-    this.executionExists = connection.prepareStatement("SELECT 1 FROM entries WHERE seq = ? AND kind = 'execution'");
+    this.checkpointWriter = new CheckpointWriter(db, options.durability(), key, identity.ledgerId(),
+        new CheckpointLog(options.checkpointFile(db)), options.clock());
+    this.genesis = ChainHash.genesis(identity.ledgerId());
+    this.appender = new ChainAppender(connection, db, genesis, options.clock());
     this.scheduler = options.checkpointMaxDelay().isPresent()
         ? Executors.newSingleThreadScheduledExecutor(r -> {
           Thread t = new Thread(r, "capability-ledger-checkpoint");
@@ -126,7 +96,7 @@ public final class AppendLog implements AutoCloseable {
       }
       AppendLog log = new AppendLog(db, options, connection, key, identity);
       if (identity.created()) {
-        log.writeCheckpoint(new Head(0, log.genesis));
+        log.checkpointWriter.write(0, log.genesis);
       }
       return log;
     } catch (SQLException e) {
@@ -158,7 +128,7 @@ public final class AppendLog implements AutoCloseable {
 
   /** Appends one record and returns once it is committed. */
   public Appended append(PreparedRecord record) {
-    Pending pending = new Pending(record);
+    PendingAppend pending = new PendingAppend(record);
     synchronized (queue) {
       queue.add(pending);
     }
@@ -170,7 +140,7 @@ public final class AppendLog implements AutoCloseable {
           failQueued(new LedgerException("LEDGER_CLOSED", "the ledger " + db + " is closed"));
           break;
         }
-        List<Pending> batch = new ArrayList<>();
+        List<PendingAppend> batch = new ArrayList<>();
         synchronized (queue) {
           while (!queue.isEmpty() && batch.size() < MAX_BATCH) {
             batch.add(queue.poll());
@@ -204,24 +174,24 @@ public final class AppendLog implements AutoCloseable {
    * landed. A record that breaks a constraint inside a shared transaction rolls the whole of it
    * back; the batch is then committed again one record per transaction, so that record fails alone.
    */
-  private int commit(List<Pending> batch) {
+  private int commit(List<PendingAppend> batch) {
     try {
       return commitRetrying(batch);
-    } catch (ConstraintInBatch e) {
+    } catch (ChainAppender.ConstraintInBatch e) {
       int landed = 0;
-      for (Pending p : batch) {
+      for (PendingAppend p : batch) {
         landed += commitRetrying(List.of(p));
       }
       return landed;
     }
   }
 
-  private int commitRetrying(List<Pending> batch) {
+  private int commitRetrying(List<PendingAppend> batch) {
     long deadline = System.nanoTime() + options.busyTimeout().toNanos();
     long backoffMillis = 1;
     while (true) {
       try {
-        return commitOnce(batch);
+        return appender.commit(batch);
       } catch (SQLException e) {
         if (SqliteErrors.isBusy(e) && System.nanoTime() < deadline) {
           sleep(backoffMillis);
@@ -231,7 +201,7 @@ public final class AppendLog implements AutoCloseable {
         LedgerException failure = SqliteErrors.translate(e, db, "appending to");
         batch.forEach(p -> p.fail(failure));
         return 0;
-      } catch (ConstraintInBatch e) {
+      } catch (ChainAppender.ConstraintInBatch e) {
         throw e;
       } catch (RuntimeException e) {
         LedgerException failure = e instanceof LedgerException l ? l
@@ -242,117 +212,11 @@ public final class AppendLog implements AutoCloseable {
     }
   }
 
-  /** A record broke a constraint in a transaction shared with others; everything was rolled back. */
-  private static final class ConstraintInBatch extends RuntimeException {
-    private static final long serialVersionUID = 1L;
-
-    ConstraintInBatch() {
-      super(null, null, false, false);
-    }
-  }
-
-  private int commitOnce(List<Pending> batch) throws SQLException {
-    begin.execute();
-    try {
-      Head current = readHead();
-      for (Pending p : batch) {
-        p.staged = null;
-        p.refusal = null;
-        try {
-          // Refusals by the ledger's own checks come before any insert, so they leave nothing to undo.
-          checkReferences(p.record);
-        } catch (LedgerException refused) {
-          p.refusal = refused;
-          continue;
-        }
-        long seq = current.seq() + 1;
-        String recordedAt = Timestamps.format(options.clock().instant());
-        String kind = p.record.kind().id();
-        String hash = ChainHash.hash(digest, current.hash(), seq, kind, recordedAt, p.record.bodyBytes());
-        try {
-          insertEntry.setLong(1, seq);
-          insertEntry.setString(2, kind);
-          insertEntry.setString(3, recordedAt);
-          insertEntry.setString(4, current.hash());
-          insertEntry.setString(5, hash);
-          insertEntry.executeUpdate();
-          PreparedStatement body = insertBody.get(p.record.kind());
-          body.setLong(1, seq);
-          body.setString(2, p.record.body());
-          body.executeUpdate();
-        } catch (SQLException e) {
-          if (!SqliteErrors.isConstraint(e)) {
-            throw e;
-          }
-          if (batch.size() > 1) {
-            throw new ConstraintInBatch();
-          }
-          rollback.execute();
-          p.fail(SqliteErrors.translate(e, db, "appending to"));
-          return 0;
-        }
-        p.staged = new Appended(seq, p.record.kind(), recordedAt, hash);
-        current = new Head(seq, hash);
-      }
-      commit.execute();
-    } catch (SQLException | RuntimeException e) {
-      rollbackQuietly();
-      throw e;
-    }
-    int landed = 0;
-    for (Pending p : batch) {
-      if (p.staged != null) {
-        p.succeed(p.staged);
-        landed++;
-      } else {
-        p.fail(p.refusal);
-      }
-    }
-    return landed;
-  }
-
-  private void checkReferences(PreparedRecord record) throws SQLException {
-    if (record.planReference() != null && !exists(planExists, record.planReference())) {
-      throw new LedgerException("LEDGER_RECORD_INVALID", "the " + record.kind().id() + " refers to plan '"
-          + record.planReference() + "', which the ledger does not hold");
-    }
-    if (record.executionReference() != null) {
-      executionExists.setLong(1, record.executionReference());
-      try (ResultSet rs = executionExists.executeQuery()) {
-        if (!rs.next()) {
-          throw new LedgerException("LEDGER_RECORD_INVALID", "the receipt refers to execution " + record.executionReference()
-              + ", which is not an execution record of the ledger");
-        }
-      }
-    }
-  }
-
-  private static boolean exists(PreparedStatement query, String value) throws SQLException {
-    query.setString(1, value);
-    try (ResultSet rs = query.executeQuery()) {
-      return rs.next();
-    }
-  }
-
-  private void rollbackQuietly() {
-    try {
-      rollback.execute();
-    } catch (SQLException ignored) {
-      // No transaction was open: SQLite had already rolled it back (for example after SQLITE_FULL).
-    }
-  }
-
-  private Head readHead() throws SQLException {
-    try (ResultSet rs = head.executeQuery()) {
-      return rs.next() ? new Head(rs.getLong(1), rs.getString(2)) : new Head(0, genesis);
-    }
-  }
-
-  /** Writes a checkpoint of the current head now, unless one already covers it. */
+  /** Signs and appends a checkpoint of the current head now. */
   public void checkpoint() {
     checkpointLock.lock();
     try {
-      Head current;
+      ChainAppender.Head current;
       long covered;
       writeLock.lock();
       try {
@@ -361,7 +225,7 @@ public final class AppendLog implements AutoCloseable {
       } finally {
         writeLock.unlock();
       }
-      writeCheckpoint(current);
+      checkpointWriter.write(current.seq(), current.hash());
       writeLock.lock();
       try {
         uncheckpointed = Math.max(0, uncheckpointed - covered);
@@ -373,9 +237,9 @@ public final class AppendLog implements AutoCloseable {
     }
   }
 
-  private Head currentHead() {
+  private ChainAppender.Head currentHead() {
     try {
-      return readHead();
+      return appender.readHead();
     } catch (SQLException e) {
       throw SqliteErrors.translate(e, db, "reading the head of");
     }
@@ -423,21 +287,6 @@ public final class AppendLog implements AutoCloseable {
         LOG.warn("could not write a checkpoint of {}: {}", db, e.getMessage());
       }
     }, delay.toNanos(), TimeUnit.NANOSECONDS);
-  }
-
-  /** Forces the committed state to disk, then signs and appends a checkpoint of {@code current}. */
-  private void writeCheckpoint(Head current) {
-    if (options.durability() == Durability.NORMAL) {
-      // Under synchronous=NORMAL the last commits may sit in the OS cache; a checkpoint must
-      // never cover a record a power loss could take back.
-      try {
-        SafeFiles.forceIfExists(db.resolveSibling(db.getFileName() + "-wal"));
-        SafeFiles.forceIfExists(db);
-      } catch (IOException e) {
-        throw new LedgerException("LEDGER_IO_ERROR", "cannot force " + db + " to disk before a checkpoint: " + e.getMessage(), e);
-      }
-    }
-    checkpoints.append(Checkpoint.sign(key, ledgerId, current.seq(), current.hash(), Timestamps.format(options.clock().instant())));
   }
 
   /**
@@ -512,36 +361,4 @@ public final class AppendLog implements AutoCloseable {
     }
   }
 
-  private record Head(long seq, String hash) {}
-
-  /** One queued record; completed by whichever thread commits it. */
-  private static final class Pending {
-    final PreparedRecord record;
-    Appended staged;
-    LedgerException refusal;
-    volatile boolean done;
-    private Appended result;
-    private LedgerException failure;
-
-    Pending(PreparedRecord record) {
-      this.record = record;
-    }
-
-    void succeed(Appended appended) {
-      result = appended;
-      done = true;
-    }
-
-    void fail(LedgerException e) {
-      failure = e;
-      done = true;
-    }
-
-    Appended result() {
-      if (failure != null) {
-        throw new LedgerException(failure.code(), failure.getMessage(), failure);
-      }
-      return result;
-    }
-  }
 }

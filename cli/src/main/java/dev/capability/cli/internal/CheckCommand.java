@@ -35,7 +35,7 @@ final class CheckCommand implements Callable<Integer> {
   public Integer call() {
     try (CommandKernel kernel = options.kernel(console)) {
       ExecutionRequest.Builder request = CommandInput.request(argv, argv == null || argv.isEmpty() ? console.readStdin() : null);
-      options.repository().ifPresent(request::repository);
+      options.narrow(request);
       CheckResult result = kernel.check(request.build());
       print(result);
       return result.decision().allowed() ? ExitCodes.OK : ExitCodes.REFUSED;

@@ -55,7 +55,7 @@ final class ExecCommand implements Callable<Integer> {
     }
     try (CommandKernel kernel = options.kernel(console)) {
       ExecutionRequest.Builder request = CommandInput.request(argv, command);
-      options.repository().ifPresent(request::repository);
+      options.narrow(request);
       if (backend != null) {
         request.backend(backend);
       }

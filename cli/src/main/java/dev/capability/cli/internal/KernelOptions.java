@@ -1,6 +1,8 @@
 package dev.capability.cli.internal;
 
+import dev.capability.kernel.api.ExecutionRequest;
 import dev.capability.kernel.api.PolicyException;
+import dev.capability.kernel.core.AuthorityLayers;
 import dev.capability.kernel.core.CommandKernel;
 import dev.capability.kernel.core.ExecutionPolicies;
 import dev.capability.kernel.core.LoadedPolicy;
@@ -18,6 +20,23 @@ final class KernelOptions {
 
   @Option(names = "--repo", paramLabel = "DIR", description = "The target repository.")
   Path repository;
+
+  @Option(names = "--contract", paramLabel = "FILE", description = "A project-contract layer (JSON) that narrows the policy.")
+  Path contract;
+
+  @Option(names = "--phase", paramLabel = "FILE", description = "A phase layer (JSON) that narrows the policy.")
+  Path phase;
+
+  @Option(names = "--correction", paramLabel = "FILE", description = "A correction layer (JSON) that narrows the policy.")
+  Path correction;
+
+  /** The request builder with the repository and the layers these options name. */
+  ExecutionRequest.Builder narrow(ExecutionRequest.Builder request) {
+    repository().ifPresent(request::repository);
+    AuthorityLayers.load(Optional.ofNullable(contract), Optional.ofNullable(phase), Optional.ofNullable(correction))
+        .forEach(request::layer);
+    return request;
+  }
 
   Optional<Path> repository() {
     return Optional.ofNullable(repository).map(p -> p.toAbsolutePath());

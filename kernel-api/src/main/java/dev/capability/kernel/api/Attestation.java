@@ -3,9 +3,12 @@ package dev.capability.kernel.api;
 import dev.capability.kernel.api.backend.IsolationCapability;
 import dev.capability.kernel.api.backend.PinnedExecutable;
 import java.time.Instant;
+import java.util.Collections;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
+import java.util.TreeMap;
 
 /**
  * What the kernel can state about one execution or denial: what was asked, under which policy,
@@ -29,7 +32,12 @@ public record Attestation(
     String network,
     String projectWrites,
     WriteBoundaries writeBoundaries,
+    Map<String, String> toolConfiguration,
+    List<String> neutralization,
     List<String> filesProduced,
+    List<Change> changes,
+    List<Violation> violations,
+    SecretScan secrets,
     String inputTreeHash,
     Stream stdout,
     Stream stderr,
@@ -51,7 +59,12 @@ public record Attestation(
     Objects.requireNonNull(network, "network");
     Objects.requireNonNull(projectWrites, "projectWrites");
     Objects.requireNonNull(writeBoundaries, "writeBoundaries");
+    toolConfiguration = Collections.unmodifiableSortedMap(new TreeMap<>(Objects.requireNonNull(toolConfiguration, "toolConfiguration")));
+    neutralization = List.copyOf(Objects.requireNonNull(neutralization, "neutralization"));
     filesProduced = List.copyOf(Objects.requireNonNull(filesProduced, "filesProduced"));
+    changes = List.copyOf(Objects.requireNonNull(changes, "changes"));
+    violations = List.copyOf(Objects.requireNonNull(violations, "violations"));
+    Objects.requireNonNull(secrets, "secrets");
     Objects.requireNonNull(stdout, "stdout");
     Objects.requireNonNull(stderr, "stderr");
     Objects.requireNonNull(startedAt, "startedAt");
@@ -89,16 +102,88 @@ public record Attestation(
     }
   }
 
-  /** Write boundaries of the authority layers, as repository-relative glob patterns. */
-  public record WriteBoundaries(List<String> operator, List<String> phase, List<String> correction) {
+  /**
+   * Write boundaries of the authority layers, as repository-relative glob patterns; a layer
+   * that sets no write scope of its own is absent (null), an empty list allows no writes.
+   */
+  public record WriteBoundaries(List<String> operator, List<String> contract, List<String> phase, List<String> correction) {
     public WriteBoundaries {
-      operator = List.copyOf(operator);
-      phase = List.copyOf(phase);
-      correction = List.copyOf(correction);
+      operator = copyOrNull(operator);
+      contract = copyOrNull(contract);
+      phase = copyOrNull(phase);
+      correction = copyOrNull(correction);
     }
 
-    public static WriteBoundaries none() {
-      return new WriteBoundaries(List.of(), List.of(), List.of());
+    private static List<String> copyOrNull(List<String> patterns) {
+      return patterns == null ? null : List.copyOf(patterns);
+    }
+  }
+
+  /**
+   * One change the repository audit saw.
+   *
+   * @param path repository-relative POSIX path
+   * @param kind {@code CREATED}, {@code MODIFIED}, {@code DELETED}, {@code MODE_CHANGED},
+   *     {@code TYPE_CHANGED} or {@code RETARGETED}
+   * @param type what the path is (after the command, or before it for a deletion): {@code FILE},
+   *     {@code DIRECTORY}, {@code SYMLINK}, {@code OTHER}
+   * @param ignored true when {@code .gitignore} rules ignore the path before and after
+   */
+  public record Change(String path, String kind, String type, boolean ignored) {
+    public Change {
+      Objects.requireNonNull(path, "path");
+      Objects.requireNonNull(kind, "kind");
+      Objects.requireNonNull(type, "type");
+    }
+  }
+
+  /**
+   * A change the effective authority did not allow.
+   *
+   * @param path repository-relative POSIX path
+   * @param kind the change's kind
+   * @param layer the authority layer whose write scope excludes it, or {@code protected}
+   * @param rule the rule or pattern set that decided
+   * @param reason for a person
+   */
+  public record Violation(String path, String kind, String layer, String rule, String reason) {
+    public Violation {
+      Objects.requireNonNull(path, "path");
+      Objects.requireNonNull(kind, "kind");
+      Objects.requireNonNull(layer, "layer");
+      Objects.requireNonNull(rule, "rule");
+      Objects.requireNonNull(reason, "reason");
+    }
+  }
+
+  /**
+   * What the secret scan found in produced files and captured output: rules and places, never
+   * the secret itself, and what it could not fully scan.
+   */
+  public record SecretScan(List<SecretFinding> findings, List<ScanGap> gaps) {
+    public SecretScan {
+      findings = List.copyOf(findings);
+      gaps = List.copyOf(gaps);
+    }
+
+    public static SecretScan none() {
+      return new SecretScan(List.of(), List.of());
+    }
+  }
+
+  /** A secret rule matched at a line of a repository file or of {@code stdout}/{@code stderr}. */
+  public record SecretFinding(String rule, String source, int line) {
+    public SecretFinding {
+      Objects.requireNonNull(rule, "rule");
+      Objects.requireNonNull(source, "source");
+    }
+  }
+
+  /** Content the scan did not fully see, and why (for example {@code TRUNCATED}). */
+  public record ScanGap(String source, String reason) {
+    public ScanGap {
+      Objects.requireNonNull(source, "source");
+      Objects.requireNonNull(reason, "reason");
     }
   }
 

@@ -53,10 +53,45 @@ public final class AttestationJson {
     m.put("projectWrites", a.projectWrites());
     Map<String, Object> boundaries = new LinkedHashMap<>();
     boundaries.put("operator", a.writeBoundaries().operator());
+    boundaries.put("contract", a.writeBoundaries().contract());
     boundaries.put("phase", a.writeBoundaries().phase());
     boundaries.put("correction", a.writeBoundaries().correction());
     m.put("writeBoundaries", boundaries);
+    m.put("toolConfiguration", a.toolConfiguration());
+    m.put("neutralization", a.neutralization());
     m.put("filesProduced", a.filesProduced());
+    m.put("changes", a.changes().stream().map(c -> {
+      Map<String, Object> change = new LinkedHashMap<>();
+      change.put("path", c.path());
+      change.put("kind", c.kind());
+      change.put("type", c.type());
+      change.put("ignored", c.ignored());
+      return change;
+    }).toList());
+    m.put("violations", a.violations().stream().map(v -> {
+      Map<String, Object> violation = new LinkedHashMap<>();
+      violation.put("path", v.path());
+      violation.put("kind", v.kind());
+      violation.put("layer", v.layer());
+      violation.put("rule", v.rule());
+      violation.put("reason", v.reason());
+      return violation;
+    }).toList());
+    Map<String, Object> secrets = new LinkedHashMap<>();
+    secrets.put("findings", a.secrets().findings().stream().map(f -> {
+      Map<String, Object> finding = new LinkedHashMap<>();
+      finding.put("rule", f.rule());
+      finding.put("source", f.source());
+      finding.put("line", f.line());
+      return finding;
+    }).toList());
+    secrets.put("gaps", a.secrets().gaps().stream().map(g -> {
+      Map<String, Object> gap = new LinkedHashMap<>();
+      gap.put("source", g.source());
+      gap.put("reason", g.reason());
+      return gap;
+    }).toList());
+    m.put("secrets", secrets);
     m.put("inputTreeHash", a.inputTreeHash());
     m.put("stdout", stream(a.stdout()));
     m.put("stderr", stream(a.stderr()));

@@ -1,8 +1,10 @@
 package dev.capability.kernel.api;
 
+import dev.capability.kernel.api.authority.AuthorityLayer;
 import dev.capability.kernel.api.backend.IsolationCapability;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Objects;
@@ -24,6 +26,7 @@ public final class ExecutionRequest {
   private final byte[] stdin;
   private final String backendId;
   private final Set<IsolationCapability> requiredCapabilities;
+  private final List<AuthorityLayer> layers;
 
   private ExecutionRequest(Builder b) {
     if ((b.argv == null) == (b.command == null)) {
@@ -41,6 +44,7 @@ public final class ExecutionRequest {
     this.stdin = b.stdin;
     this.backendId = b.backendId;
     this.requiredCapabilities = Set.copyOf(b.requiredCapabilities);
+    this.layers = List.copyOf(b.layers);
   }
 
   /** A request for an argv list; argv[0] names the executable. */
@@ -73,6 +77,7 @@ public final class ExecutionRequest {
     b.stdin = stdin;
     b.backendId = backendId;
     b.requiredCapabilities.addAll(requiredCapabilities);
+    b.layers.addAll(layers);
     return b;
   }
 
@@ -112,6 +117,11 @@ public final class ExecutionRequest {
     return requiredCapabilities;
   }
 
+  /** Authority layers below the operator (project contract, phase, correction) that narrow this request. */
+  public List<AuthorityLayer> layers() {
+    return layers;
+  }
+
   /** Builds an {@link ExecutionRequest}. */
   public static final class Builder {
     private List<String> argv;
@@ -123,8 +133,19 @@ public final class ExecutionRequest {
     private byte[] stdin;
     private String backendId;
     private final Set<IsolationCapability> requiredCapabilities = EnumSet.noneOf(IsolationCapability.class);
+    private final List<AuthorityLayer> layers = new ArrayList<>();
 
     private Builder() {}
+
+    /**
+     * Narrows the operator's authority with a project contract, phase or correction layer. A
+     * layer can only narrow: one that would widen the operator's is refused when the command is
+     * decided.
+     */
+    public Builder layer(AuthorityLayer layer) {
+      layers.add(Objects.requireNonNull(layer, "layer"));
+      return this;
+    }
 
     /** The target repository: the root of write scopes and of the audit. */
     public Builder repository(Path repository) {

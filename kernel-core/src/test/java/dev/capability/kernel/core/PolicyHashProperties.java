@@ -14,6 +14,7 @@ import dev.capability.kernel.api.policy.FlagRule;
 import dev.capability.kernel.api.policy.OperandRule;
 import dev.capability.kernel.api.policy.ProjectWriteMode;
 import dev.capability.kernel.api.policy.SubcommandRule;
+import dev.capability.kernel.api.policy.ToolConfigurationPin;
 import dev.capability.kernel.api.policy.ValueRule;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -28,6 +29,7 @@ import java.util.OptionalInt;
 import java.util.Random;
 import java.util.Set;
 import java.util.function.UnaryOperator;
+import java.util.stream.Stream;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
 import net.jqwik.api.Combinators;
@@ -73,7 +75,8 @@ class PolicyHashProperties {
 
   /** One small change to a policy, each still a valid policy. */
   enum Mutation {
-    ADD_EXACT_ARGUMENTS, ADD_FLAG, PIN_OR_REPIN, ADD_NOT_MATCH_EXAMPLE, REMOVE_RULE, LENGTHEN_TIMEOUT, ADD_CAPABILITY, INHERIT_MORE;
+    ADD_EXACT_ARGUMENTS, ADD_FLAG, PIN_OR_REPIN, ADD_NOT_MATCH_EXAMPLE, NAME_TOOL_CONFIGURATION, REMOVE_RULE, LENGTHEN_TIMEOUT,
+    ADD_CAPABILITY, INHERIT_MORE, PROTECT_MORE, TOGGLE_GIT_NEUTRALIZATION;
 
     ExecutionPolicy apply(ExecutionPolicy policy, int index) {
       if (policy.executables().isEmpty() && ordinal() <= REMOVE_RULE.ordinal()) {
@@ -90,6 +93,9 @@ class PolicyHashProperties {
         case ADD_NOT_MATCH_EXAMPLE -> changeRule(policy, index, rule -> rule.toBuilder()
             .notMatch(argv0(rule), "--never-listed")
             .build());
+        case NAME_TOOL_CONFIGURATION -> changeRule(policy, index, rule -> rule.toBuilder()
+            .toolConfiguration("mutated/" + rule.toolConfiguration().size() + ".config", ToolConfigurationPin.absent())
+            .build());
         case REMOVE_RULE -> policy.toBuilder().removeExecutable(policy.executables().get(index).id()).build();
         case LENGTHEN_TIMEOUT -> policy.toBuilder().timeout(policy.timeout().compareTo(Duration.ofHours(1)) < 0
             ? policy.timeout().plusMillis(1) : policy.timeout().minusMillis(1)).build();
@@ -98,6 +104,9 @@ class PolicyHashProperties {
             .findFirst()
             .orElseThrow()).build();
         case INHERIT_MORE -> policy.toBuilder().inheritEnvironment("MUTATED_NAME").build();
+        case PROTECT_MORE -> policy.toBuilder().protectedPaths(
+            Stream.concat(policy.protectedPaths().stream(), Stream.of("mutated/**")).toList()).build();
+        case TOGGLE_GIT_NEUTRALIZATION -> policy.toBuilder().neutralizeGit(!policy.neutralizeGit()).build();
       };
     }
 

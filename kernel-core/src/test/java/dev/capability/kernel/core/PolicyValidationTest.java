@@ -12,6 +12,7 @@ import dev.capability.kernel.api.policy.OperandRule;
 import dev.capability.kernel.api.policy.PolicyExamples;
 import dev.capability.kernel.api.policy.ProjectWriteMode;
 import dev.capability.kernel.api.policy.SubcommandRule;
+import dev.capability.kernel.api.policy.ToolConfigurationPin;
 import dev.capability.kernel.api.policy.ValueRule;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -118,10 +119,47 @@ class PolicyValidationTest {
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"/abs", "../x", "a/../b", "a//b", "a/", "./a", "~/x", "a**/b", "a/b**", "a[bc]", "{a,b}", "a\\b", "a\u0007", ""})
+  @ValueSource(strings = {"/abs", "../x", "a/../b", "a//b", "a/", "./a", "~/x", "a**/b", "a/b**", "a[bc", "[z-a]", "{a,b}", "a\\b", "a\u0007", ""})
   void refusesMalformedWriteScopes(String scope) {
     assertRefused(ExecutionPolicy.builder().projectWrites(ProjectWriteMode.SCOPED).writeScopes(List.of(scope)).build(),
         "POLICY_INVALID", "/writeScopes/0");
+  }
+
+  @Test
+  void writeScopesMayUseCharacterClasses() {
+    LoadedPolicy scoped = ExecutionPolicies.of(ExecutionPolicy.builder()
+        .projectWrites(ProjectWriteMode.SCOPED).writeScopes(List.of("out/[a-c]/*.log", "gen/[!.]*")).build());
+
+    assertThat(scoped.policy().writeScopes()).containsExactly("out/[a-c]/*.log", "gen/[!.]*");
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"/etc", "~/.bashrc", "a/../b", "{a,b}", "a[", ""})
+  void refusesMalformedProtectedPaths(String entry) {
+    assertRefused(ExecutionPolicy.builder().protectedPaths(List.of(".envrc", entry)).build(), "POLICY_INVALID", "/protectedPaths/1");
+  }
+
+  @Test
+  void refusesADuplicateProtectedPath() {
+    assertRefused(ExecutionPolicy.builder().protectedPaths(List.of("**/.envrc", "**/.envrc")).build(), "POLICY_INVALID", "/protectedPaths/1");
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"/abs/file", "a/../b", "a//b", ".", ""})
+  void refusesToolConfigurationPathsThatAreNotRepositoryRelative(String file) {
+    assertRefused(ExecutionPolicy.builder()
+            .executable(ExecutableRule.named("mvn").exact("-q", "test").toolConfiguration(file, ToolConfigurationPin.recorded()).build())
+            .build(),
+        "POLICY_INVALID", "/executables/mvn/toolConfiguration");
+  }
+
+  @Test
+  void refusesAToolConfigurationPinThatIsNotASha256() {
+    assertRefused(ExecutionPolicy.builder()
+            .executable(ExecutableRule.named("mvn").exact("-q", "test")
+                .toolConfiguration(".mvn/jvm.config", ToolConfigurationPin.sha256("ABC")).build())
+            .build(),
+        "POLICY_INVALID", "/executables/mvn/toolConfiguration/.mvn~1jvm.config");
   }
 
   @Test

@@ -27,6 +27,7 @@ public final class LaunchSpec {
   private final NetworkMode network;
   private final Path repository;
   private final List<Path> writableRoots;
+  private final List<Path> protectedPaths;
   private final Set<IsolationCapability> requiredCapabilities;
 
   private LaunchSpec(Builder b) {
@@ -44,6 +45,7 @@ public final class LaunchSpec {
     this.network = Objects.requireNonNull(b.network, "network");
     this.repository = b.repository;
     this.writableRoots = List.copyOf(b.writableRoots);
+    this.protectedPaths = List.copyOf(b.protectedPaths);
     this.requiredCapabilities = Set.copyOf(b.requiredCapabilities);
   }
 
@@ -71,6 +73,7 @@ public final class LaunchSpec {
     b.network = network;
     b.repository = repository;
     b.writableRoots = writableRoots;
+    b.protectedPaths = protectedPaths;
     b.requiredCapabilities = EnumSet.noneOf(IsolationCapability.class);
     b.requiredCapabilities.addAll(requiredCapabilities);
     return b;
@@ -129,6 +132,15 @@ public final class LaunchSpec {
     return writableRoots;
   }
 
+  /**
+   * Absolute paths inside the repository that stay read-only even under a writable root; one
+   * that does not exist must not be creatable by the command. A backend that cannot keep this
+   * for a path refuses the launch.
+   */
+  public List<Path> protectedPaths() {
+    return protectedPaths;
+  }
+
   /** Capabilities the backend must supply for this launch, or refuse it. */
   public Set<IsolationCapability> requiredCapabilities() {
     return requiredCapabilities;
@@ -147,6 +159,7 @@ public final class LaunchSpec {
     private NetworkMode network = NetworkMode.NONE;
     private Path repository;
     private List<Path> writableRoots = List.of();
+    private List<Path> protectedPaths = List.of();
     private Set<IsolationCapability> requiredCapabilities = EnumSet.noneOf(IsolationCapability.class);
 
     private Builder(PinnedExecutable executable) {
@@ -202,6 +215,12 @@ public final class LaunchSpec {
 
     public Builder writableRoots(List<Path> writableRoots) {
       this.writableRoots = List.copyOf(Objects.requireNonNull(writableRoots, "writableRoots"));
+      return this;
+    }
+
+    /** Paths that must stay read-only, or absent when they do not exist; none by default. */
+    public Builder protectedPaths(List<Path> protectedPaths) {
+      this.protectedPaths = List.copyOf(Objects.requireNonNull(protectedPaths, "protectedPaths"));
       return this;
     }
 

@@ -2,9 +2,12 @@ package dev.capability.kernel.api.policy;
 
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.TreeMap;
 
 /**
  * Allows one executable and says which argv it may get.
@@ -24,6 +27,8 @@ import java.util.Optional;
  * @param exactArguments argument lists (after argv[0]) allowed exactly as given
  * @param arguments typed rules for the arguments, when the rule has them
  * @param examples argv arrays this rule must allow and the policy must refuse
+ * @param toolConfiguration repository-relative files that change what the executable does, each
+ *     with what it must be; the kernel hashes them into the attestation before every run
  */
 public record ExecutableRule(
     String id,
@@ -32,7 +37,8 @@ public record ExecutableRule(
     Optional<String> sha256,
     List<List<String>> exactArguments,
     Optional<ArgumentRules> arguments,
-    PolicyExamples examples) {
+    PolicyExamples examples,
+    Map<String, ToolConfigurationPin> toolConfiguration) {
 
   public ExecutableRule {
     Objects.requireNonNull(id, "id");
@@ -45,6 +51,11 @@ public record ExecutableRule(
         .toList();
     Objects.requireNonNull(arguments, "arguments");
     Objects.requireNonNull(examples, "examples");
+    Objects.requireNonNull(toolConfiguration, "toolConfiguration");
+    TreeMap<String, ToolConfigurationPin> files = new TreeMap<>();
+    toolConfiguration.forEach((file, pin) -> files.put(
+        Objects.requireNonNull(file, "toolConfiguration key"), Objects.requireNonNull(pin, "toolConfiguration value")));
+    toolConfiguration = Collections.unmodifiableSortedMap(files);
     if (name.isPresent() == path.isPresent()) {
       throw new IllegalArgumentException("an executable rule names exactly one of name and path");
     }
@@ -84,6 +95,7 @@ public record ExecutableRule(
     b.arguments = arguments.orElse(null);
     b.match.addAll(examples.match());
     b.notMatch.addAll(examples.notMatch());
+    b.toolConfiguration.putAll(toolConfiguration);
     return b;
   }
 
@@ -97,6 +109,7 @@ public record ExecutableRule(
     private ArgumentRules arguments;
     private final List<List<String>> match = new ArrayList<>();
     private final List<List<String>> notMatch = new ArrayList<>();
+    private final Map<String, ToolConfigurationPin> toolConfiguration = new TreeMap<>();
 
     private Builder(String name, Path path, String id) {
       this.name = name;
@@ -134,6 +147,12 @@ public record ExecutableRule(
       return this;
     }
 
+    /** Names the repository-relative tool configuration file {@code file} and what it must be. */
+    public Builder toolConfiguration(String file, ToolConfigurationPin pin) {
+      toolConfiguration.put(Objects.requireNonNull(file, "file"), Objects.requireNonNull(pin, "pin"));
+      return this;
+    }
+
     /** Adds an argv (argv[0] included) the policy must refuse. */
     public Builder notMatch(String... argv) {
       notMatch.add(List.of(argv));
@@ -153,7 +172,8 @@ public record ExecutableRule(
           Optional.ofNullable(sha256),
           exactArguments,
           Optional.ofNullable(arguments),
-          new PolicyExamples(match, notMatch));
+          new PolicyExamples(match, notMatch),
+          toolConfiguration);
     }
   }
 }

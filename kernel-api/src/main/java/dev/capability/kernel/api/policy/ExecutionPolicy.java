@@ -32,11 +32,24 @@ public final class ExecutionPolicy {
   /** The per-stream output bound when none is set: 1 MiB. */
   public static final long DEFAULT_MAX_OUTPUT_BYTES = 1L << 20;
 
+  /**
+   * The protected paths when none are set: files that make tools in the repository run code
+   * (Maven's {@code .mvn} and wrapper, CI workflows, direnv, git attributes and submodules) and
+   * shell start-up files. {@code .git} at any depth and {@code .capability} are protected in
+   * addition, whatever the policy says.
+   */
+  public static final List<String> DEFAULT_PROTECTED_PATHS = List.of(
+      "**/.mvn", "mvnw", ".github/workflows", ".gitlab-ci.yml", "**/.envrc", "**/.gitattributes", ".gitmodules",
+      "**/.bashrc", "**/.bash_profile", "**/.bash_login", "**/.bash_logout", "**/.profile",
+      "**/.zshrc", "**/.zshenv", "**/.zprofile", "**/.zlogin", "**/.zlogout");
+
   private final Duration timeout;
   private final long maxOutputBytes;
   private final NetworkMode network;
   private final ProjectWriteMode projectWrites;
   private final List<String> writeScopes;
+  private final List<String> protectedPaths;
+  private final boolean neutralizeGit;
   private final Set<IsolationCapability> requiredCapabilities;
   private final boolean allowRepositoryExecutables;
   private final Set<String> inheritEnvironment;
@@ -49,6 +62,8 @@ public final class ExecutionPolicy {
     this.network = b.network;
     this.projectWrites = b.projectWrites;
     this.writeScopes = List.copyOf(b.writeScopes);
+    this.protectedPaths = List.copyOf(b.protectedPaths);
+    this.neutralizeGit = b.neutralizeGit;
     EnumSet<IsolationCapability> capabilities = EnumSet.noneOf(IsolationCapability.class);
     capabilities.addAll(b.requiredCapabilities);
     this.requiredCapabilities = Collections.unmodifiableSet(capabilities);
@@ -60,7 +75,10 @@ public final class ExecutionPolicy {
     this.executables = List.copyOf(rules);
   }
 
-  /** A builder with every default: 60 s, 1 MiB, no network, read-only, no executables. */
+  /**
+   * A builder with every default: 60 s, 1 MiB, no network, read-only, the default protected
+   * paths, git neutralized, no executables.
+   */
   public static Builder builder() {
     return new Builder();
   }
@@ -73,6 +91,9 @@ public final class ExecutionPolicy {
     b.network = network;
     b.projectWrites = projectWrites;
     b.writeScopes.addAll(writeScopes);
+    b.protectedPaths.clear();
+    b.protectedPaths.addAll(protectedPaths);
+    b.neutralizeGit = neutralizeGit;
     b.requiredCapabilities.addAll(requiredCapabilities);
     b.allowRepositoryExecutables = allowRepositoryExecutables;
     b.inheritEnvironment.addAll(inheritEnvironment);
@@ -103,11 +124,29 @@ public final class ExecutionPolicy {
 
   /**
    * Repository-relative glob patterns commands may write when {@link #projectWrites()} is
-   * {@link ProjectWriteMode#SCOPED}; {@code *} and {@code ?} match within one path segment,
-   * {@code **} as a whole segment matches any number of segments.
+   * {@link ProjectWriteMode#SCOPED}; {@code *}, {@code ?} and classes such as {@code [a-z]} match
+   * within one path segment, {@code **} as a whole segment matches any number of segments, and no
+   * wildcard matches the {@code .} that starts a hidden name. See {@code docs/authority.md}.
    */
   public List<String> writeScopes() {
     return writeScopes;
+  }
+
+  /**
+   * Repository-relative glob patterns no command may write, whatever the write scopes say: a
+   * path is protected when it or a directory above it matches one. Wildcards here match hidden
+   * names too. {@code .git} at any depth and {@code .capability} are protected in addition.
+   */
+  public List<String> protectedPaths() {
+    return protectedPaths;
+  }
+
+  /**
+   * Whether git commands run with repository-driven helpers switched off (fsmonitor, hooks,
+   * pager, editors, credential and askpass helpers, system configuration); on by default.
+   */
+  public boolean neutralizeGit() {
+    return neutralizeGit;
   }
 
   /** Capabilities the backend must supply for every run, or the run is refused. */
@@ -148,6 +187,8 @@ public final class ExecutionPolicy {
         && network == that.network
         && projectWrites == that.projectWrites
         && writeScopes.equals(that.writeScopes)
+        && protectedPaths.equals(that.protectedPaths)
+        && neutralizeGit == that.neutralizeGit
         && requiredCapabilities.equals(that.requiredCapabilities)
         && allowRepositoryExecutables == that.allowRepositoryExecutables
         && inheritEnvironment.equals(that.inheritEnvironment)
@@ -158,7 +199,7 @@ public final class ExecutionPolicy {
   @Override
   public int hashCode() {
     return Objects.hash(
-        timeout, maxOutputBytes, network, projectWrites, writeScopes, requiredCapabilities,
+        timeout, maxOutputBytes, network, projectWrites, writeScopes, protectedPaths, neutralizeGit, requiredCapabilities,
         allowRepositoryExecutables, inheritEnvironment, setEnvironment, executables);
   }
 
@@ -169,6 +210,8 @@ public final class ExecutionPolicy {
         + ", network=" + network
         + ", projectWrites=" + projectWrites
         + ", writeScopes=" + writeScopes
+        + ", protectedPaths=" + protectedPaths
+        + ", neutralizeGit=" + neutralizeGit
         + ", requiredCapabilities=" + requiredCapabilities
         + ", allowRepositoryExecutables=" + allowRepositoryExecutables
         + ", inheritEnvironment=" + inheritEnvironment
@@ -183,6 +226,8 @@ public final class ExecutionPolicy {
     private NetworkMode network = NetworkMode.NONE;
     private ProjectWriteMode projectWrites = ProjectWriteMode.READ_ONLY;
     private final List<String> writeScopes = new ArrayList<>();
+    private final List<String> protectedPaths = new ArrayList<>(DEFAULT_PROTECTED_PATHS);
+    private boolean neutralizeGit = true;
     private final Set<IsolationCapability> requiredCapabilities = EnumSet.noneOf(IsolationCapability.class);
     private boolean allowRepositoryExecutables;
     private final Set<String> inheritEnvironment = new TreeSet<>();
@@ -220,6 +265,20 @@ public final class ExecutionPolicy {
       List<String> copy = List.copyOf(Objects.requireNonNull(writeScopes, "writeScopes"));
       this.writeScopes.clear();
       this.writeScopes.addAll(copy);
+      return this;
+    }
+
+    /** Replaces the protected paths; the default is {@link #DEFAULT_PROTECTED_PATHS}. */
+    public Builder protectedPaths(List<String> protectedPaths) {
+      List<String> copy = List.copyOf(Objects.requireNonNull(protectedPaths, "protectedPaths"));
+      this.protectedPaths.clear();
+      this.protectedPaths.addAll(copy);
+      return this;
+    }
+
+    /** Whether git commands run with repository-driven helpers switched off; on by default. */
+    public Builder neutralizeGit(boolean neutralize) {
+      this.neutralizeGit = neutralize;
       return this;
     }
 

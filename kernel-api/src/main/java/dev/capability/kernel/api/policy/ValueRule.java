@@ -13,8 +13,10 @@ import java.util.TreeSet;
  * @param literals the accepted strings; non-empty for {@link ValueKind#LITERAL}, empty otherwise
  * @param min the smallest accepted integer, only for {@link ValueKind#INTEGER}
  * @param max the largest accepted integer, only for {@link ValueKind#INTEGER}
+ * @param write true for a {@link ValueKind#PATH} the command writes: before launch the kernel
+ *     refuses it when it is protected, outside the effective write scope, or reached through a link
  */
-public record ValueRule(ValueKind kind, Set<String> literals, OptionalLong min, OptionalLong max) {
+public record ValueRule(ValueKind kind, Set<String> literals, OptionalLong min, OptionalLong max, boolean write) {
 
   public ValueRule {
     Objects.requireNonNull(kind, "kind");
@@ -30,16 +32,24 @@ public record ValueRule(ValueKind kind, Set<String> literals, OptionalLong min, 
     if (min.isPresent() && max.isPresent() && min.getAsLong() > max.getAsLong()) {
       throw new IllegalArgumentException("min " + min.getAsLong() + " exceeds max " + max.getAsLong());
     }
+    if (write && kind != ValueKind.PATH) {
+      throw new IllegalArgumentException("only a path value may be a write target");
+    }
   }
 
   /** A relative path inside the workspace. */
   public static ValueRule path() {
-    return new ValueRule(ValueKind.PATH, Set.of(), OptionalLong.empty(), OptionalLong.empty());
+    return new ValueRule(ValueKind.PATH, Set.of(), OptionalLong.empty(), OptionalLong.empty(), false);
+  }
+
+  /** A relative path inside the workspace that the command writes. */
+  public static ValueRule writePath() {
+    return new ValueRule(ValueKind.PATH, Set.of(), OptionalLong.empty(), OptionalLong.empty(), true);
   }
 
   /** One of {@code literals}. */
   public static ValueRule literal(Set<String> literals) {
-    return new ValueRule(ValueKind.LITERAL, literals, OptionalLong.empty(), OptionalLong.empty());
+    return new ValueRule(ValueKind.LITERAL, literals, OptionalLong.empty(), OptionalLong.empty(), false);
   }
 
   /** One of {@code literals}. */
@@ -49,11 +59,11 @@ public record ValueRule(ValueKind kind, Set<String> literals, OptionalLong min, 
 
   /** Any integer the policy format can express. */
   public static ValueRule integer() {
-    return new ValueRule(ValueKind.INTEGER, Set.of(), OptionalLong.empty(), OptionalLong.empty());
+    return new ValueRule(ValueKind.INTEGER, Set.of(), OptionalLong.empty(), OptionalLong.empty(), false);
   }
 
   /** An integer in {@code [min, max]}. */
   public static ValueRule integer(long min, long max) {
-    return new ValueRule(ValueKind.INTEGER, Set.of(), OptionalLong.of(min), OptionalLong.of(max));
+    return new ValueRule(ValueKind.INTEGER, Set.of(), OptionalLong.of(min), OptionalLong.of(max), false);
   }
 }

@@ -4,9 +4,13 @@ import dev.capability.kernel.api.Attestation;
 import dev.capability.kernel.api.CapturedOutput;
 import dev.capability.kernel.api.ExecutionStatus;
 import dev.capability.kernel.api.json.CanonicalJson;
+import dev.capability.kernel.api.authority.AuthorityLayer;
 import dev.capability.kernel.api.policy.ExecutionPolicy;
 import dev.capability.kernel.core.LoadedPolicy;
+import dev.capability.kernel.core.internal.audit.ChangeKind;
+import dev.capability.kernel.core.internal.audit.EntryType;
 import java.time.Instant;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -40,11 +44,16 @@ final class AttestationFactory {
         context.pinned == null ? null : Attestation.Executable.of(context.pinned.executable()),
         context.backend == null ? null : new Attestation.Backend(context.backend.id(), context.backend.capabilities()),
         environment,
-        p.network().name().toLowerCase(Locale.ROOT),
-        p.projectWrites().name().toLowerCase(Locale.ROOT),
-        new Attestation.WriteBoundaries(p.writeScopes(), List.of(), List.of()),
-        List.of(),
-        null,
+        network(context),
+        projectWrites(context),
+        writeBoundaries(context),
+        context.toolConfiguration,
+        context.neutralization,
+        filesProduced(context),
+        changes(context),
+        violations(context),
+        secrets(context),
+        context.inputTreeHash,
         Attestation.Stream.of(stdout),
         Attestation.Stream.of(stderr),
         context.launch == null ? context.receivedAt : context.launch.startedAt(),
@@ -52,6 +61,80 @@ final class AttestationFactory {
         context.launch != null && context.launch.timedOut(),
         context.launch != null && context.launch.outputLimitHit(),
         context.launch == null || context.launch.exitCode().isEmpty() ? null : context.launch.exitCode().getAsInt());
+  }
+
+  /** The network the command got; before the authority was built, the operator's. */
+  private String network(ExecutionContext context) {
+    if (context.authority == null || context.authority.networkMode().isEmpty()) {
+      return policy.policy().network().name().toLowerCase(Locale.ROOT);
+    }
+    return context.authority.networkMode().get().name().toLowerCase(Locale.ROOT);
+  }
+
+  private String projectWrites(ExecutionContext context) {
+    var mode = context.authority == null ? policy.policy().projectWrites() : context.authority.projectWrites();
+    return mode.name().toLowerCase(Locale.ROOT);
+  }
+
+  private Attestation.WriteBoundaries writeBoundaries(ExecutionContext context) {
+    List<String> operator = policy.policy().writeScopes();
+    List<String> contract = scopesOf(context, AuthorityLayer.Kind.PROJECT_CONTRACT);
+    List<String> phase = scopesOf(context, AuthorityLayer.Kind.PHASE);
+    List<String> correction = scopesOf(context, AuthorityLayer.Kind.CORRECTION);
+    return new Attestation.WriteBoundaries(operator, contract, phase, correction);
+  }
+
+  private static List<String> scopesOf(ExecutionContext context, AuthorityLayer.Kind kind) {
+    return context.request.layers().stream()
+        .filter(layer -> layer.kind() == kind)
+        .findFirst()
+        .flatMap(AuthorityLayer::writeScopes)
+        .orElse(null);
+  }
+
+  private static List<Attestation.Violation> violations(ExecutionContext context) {
+    Map<String, String> kinds = new HashMap<>();
+    if (context.changes != null) {
+      context.changes.changes().forEach(c -> kinds.put(c.path(), c.kind().name()));
+    }
+    return context.violations.stream()
+        .map(v -> new Attestation.Violation(v.path(), kinds.getOrDefault(v.path(), "CHANGED"),
+            v.decision().layer(), v.decision().rule(), v.decision().message()))
+        .toList();
+  }
+
+  /** Repository paths the command created or gave new content (not deletions, not mode changes, not directories). */
+  private static List<String> filesProduced(ExecutionContext context) {
+    if (context.changes == null) {
+      return List.of();
+    }
+    return context.changes.changes().stream()
+        .filter(c -> c.type() != EntryType.DIRECTORY)
+        .filter(c -> c.kind() == ChangeKind.CREATED || c.kind() == ChangeKind.MODIFIED || c.kind() == ChangeKind.TYPE_CHANGED)
+        .map(c -> c.path())
+        .toList();
+  }
+
+  private static List<Attestation.Change> changes(ExecutionContext context) {
+    if (context.changes == null) {
+      return List.of();
+    }
+    return context.changes.changes().stream()
+        .map(c -> new Attestation.Change(c.path(), c.kind().name(), c.type().name(), c.ignored()))
+        .toList();
+  }
+
+  private static Attestation.SecretScan secrets(ExecutionContext context) {
+    if (context.secrets == null) {
+      return Attestation.SecretScan.none();
+    }
+    return new Attestation.SecretScan(
+        context.secrets.findings().stream()
+            .map(f -> new Attestation.SecretFinding(f.rule(), f.source(), f.line()))
+            .toList(),
+        context.secrets.gaps().stream()
+            .map(g -> new Attestation.ScanGap(g.source(), g.reason().name()))
+            .toList());
   }
 
   /**

@@ -25,12 +25,13 @@ import java.util.OptionalInt;
 
 /**
  * The command pipeline, in order. Deciding: parse, authorize, sanitize the environment, resolve
- * and pin the executable, select the backend. Then launch and attest. A denial at any deciding
+ * and pin the executable, select the backend. Then snapshot the repository, launch, audit what
+ * changed, and attest. A denial at any deciding
  * stage ends the pipeline with an attested {@link ExecutionStatus#DENIED} result.
  */
 public final class CommandPipeline {
   private final List<Stage> deciding;
-  private final Stage launching;
+  private final List<Stage> launching;
   private final AttestationFactory attestations;
   private final Clock clock;
   private final Path hostWorkingDirectory;
@@ -48,8 +49,9 @@ public final class CommandPipeline {
         new AuthorizeStage(policy.policy(), new CommandAuthorizer()),
         new EnvironmentStage(policy.policy(), new EnvironmentSanitizer(), hostEnvironment),
         new ResolveExecutableStage(policy.policy(), new ExecutableResolver(), pinner),
+        new ToolConfigurationStage(policy.policy()),
         new SelectBackendStage(policy.policy(), backends));
-    this.launching = new LaunchStage(policy.policy());
+    this.launching = List.of(new SnapshotStage(), new LaunchStage(policy.policy()), new AuditStage());
     this.attestations = new AttestationFactory(policy, kernelVersion);
     this.clock = clock;
     this.hostWorkingDirectory = hostWorkingDirectory;
@@ -59,7 +61,7 @@ public final class CommandPipeline {
     try (ExecutionContext context = newContext(request)) {
       decide(context);
       if (!context.denied()) {
-        launching.apply(context);
+        launching.forEach(stage -> stage.apply(context));
       }
       return result(context);
     }

@@ -6,14 +6,22 @@ import dev.capability.kernel.api.backend.ExecutionBackend;
 import dev.capability.kernel.api.backend.IsolationCapability;
 import dev.capability.kernel.api.backend.LaunchResult;
 import dev.capability.kernel.api.policy.ExecutableRule;
+import dev.capability.kernel.core.internal.audit.RepositoryChanges;
+import dev.capability.kernel.core.internal.audit.RepositorySnapshot;
+import dev.capability.kernel.core.internal.audit.SecretScanReport;
+import dev.capability.kernel.core.internal.authority.EffectiveAuthority;
+import dev.capability.kernel.core.internal.authority.WriteViolation;
 import dev.capability.kernel.core.internal.exec.ExecutablePinner;
 import dev.capability.kernel.core.internal.policy.EnvironmentSanitizer.SanitizedEnvironment;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.EnumSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.SortedMap;
+import java.util.TreeMap;
 
 /**
  * What the stages learn about one execution, filled in stage by stage. A denial ends the
@@ -28,12 +36,23 @@ public final class ExecutionContext implements AutoCloseable {
   List<String> argv = List.of();
   Decision decision;
   Optional<ExecutableRule> rule = Optional.empty();
+  EffectiveAuthority authority;
+  /** argv and environment as launched: the decided ones, unless git neutralization added to them. */
+  List<String> launchArgv;
+  Map<String, String> launchEnvironment;
+  SortedMap<String, String> toolConfiguration = new TreeMap<>();
+  List<String> neutralization = List.of();
   SanitizedEnvironment environment;
   ExecutablePinner.Pinned pinned;
   final Set<IsolationCapability> requiredCapabilities = EnumSet.noneOf(IsolationCapability.class);
   ExecutionBackend backend;
+  RepositorySnapshot snapshot;
+  String inputTreeHash;
   LaunchResult launch;
   String launchFailure;
+  RepositoryChanges changes;
+  List<WriteViolation> violations = List.of();
+  SecretScanReport secrets;
 
   ExecutionContext(ExecutionRequest request, Instant receivedAt, Path workingDirectory, Optional<Path> repository) {
     this.request = request;

@@ -4,6 +4,9 @@ import dev.capability.kernel.api.backend.LaunchFailedException;
 import dev.capability.kernel.api.backend.LaunchSpec;
 import dev.capability.kernel.api.policy.ExecutionPolicy;
 import java.time.Duration;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 
 /** Stage 8: the backend runs the pinned executable under the tighter of the policy's and the request's bounds. */
 final class LaunchStage implements Stage {
@@ -13,6 +16,13 @@ final class LaunchStage implements Stage {
     this.policy = policy;
   }
 
+  /** The paths a backend must keep read-only even under a writable root: the repository's git directories and its protected paths. */
+  private static List<Path> protectedPaths(ExecutionContext context) {
+    List<Path> paths = new ArrayList<>(context.authority.protectedPaths().gitDirectories());
+    paths.addAll(context.authority.protectedPaths().mountablePaths(context.repository.orElseThrow()));
+    return paths;
+  }
+
   @Override
   public void apply(ExecutionContext context) {
     Duration timeout = context.request.timeout()
@@ -20,14 +30,16 @@ final class LaunchStage implements Stage {
         .orElse(policy.timeout());
     long maxOutput = Math.min(context.request.maxOutputBytes().orElse(Long.MAX_VALUE), policy.maxOutputBytes());
     LaunchSpec spec = LaunchSpec.builder(context.pinned.executable())
-        .arguments(context.argv.subList(1, context.argv.size()))
-        .environment(context.environment.variables())
+        .arguments(context.launchArgv.subList(1, context.launchArgv.size()))
+        .environment(context.launchEnvironment)
         .workingDirectory(context.workingDirectory)
         .stdin(context.request.stdin().orElse(null))
         .timeout(timeout)
         .maxOutputBytes(maxOutput)
-        .network(policy.network())
+        .network(context.authority.networkMode().orElseThrow())
         .repository(context.repository.orElse(null))
+        .writableRoots(context.repository.isPresent() ? context.authority.writableRoots() : List.of())
+        .protectedPaths(context.repository.isPresent() ? protectedPaths(context) : List.of())
         .requiredCapabilities(context.requiredCapabilities)
         .build();
     try {

@@ -7,8 +7,9 @@ import dev.capability.kernel.core.internal.backend.BackendRegistry;
 
 /**
  * Stage 6: the backend by id, or the strongest one that supplies every capability the policy and
- * the request require. A policy without network requires a network namespace: the kernel never
- * launches with a network the operator did not grant.
+ * the request require. When the layers allow no network, a network namespace is required: the
+ * kernel never launches with a network the layers did not grant. The chosen backend becomes the
+ * fifth authority layer.
  */
 final class SelectBackendStage implements Stage {
   private final ExecutionPolicy policy;
@@ -23,9 +24,14 @@ final class SelectBackendStage implements Stage {
   public void apply(ExecutionContext context) {
     context.requiredCapabilities.addAll(policy.requiredCapabilities());
     context.requiredCapabilities.addAll(context.request.requiredCapabilities());
-    if (policy.network() == NetworkMode.NONE) {
+    if (context.authority.networkMode().isEmpty()) {
+      context.deny(context.authority.network());
+      return;
+    }
+    if (context.authority.networkMode().get() == NetworkMode.NONE) {
       context.requiredCapabilities.add(IsolationCapability.NETWORK_NAMESPACE);
     }
     context.backend = backends.select(context.request.backendId(), context.requiredCapabilities);
+    context.authority = context.authority.withBackend(context.backend.id(), context.backend.capabilities());
   }
 }

@@ -17,6 +17,7 @@ import dev.capability.kernel.api.policy.FlagRule;
 import dev.capability.kernel.api.policy.OperandRule;
 import dev.capability.kernel.api.policy.SubcommandRule;
 import dev.capability.kernel.api.policy.ValueRule;
+import dev.capability.kernel.core.internal.authority.WriteTarget;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
@@ -33,8 +34,10 @@ final class ArgumentMatcher {
    * The decision for {@code argv} from index {@code start} on under {@code rules}.
    *
    * @param rulePath the dotted path of {@code rules} in the policy, for example {@code executables.git}
+   * @param writeTargets receives every accepted path the rules mark as written
    */
-  static Decision check(ArgumentRules rules, List<String> argv, int start, String rulePath, Optional<Path> workspace) {
+  static Decision check(
+      ArgumentRules rules, List<String> argv, int start, String rulePath, Optional<Path> workspace, List<WriteTarget> writeTargets) {
     boolean afterDoubleDash = false;
     int operands = 0;
     for (int i = start; i < argv.size(); i++) {
@@ -47,7 +50,7 @@ final class ArgumentMatcher {
         continue;
       }
       if (!afterDoubleDash && arg.startsWith("-") && arg.length() > 1) {
-        FlagOutcome flag = checkFlag(rules, argv, i, rulePath, workspace);
+        FlagOutcome flag = checkFlag(rules, argv, i, rulePath, workspace, writeTargets);
         if (flag.denial().isPresent()) {
           return flag.denial().get();
         }
@@ -60,7 +63,7 @@ final class ArgumentMatcher {
           return deny(SUBCOMMAND_NOT_ALLOWED, rulePath + ".subcommands", i,
               "subcommand " + Printable.quote(arg) + " is not allowed; allowed: " + rules.subcommands().keySet());
         }
-        return check(subcommand.arguments(), argv, i + 1, rulePath + ".subcommands." + arg, workspace);
+        return check(subcommand.arguments(), argv, i + 1, rulePath + ".subcommands." + arg, workspace, writeTargets);
       }
       if (rules.operands().isEmpty()) {
         return deny(OPERAND_NOT_ALLOWED, rulePath + ".operands", i, "no operands are allowed here, got " + Printable.quote(arg));
@@ -77,6 +80,9 @@ final class ArgumentMatcher {
       Optional<String> problem = ValueChecker.problem(operandRule.value(), arg, afterDoubleDash, workspace);
       if (problem.isPresent()) {
         return deny(OPERAND_INVALID, rulePath + ".operands", i, "operand " + Printable.quote(arg) + " " + problem.get());
+      }
+      if (operandRule.value().write()) {
+        writeTargets.add(new WriteTarget(i, arg));
       }
     }
     if (!rules.subcommands().isEmpty()) {
@@ -102,7 +108,8 @@ final class ArgumentMatcher {
     }
   }
 
-  private static FlagOutcome checkFlag(ArgumentRules rules, List<String> argv, int index, String rulePath, Optional<Path> workspace) {
+  private static FlagOutcome checkFlag(
+      ArgumentRules rules, List<String> argv, int index, String rulePath, Optional<Path> workspace, List<WriteTarget> writeTargets) {
     String arg = argv.get(index);
     String name = arg;
     String attachedValue = null;
@@ -138,6 +145,9 @@ final class ArgumentMatcher {
     if (problem.isPresent()) {
       return FlagOutcome.denied(deny(FLAG_VALUE_INVALID, flagPath, valueIndex,
           "value " + Printable.quote(value) + " of flag " + name + " " + problem.get()));
+    }
+    if (valueRule.write()) {
+      writeTargets.add(new WriteTarget(valueIndex, value));
     }
     return FlagOutcome.accepted(valueIndex);
   }

@@ -7,7 +7,9 @@ import static dev.capability.kernel.api.policy.PolicyCodes.LAYER_OPERATOR;
 import dev.capability.kernel.api.Decision;
 import dev.capability.kernel.api.policy.ExecutableRule;
 import dev.capability.kernel.api.policy.ExecutionPolicy;
+import dev.capability.kernel.core.internal.authority.WriteTarget;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -25,18 +27,24 @@ public final class CommandAuthorizer {
    *
    * @param decision the decision, naming the layer, rule and argv index that decided
    * @param rule the executable rule that allowed the argv; present exactly when it is allowed
+   * @param writeTargets the path arguments the rule marks as written, in argv order; the effective
+   *     authority decides them before launch. Empty when denied.
    */
-  public record Authorization(Decision decision, Optional<ExecutableRule> rule) {
+  public record Authorization(Decision decision, Optional<ExecutableRule> rule, List<WriteTarget> writeTargets) {
     public Authorization {
       Objects.requireNonNull(decision, "decision");
       Objects.requireNonNull(rule, "rule");
+      writeTargets = List.copyOf(Objects.requireNonNull(writeTargets, "writeTargets"));
       if (decision.allowed() != rule.isPresent()) {
         throw new IllegalArgumentException("an authorization carries a rule exactly when it allows");
+      }
+      if (!decision.allowed() && !writeTargets.isEmpty()) {
+        throw new IllegalArgumentException("a denial has no write targets");
       }
     }
 
     static Authorization denied(Decision decision) {
-      return new Authorization(decision, Optional.empty());
+      return new Authorization(decision, Optional.empty(), List.of());
     }
   }
 
@@ -67,13 +75,14 @@ public final class CommandAuthorizer {
     List<String> arguments = argv.subList(1, argv.size());
     int exact = rule.exactArguments().indexOf(arguments);
     if (exact >= 0) {
-      return new Authorization(Decision.allow(LAYER_OPERATOR, rulePath + ".exact[" + exact + "]"), Optional.of(rule));
+      return new Authorization(Decision.allow(LAYER_OPERATOR, rulePath + ".exact[" + exact + "]"), Optional.of(rule), List.of());
     }
     if (rule.arguments().isEmpty()) {
       return Authorization.denied(exactMismatch(rule, argv, rulePath));
     }
-    Decision decision = ArgumentMatcher.check(rule.arguments().get(), argv, 1, rulePath, workspace);
-    return decision.allowed() ? new Authorization(decision, Optional.of(rule)) : Authorization.denied(decision);
+    List<WriteTarget> writeTargets = new ArrayList<>();
+    Decision decision = ArgumentMatcher.check(rule.arguments().get(), argv, 1, rulePath, workspace, writeTargets);
+    return decision.allowed() ? new Authorization(decision, Optional.of(rule), writeTargets) : Authorization.denied(decision);
   }
 
   /** Points at the first argument after the longest prefix some exact list shares with argv. */

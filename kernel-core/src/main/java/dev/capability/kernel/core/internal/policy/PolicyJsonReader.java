@@ -24,6 +24,7 @@ import dev.capability.kernel.api.policy.OperandRule;
 import dev.capability.kernel.api.policy.PolicyExamples;
 import dev.capability.kernel.api.policy.ProjectWriteMode;
 import dev.capability.kernel.api.policy.SubcommandRule;
+import dev.capability.kernel.api.policy.ToolConfigurationPin;
 import dev.capability.kernel.api.policy.ValueKind;
 import dev.capability.kernel.api.policy.ValueRule;
 import java.nio.file.InvalidPathException;
@@ -53,15 +54,20 @@ public final class PolicyJsonReader {
       .build();
 
   static final Set<String> POLICY_MEMBERS = Set.of(
-      "version", "timeoutMillis", "maxOutputBytes", "network", "projectWrites", "writeScopes",
-      "requiredCapabilities", "allowRepositoryExecutables", "environment", "executables");
+      "version", "timeoutMillis", "maxOutputBytes", "network", "projectWrites", "writeScopes", "protectedPaths",
+      "neutralizeGit", "requiredCapabilities", "allowRepositoryExecutables", "environment", "executables");
   static final Set<String> ENVIRONMENT_MEMBERS = Set.of("inherit", "set");
-  static final Set<String> EXECUTABLE_MEMBERS = Set.of("name", "path", "sha256", "exact", "arguments", "match", "notMatch");
+  static final Set<String> EXECUTABLE_MEMBERS = Set.of("name", "path", "sha256", "exact", "arguments", "match", "notMatch", "toolConfiguration");
   static final Set<String> ARGUMENT_MEMBERS = Set.of("flags", "subcommands", "operands", "doubleDash");
   static final Set<String> SUBCOMMAND_MEMBERS = Set.of("flags", "subcommands", "operands", "doubleDash", "match", "notMatch");
   static final Set<String> FLAG_MEMBERS = Set.of("value");
-  static final Set<String> VALUE_MEMBERS = Set.of("kind", "values", "min", "max");
-  static final Set<String> OPERAND_MEMBERS = Set.of("kind", "values", "min", "max", "minCount", "maxCount");
+  static final Set<String> VALUE_MEMBERS = Set.of("kind", "values", "min", "max", "write");
+  static final Set<String> OPERAND_MEMBERS = Set.of("kind", "values", "min", "max", "write", "minCount", "maxCount");
+
+  /** How a tool configuration pin that only records the file's hash is written. */
+  static final String PIN_RECORDED = "recorded";
+  /** How a tool configuration pin that requires the file to be absent is written. */
+  static final String PIN_ABSENT = "absent";
 
   /**
    * Reads {@code json}.
@@ -81,6 +87,8 @@ public final class PolicyJsonReader {
     root.get("projectWrites")
         .ifPresent(node -> policy.projectWrites(constant(ProjectWriteMode.class, node, root.pointer("projectWrites"))));
     root.texts("writeScopes").ifPresent(policy::writeScopes);
+    root.texts("protectedPaths").ifPresent(policy::protectedPaths);
+    root.bool("neutralizeGit").ifPresent(policy::neutralizeGit);
     root.textSet("requiredCapabilities").ifPresent(names -> names.forEach(
         name -> policy.require(capability(name, root.pointer("requiredCapabilities")))));
     root.bool("allowRepositoryExecutables").ifPresent(policy::allowRepositoryExecutables);
@@ -138,7 +146,18 @@ public final class PolicyJsonReader {
     List<List<String>> exact = rule.textLists("exact").orElse(List.of());
     Optional<ArgumentRules> arguments = rule.object("arguments").map(fields -> arguments(fields.allowOnly(ARGUMENT_MEMBERS)));
     PolicyExamples examples = examples(rule);
-    return construct(rule.pointer(), () -> new ExecutableRule(id, name, path, sha256, exact, arguments, examples));
+    Map<String, ToolConfigurationPin> toolConfiguration = new LinkedHashMap<>();
+    rule.object("toolConfiguration").ifPresent(files -> files.members().forEach(member -> toolConfiguration.put(
+        member.getKey(), pin(JsonFields.text(member.getValue(), files.pointer(member.getKey()))))));
+    return construct(rule.pointer(), () -> new ExecutableRule(id, name, path, sha256, exact, arguments, examples, toolConfiguration));
+  }
+
+  private static ToolConfigurationPin pin(String text) {
+    return switch (text) {
+      case PIN_RECORDED -> ToolConfigurationPin.recorded();
+      case PIN_ABSENT -> ToolConfigurationPin.absent();
+      default -> ToolConfigurationPin.sha256(text);
+    };
   }
 
   private static Path executablePath(String text, String pointer) {
@@ -193,7 +212,8 @@ public final class PolicyJsonReader {
     Set<String> literals = value.textSet("values").orElse(Set.of());
     OptionalLong min = value.integer("min", Long.MIN_VALUE, Long.MAX_VALUE).map(OptionalLong::of).orElse(OptionalLong.empty());
     OptionalLong max = value.integer("max", Long.MIN_VALUE, Long.MAX_VALUE).map(OptionalLong::of).orElse(OptionalLong.empty());
-    return construct(value.pointer(), () -> new ValueRule(kind, literals, min, max));
+    boolean write = value.bool("write").orElse(false);
+    return construct(value.pointer(), () -> new ValueRule(kind, literals, min, max, write));
   }
 
   private static PolicyExamples examples(JsonFields rule) {

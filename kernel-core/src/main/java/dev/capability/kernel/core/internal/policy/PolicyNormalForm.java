@@ -15,6 +15,8 @@ import dev.capability.kernel.api.policy.FlagRule;
 import dev.capability.kernel.api.policy.OperandRule;
 import dev.capability.kernel.api.policy.PolicyExamples;
 import dev.capability.kernel.api.policy.SubcommandRule;
+import dev.capability.kernel.api.policy.ToolConfigurationPin;
+import dev.capability.kernel.api.policy.ValueKind;
 import dev.capability.kernel.api.policy.ValueRule;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -44,6 +46,8 @@ public final class PolicyNormalForm {
     root.put("network", jsonName(policy.network()));
     root.put("projectWrites", jsonName(policy.projectWrites()));
     root.put("writeScopes", policy.writeScopes());
+    root.put("protectedPaths", policy.protectedPaths());
+    root.put("neutralizeGit", policy.neutralizeGit());
     root.put("requiredCapabilities", policy.requiredCapabilities().stream().map(Enum::name).sorted().toList());
     root.put("allowRepositoryExecutables", policy.allowRepositoryExecutables());
     Map<String, Object> environment = new LinkedHashMap<>();
@@ -91,7 +95,18 @@ public final class PolicyNormalForm {
     out.put("exact", rule.exactArguments());
     rule.arguments().ifPresent(arguments -> out.put("arguments", arguments(arguments)));
     examples(rule.examples(), out);
+    Map<String, Object> toolConfiguration = new LinkedHashMap<>();
+    rule.toolConfiguration().forEach((file, pin) -> toolConfiguration.put(file, pin(pin)));
+    out.put("toolConfiguration", toolConfiguration);
     return out;
+  }
+
+  private static String pin(ToolConfigurationPin pin) {
+    return switch (pin.expectation()) {
+      case RECORDED -> PolicyJsonReader.PIN_RECORDED;
+      case ABSENT -> PolicyJsonReader.PIN_ABSENT;
+      case SHA256 -> pin.sha256().orElseThrow();
+    };
   }
 
   private static Map<String, Object> arguments(ArgumentRules rules) {
@@ -134,6 +149,9 @@ public final class PolicyNormalForm {
     }
     rule.min().ifPresent(min -> out.put("min", min));
     rule.max().ifPresent(max -> out.put("max", max));
+    if (rule.kind() == ValueKind.PATH) {
+      out.put("write", rule.write());
+    }
     return out;
   }
 

@@ -8,6 +8,7 @@ import static dev.capability.kernel.core.internal.policy.JsonPointers.member;
 
 import dev.capability.kernel.api.Decision;
 import dev.capability.kernel.api.PolicyException;
+import dev.capability.kernel.api.authority.AuthorityException;
 import dev.capability.kernel.api.policy.ArgumentRules;
 import dev.capability.kernel.api.policy.ExecutableRule;
 import dev.capability.kernel.api.policy.ExecutionPolicy;
@@ -15,7 +16,10 @@ import dev.capability.kernel.api.policy.FlagRule;
 import dev.capability.kernel.api.policy.PolicyExamples;
 import dev.capability.kernel.api.policy.ProjectWriteMode;
 import dev.capability.kernel.api.policy.SubcommandRule;
+import dev.capability.kernel.api.policy.ToolConfigurationPin;
 import dev.capability.kernel.api.policy.ValueRule;
+import dev.capability.kernel.core.internal.authority.GlobPattern;
+import dev.capability.kernel.core.internal.authority.RepositoryPaths;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashMap;
@@ -24,6 +28,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.Function;
 import java.util.regex.Pattern;
 
 /**
@@ -50,7 +55,6 @@ public final class PolicyValidator {
   private static final Pattern ENVIRONMENT_NAME = Pattern.compile("[A-Za-z_][A-Za-z0-9_]{0,127}");
   private static final Pattern SHA256 = Pattern.compile("[0-9a-f]{64}");
   private static final Pattern FLAG = Pattern.compile("-[^\\s]{1,127}");
-  private static final Pattern SCOPE_SEGMENT = Pattern.compile("[^\\\\\\[\\]{}]+");
 
   /**
    * Validates {@code policy}.
@@ -61,6 +65,7 @@ public final class PolicyValidator {
   public static void validate(ExecutionPolicy policy) {
     validateLimits(policy);
     validateWriteScopes(policy);
+    validateProtectedPaths(policy);
     validateEnvironment(policy);
     validateExecutables(policy);
     checkExamples(policy);
@@ -85,42 +90,41 @@ public final class PolicyValidator {
     if (policy.projectWrites() == ProjectWriteMode.SCOPED && scopes.isEmpty()) {
       throw invalid("/writeScopes", "scoped project writes need at least one write scope");
     }
+    requireGlobs(scopes, "/writeScopes", GlobPattern::writeScope, "write scope");
+  }
+
+  private static void validateProtectedPaths(ExecutionPolicy policy) {
+    requireGlobs(policy.protectedPaths(), "/protectedPaths", GlobPattern::protectedPath, "protected path");
+  }
+
+  /** Compiles each of {@code patterns} and refuses duplicates, reporting the pointer of the first problem. */
+  private static void requireGlobs(List<String> patterns, String pointer, Function<String, GlobPattern> compiler, String what) {
     Set<String> seen = new HashSet<>();
-    for (int i = 0; i < scopes.size(); i++) {
-      String pointer = element("/writeScopes", i);
-      String scope = scopes.get(i);
-      Optional<String> problem = writeScopeProblem(scope);
-      if (problem.isPresent()) {
-        throw invalid(pointer, "write scope " + Printable.quote(scope) + " " + problem.get());
+    for (int i = 0; i < patterns.size(); i++) {
+      String elementPointer = element(pointer, i);
+      try {
+        compiler.apply(patterns.get(i));
+      } catch (AuthorityException e) {
+        throw invalid(elementPointer, e.getMessage());
       }
-      if (!seen.add(scope)) {
-        throw invalid(pointer, "write scope " + Printable.quote(scope) + " is listed twice");
+      if (!seen.add(patterns.get(i))) {
+        throw invalid(elementPointer, what + " " + Printable.quote(patterns.get(i)) + " is listed twice");
       }
     }
   }
 
-  private static Optional<String> writeScopeProblem(String scope) {
-    if (scope.startsWith("~")) {
-      return Optional.of("starts with ~");
-    }
-    if (Characters.firstUnsafe(scope) >= 0) {
-      return Optional.of("contains a control or invisible character");
-    }
-    for (String segment : scope.split("/", -1)) {
-      if (segment.isEmpty()) {
-        return Optional.of("must be relative, without empty segments (a leading, doubled or trailing /)");
+  private static void validateToolConfiguration(ExecutableRule rule, String pointer) {
+    for (Map.Entry<String, ToolConfigurationPin> file : rule.toolConfiguration().entrySet()) {
+      String filePointer = member(member(pointer, "toolConfiguration"), file.getKey());
+      Optional<String> problem = RepositoryPaths.problem(file.getKey());
+      if (problem.isPresent()) {
+        throw invalid(filePointer, "tool configuration file " + Printable.quote(file.getKey()) + " " + problem.get());
       }
-      if (segment.equals(".") || segment.equals("..")) {
-        return Optional.of("has a " + segment + " segment");
-      }
-      if (segment.contains("**") && !segment.equals("**")) {
-        return Optional.of("uses ** inside a segment; ** must be a whole segment");
-      }
-      if (!SCOPE_SEGMENT.matcher(segment).matches()) {
-        return Optional.of("uses \\, [, ], { or }; only * and ? are wildcards");
+      Optional<String> sha256 = file.getValue().sha256();
+      if (sha256.isPresent() && !SHA256.matcher(sha256.get()).matches()) {
+        throw invalid(filePointer, "a pin is \"recorded\", \"absent\" or 64 lower-case hex digits");
       }
     }
-    return Optional.empty();
   }
 
   private static void validateEnvironment(ExecutionPolicy policy) {
@@ -189,6 +193,7 @@ public final class PolicyValidator {
         validateArguments(rule.arguments().get(), member(pointer, "arguments"));
       }
       validateExampleShapes(rule.examples(), pointer);
+      validateToolConfiguration(rule, pointer);
     }
   }
 

@@ -9,8 +9,10 @@ import dev.capability.kernel.api.policy.ExecutableRule;
 import dev.capability.kernel.api.policy.ExecutionPolicy;
 import java.io.IOException;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Set;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.BeforeAll;
@@ -77,6 +79,10 @@ class PolicySchemaTest {
     assertThat(defaults.get("maxOutputBytes").get("maximum").asLong()).isEqualTo(PolicyValidator.MAX_OUTPUT_BYTES);
     assertThat(defaults.get("network").get("default").asText()).isEqualTo(PolicyNormalForm.jsonName(empty.network()));
     assertThat(defaults.get("projectWrites").get("default").asText()).isEqualTo(PolicyNormalForm.jsonName(empty.projectWrites()));
+    List<String> protectedPaths = new ArrayList<>();
+    defaults.get("protectedPaths").get("default").forEach(entry -> protectedPaths.add(entry.asText()));
+    assertThat(protectedPaths).isEqualTo(empty.protectedPaths());
+    assertThat(defaults.get("neutralizeGit").get("default").asBoolean()).isEqualTo(empty.neutralizeGit());
   }
 
   @Test

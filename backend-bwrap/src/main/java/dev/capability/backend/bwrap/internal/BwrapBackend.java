@@ -1,0 +1,141 @@
+package dev.capability.backend.bwrap.internal;
+
+import dev.capability.kernel.api.BackendUnavailableException;
+import dev.capability.kernel.api.backend.BackendConfig;
+import dev.capability.kernel.api.backend.ExecutionBackend;
+import dev.capability.kernel.api.backend.IsolationCapability;
+import dev.capability.kernel.api.backend.LaunchResult;
+import dev.capability.kernel.api.backend.LaunchSpec;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.EnumSet;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.stream.Stream;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Runs each command in its own Bubblewrap sandbox: user, PID, IPC, UTS and cgroup namespaces, a
+ * network namespace unless the spec's network is HOST, an allowlisted read-only filesystem with
+ * only the writable roots writable, no capabilities, never real root, and the pinned bytes. See
+ * {@code docs/backends/bwrap.md} for the threat model. Thread-safe: launches are independent.
+ */
+public final class BwrapBackend implements ExecutionBackend {
+  /** The backend id. */
+  public static final String ID = "bwrap";
+
+  private static final Logger LOG = LoggerFactory.getLogger(BwrapBackend.class);
+  private static final Duration SETTLE = Duration.ofSeconds(5);
+
+  private final HostSupport support;
+  private final Path base;
+  private final SandboxLauncher launcher;
+
+  private BwrapBackend(HostSupport support, BwrapSettings settings, Path base) {
+    this.support = support;
+    this.base = base;
+    HostSupport.Setup setup = support.setup().orElseThrow();
+    this.launcher =
+        new SandboxLauncher(
+            setup.tools(), setup.identity(), settings, setup.flags(), setup.cgroup(), base, SETTLE);
+  }
+
+  /**
+   * Probes this host for {@code config} and creates the backend.
+   *
+   * @throws BackendUnavailableException {@code BACKEND_UNAVAILABLE} when a setting is invalid or
+   *     sandboxes cannot run here as configured
+   */
+  public static BwrapBackend create(BackendConfig config) {
+    BwrapSettings settings = BwrapSettings.from(Objects.requireNonNull(config, "config"));
+    HostSupport support = HostProbe.probe(settings);
+    if (!support.available()) {
+      throw new BackendUnavailableException(
+          BackendUnavailableException.UNAVAILABLE, support.summary());
+    }
+    try {
+      return new BwrapBackend(support, settings, RunDirectory.createBase(settings.workDirectory()));
+    } catch (IOException e) {
+      throw new BackendUnavailableException(
+          BackendUnavailableException.UNAVAILABLE,
+          "cannot create a private directory in "
+              + settings.workDirectory()
+              + ": "
+              + e.getMessage(),
+          e);
+    }
+  }
+
+  /** Probes this host with default settings; never throws. */
+  public static ProbeOutcome probeDefaults() {
+    HostSupport support = HostProbe.probe(BwrapSettings.defaults());
+    return new ProbeOutcome(support.available(), support.summary());
+  }
+
+  /**
+   * The outcome of {@link #probeDefaults}.
+   *
+   * @param available true when sandboxes can run here
+   * @param description what was found, or why sandboxes cannot run
+   */
+  public record ProbeOutcome(boolean available, String description) {
+    public ProbeOutcome {
+      Objects.requireNonNull(description, "description");
+    }
+  }
+
+  @Override
+  public String id() {
+    return ID;
+  }
+
+  @Override
+  public Set<IsolationCapability> capabilities() {
+    return support.capabilities();
+  }
+
+  @Override
+  public Map<String, String> diagnostics() {
+    return support.diagnostics();
+  }
+
+  @Override
+  public LaunchResult launch(LaunchSpec spec) {
+    Objects.requireNonNull(spec, "spec");
+    Set<IsolationCapability> missing = EnumSet.noneOf(IsolationCapability.class);
+    missing.addAll(spec.requiredCapabilities());
+    missing.removeAll(support.capabilities());
+    if (!missing.isEmpty()) {
+      throw new BackendUnavailableException(
+          BackendUnavailableException.ISOLATION_UNAVAILABLE,
+          "the bwrap backend cannot provide "
+              + missing
+              + " on this machine, required to run "
+              + spec.executable().path()
+              + "; see its diagnostics for why");
+    }
+    return launcher.launch(spec);
+  }
+
+  /** Removes the private directory; launches have all ended by then. */
+  @Override
+  public void close() {
+    launcher.close();
+    try (Stream<Path> leftovers = Files.list(base)) {
+      for (Path leftover : leftovers.toList()) {
+        LOG.warn("removing a leftover run directory {}", leftover);
+      }
+    } catch (IOException e) {
+      LOG.debug("cannot list {}: {}", base, e.getMessage());
+    }
+    try {
+      Files.deleteIfExists(base);
+    } catch (IOException e) {
+      LOG.warn("could not remove the private directory {}: {}", base, e.getMessage());
+    }
+  }
+}

@@ -1,0 +1,294 @@
+package dev.capability.backend.bwrap.internal;
+
+import dev.capability.kernel.api.BackendUnavailableException;
+import dev.capability.kernel.api.backend.BackendConfig;
+import java.nio.file.InvalidPathException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.OptionalLong;
+import java.util.Set;
+import java.util.regex.Pattern;
+
+/**
+ * The {@code bwrap.*} settings of a {@link BackendConfig}, validated. An unknown {@code bwrap.*}
+ * key is an error rather than ignored, so that a misspelt limit is never silently dropped.
+ *
+ * @param bwrapPath {@code bwrap.path}: the bwrap binary; empty to search the system directories
+ * @param uid {@code bwrap.uid}: the uid sandboxes run as when the JVM runs as root
+ * @param gid {@code bwrap.gid}: the gid sandboxes run as when the JVM runs as root
+ * @param tmpSizeBytes {@code bwrap.tmp-size}: size of the private {@code /tmp}
+ * @param shmSizeBytes {@code bwrap.shm-size}: size of the private {@code /dev/shm}
+ * @param etcEntries {@code bwrap.etc}: names under {@code /etc} shown read-only; a trailing {@code
+ *     *} matches a prefix
+ * @param readOnlyPaths {@code bwrap.read-only-paths}: further host directories shown read-only
+ * @param hostname {@code bwrap.hostname}: the sandbox's host name
+ * @param cgroup {@code bwrap.cgroup}: {@code auto}, {@code none} or a cgroup v2 directory
+ * @param workDirectory {@code bwrap.work-dir}: where the backend keeps its private files
+ * @param limits the {@code bwrap.limit.*} settings
+ */
+record BwrapSettings(
+    Optional<Path> bwrapPath,
+    int uid,
+    int gid,
+    long tmpSizeBytes,
+    long shmSizeBytes,
+    List<String> etcEntries,
+    List<Path> readOnlyPaths,
+    String hostname,
+    CgroupChoice cgroup,
+    Path workDirectory,
+    ResourceLimits limits) {
+
+  static final String PREFIX = "bwrap.";
+  static final String PATH = "bwrap.path";
+  static final String UID = "bwrap.uid";
+  static final String GID = "bwrap.gid";
+  static final String TMP_SIZE = "bwrap.tmp-size";
+  static final String SHM_SIZE = "bwrap.shm-size";
+  static final String ETC = "bwrap.etc";
+  static final String READ_ONLY_PATHS = "bwrap.read-only-paths";
+  static final String HOSTNAME = "bwrap.hostname";
+  static final String CGROUP = "bwrap.cgroup";
+  static final String WORK_DIR = "bwrap.work-dir";
+  static final String LIMIT_MEMORY = "bwrap.limit.memory";
+  static final String LIMIT_PIDS = "bwrap.limit.pids";
+  static final String LIMIT_CPU_SECONDS = "bwrap.limit.cpu-seconds";
+  static final String LIMIT_FILE_SIZE = "bwrap.limit.file-size";
+  static final String LIMIT_OPEN_FILES = "bwrap.limit.open-files";
+  static final String LIMIT_ADDRESS_SPACE = "bwrap.limit.address-space";
+
+  private static final Set<String> KEYS =
+      Set.of(
+          PATH,
+          UID,
+          GID,
+          TMP_SIZE,
+          SHM_SIZE,
+          ETC,
+          READ_ONLY_PATHS,
+          HOSTNAME,
+          CGROUP,
+          WORK_DIR,
+          LIMIT_MEMORY,
+          LIMIT_PIDS,
+          LIMIT_CPU_SECONDS,
+          LIMIT_FILE_SIZE,
+          LIMIT_OPEN_FILES,
+          LIMIT_ADDRESS_SPACE);
+
+  /** What programs commonly need from {@code /etc}; absent entries are skipped. */
+  static final List<String> DEFAULT_ETC =
+      List.of(
+          "hosts",
+          "host.conf",
+          "resolv.conf",
+          "nsswitch.conf",
+          "services",
+          "protocols",
+          "localtime",
+          "timezone",
+          "ld.so.cache",
+          "ld.so.conf",
+          "ld.so.conf.d",
+          "alternatives",
+          "ssl",
+          "ca-certificates",
+          "ca-certificates.conf",
+          "pki",
+          "crypto-policies",
+          "java-*");
+
+  static final int NOBODY = 65534;
+  static final long DEFAULT_TMP_SIZE = 64L << 20;
+  static final long DEFAULT_SHM_SIZE = 16L << 20;
+
+  private static final Pattern HOSTNAME_SYNTAX =
+      Pattern.compile("[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?");
+  private static final Pattern ETC_NAME = Pattern.compile("[A-Za-z0-9._+-]+\\*?");
+
+  /** How run cgroups are chosen. */
+  sealed interface CgroupChoice {
+    /** Under this JVM's own cgroup v2 directory, when it is writable. */
+    record Auto() implements CgroupChoice {}
+
+    /** Never. */
+    record Disabled() implements CgroupChoice {}
+
+    /** Under this cgroup v2 directory, which must be usable. */
+    record Under(Path directory) implements CgroupChoice {
+      public Under {
+        Objects.requireNonNull(directory, "directory");
+      }
+    }
+  }
+
+  BwrapSettings {
+    Objects.requireNonNull(bwrapPath, "bwrapPath");
+    etcEntries = List.copyOf(etcEntries);
+    readOnlyPaths = List.copyOf(readOnlyPaths);
+    Objects.requireNonNull(hostname, "hostname");
+    Objects.requireNonNull(cgroup, "cgroup");
+    Objects.requireNonNull(workDirectory, "workDirectory");
+    Objects.requireNonNull(limits, "limits");
+    if (uid <= 0 || gid <= 0) {
+      throw new IllegalArgumentException("the sandbox uid and gid must be positive (never root)");
+    }
+  }
+
+  /** Every default: nobody/nogroup, 64 MiB /tmp, 16 MiB /dev/shm, automatic cgroups, no limits. */
+  static BwrapSettings defaults() {
+    return from(BackendConfig.defaults());
+  }
+
+  /**
+   * @throws BackendUnavailableException {@code BACKEND_UNAVAILABLE} naming the first invalid
+   *     setting
+   */
+  static BwrapSettings from(BackendConfig config) {
+    Map<String, String> settings = config.settings();
+    for (String key : settings.keySet()) {
+      if (key.startsWith(PREFIX) && !KEYS.contains(key)) {
+        throw invalid(
+            key, "unknown setting; known settings are " + KEYS.stream().sorted().toList());
+      }
+    }
+    return new BwrapSettings(
+        config.get(PATH).map(v -> absolutePath(PATH, v)),
+        config.get(UID).map(v -> id(UID, v)).orElse(NOBODY),
+        config.get(GID).map(v -> id(GID, v)).orElse(NOBODY),
+        config.get(TMP_SIZE).map(v -> bytes(TMP_SIZE, v)).orElse(DEFAULT_TMP_SIZE),
+        config.get(SHM_SIZE).map(v -> bytes(SHM_SIZE, v)).orElse(DEFAULT_SHM_SIZE),
+        config.get(ETC).map(BwrapSettings::etcNames).orElse(DEFAULT_ETC),
+        config.get(READ_ONLY_PATHS).map(BwrapSettings::paths).orElse(List.of()),
+        config.get(HOSTNAME).map(BwrapSettings::hostname).orElse("sandbox"),
+        config.get(CGROUP).map(BwrapSettings::cgroupChoice).orElse(new CgroupChoice.Auto()),
+        config
+            .get(WORK_DIR)
+            .map(v -> absolutePath(WORK_DIR, v))
+            .orElseGet(() -> Path.of(System.getProperty("java.io.tmpdir")).toAbsolutePath()),
+        new ResourceLimits(
+            optionalBytes(config, LIMIT_MEMORY),
+            optionalCount(config, LIMIT_PIDS),
+            optionalCount(config, LIMIT_CPU_SECONDS),
+            optionalBytes(config, LIMIT_FILE_SIZE),
+            optionalCount(config, LIMIT_OPEN_FILES),
+            optionalBytes(config, LIMIT_ADDRESS_SPACE)));
+  }
+
+  /** Parses a byte count: digits with an optional binary suffix K, M or G. */
+  static long bytes(String key, String value) {
+    String v = value.strip().toUpperCase(Locale.ROOT);
+    int shift = 0;
+    if (v.endsWith("K") || v.endsWith("M") || v.endsWith("G")) {
+      shift = v.endsWith("K") ? 10 : v.endsWith("M") ? 20 : 30;
+      v = v.substring(0, v.length() - 1);
+    }
+    long n = positiveLong(key, v, value);
+    if (n > (Long.MAX_VALUE >> shift)) {
+      throw invalid(key, "'" + value + "' is too large");
+    }
+    return n << shift;
+  }
+
+  private static OptionalLong optionalBytes(BackendConfig config, String key) {
+    return config.get(key).map(v -> OptionalLong.of(bytes(key, v))).orElse(OptionalLong.empty());
+  }
+
+  private static OptionalLong optionalCount(BackendConfig config, String key) {
+    return config
+        .get(key)
+        .map(v -> OptionalLong.of(positiveLong(key, v.strip(), v)))
+        .orElse(OptionalLong.empty());
+  }
+
+  private static long positiveLong(String key, String digits, String original) {
+    if (digits.isEmpty() || !digits.chars().allMatch(c -> c >= '0' && c <= '9')) {
+      throw invalid(key, "'" + original + "' is not a positive whole number");
+    }
+    try {
+      long n = Long.parseLong(digits);
+      if (n <= 0) {
+        throw invalid(key, "'" + original + "' must be positive");
+      }
+      return n;
+    } catch (NumberFormatException e) {
+      throw invalid(key, "'" + original + "' is too large");
+    }
+  }
+
+  private static int id(String key, String value) {
+    long n = positiveLong(key, value.strip(), value);
+    // 2^32-1 is (uid_t) -1, which means "unchanged" to setresuid.
+    if (n >= 0xFFFF_FFFFL || n > Integer.MAX_VALUE) {
+      throw invalid(key, "'" + value + "' is out of range");
+    }
+    return (int) n;
+  }
+
+  private static Path absolutePath(String key, String value) {
+    try {
+      Path path = Path.of(value.strip());
+      if (!path.isAbsolute() || !path.normalize().equals(path)) {
+        throw invalid(key, "'" + value + "' must be an absolute path without . or ..");
+      }
+      return path;
+    } catch (InvalidPathException e) {
+      throw invalid(key, "'" + value + "' is not a path: " + e.getMessage());
+    }
+  }
+
+  private static List<Path> paths(String value) {
+    List<Path> paths = new ArrayList<>();
+    for (String part : value.split(",")) {
+      if (!part.isBlank()) {
+        paths.add(absolutePath(READ_ONLY_PATHS, part));
+      }
+    }
+    return paths;
+  }
+
+  private static List<String> etcNames(String value) {
+    List<String> names = new ArrayList<>();
+    for (String part : value.split(",")) {
+      String name = part.strip();
+      if (name.isEmpty()) {
+        continue;
+      }
+      if (!ETC_NAME.matcher(name).matches() || name.equals(".") || name.equals("..")) {
+        throw invalid(
+            ETC,
+            "'"
+                + name
+                + "' is not a plain name under /etc (letters, digits, . _ + -, "
+                + "optionally ending in *)");
+      }
+      names.add(name);
+    }
+    return names;
+  }
+
+  private static String hostname(String value) {
+    if (!HOSTNAME_SYNTAX.matcher(value).matches()) {
+      throw invalid(HOSTNAME, "'" + value + "' is not a valid host name label");
+    }
+    return value;
+  }
+
+  private static CgroupChoice cgroupChoice(String value) {
+    return switch (value.strip()) {
+      case "auto" -> new CgroupChoice.Auto();
+      case "none" -> new CgroupChoice.Disabled();
+      default -> new CgroupChoice.Under(absolutePath(CGROUP, value));
+    };
+  }
+
+  private static BackendUnavailableException invalid(String key, String why) {
+    return new BackendUnavailableException(
+        BackendUnavailableException.UNAVAILABLE, "invalid bwrap setting " + key + ": " + why);
+  }
+}

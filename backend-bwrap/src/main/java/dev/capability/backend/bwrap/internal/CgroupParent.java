@@ -1,0 +1,211 @@
+package dev.capability.backend.bwrap.internal;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import java.util.UUID;
+
+/**
+ * A writable cgroup v2 directory under which each run gets its own cgroup, and the controllers
+ * enabled for those children.
+ *
+ * @param directory the parent cgroup directory
+ * @param controllers the controllers in its {@code cgroup.subtree_control}
+ */
+record CgroupParent(Path directory, Set<String> controllers) {
+  static final String MEMORY = "memory";
+  static final String PIDS = "pids";
+
+  CgroupParent {
+    Objects.requireNonNull(directory, "directory");
+    controllers = Set.copyOf(controllers);
+  }
+
+  /**
+   * The outcome of looking for a usable parent.
+   *
+   * @param parent the parent, when cgroups can be used
+   * @param explanation what was found, for diagnostics
+   */
+  record Probe(Optional<CgroupParent> parent, String explanation) {
+    Probe {
+      Objects.requireNonNull(parent, "parent");
+      Objects.requireNonNull(explanation, "explanation");
+    }
+  }
+
+  /**
+   * Finds and tests the parent {@code choice} names: that a child cgroup can be created there, has
+   * {@code cgroup.kill}, and can be removed again; and enables the controllers {@code limits} need
+   * when the parent allows it. Never throws.
+   */
+  static Probe probe(BwrapSettings.CgroupChoice choice, ResourceLimits limits) {
+    try {
+      Optional<Path> directory;
+      if (choice instanceof BwrapSettings.CgroupChoice.Disabled) {
+        return new Probe(Optional.empty(), "disabled by " + BwrapSettings.CGROUP + "=none");
+      } else if (choice instanceof BwrapSettings.CgroupChoice.Under under) {
+        directory = Optional.of(under.directory());
+      } else {
+        directory = ownCgroupDirectory();
+        if (directory.isEmpty()) {
+          return new Probe(Optional.empty(), "no cgroup v2 hierarchy is mounted for this process");
+        }
+      }
+      Path parent = directory.get();
+      if (!Files.isRegularFile(parent.resolve("cgroup.procs"))) {
+        return new Probe(Optional.empty(), parent + " is not a cgroup v2 directory");
+      }
+      Path child = parent.resolve("capability-probe-" + UUID.randomUUID());
+      try {
+        Files.createDirectory(child);
+      } catch (IOException e) {
+        return new Probe(
+            Optional.empty(),
+            "cgroup v2 at " + parent + " is not writable here: " + e.getMessage());
+      }
+      boolean killable;
+      try {
+        killable = Files.isRegularFile(child.resolve("cgroup.kill"));
+      } finally {
+        Files.delete(child);
+      }
+      if (!killable) {
+        return new Probe(
+            Optional.empty(),
+            "cgroup v2 at " + parent + " has no cgroup.kill (Linux 5.14 or later is needed)");
+      }
+      Set<String> controllers = enable(parent, limits);
+      return new Probe(
+          Optional.of(new CgroupParent(parent, controllers)),
+          "cgroup v2 at "
+              + parent
+              + ", a cgroup per run with cgroup.kill; controllers for runs: "
+              + (controllers.isEmpty() ? "none" : String.join(" ", controllers)));
+    } catch (IOException | RuntimeException e) {
+      return new Probe(Optional.empty(), "probing cgroup v2 failed: " + e.getMessage());
+    }
+  }
+
+  /** A fresh cgroup for one run with the limits applied, before any process joins it. */
+  RunCgroup createRun(ResourceLimits limits) {
+    Path run = directory.resolve("capability-run-" + UUID.randomUUID());
+    try {
+      Files.createDirectory(run);
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot create the run cgroup " + run, e);
+    }
+    RunCgroup cgroup = new RunCgroup(run);
+    try {
+      if (limits.memoryBytes().isPresent()) {
+        cgroup.write("memory.max", Long.toString(limits.memoryBytes().getAsLong()));
+        if (Files.exists(run.resolve("memory.swap.max"))) {
+          // Otherwise swap would extend the limit.
+          cgroup.write("memory.swap.max", "0");
+        }
+      }
+      if (limits.processes().isPresent()) {
+        cgroup.write("pids.max", Long.toString(limits.processes().getAsLong()));
+      }
+    } catch (RuntimeException e) {
+      cgroup.close();
+      throw e;
+    }
+    return cgroup;
+  }
+
+  private static Set<String> enable(Path parent, ResourceLimits limits) throws IOException {
+    Set<String> enabled = subtreeControl(parent);
+    List<String> wanted = new ArrayList<>();
+    if (limits.memoryBytes().isPresent()) {
+      wanted.add(MEMORY);
+    }
+    if (limits.processes().isPresent()) {
+      wanted.add(PIDS);
+    }
+    for (String controller : wanted) {
+      if (!enabled.contains(controller)) {
+        try {
+          Files.writeString(parent.resolve("cgroup.subtree_control"), "+" + controller);
+        } catch (IOException e) {
+          // Not available here, or the parent holds processes itself; reported by the caller.
+        }
+      }
+    }
+    return subtreeControl(parent);
+  }
+
+  private static Set<String> subtreeControl(Path parent) throws IOException {
+    String line =
+        Files.readString(parent.resolve("cgroup.subtree_control"), StandardCharsets.US_ASCII);
+    Set<String> controllers = new LinkedHashSet<>();
+    for (String name : line.trim().split("\\s+")) {
+      if (!name.isEmpty()) {
+        controllers.add(name);
+      }
+    }
+    return controllers;
+  }
+
+  /** This JVM's own cgroup v2 directory, from its mount table and {@code /proc/self/cgroup}. */
+  static Optional<Path> ownCgroupDirectory() throws IOException {
+    String own = null;
+    for (String line : Files.readAllLines(Path.of("/proc/self/cgroup"), StandardCharsets.UTF_8)) {
+      if (line.startsWith("0::")) {
+        own = line.substring(3);
+      }
+    }
+    if (own == null || !own.startsWith("/")) {
+      return Optional.empty();
+    }
+    for (String line :
+        Files.readAllLines(Path.of("/proc/self/mountinfo"), StandardCharsets.UTF_8)) {
+      int separator = line.indexOf(" - ");
+      if (separator < 0 || !line.substring(separator + 3).startsWith("cgroup2 ")) {
+        continue;
+      }
+      String[] fields = line.substring(0, separator).split(" ");
+      if (fields.length < 5) {
+        continue;
+      }
+      String mountRoot = unescape(fields[3]);
+      Path mountPoint = Path.of(unescape(fields[4]));
+      if (!own.startsWith(mountRoot)) {
+        continue;
+      }
+      String relative = own.substring(mountRoot.length());
+      while (relative.startsWith("/")) {
+        relative = relative.substring(1);
+      }
+      return Optional.of(relative.isEmpty() ? mountPoint : mountPoint.resolve(relative));
+    }
+    return Optional.empty();
+  }
+
+  /** Undoes mountinfo's octal escapes ({@code \040} for a space). */
+  static String unescape(String field) {
+    StringBuilder out = new StringBuilder(field.length());
+    for (int i = 0; i < field.length(); i++) {
+      char c = field.charAt(i);
+      if (c == '\\' && isOctal(field, i + 1) && isOctal(field, i + 2) && isOctal(field, i + 3)) {
+        out.append((char) Integer.parseInt(field.substring(i + 1, i + 4), 8));
+        i += 3;
+      } else {
+        out.append(c);
+      }
+    }
+    return out.toString();
+  }
+
+  private static boolean isOctal(String s, int i) {
+    return i < s.length() && s.charAt(i) >= '0' && s.charAt(i) <= '7';
+  }
+}

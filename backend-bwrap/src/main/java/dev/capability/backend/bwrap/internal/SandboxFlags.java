@@ -1,0 +1,14 @@
+package dev.capability.backend.bwrap.internal;
+
+/**
+ * The optional bwrap features the probe found working on this host; everything else the backend
+ * uses is required.
+ *
+ * @param networkNamespace {@code --unshare-net} works
+ * @param disableUserns {@code --disable-userns} works (bubblewrap 0.8.0 or later)
+ * @param sizedTmpfs {@code --size} with {@code --tmpfs} works
+ */
+record SandboxFlags(boolean networkNamespace, boolean disableUserns, boolean sizedTmpfs) {
+  static final SandboxFlags ALL = new SandboxFlags(true, true, true);
+  static final SandboxFlags BASE = new SandboxFlags(false, false, false);
+}

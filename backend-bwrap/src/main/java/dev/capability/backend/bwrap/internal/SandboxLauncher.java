@@ -1,0 +1,194 @@
+package dev.capability.backend.bwrap.internal;
+
+import dev.capability.kernel.api.BackendUnavailableException;
+import dev.capability.kernel.api.NetworkMode;
+import dev.capability.kernel.api.backend.LaunchFailedException;
+import dev.capability.kernel.api.backend.LaunchResult;
+import dev.capability.kernel.api.backend.LaunchSpec;
+import java.io.File;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.UUID;
+
+/**
+ * Launches one spec in a fresh sandbox: the private copy of the executable, the checked filesystem
+ * plan, bwrap's argument file, the run's cgroup, then the launcher chain; and sees it to its end.
+ * Used for real launches and for the host probe alike, so the probe tests exactly what launches do.
+ */
+final class SandboxLauncher implements AutoCloseable {
+  private static final File DEV_NULL = new File("/dev/null");
+
+  private final HostTools tools;
+  private final SandboxIdentity identity;
+  private final BwrapSettings settings;
+  private final SandboxFlags flags;
+  private final Optional<CgroupParent> cgroup;
+  private final Path base;
+  private final Duration settleWait;
+  private final SandboxLayout layout;
+  private final Optional<FifoSupply> fifos;
+
+  /**
+   * @param tools the verified host programs
+   * @param identity who sandboxes run as
+   * @param settings the backend's settings
+   * @param flags the optional bwrap features to use
+   * @param cgroup where run cgroups are created, if anywhere
+   * @param base the private directory that holds run directories
+   * @param settleWait how long the end of a killed sandbox and its output are awaited
+   */
+  SandboxLauncher(
+      HostTools tools,
+      SandboxIdentity identity,
+      BwrapSettings settings,
+      SandboxFlags flags,
+      Optional<CgroupParent> cgroup,
+      Path base,
+      Duration settleWait) {
+    this.tools = Objects.requireNonNull(tools, "tools");
+    this.identity = Objects.requireNonNull(identity, "identity");
+    this.settings = Objects.requireNonNull(settings, "settings");
+    this.flags = Objects.requireNonNull(flags, "flags");
+    this.cgroup = Objects.requireNonNull(cgroup, "cgroup");
+    this.base = Objects.requireNonNull(base, "base");
+    this.settleWait = Objects.requireNonNull(settleWait, "settleWait");
+    if (cgroup.isPresent() && tools.mkfifo().isEmpty()) {
+      throw new IllegalArgumentException("run cgroups need mkfifo");
+    }
+    this.fifos = cgroup.map(c -> new FifoSupply(tools.mkfifo().orElseThrow(), base));
+    this.layout = new SandboxLayout(settings, identity, flags.sizedTmpfs());
+  }
+
+  /**
+   * @throws LaunchFailedException when the sandbox could not be started, naming why
+   * @throws BackendUnavailableException when the spec asks for no network and this host cannot
+   *     create a network namespace
+   */
+  LaunchResult launch(LaunchSpec spec) {
+    Objects.requireNonNull(spec, "spec");
+    LaunchStrings.check(spec);
+    if (spec.network() == NetworkMode.NONE && !flags.networkNamespace()) {
+      throw new BackendUnavailableException(
+          BackendUnavailableException.ISOLATION_UNAVAILABLE,
+          "the spec asks for no network, but bwrap cannot create a network namespace here");
+    }
+    String pwd = spec.environment().get("PWD");
+    if (pwd != null && !pwd.equals(spec.workingDirectory().toString())) {
+      throw new LaunchFailedException(
+          "cannot launch "
+              + spec.executable().path()
+              + ": bwrap always sets PWD to the working"
+              + " directory "
+              + spec.workingDirectory()
+              + ", and the environment sets it otherwise");
+    }
+    try (RunDirectory run = RunDirectory.create(base)) {
+      run.writeSystemFiles(identity);
+      SandboxLayout.RunFiles files = run.files();
+      PinnedCopy.copy(spec.executable(), files.executable());
+      SandboxLayout.Plan plan = layout.plan(spec, files);
+      byte[] options =
+          BwrapArguments.encode(
+              BwrapArguments.options(
+                  flags,
+                  spec.network(),
+                  settings.hostname(),
+                  plan,
+                  spec.workingDirectory(),
+                  spec.environment()),
+              LaunchStrings.charset());
+      ProcessBuilder.Redirect stdin =
+          spec.stdin()
+              .map(bytes -> ProcessBuilder.Redirect.from(run.writePrivate("stdin", bytes).toFile()))
+              .orElse(ProcessBuilder.Redirect.from(DEV_NULL));
+      Optional<RunCgroup> runCgroup = createRunCgroup();
+      try {
+        ArgumentChannel channel =
+            runCgroup.isPresent()
+                ? ArgumentPipe.create(fifos.orElseThrow(), run, options)
+                : ArgumentFile.write(run, options);
+        String runId = UUID.randomUUID().toString().replace("-", "");
+        List<String> argv =
+            LauncherCommand.build(
+                runId,
+                tools,
+                identity,
+                settings.limits(),
+                channel.path(),
+                spec.executable().path(),
+                spec.arguments(),
+                pwd != null);
+        run.createPlaceholders(plan.placeholders());
+        return start(spec, argv, stdin, channel, runCgroup, LauncherCommand.runToken(runId));
+      } finally {
+        runCgroup.ifPresent(RunCgroup::close);
+      }
+    }
+  }
+
+  /** Removes the named pipes made in advance; launches have all ended by then. */
+  @Override
+  public void close() {
+    fifos.ifPresent(FifoSupply::close);
+  }
+
+  private Optional<RunCgroup> createRunCgroup() {
+    try {
+      return cgroup.map(parent -> parent.createRun(settings.limits()));
+    } catch (UncheckedIOException e) {
+      throw new LaunchFailedException("cannot create the run's cgroup: " + e.getMessage(), e);
+    }
+  }
+
+  private LaunchResult start(
+      LaunchSpec spec,
+      List<String> argv,
+      ProcessBuilder.Redirect stdin,
+      ArgumentChannel channel,
+      Optional<RunCgroup> runCgroup,
+      String runToken) {
+    ProcessBuilder builder = new ProcessBuilder(argv);
+    // The launcher chain runs outside any sandbox, some of it as root: nothing of the command's
+    // environment may act on it.
+    builder.environment().clear();
+    builder.directory(new File("/"));
+    builder.redirectInput(stdin);
+    Instant startedAt = Instant.now();
+    Deadline deadline = Deadline.after(spec.timeout());
+    Process launcher;
+    try {
+      launcher = builder.start();
+    } catch (IOException e) {
+      throw new LaunchFailedException(
+          "cannot start bwrap for " + spec.executable().path() + ": " + e.getMessage(), e);
+    }
+    try {
+      SandboxRun sandbox =
+          new SandboxRun(launcher, runToken, spec, runCgroup, startedAt, deadline, settleWait);
+      runCgroup.ifPresent(c -> adopt(c, launcher));
+      channel.deliver(launcher, deadline);
+      return sandbox.await();
+    } catch (RuntimeException | Error e) {
+      // Never leave a sandbox behind a failure of this code; the run cgroup, when there is one,
+      // is killed as it is closed.
+      launcher.destroyForcibly();
+      throw e;
+    }
+  }
+
+  private static void adopt(RunCgroup cgroup, Process launcher) {
+    try {
+      cgroup.adopt(launcher.pid());
+    } catch (UncheckedIOException e) {
+      throw new LaunchFailedException(
+          "cannot move the sandbox into its cgroup " + cgroup.directory() + ": " + e.getMessage(),
+          e);
+    }
+  }
+}

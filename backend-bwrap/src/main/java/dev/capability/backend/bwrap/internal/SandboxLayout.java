@@ -1,0 +1,457 @@
+package dev.capability.backend.bwrap.internal;
+
+import dev.capability.kernel.api.backend.LaunchFailedException;
+import dev.capability.kernel.api.backend.LaunchSpec;
+import java.io.IOException;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.Path;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.OptionalLong;
+import java.util.Set;
+
+/**
+ * The sandbox's filesystem for one launch: an allowlist on an empty root, never the host root.
+ *
+ * <ol>
+ *   <li>System directories ({@code /usr}, {@code /bin}, {@code /sbin}, {@code /lib*}) read-only;
+ *       those that are symlinks on the host (merged /usr) are recreated as the same symlinks, not
+ *       bound. Selected {@code /etc} entries the same way; {@code /etc/passwd} and {@code
+ *       /etc/group} are generated and name only the sandbox's user.
+ *   <li>A fresh {@code /proc}, a minimal {@code /dev}, private size-limited {@code /tmp} and {@code
+ *       /dev/shm}.
+ *   <li>The repository read-only, the writable roots writable, and the working directory read-only
+ *       when neither shows it; parents before children.
+ *   <li>Protected paths under a writable root rebound read-only; an absent one masked by a
+ *       read-only empty file at its first missing component, so it cannot be created.
+ *   <li>The private copy of the pinned executable, read-only, at its canonical path.
+ *   <li>{@code /dev} and the root remounted read-only.
+ * </ol>
+ *
+ * <p>Home directories, {@code /run}, {@code /var/run}, {@code $XDG_RUNTIME_DIR}, {@code /sys} and
+ * the host's {@code /tmp} are never bound, and no bind may be one of them or contain one, so host
+ * sockets cannot be reached even by path. Every bind source is walked without following symlinks
+ * just before the launch.
+ */
+final class SandboxLayout {
+  static final Path ROOT = Path.of("/");
+  static final Path PROC = Path.of("/proc");
+  static final Path DEV = Path.of("/dev");
+  static final Path SHM = Path.of("/dev/shm");
+  static final Path TMP = Path.of("/tmp");
+  static final Path ETC = Path.of("/etc");
+
+  private static final List<Path> SYSTEM_DIRECTORIES =
+      List.of("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32").stream()
+          .map(Path::of)
+          .toList();
+
+  /** Never bound, nor any directory that contains them. */
+  private static final List<Path> HIDDEN =
+      List.of("/sys", "/run", "/var/run", "/home", "/root", "/boot").stream()
+          .map(Path::of)
+          .toList();
+
+  /** Nothing is bound below these. */
+  private static final List<Path> NEVER_BELOW =
+      List.of("/proc", "/sys", "/dev", "/run", "/var/run").stream().map(Path::of).toList();
+
+  /** No writable root below these. */
+  private static final List<Path> NEVER_WRITABLE_BELOW =
+      List.of("/usr", "/etc", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/boot")
+          .stream()
+          .map(Path::of)
+          .toList();
+
+  /**
+   * The mounts in order, plus the masks whose mount points must exist on the host before bwrap
+   * runs.
+   *
+   * @param mounts bwrap filesystem operations, in order
+   * @param placeholders absent paths under a writable root that get an empty placeholder file for
+   *     the length of the run, as mount points of their masks
+   */
+  record Plan(List<MountOp> mounts, List<Path> placeholders) {
+    Plan {
+      mounts = List.copyOf(mounts);
+      placeholders = List.copyOf(placeholders);
+    }
+  }
+
+  /**
+   * The host files of one run that the layout binds.
+   *
+   * @param executable the private copy of the pinned executable
+   * @param passwd the generated {@code /etc/passwd}
+   * @param group the generated {@code /etc/group}
+   * @param mask an empty read-only file that masks absent protected paths
+   */
+  record RunFiles(Path executable, Path passwd, Path group, Path mask) {
+    RunFiles {
+      Objects.requireNonNull(executable, "executable");
+      Objects.requireNonNull(passwd, "passwd");
+      Objects.requireNonNull(group, "group");
+      Objects.requireNonNull(mask, "mask");
+    }
+  }
+
+  private final BwrapSettings settings;
+  private final SandboxIdentity identity;
+  private final boolean sizedTmpfs;
+  private final Set<Path> hidden;
+  private final List<Path> neverBelow;
+
+  /**
+   * @param settings the system entries and sizes
+   * @param identity who must be able to reach the binds
+   * @param sizedTmpfs true when this bwrap can limit a tmpfs's size
+   */
+  SandboxLayout(BwrapSettings settings, SandboxIdentity identity, boolean sizedTmpfs) {
+    this.settings = Objects.requireNonNull(settings, "settings");
+    this.identity = Objects.requireNonNull(identity, "identity");
+    this.sizedTmpfs = sizedTmpfs;
+    this.hidden = new LinkedHashSet<>(HIDDEN);
+    this.neverBelow = new ArrayList<>(NEVER_BELOW);
+    Optional.ofNullable(System.getProperty("user.home"))
+        .map(Path::of)
+        .filter(Path::isAbsolute)
+        .map(Path::normalize)
+        .filter(home -> home.getNameCount() > 0)
+        .ifPresent(hidden::add);
+    Optional.ofNullable(System.getenv("XDG_RUNTIME_DIR"))
+        .map(Path::of)
+        .filter(Path::isAbsolute)
+        .map(Path::normalize)
+        .filter(runtime -> runtime.getNameCount() > 0)
+        .ifPresent(
+            runtime -> {
+              hidden.add(runtime);
+              neverBelow.add(runtime);
+            });
+  }
+
+  /**
+   * Checks the spec's paths and plans the mounts.
+   *
+   * @throws LaunchFailedException naming the path and what is wrong with it
+   */
+  Plan plan(LaunchSpec spec, RunFiles files) {
+    Path workingDirectory =
+        HostPaths.requireNormalAbsolute(spec.workingDirectory(), "working directory");
+    if (!Files.isDirectory(workingDirectory)) {
+      throw new LaunchFailedException(
+          "working directory " + workingDirectory + " does not exist or is not a directory");
+    }
+    List<MountOp> mounts = new ArrayList<>(systemMounts(files));
+    Set<Path> hiddenNow = new LinkedHashSet<>(hidden);
+    hiddenNow.addAll(homeDirectories());
+
+    Optional<Path> repository = spec.repository();
+    List<Path> writable = spec.writableRoots();
+    List<TreeBind> tree = new ArrayList<>();
+    repository.ifPresent(repo -> tree.add(checkedTree(repo, "repository", false, hiddenNow)));
+    for (Path root : writable) {
+      tree.add(checkedTree(root, "writable root", true, hiddenNow));
+    }
+    if (!visible(workingDirectory, tree)) {
+      tree.add(checkedTree(workingDirectory, "working directory", false, hiddenNow));
+    }
+    tree.sort(
+        Comparator.comparingInt((TreeBind b) -> b.path().getNameCount())
+            .thenComparing(TreeBind::writable));
+    for (TreeBind bind : tree) {
+      mounts.add(
+          bind.writable()
+              ? MountOp.bind(bind.path(), bind.path())
+              : MountOp.readOnlyBind(bind.path(), bind.path()));
+    }
+
+    List<Path> placeholders = new ArrayList<>();
+    mounts.addAll(protectedMounts(spec, files, placeholders));
+
+    Path executable = HostPaths.requireNormalAbsolute(spec.executable().path(), "executable path");
+    for (Path below : neverBelow) {
+      if (HostPaths.within(executable, below)) {
+        throw new LaunchFailedException(
+            "cannot place the executable at "
+                + executable
+                + " inside the sandbox: "
+                + below
+                + " is the sandbox's own");
+      }
+    }
+    mounts.add(MountOp.readOnlyBind(files.executable(), executable));
+    mounts.add(MountOp.remountReadOnly(DEV));
+    mounts.add(MountOp.remountReadOnly(ROOT));
+    return new Plan(mounts, placeholders);
+  }
+
+  private record TreeBind(Path path, boolean writable) {}
+
+  private List<MountOp> systemMounts(RunFiles files) {
+    List<MountOp> mounts = new ArrayList<>();
+    for (Path dir : SYSTEM_DIRECTORIES) {
+      systemEntry(dir).ifPresent(mounts::add);
+    }
+    Optional<BasicFileAttributes> etc = attributes(ETC);
+    if (etc.isPresent() && etc.get().isDirectory()) {
+      for (Path entry : etcEntries()) {
+        systemEntry(entry).ifPresent(mounts::add);
+      }
+    } else if (etc.isPresent()) {
+      throw new LaunchFailedException(ETC + " on this host is not a plain directory");
+    }
+    mounts.add(MountOp.readOnlyBind(files.passwd(), ETC.resolve("passwd")));
+    mounts.add(MountOp.readOnlyBind(files.group(), ETC.resolve("group")));
+    for (Path path : settings.readOnlyPaths()) {
+      requireAllowed(path, BwrapSettings.READ_ONLY_PATHS + " entry", false, hidden);
+      HostPaths.requireNoSymlink(path, BwrapSettings.READ_ONLY_PATHS + " entry");
+      mounts.add(MountOp.readOnlyBind(path, path));
+    }
+    mounts.add(MountOp.proc(PROC));
+    mounts.add(MountOp.dev(DEV));
+    mounts.add(MountOp.tmpfs(SHM, size(settings.shmSizeBytes())));
+    mounts.add(MountOp.tmpfs(TMP, size(settings.tmpSizeBytes())));
+    return mounts;
+  }
+
+  private OptionalLong size(long bytes) {
+    return sizedTmpfs ? OptionalLong.of(bytes) : OptionalLong.empty();
+  }
+
+  /** A symlink recreated with the same target, a directory or file bound read-only, or nothing. */
+  private static Optional<MountOp> systemEntry(Path path) {
+    Optional<BasicFileAttributes> attributes = attributes(path);
+    if (attributes.isEmpty()) {
+      return Optional.empty();
+    }
+    if (attributes.get().isSymbolicLink()) {
+      try {
+        return Optional.of(MountOp.symlink(Files.readSymbolicLink(path).toString(), path));
+      } catch (IOException e) {
+        throw new LaunchFailedException("cannot read the symlink " + path + ": " + e, e);
+      }
+    }
+    if (attributes.get().isDirectory() || attributes.get().isRegularFile()) {
+      return Optional.of(MountOp.readOnlyBind(path, path));
+    }
+    return Optional.empty();
+  }
+
+  private List<Path> etcEntries() {
+    Set<Path> entries = new LinkedHashSet<>();
+    for (String name : settings.etcEntries()) {
+      if (!name.endsWith("*")) {
+        entries.add(ETC.resolve(name));
+        continue;
+      }
+      String prefix = name.substring(0, name.length() - 1);
+      try (DirectoryStream<Path> matches =
+          Files.newDirectoryStream(ETC, p -> p.getFileName().toString().startsWith(prefix))) {
+        List<Path> sorted = new ArrayList<>();
+        matches.forEach(sorted::add);
+        sorted.sort(Comparator.naturalOrder());
+        entries.addAll(sorted);
+      } catch (IOException e) {
+        throw new LaunchFailedException("cannot list " + ETC + ": " + e, e);
+      }
+    }
+    return List.copyOf(entries);
+  }
+
+  private static List<Path> homeDirectories() {
+    List<Path> homes = new ArrayList<>();
+    Path home = Path.of("/home");
+    if (Files.isDirectory(home, LinkOption.NOFOLLOW_LINKS)) {
+      try (DirectoryStream<Path> entries = Files.newDirectoryStream(home)) {
+        entries.forEach(homes::add);
+      } catch (IOException e) {
+        throw new LaunchFailedException("cannot list " + home + ": " + e, e);
+      }
+    }
+    return homes;
+  }
+
+  private TreeBind checkedTree(Path path, String what, boolean writable, Set<Path> hiddenNow) {
+    requireAllowed(path, what, writable, hiddenNow);
+    if (HostPaths.requireNoSymlink(path, what) != HostPaths.Kind.DIRECTORY) {
+      throw new LaunchFailedException(what + " " + path + " is not a directory");
+    }
+    if (!identity.canReach(path)) {
+      throw new LaunchFailedException(
+          what
+              + " "
+              + path
+              + " cannot be reached by the sandbox's uid "
+              + identity.uid()
+              + " (gid "
+              + identity.gid()
+              + ", no supplementary groups): every directory on the way"
+              + " must grant it search (x) permission");
+    }
+    if (writable && !identity.canWriteIn(path)) {
+      throw new LaunchFailedException(
+          "writable root "
+              + path
+              + " is not writable by the sandbox's uid "
+              + identity.uid()
+              + " (gid "
+              + identity.gid()
+              + ", no supplementary groups); grant that uid write and "
+              + "search permission on this directory (for example chown it to uid "
+              + identity.uid()
+              + "), or configure "
+              + BwrapSettings.UID
+              + " to a uid that owns it."
+              + " The backend never widens permissions itself");
+    }
+    return new TreeBind(path, writable);
+  }
+
+  private void requireAllowed(Path path, String what, boolean writable, Set<Path> hiddenNow) {
+    HostPaths.requireNormalAbsolute(path, what);
+    if (path.equals(ROOT)) {
+      throw new LaunchFailedException(
+          what + " " + path + " would expose the whole host filesystem");
+    }
+    List<Path> covered = new ArrayList<>(SYSTEM_DIRECTORIES);
+    covered.addAll(List.of(ETC, PROC, DEV, TMP));
+    covered.addAll(hiddenNow);
+    for (Path reserved : covered) {
+      if (HostPaths.within(reserved, path)) {
+        throw new LaunchFailedException(
+            what
+                + " "
+                + path
+                + " is or contains "
+                + reserved
+                + ", which the sandbox never shows from the host");
+      }
+    }
+    for (Path below : neverBelow) {
+      if (HostPaths.within(path, below)) {
+        throw new LaunchFailedException(
+            what
+                + " "
+                + path
+                + " lies in "
+                + below
+                + ", which the sandbox never shows from the host");
+      }
+    }
+    if (writable) {
+      for (Path system : NEVER_WRITABLE_BELOW) {
+        if (HostPaths.within(path, system)) {
+          throw new LaunchFailedException(
+              what
+                  + " "
+                  + path
+                  + " lies in the system directory "
+                  + system
+                  + ", which stays read-only");
+        }
+      }
+    }
+  }
+
+  private boolean visible(Path directory, List<TreeBind> tree) {
+    if (directory.equals(ROOT)) {
+      return true;
+    }
+    for (TreeBind bind : tree) {
+      if (HostPaths.within(directory, bind.path())) {
+        return true;
+      }
+    }
+    for (Path dir : SYSTEM_DIRECTORIES) {
+      if (HostPaths.within(directory, dir)) {
+        return true;
+      }
+    }
+    for (Path path : settings.readOnlyPaths()) {
+      if (HostPaths.within(directory, path)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private List<MountOp> protectedMounts(LaunchSpec spec, RunFiles files, List<Path> placeholders) {
+    List<Path> protectedPaths = spec.protectedPaths();
+    if (protectedPaths.isEmpty()) {
+      return List.of();
+    }
+    Path repository =
+        spec.repository()
+            .orElseThrow(
+                () ->
+                    new LaunchFailedException(
+                        "the spec protects " + protectedPaths + " but names no repository"));
+    List<Path> existing = new ArrayList<>();
+    List<Path> missing = new ArrayList<>();
+    for (Path path : protectedPaths) {
+      HostPaths.requireNormalAbsolute(path, "protected path");
+      if (!HostPaths.within(path, repository)) {
+        throw new LaunchFailedException(
+            "protected path " + path + " is outside the repository " + repository);
+      }
+      if (!exposedToWrites(path, spec.writableRoots())) {
+        continue;
+      }
+      Optional<Path> firstMissing = HostPaths.firstMissing(path, "protected path");
+      if (firstMissing.isPresent()) {
+        missing.add(firstMissing.get());
+      } else {
+        existing.add(path);
+      }
+    }
+    List<MountOp> mounts = new ArrayList<>();
+    List<Path> binds = new ArrayList<>(existing);
+    binds.sort(Comparator.comparingInt(Path::getNameCount));
+    for (Path path : binds) {
+      mounts.add(MountOp.readOnlyBind(path, path));
+    }
+    Set<Path> masks = new LinkedHashSet<>();
+    for (Path absent : missing) {
+      boolean writableHere =
+          spec.writableRoots().stream().anyMatch(root -> HostPaths.within(absent, root));
+      boolean alreadyReadOnly = existing.stream().anyMatch(p -> HostPaths.within(absent, p));
+      if (writableHere && !alreadyReadOnly) {
+        masks.add(absent);
+      }
+    }
+    List<Path> sortedMasks = new ArrayList<>(masks);
+    sortedMasks.sort(Comparator.comparingInt(Path::getNameCount));
+    for (Path mask : sortedMasks) {
+      if (sortedMasks.stream()
+          .anyMatch(other -> !other.equals(mask) && HostPaths.within(mask, other))) {
+        // An ancestor is masked already; nothing can be created below it.
+        continue;
+      }
+      mounts.add(MountOp.readOnlyBind(files.mask(), mask));
+      placeholders.add(mask);
+    }
+    return mounts;
+  }
+
+  private static boolean exposedToWrites(Path path, List<Path> writableRoots) {
+    return writableRoots.stream()
+        .anyMatch(root -> HostPaths.within(path, root) || HostPaths.within(root, path));
+  }
+
+  private static Optional<BasicFileAttributes> attributes(Path path) {
+    try {
+      return Optional.of(
+          Files.readAttributes(path, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS));
+    } catch (IOException e) {
+      return Optional.empty();
+    }
+  }
+}

@@ -1,0 +1,175 @@
+package dev.capability.backend.bwrap.internal;
+
+import dev.capability.kernel.api.CapturedOutput;
+import dev.capability.kernel.api.backend.LaunchResult;
+import dev.capability.kernel.api.backend.LaunchSpec;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.OptionalInt;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One started sandbox seen through to its end: drains its output, waits for its exit, timeout or
+ * output limit, ends it when needed, and reports what happened.
+ */
+final class SandboxRun {
+  private static final Logger LOG = LoggerFactory.getLogger(SandboxRun.class);
+  private static final long WAKE_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
+  private static final long FIRST_POLL_NANOS = TimeUnit.MICROSECONDS.toNanos(200);
+  private static final long MAX_POLL_NANOS = TimeUnit.MILLISECONDS.toNanos(5);
+
+  private enum Stop {
+    EXITED,
+    OUTPUT_LIMIT,
+    TIMEOUT,
+    INTERRUPTED
+  }
+
+  private final Process launcher;
+  private final String runToken;
+  private final LaunchSpec spec;
+  private final Optional<RunCgroup> cgroup;
+  private final Instant startedAt;
+  private final Deadline deadline;
+  private final Duration settleWait;
+  private final CountDownLatch stopped = new CountDownLatch(1);
+  private final BoundedOutput stdout;
+  private final BoundedOutput stderr;
+
+  /** Starts draining the launcher's stdout and stderr at once, on daemon threads. */
+  SandboxRun(
+      Process launcher,
+      String runToken,
+      LaunchSpec spec,
+      Optional<RunCgroup> cgroup,
+      Instant startedAt,
+      Deadline deadline,
+      Duration settleWait) {
+    this.launcher = Objects.requireNonNull(launcher, "launcher");
+    this.runToken = Objects.requireNonNull(runToken, "runToken");
+    this.spec = Objects.requireNonNull(spec, "spec");
+    this.cgroup = Objects.requireNonNull(cgroup, "cgroup");
+    this.startedAt = Objects.requireNonNull(startedAt, "startedAt");
+    this.deadline = Objects.requireNonNull(deadline, "deadline");
+    this.settleWait = Objects.requireNonNull(settleWait, "settleWait");
+    this.stdout =
+        new BoundedOutput(launcher.getInputStream(), spec.maxOutputBytes(), stopped::countDown);
+    this.stderr =
+        new BoundedOutput(launcher.getErrorStream(), spec.maxOutputBytes(), stopped::countDown);
+    daemon("stdout-" + launcher.pid(), stdout);
+    daemon("stderr-" + launcher.pid(), stderr);
+    launcher.onExit().thenRun(stopped::countDown);
+  }
+
+  /** Waits for the end, ends the sandbox when needed, and reports. */
+  LaunchResult await() {
+    Stop stop = waitForStop();
+    LOG.debug("sandbox {} stopped: {}", launcher.pid(), stop);
+    String termination = SandboxTerminator.NONE;
+    if (stop != Stop.EXITED) {
+      termination =
+          new SandboxTerminator(launcher, runToken, cgroup, spec.terminationGrace(), settleWait)
+              .terminate();
+    }
+    Deadline settled = Deadline.after(settleWait);
+    OptionalInt exitCode = exitCode(settled);
+    awaitEmptySandbox(settled);
+    CapturedOutput out = drain(stdout, settled);
+    CapturedOutput err = drain(stderr, settled);
+    Instant finishedAt = Instant.now();
+    if (stop == Stop.INTERRUPTED) {
+      Thread.currentThread().interrupt();
+    }
+    return new LaunchResult(
+        exitCode,
+        stop == Stop.TIMEOUT,
+        stdout.exceeded() || stderr.exceeded(),
+        out,
+        err,
+        startedAt,
+        finishedAt,
+        termination);
+  }
+
+  private Stop waitForStop() {
+    while (true) {
+      if (stdout.exceeded() || stderr.exceeded()) {
+        return Stop.OUTPUT_LIMIT;
+      }
+      if (!launcher.isAlive()) {
+        return Stop.EXITED;
+      }
+      long remaining = deadline.remainingNanos();
+      if (remaining == 0) {
+        return Stop.TIMEOUT;
+      }
+      try {
+        stopped.await(Math.min(remaining, WAKE_NANOS), TimeUnit.NANOSECONDS);
+      } catch (InterruptedException e) {
+        // The caller gives up: end the sandbox like on timeout, then restore the flag.
+        return Stop.INTERRUPTED;
+      }
+    }
+  }
+
+  /**
+   * Waits until nothing of the sandbox is left. bwrap exits as soon as the command does; the
+   * namespace's init, killed by die-with-parent at that moment, makes the kernel end every other
+   * process of the namespace before it goes itself.
+   */
+  private void awaitEmptySandbox(Deadline settled) {
+    if (cgroup.isPresent()) {
+      if (!cgroup.get().awaitEmpty(settled)) {
+        LOG.warn("run cgroup {} is not empty after bwrap exited", cgroup.get().directory());
+      }
+      return;
+    }
+    long pause = FIRST_POLL_NANOS;
+    while (!ProcTable.withArgument(runToken).isEmpty()) {
+      if (settled.passed()) {
+        LOG.warn("the PID namespace init of sandbox {} outlived bwrap", launcher.pid());
+        return;
+      }
+      LockSupport.parkNanos(pause);
+      pause = Math.min(2 * pause, MAX_POLL_NANOS);
+    }
+  }
+
+  private OptionalInt exitCode(Deadline settled) {
+    try {
+      if (launcher.waitFor(settled.remainingNanos(), TimeUnit.NANOSECONDS)) {
+        return OptionalInt.of(launcher.exitValue());
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    LOG.warn("bwrap {} did not exit; its exit status is unknown", launcher.pid());
+    return OptionalInt.empty();
+  }
+
+  private CapturedOutput drain(BoundedOutput output, Deadline settled) {
+    boolean ended = false;
+    try {
+      ended = output.awaitEnd(Duration.ofNanos(settled.remainingNanos()));
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    if (!ended) {
+      LOG.debug("output of sandbox {} still open after it ended; abandoning it", launcher.pid());
+      output.abandon();
+    }
+    return output.captured();
+  }
+
+  private static void daemon(String name, Runnable task) {
+    Thread thread = new Thread(task, "capability-bwrap-" + name);
+    thread.setDaemon(true);
+    thread.start();
+  }
+}

@@ -1,0 +1,71 @@
+package dev.capability.capability.runtime;
+
+/**
+ * The stable codes of every refusal the capability runtime raises, as found in {@link
+ * dev.capability.kernel.api.CapabilityException#code()}. Scripts and the CLI depend on them.
+ */
+public final class CapabilityCodes {
+  private CapabilityCodes() {}
+
+  // Archives and directories.
+  public static final String ARCHIVE_PATH_TRAVERSAL = "ARCHIVE_PATH_TRAVERSAL";
+  public static final String ARCHIVE_NON_CANONICAL_NAME = "ARCHIVE_NON_CANONICAL_NAME";
+  public static final String ARCHIVE_HOSTILE_NAME = "ARCHIVE_HOSTILE_NAME";
+  public static final String ARCHIVE_DUPLICATE_ENTRY = "ARCHIVE_DUPLICATE_ENTRY";
+  public static final String ARCHIVE_NAME_COLLISION = "ARCHIVE_NAME_COLLISION";
+  public static final String ARCHIVE_SYMLINK = "ARCHIVE_SYMLINK";
+  public static final String ARCHIVE_SPECIAL_FILE = "ARCHIVE_SPECIAL_FILE";
+  public static final String ARCHIVE_HEADER_MISMATCH = "ARCHIVE_HEADER_MISMATCH";
+  public static final String ARCHIVE_PREPENDED_DATA = "ARCHIVE_PREPENDED_DATA";
+  public static final String ARCHIVE_OVERLAPPING_ENTRIES = "ARCHIVE_OVERLAPPING_ENTRIES";
+  public static final String ARCHIVE_BOMB = "ARCHIVE_BOMB";
+  public static final String ARCHIVE_NESTED = "ARCHIVE_NESTED";
+  public static final String ARCHIVE_ENCRYPTED = "ARCHIVE_ENCRYPTED";
+  public static final String ARCHIVE_UNSUPPORTED = "ARCHIVE_UNSUPPORTED";
+  public static final String ARCHIVE_CORRUPT = "ARCHIVE_CORRUPT";
+  public static final String PACKAGE_UNREADABLE = "PACKAGE_UNREADABLE";
+
+  // The manifest.
+  public static final String MANIFEST_MISSING = "MANIFEST_MISSING";
+  public static final String MANIFEST_INVALID = "MANIFEST_INVALID";
+  public static final String MANIFEST_DUPLICATE_KEY = "MANIFEST_DUPLICATE_KEY";
+  public static final String MANIFEST_UNKNOWN_FIELD = "MANIFEST_UNKNOWN_FIELD";
+  public static final String MANIFEST_MISSING_FIELD = "MANIFEST_MISSING_FIELD";
+  public static final String MANIFEST_BOM = "MANIFEST_BOM";
+  public static final String MANIFEST_ENCODING = "MANIFEST_ENCODING";
+  public static final String MANIFEST_TOO_LARGE = "MANIFEST_TOO_LARGE";
+  public static final String MANIFEST_TOO_DEEP = "MANIFEST_TOO_DEEP";
+  public static final String MANIFEST_VERSION_INVALID = "MANIFEST_VERSION_INVALID";
+  public static final String MANIFEST_ENTRY_INVALID = "MANIFEST_ENTRY_INVALID";
+  public static final String MANIFEST_INTEGRITY_INVALID = "MANIFEST_INTEGRITY_INVALID";
+  public static final String MANIFEST_SCHEMA_INVALID = "MANIFEST_SCHEMA_INVALID";
+
+  // Inspection.
+  public static final String MODULE_PATH_ESCAPES = "MODULE_PATH_ESCAPES";
+  public static final String MODULE_MISSING = "MODULE_MISSING";
+  public static final String MODULE_INTEGRITY_MISMATCH = "MODULE_INTEGRITY_MISMATCH";
+  public static final String ENTRY_CLASS_MISSING = "ENTRY_CLASS_MISSING";
+  public static final String PACKAGE_HOST_SPI = "PACKAGE_HOST_SPI";
+  public static final String PACKAGE_AGENT = "PACKAGE_AGENT";
+  public static final String PACKAGE_CLASS_PATH = "PACKAGE_CLASS_PATH";
+  public static final String PACKAGE_MANIFEST_ATTRIBUTE = "PACKAGE_MANIFEST_ATTRIBUTE";
+  public static final String PACKAGE_STRAY_CLASS = "PACKAGE_STRAY_CLASS";
+  public static final String CLASS_FILE_INVALID = "CLASS_FILE_INVALID";
+
+  // Effects.
+  public static final String EFFECT_UNKNOWN = "EFFECT_UNKNOWN";
+  public static final String EFFECT_SCOPE_INVALID = "EFFECT_SCOPE_INVALID";
+  public static final String EFFECT_SCOPE_UNBOUNDED = "EFFECT_SCOPE_UNBOUNDED";
+  public static final String EFFECT_UNDECLARED = "EFFECT_UNDECLARED";
+
+  // Policies, approvals and plans.
+  public static final String POLICY_DENIED = "POLICY_DENIED";
+  public static final String APPROVAL_REFUSED = "APPROVAL_REFUSED";
+  public static final String APPROVAL_FAILED = "APPROVAL_FAILED";
+  public static final String APPROVAL_TIMED_OUT = "APPROVAL_TIMED_OUT";
+  public static final String APPROVAL_INVALID = "APPROVAL_INVALID";
+  public static final String APPROVAL_NOT_FOR_PLAN = "APPROVAL_NOT_FOR_PLAN";
+  public static final String POLICY_FAILED = "POLICY_FAILED";
+  public static final String INPUT_INVALID = "INPUT_INVALID";
+  public static final String PLAN_DRIFT = "PLAN_DRIFT";
+}

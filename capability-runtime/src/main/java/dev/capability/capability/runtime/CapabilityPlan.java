@@ -1,0 +1,78 @@
+package dev.capability.capability.runtime;
+
+import dev.capability.kernel.api.json.CanonicalJson;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * Everything one run is bound to: the capability's identity, version, module and package digests,
+ * the input, the requested effects, the executor and what it advertises, and the policy hash.
+ * {@link #fingerprint()} is SHA-256 over the RFC 8785 canonical JSON of {@link #canonical()}.
+ */
+public final class CapabilityPlan {
+  private final Map<String, Object> canonical;
+  private final List<Effect> effects;
+  private final String fingerprint;
+  private final String capability;
+
+  CapabilityPlan(CapabilityDescriptor descriptor, Object input, ExecutorIdentity executor, String policyHash) {
+    Objects.requireNonNull(descriptor, "descriptor");
+    Objects.requireNonNull(executor, "executor");
+    Objects.requireNonNull(policyHash, "policyHash");
+    this.effects = descriptor.effects();
+    this.capability = descriptor.name() + "@" + descriptor.version();
+    Map<String, Object> capability = new LinkedHashMap<>();
+    capability.put("name", descriptor.name());
+    capability.put("version", descriptor.version());
+    capability.put("entry", Map.of("module", descriptor.entry().module(), "class", descriptor.entry().className()));
+    capability.put("modules", descriptor.moduleDigests());
+    capability.put("package", descriptor.packageDigest());
+    Map<String, Object> body = new LinkedHashMap<>();
+    body.put("capability", capability);
+    body.put("input", input);
+    body.put("effects", effects.stream().map(Effect::toCanonical).toList());
+    body.put("executor", Map.of("id", executor.id(), "advertises", executor.advertises()));
+    body.put("policy", policyHash);
+    this.canonical = body;
+    this.fingerprint = CanonicalJson.sha256(body);
+  }
+
+  /** Lower-case hex SHA-256 of the canonical plan. */
+  public String fingerprint() {
+    return fingerprint;
+  }
+
+  /** The effects the plan requests: those the manifest declares. */
+  public List<Effect> effects() {
+    return effects;
+  }
+
+  /** The capability as {@code name@version}. */
+  public String capability() {
+    return capability;
+  }
+
+  /** The policy hash the plan was made for. */
+  public String policyHash() {
+    return (String) canonical.get("policy");
+  }
+
+  /** The canonical JSON text the fingerprint is computed over. */
+  public String canonicalJson() {
+    return CanonicalJson.serialize(canonical);
+  }
+
+  /** Top-level fields ({@code capability}, {@code input}, ...) whose values differ from {@code other}. */
+  List<String> differences(CapabilityPlan other) {
+    return canonical.keySet().stream()
+        .filter(key -> !CanonicalJson.serialize(canonical.get(key)).equals(CanonicalJson.serialize(other.canonical.get(key))))
+        .toList();
+  }
+
+  @Override
+  public String toString() {
+    return "CapabilityPlan[" + fingerprint + "]";
+  }
+}

@@ -1,0 +1,2 @@
+/** Inert inspection of a package against its manifest. */
+package dev.capability.capability.runtime.internal.inspect;

@@ -1,0 +1,2 @@
+/** Strict parsing of {@code capability.json}. */
+package dev.capability.capability.runtime.internal.manifest;

@@ -1,0 +1,2 @@
+/** Plan building blocks. */
+package dev.capability.capability.runtime.internal.plan;

@@ -1,0 +1,131 @@
+package dev.capability.capability.runtime.internal.scan;
+
+import dev.capability.capability.runtime.CapabilityCodes;
+import dev.capability.capability.runtime.PackageRefusedException;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * Reads the constant pool of a class file as bytes, never through a class loader: the class is
+ * never defined, linked or initialized.
+ */
+final class ClassFileReader {
+  private static final int UTF8 = 1;
+  private static final int INTEGER = 3;
+  private static final int FLOAT = 4;
+  private static final int LONG = 5;
+  private static final int DOUBLE = 6;
+  private static final int CLASS = 7;
+  private static final int STRING = 8;
+  private static final int FIELD = 9;
+  private static final int METHOD = 10;
+  private static final int INTERFACE_METHOD = 11;
+  private static final int NAME_AND_TYPE = 12;
+  private static final int METHOD_HANDLE = 15;
+  private static final int METHOD_TYPE = 16;
+  private static final int DYNAMIC = 17;
+  private static final int INVOKE_DYNAMIC = 18;
+  private static final int MODULE = 19;
+  private static final int PACKAGE = 20;
+
+  /** A field or method reference: owner internal name, member name and descriptor. */
+  record MemberRef(String owner, String name, String descriptor) {}
+
+  /** What a class refers to. */
+  record References(String thisClass, Set<String> classes, List<MemberRef> members, Set<String> strings) {}
+
+  private ClassFileReader() {}
+
+  static References read(byte[] bytes, String where) {
+    try {
+      ByteBuffer in = ByteBuffer.wrap(bytes);
+      if (in.getInt() != 0xCAFEBABE) {
+        throw invalid(where, "does not start with 0xCAFEBABE");
+      }
+      in.getShort();
+      in.getShort();
+      int count = in.getShort() & 0xffff;
+      int[] tags = new int[count];
+      int[] first = new int[count];
+      int[] second = new int[count];
+      String[] utf8 = new String[count];
+      for (int i = 1; i < count; i++) {
+        int tag = in.get() & 0xff;
+        tags[i] = tag;
+        switch (tag) {
+          case UTF8 -> {
+            byte[] text = new byte[in.getShort() & 0xffff];
+            in.get(text);
+            // Modified UTF-8 differs from UTF-8 only for NUL and supplementary characters, which no
+            // JDK API name we look for contains.
+            utf8[i] = new String(text, StandardCharsets.UTF_8);
+          }
+          case INTEGER, FLOAT -> in.getInt();
+          case LONG, DOUBLE -> {
+            in.getLong();
+            i++;
+          }
+          case CLASS, STRING, METHOD_TYPE, MODULE, PACKAGE -> first[i] = in.getShort() & 0xffff;
+          case FIELD, METHOD, INTERFACE_METHOD, NAME_AND_TYPE, DYNAMIC, INVOKE_DYNAMIC -> {
+            first[i] = in.getShort() & 0xffff;
+            second[i] = in.getShort() & 0xffff;
+          }
+          case METHOD_HANDLE -> {
+            in.get();
+            first[i] = in.getShort() & 0xffff;
+          }
+          default -> throw invalid(where, "has unknown constant-pool tag " + tag + " at index " + i);
+        }
+      }
+      in.getShort();
+      int thisIndex = in.getShort() & 0xffff;
+      String thisClass = utf8(utf8, tags, first, thisIndex, CLASS, where);
+      Set<String> classes = new LinkedHashSet<>();
+      Set<String> strings = new LinkedHashSet<>();
+      List<MemberRef> members = new ArrayList<>();
+      for (int i = 1; i < count; i++) {
+        switch (tags[i]) {
+          case CLASS -> classes.add(utf8(utf8, tags, first, i, CLASS, where));
+          case STRING -> strings.add(utf8(utf8, tags, first, i, STRING, where));
+          case FIELD, METHOD, INTERFACE_METHOD -> {
+            String owner = utf8(utf8, tags, first, first[i], CLASS, where);
+            int nameAndType = second[i];
+            check(tags, nameAndType, NAME_AND_TYPE, where);
+            members.add(new MemberRef(owner, plain(utf8, tags, first[nameAndType], where), plain(utf8, tags, second[nameAndType], where)));
+          }
+          default -> {}
+        }
+      }
+      return new References(thisClass, classes, members, strings);
+    } catch (RuntimeException e) {
+      if (e instanceof PackageRefusedException refused) {
+        throw refused;
+      }
+      throw invalid(where, "is malformed (" + e.getClass().getSimpleName() + ")");
+    }
+  }
+
+  private static String utf8(String[] utf8, int[] tags, int[] first, int index, int tag, String where) {
+    check(tags, index, tag, where);
+    return plain(utf8, tags, first[index], where);
+  }
+
+  private static String plain(String[] utf8, int[] tags, int index, String where) {
+    check(tags, index, UTF8, where);
+    return utf8[index];
+  }
+
+  private static void check(int[] tags, int index, int tag, String where) {
+    if (index <= 0 || index >= tags.length || tags[index] != tag) {
+      throw invalid(where, "has a constant-pool reference of the wrong kind at index " + index);
+    }
+  }
+
+  private static PackageRefusedException invalid(String where, String why) {
+    return new PackageRefusedException(CapabilityCodes.CLASS_FILE_INVALID, "class file '" + where + "' " + why);
+  }
+}

@@ -1,0 +1,103 @@
+package dev.capability.capability.runtime;
+
+import dev.capability.capability.api.Capability;
+import dev.capability.capability.runtime.internal.manifest.Integrity;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.net.URISyntaxException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.jar.JarEntry;
+import java.util.jar.JarOutputStream;
+import java.util.jar.Manifest;
+import java.util.stream.Stream;
+import javax.tools.JavaCompiler;
+import javax.tools.ToolProvider;
+
+/** Builds real capability packages at test time: javac-compiled classes packed into a jar. */
+final class TestPackages {
+  private TestPackages() {}
+
+  /** Compiles {@code sources} (binary class name to source) and packs the classes into a jar. */
+  static byte[] jar(Path work, Map<String, String> sources, Manifest manifest, Map<String, String> extraFiles)
+      throws IOException {
+    Path src = Files.createTempDirectory(work, "src");
+    Path out = Files.createTempDirectory(work, "classes");
+    List<String> args = new ArrayList<>(List.of("--release", "17", "-d", out.toString(), "-cp", apiClassPath()));
+    for (var source : sources.entrySet()) {
+      Path file = src.resolve(source.getKey().replace('.', '/') + ".java");
+      Files.createDirectories(file.getParent());
+      Files.writeString(file, source.getValue());
+      args.add(file.toString());
+    }
+    JavaCompiler javac = ToolProvider.getSystemJavaCompiler();
+    ByteArrayOutputStream errors = new ByteArrayOutputStream();
+    if (javac.run(null, null, errors, args.toArray(String[]::new)) != 0) {
+      throw new IllegalStateException("fixture does not compile: " + errors.toString(StandardCharsets.UTF_8));
+    }
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+    try (JarOutputStream jar = manifest == null ? new JarOutputStream(bytes) : new JarOutputStream(bytes, manifest);
+        Stream<Path> files = Files.walk(out)) {
+      for (Path file : files.filter(Files::isRegularFile).sorted().toList()) {
+        jar.putNextEntry(new JarEntry(out.relativize(file).toString()));
+        jar.write(Files.readAllBytes(file));
+        jar.closeEntry();
+      }
+      for (var extra : extraFiles.entrySet()) {
+        jar.putNextEntry(new JarEntry(extra.getKey()));
+        jar.write(extra.getValue().getBytes(StandardCharsets.UTF_8));
+        jar.closeEntry();
+      }
+    }
+    return bytes.toByteArray();
+  }
+
+  /** Writes a package directory holding {@code lib/cap.jar} and a manifest declaring it. */
+  static Path directory(Path root, byte[] jar, String entryClass, String effectsJson) throws IOException {
+    Files.createDirectories(root.resolve("lib"));
+    Files.write(root.resolve("lib/cap.jar"), jar);
+    Files.writeString(root.resolve("capability.json"), manifest(Integrity.of(jar), entryClass, effectsJson));
+    return root;
+  }
+
+  static String manifest(String integrity, String entryClass, String effectsJson) {
+    return """
+        {
+          "name": "test-capability",
+          "version": "1.2.3",
+          "entry": {"module": "./lib/cap.jar", "class": "%s"},
+          "modules": {"./lib/cap.jar": "%s"},
+          "effects": %s,
+          "input": {"type": "object", "properties": {"text": {"type": "string"}}, "required": ["text"]},
+          "output": {"type": "object"},
+          "hooks": ["verify"]
+        }
+        """.formatted(entryClass, integrity, effectsJson);
+  }
+
+  static String capabilitySource(String className, String staticBody, String executeBody) {
+    int dot = className.lastIndexOf('.');
+    return """
+        package %s;
+        public final class %s implements dev.capability.capability.api.Capability {
+          static { %s }
+          @Override
+          public String execute(String inputJson, dev.capability.capability.api.CapabilityContext context) {
+            %s
+          }
+        }
+        """.formatted(className.substring(0, dot), className.substring(dot + 1), staticBody, executeBody);
+  }
+
+  private static String apiClassPath() {
+    try {
+      return Path.of(Capability.class.getProtectionDomain().getCodeSource().getLocation().toURI()).toString();
+    } catch (URISyntaxException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+}

@@ -1,0 +1,46 @@
+package dev.capability.kernel.core.internal.pipeline;
+
+import dev.capability.kernel.api.policy.ExecutionPolicy;
+import dev.capability.kernel.core.internal.authority.GitNeutralizer;
+import dev.capability.kernel.core.internal.authority.ToolConfiguration;
+import java.nio.file.Path;
+
+/**
+ * Tool configuration is part of the command: the repository files the policy names for the
+ * executable are hashed (and must match their pins), and git gets its repository-driven helpers
+ * (fsmonitor, pager, hooks, drivers) switched off unless the operator turned that off.
+ */
+final class ToolConfigurationStage implements Stage {
+  private final ExecutionPolicy policy;
+
+  ToolConfigurationStage(ExecutionPolicy policy) {
+    this.policy = policy;
+  }
+
+  @Override
+  public void apply(ExecutionContext context) {
+    context.launchArgv = context.argv;
+    context.launchEnvironment = context.environment.variables();
+    var rule = context.rule.orElseThrow();
+    if (context.repository.isPresent()) {
+      ToolConfiguration.State state = ToolConfiguration.inspect(context.repository.get(), rule);
+      context.toolConfiguration.putAll(state.files());
+      if (!state.decision().allowed()) {
+        context.deny(state.decision());
+        return;
+      }
+    }
+    if (policy.neutralizeGit() && GitNeutralizer.appliesTo(rule)) {
+      Path git = Path.of(context.pinned.executable().execPath());
+      var drivers = GitNeutralizer.configuredDrivers(git, context.workingDirectory, context.launchEnvironment);
+      GitNeutralizer.Neutralized neutralized = GitNeutralizer.neutralize(context.argv, context.launchEnvironment, drivers);
+      if (!neutralized.decision().allowed()) {
+        context.deny(neutralized.decision());
+        return;
+      }
+      context.launchArgv = neutralized.argv();
+      context.launchEnvironment = neutralized.environment();
+      context.neutralization = neutralized.configuration();
+    }
+  }
+}

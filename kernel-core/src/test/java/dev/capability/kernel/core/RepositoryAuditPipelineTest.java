@@ -1,0 +1,200 @@
+package dev.capability.kernel.core;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.capability.kernel.api.Attestation;
+import dev.capability.kernel.api.AttestationJson;
+import dev.capability.kernel.api.CapabilityException;
+import dev.capability.kernel.api.ExecutionRequest;
+import dev.capability.kernel.api.ExecutionResult;
+import dev.capability.kernel.api.ExecutionStatus;
+import dev.capability.kernel.api.NetworkMode;
+import dev.capability.kernel.api.authority.AuthorityLayer;
+import dev.capability.kernel.api.policy.ExecutableRule;
+import dev.capability.kernel.api.policy.ExecutionPolicy;
+import dev.capability.kernel.api.policy.ProjectWriteMode;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Layers, audit, tree hash and secret scan through the whole kernel, on a real Git repository
+ * made by the test with the git CLI.
+ */
+class RepositoryAuditPipelineTest {
+  /** An AWS-style access key id, assembled so this source file holds no literal secret. */
+  private static final String PLANTED_KEY = "AKIA" + "Q3EGRQWZ7EXAMPLE".replace("EXAMPLE", "LM4NP2X");
+
+  @TempDir Path tmp;
+  private Path repo;
+  private Path writer;
+
+  @BeforeEach
+  void repository() throws Exception {
+    repo = Files.createDirectories(tmp.resolve("repo")).toRealPath();
+    Files.createDirectories(repo.resolve("src"));
+    Files.writeString(repo.resolve("src/Main.java"), "class Main {}\n");
+    Files.writeString(repo.resolve("README.md"), "# demo\n");
+    Files.writeString(repo.resolve("old.txt"), "to be deleted\n");
+    git("init", "-q");
+    git("add", "-A");
+    git("-c", "user.name=t", "-c", "user.email=t@example.invalid", "commit", "-q", "-m", "init");
+    // The command: writes src/Gen.java and notes.txt, deletes old.txt, prints a planted key.
+    writer = TestFiles.script(tmp.resolve("bin"), "writer",
+        "echo 'class Gen {}' > src/Gen.java\necho note > notes.txt\nrm old.txt\necho \"key=" + PLANTED_KEY + "\"");
+  }
+
+  private String git(String... args) throws IOException, InterruptedException {
+    List<String> argv = new java.util.ArrayList<>(List.of("git", "-C", repo.toString()));
+    argv.addAll(List.of(args));
+    Process p = new ProcessBuilder(argv).redirectErrorStream(true).start();
+    String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
+    assertThat(p.waitFor()).as("git %s: %s", List.of(args), out).isZero();
+    return out;
+  }
+
+  private CommandKernel kernel(ExecutionPolicy.Builder policy) {
+    return CommandKernel.builder(ExecutionPolicies.of(policy.build())).hostEnvironment(Map.of()).build();
+  }
+
+  private ExecutionPolicy.Builder scopedPolicy(String... scopes) {
+    return ExecutionPolicy.builder()
+        .network(NetworkMode.HOST)
+        .projectWrites(ProjectWriteMode.SCOPED)
+        .writeScopes(List.of(scopes))
+        .executable(ExecutableRule.atPath("writer", writer).exact().build());
+  }
+
+  @Test
+  void theAttestationRecordsWhatChangedTheTreeBeforeAndViolationsOutsideScope() throws Exception {
+    String expectedTree = expectedWriteTree();
+    try (CommandKernel kernel = kernel(scopedPolicy("src/**"))) {
+      ExecutionResult result = kernel.execute(ExecutionRequest.argv(writer.toString()).repository(repo).build());
+
+      assertThat(result.status()).isEqualTo(ExecutionStatus.COMPLETED);
+      Attestation a = result.attestation();
+      assertThat(a.inputTreeHash()).isEqualTo(expectedTree);
+      assertThat(a.filesProduced()).containsExactlyInAnyOrder("src/Gen.java", "notes.txt");
+      assertThat(a.changes()).extracting(c -> c.path() + ":" + c.kind())
+          .contains("src/Gen.java:CREATED", "notes.txt:CREATED", "old.txt:DELETED");
+      assertThat(a.violations()).extracting(Attestation.Violation::path)
+          .containsExactlyInAnyOrder("notes.txt", "old.txt");
+      assertThat(a.violations()).allSatisfy(v -> assertThat(v.layer()).isEqualTo("operator"));
+      assertThat(a.writeBoundaries().operator()).containsExactly("src/**");
+    }
+  }
+
+  /** What {@code git add -A && git write-tree} gives, with a throwaway index so the repository's own is untouched. */
+  private String expectedWriteTree() throws Exception {
+    Path index = tmp.resolve("scratch-index");
+    ProcessBuilder add = new ProcessBuilder("git", "-C", repo.toString(), "add", "-A");
+    add.environment().put("GIT_INDEX_FILE", index.toString());
+    assertThat(add.start().waitFor()).isZero();
+    ProcessBuilder writeTree = new ProcessBuilder("git", "-C", repo.toString(), "write-tree");
+    writeTree.environment().put("GIT_INDEX_FILE", index.toString());
+    Process p = writeTree.start();
+    String tree = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
+    assertThat(p.waitFor()).isZero();
+    return tree;
+  }
+
+  @Test
+  void aSecretPrintedByTheCommandIsReportedByRuleAndNeverStored() {
+    try (CommandKernel kernel = kernel(scopedPolicy("**"))) {
+      ExecutionResult result = kernel.execute(ExecutionRequest.argv(writer.toString()).repository(repo).build());
+
+      assertThat(result.attestation().secrets().findings())
+          .anySatisfy(f -> assertThat(f.source()).isEqualTo("stdout"));
+      assertThat(AttestationJson.toMap(result.attestation()).toString()).doesNotContain(PLANTED_KEY);
+    }
+  }
+
+  @Test
+  void aPhaseNarrowsTheOperatorsScopeAndTheViolationNamesThePhase() {
+    AuthorityLayer phase = AuthorityLayer.builder(AuthorityLayer.Kind.PHASE, "test-phase")
+        .writeScopes(List.of("src/test/**"))
+        .build();
+    try (CommandKernel kernel = kernel(scopedPolicy("**"))) {
+      ExecutionResult result = kernel.execute(
+          ExecutionRequest.argv(writer.toString()).repository(repo).layer(phase).build());
+
+      assertThat(result.attestation().violations())
+          .filteredOn(v -> v.path().equals("src/Gen.java"))
+          .singleElement()
+          .satisfies(v -> assertThat(v.layer()).isEqualTo("phase"));
+      assertThat(result.attestation().writeBoundaries().phase()).containsExactly("src/test/**");
+    }
+  }
+
+  @Test
+  void aLayerThatWouldWidenTheOperatorIsRefusedBeforeLaunch() {
+    AuthorityLayer widening = AuthorityLayer.builder(AuthorityLayer.Kind.PROJECT_CONTRACT, "test-contract")
+        .writeScopes(List.of("**"))
+        .build();
+    try (CommandKernel kernel = kernel(scopedPolicy("src/**"))) {
+      assertThatThrownBy(() -> kernel.execute(
+              ExecutionRequest.argv(writer.toString()).repository(repo).layer(widening).build()))
+          .isInstanceOf(CapabilityException.class)
+          .extracting(e -> ((CapabilityException) e).code())
+          .isEqualTo("LAYER_WIDENS_OPERATOR");
+      assertThat(repo.resolve("src/Gen.java")).doesNotExist();
+    }
+  }
+
+  @Test
+  void aLayerThatDropsTheExecutableDeniesItNamingTheLayer() {
+    AuthorityLayer phase = AuthorityLayer.builder(AuthorityLayer.Kind.PHASE, "test-phase")
+        .executables(java.util.Set.of())
+        .build();
+    try (CommandKernel kernel = kernel(scopedPolicy("**"))) {
+      ExecutionResult result = kernel.execute(
+          ExecutionRequest.argv(writer.toString()).repository(repo).layer(phase).build());
+
+      assertThat(result.status()).isEqualTo(ExecutionStatus.DENIED);
+      assertThat(result.decision().layer()).isEqualTo("phase");
+      assertThat(repo.resolve("src/Gen.java")).doesNotExist();
+    }
+  }
+
+  @Test
+  void writesIntoTheGitDirectoryAreViolationsWhateverTheScope() throws Exception {
+    Path hooker = TestFiles.script(tmp.resolve("bin"), "hooker", "echo evil > .git/hooks/pre-commit");
+    ExecutionPolicy.Builder policy = ExecutionPolicy.builder()
+        .network(NetworkMode.HOST)
+        .projectWrites(ProjectWriteMode.SCOPED)
+        .writeScopes(List.of("**"))
+        .executable(ExecutableRule.atPath("hooker", hooker).exact().build());
+    try (CommandKernel kernel = kernel(policy)) {
+      ExecutionResult result = kernel.execute(ExecutionRequest.argv(hooker.toString()).repository(repo).build());
+
+      assertThat(result.attestation().violations()).extracting(Attestation.Violation::path)
+          .contains(".git/hooks/pre-commit");
+    }
+  }
+
+  @Test
+  void gitRunsWithRepositoryHelpersNeutralizedAndTheAttestationSaysSo() throws Exception {
+    Path marker = tmp.resolve("fsmonitor-ran");
+    Path helper = TestFiles.script(tmp.resolve("helpers"), "monitor", "touch " + marker);
+    git("config", "core.fsmonitor", helper.toString());
+    Path gitPath = Path.of("/usr/bin/git").toRealPath();
+    ExecutionPolicy.Builder policy = ExecutionPolicy.builder()
+        .network(NetworkMode.HOST)
+        .executable(ExecutableRule.atPath("git", gitPath).exact("status", "--short").build());
+    try (CommandKernel kernel = kernel(policy)) {
+      ExecutionResult result = kernel.execute(
+          ExecutionRequest.argv(gitPath.toString(), "status", "--short").repository(repo).build());
+
+      assertThat(result.status()).isEqualTo(ExecutionStatus.COMPLETED);
+      assertThat(result.attestation().neutralization()).anySatisfy(s -> assertThat(s).startsWith("core.fsmonitor"));
+      assertThat(marker).as("the planted fsmonitor helper must not run").doesNotExist();
+    }
+  }
+}

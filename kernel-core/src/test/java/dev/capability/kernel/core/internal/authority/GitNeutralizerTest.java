@@ -1,0 +1,217 @@
+package dev.capability.kernel.core.internal.authority;
+
+import static dev.capability.kernel.core.internal.authority.Git.git;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.capability.kernel.api.Decision;
+import dev.capability.kernel.api.policy.ExecutableRule;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Plants helpers in real repositories and runs real git: without neutralization each helper runs
+ * (its marker file appears), with the neutralized argv and environment none does.
+ */
+class GitNeutralizerTest {
+
+  @TempDir Path temp;
+  private Path repository;
+  private Path markers;
+  private Map<String, String> environment;
+
+  @BeforeEach
+  void repository() throws IOException {
+    repository = Git.initWithCommit(temp.resolve("repo"));
+    markers = Files.createDirectories(temp.resolve("markers"));
+    environment = Git.baseEnvironment(temp, Map.of());
+  }
+
+  /** An executable script outside the repository that creates marker {@code name} when run. */
+  private Path helper(String name) throws IOException {
+    Path script = temp.resolve(name + ".sh");
+    Files.writeString(script, "#!/bin/sh\ntouch '" + markers.resolve(name) + "'\ncat\n");
+    Files.setPosixFilePermissions(script, PosixFilePermissions.fromString("rwx------"));
+    return script;
+  }
+
+  /** Moves README's modification time, so that git must compare its content (through filters) again. */
+  private void touchReadme(long seconds) throws IOException {
+    Files.setLastModifiedTime(repository.resolve("README"), java.nio.file.attribute.FileTime.fromMillis(seconds * 1000));
+  }
+
+  private boolean ran(String name) {
+    return Files.exists(markers.resolve(name));
+  }
+
+  private Git.Result plain(String... args) {
+    return Git.exec(repository, environment, concat("git", args));
+  }
+
+  private Git.Result neutralized(String... args) {
+    List<String> argv = concat("git", args);
+    List<String> drivers = GitNeutralizer.configuredDrivers(gitExecutable(), repository, environment);
+    GitNeutralizer.Neutralized neutralized = GitNeutralizer.neutralize(argv, environment, drivers);
+    assertThat(neutralized.decision().allowed()).as(neutralized.decision().message()).isTrue();
+    return Git.exec(repository, neutralized.environment(), neutralized.argv());
+  }
+
+  @Test
+  void aPlantedFsmonitorHelperRunsOnlyWithoutNeutralization() throws IOException {
+    git(repository, "config", "core.fsmonitor", helper("fsmonitor").toString());
+
+    Git.Result safe = neutralized("status", "--short");
+    assertThat(ran("fsmonitor")).as("fsmonitor ran under neutralization").isFalse();
+    assertThat(safe.exit()).isZero();
+
+    plain("status", "--short");
+    assertThat(ran("fsmonitor")).as("the planted fsmonitor helper runs when git is not neutralized").isTrue();
+  }
+
+  @Test
+  void aPlantedHookRunsOnlyWithoutNeutralization() throws IOException {
+    Path hook = repository.resolve(".git/hooks/pre-commit");
+    Files.copy(helper("pre-commit"), hook);
+    Files.setPosixFilePermissions(hook, PosixFilePermissions.fromString("rwx------"));
+
+    Git.Result safe = neutralized("commit", "-q", "--allow-empty", "-m", "neutralized");
+    assertThat(safe.exit()).as(safe.output()).isZero();
+    assertThat(ran("pre-commit")).isFalse();
+
+    plain("commit", "-q", "--allow-empty", "-m", "plain");
+    assertThat(ran("pre-commit")).isTrue();
+  }
+
+  @Test
+  void aPlantedCleanFilterRunsOnlyWithoutNeutralization() throws IOException {
+    Files.writeString(repository.resolve(".gitattributes"), "README filter=evil\n");
+    git(repository, "config", "filter.evil.clean", helper("clean").toString());
+    git(repository, "config", "filter.evil.required", "true");
+    touchReadme(1_000_000_000L);
+
+    Git.Result safe = neutralized("status", "--short");
+    assertThat(safe.exit()).as(safe.output()).isZero();
+    assertThat(ran("clean")).isFalse();
+
+    touchReadme(1_100_000_000L);
+    plain("status", "--short");
+    assertThat(ran("clean")).isTrue();
+  }
+
+  @Test
+  void aTextconvDriverAndAnAliasNeverRunUnderNeutralization() throws IOException {
+    Files.writeString(repository.resolve(".gitattributes"), "README diff=evil\n");
+    git(repository, "config", "diff.evil.textconv", helper("textconv").toString());
+    git(repository, "config", "alias.st", "!" + helper("alias"));
+    Files.writeString(repository.resolve("README"), "changed\n");
+
+    neutralized("diff");
+    neutralized("st");
+    assertThat(ran("textconv")).isFalse();
+    assertThat(ran("alias")).isFalse();
+
+    plain("diff");
+    plain("st");
+    assertThat(ran("textconv")).isTrue();
+    assertThat(ran("alias")).isTrue();
+  }
+
+  @Test
+  void driversDefinedThroughAnIncludeOrUnderOddNamesAreFoundAndEmptied() throws IOException {
+    Path included = temp.resolve("included.config");
+    Files.writeString(included, "[filter \"odd=name.x\"]\n\tclean = " + helper("included") + "\n");
+    git(repository, "config", "include.path", included.toString());
+    Files.writeString(repository.resolve(".gitattributes"), "README filter=odd=name.x\n");
+    touchReadme(1_000_000_000L);
+
+    List<String> drivers = GitNeutralizer.configuredDrivers(gitExecutable(), repository, environment);
+    assertThat(drivers).containsExactly("filter.odd=name.x.clean");
+    assertThat(GitNeutralizer.neutralize(List.of("git", "status"), environment, drivers).configuration())
+        .contains("filter.odd=name.x.clean=", "filter.odd=name.x.required=false");
+
+    neutralized("status", "--short");
+    assertThat(ran("included")).isFalse();
+    touchReadme(1_100_000_000L);
+    plain("status", "--short");
+    assertThat(ran("included")).isTrue();
+  }
+
+  @Test
+  void aRepositoryWithoutDriversListsNone() {
+    assertThat(GitNeutralizer.configuredDrivers(gitExecutable(), repository, environment)).isEmpty();
+  }
+
+  @Test
+  void theNeutralizedArgvPutsTheSettingsBeforeTheCommandsOwnArguments() {
+    GitNeutralizer.Neutralized neutralized = GitNeutralizer.neutralize(List.of("git", "-C", "sub", "status", "-c"), environment, List.of());
+
+    assertThat(neutralized.argv()).startsWith("git", "--no-pager", "-c", "core.fsmonitor=false", "-c", "core.hooksPath=/dev/null");
+    assertThat(neutralized.argv()).containsSubsequence("-c", "core.pager=cat").endsWith("-C", "sub", "status", "-c");
+    assertThat(neutralized.configuration()).containsExactlyElementsOf(GitNeutralizer.SETTINGS);
+    assertThat(neutralized.environment()).containsEntry("GIT_CONFIG_NOSYSTEM", "1").containsEntry("GIT_PAGER", "cat")
+        .containsEntry("GIT_ASKPASS", "").containsEntry("HOME", temp.toString());
+  }
+
+  @Test
+  void configurationPassedThroughTheEnvironmentIsReplaced() {
+    Map<String, String> planted = Git.baseEnvironment(temp, Map.of(
+        "GIT_CONFIG_PARAMETERS", "'core.fsmonitor'='/tmp/evil'",
+        "GIT_CONFIG_COUNT", "1", "GIT_CONFIG_KEY_0", "core.fsmonitor", "GIT_CONFIG_VALUE_0", "/tmp/evil",
+        "GIT_PAGER", "/tmp/evil"));
+
+    Map<String, String> clean = GitNeutralizer.neutralize(List.of("git", "status"), planted, List.of()).environment();
+    Map<String, String> withDriver = GitNeutralizer.neutralize(List.of("git", "status"), planted, List.of("diff.x.textconv")).environment();
+
+    assertThat(clean).doesNotContainKeys("GIT_CONFIG_PARAMETERS", "GIT_CONFIG_COUNT", "GIT_CONFIG_KEY_0", "GIT_CONFIG_VALUE_0");
+    assertThat(clean).containsEntry("GIT_PAGER", "cat");
+    assertThat(withDriver).containsEntry("GIT_CONFIG_COUNT", "1").containsEntry("GIT_CONFIG_KEY_0", "diff.x.textconv")
+        .containsEntry("GIT_CONFIG_VALUE_0", "").doesNotContainKey("GIT_CONFIG_PARAMETERS");
+  }
+
+  @Test
+  void aCommandThatSetsConfigurationBeforeItsSubcommandIsRefused() {
+    assertOverride(List.of("git", "-c", "core.fsmonitor=/tmp/evil", "status"), 1);
+    assertOverride(List.of("git", "-ccore.pager=evil", "log"), 1);
+    assertOverride(List.of("git", "--config-env=core.pager=EVIL", "log"), 1);
+    assertOverride(List.of("git", "--config-env", "core.pager=EVIL", "log"), 1);
+    assertOverride(List.of("git", "-C", "sub", "--git-dir", "x", "-c", "a=b", "status"), 5);
+    assertThat(GitNeutralizer.neutralize(List.of("git", "-C", "-c", "status"), environment, List.of()).decision().allowed()).isTrue();
+  }
+
+  @Test
+  void neutralizationAppliesToRulesThatRunGit() {
+    assertThat(GitNeutralizer.appliesTo(ExecutableRule.named("git").exact().build())).isTrue();
+    assertThat(GitNeutralizer.appliesTo(ExecutableRule.atPath("g", Path.of("/usr/bin/git")).exact().build())).isTrue();
+    assertThat(GitNeutralizer.appliesTo(ExecutableRule.named("gitk").exact().build())).isFalse();
+    assertThat(GitNeutralizer.appliesTo(ExecutableRule.atPath("g", Path.of("/usr/bin/git-lfs")).exact().build())).isFalse();
+  }
+
+  private void assertOverride(List<String> argv, int argIndex) {
+    Decision decision = GitNeutralizer.neutralize(argv, environment, List.of()).decision();
+    assertThat(decision.allowed()).isFalse();
+    assertThat(decision.code()).isEqualTo("GIT_CONFIGURATION_OVERRIDE");
+    assertThat(decision.argIndex()).hasValue(argIndex);
+  }
+
+  private static Path gitExecutable() {
+    return Arrays.stream(System.getenv().getOrDefault("PATH", "/usr/bin:/bin").split(":"))
+        .map(directory -> Path.of(directory, "git"))
+        .filter(Files::isExecutable)
+        .findFirst()
+        .orElseThrow(() -> new AssertionError("git is not on PATH"));
+  }
+
+  private static List<String> concat(String first, String... rest) {
+    List<String> all = new java.util.ArrayList<>();
+    all.add(first);
+    all.addAll(List.of(rest));
+    return all;
+  }
+}

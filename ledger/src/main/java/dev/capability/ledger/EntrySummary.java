@@ -11,13 +11,13 @@ import java.util.Objects;
  * @param kind its kind
  * @param recordedAt when the ledger recorded it
  * @param status an execution's status; {@code ALLOWED} or {@code DENIED} for a decision; an
- *     approval's verdict; a receipt's status
+ *     {@code APPROVED} or {@code REFUSED} for an approval; a receipt's status
  * @param exitCode an execution's exit code
  * @param executable the canonical path of the executable
  * @param backend the backend that launched (or would launch) it
  * @param policyHash the policy's hash
  * @param argv the argv of an execution or decision
- * @param planId the plan a plan, approval or receipt is about
+ * @param planFingerprint the fingerprint of the plan a plan, approval or receipt is about
  */
 public record EntrySummary(
     long sequence,
@@ -29,7 +29,7 @@ public record EntrySummary(
     String backend,
     String policyHash,
     List<String> argv,
-    String planId) {
+    String planFingerprint) {
   public EntrySummary {
     Objects.requireNonNull(kind, "kind");
     Objects.requireNonNull(recordedAt, "recordedAt");

@@ -15,18 +15,21 @@ import java.util.Objects;
  *
  * <p>Each kind requires a few body members, the ones its table indexes: an execution is an
  * attestation ({@code status}, {@code startedAt}, {@code policyHash}, {@code decision}, ...); a
- * decision has {@code decidedAt}, {@code argv} and {@code decision}; a plan {@code planId} and
- * {@code fingerprint}; an approval {@code approvalId}, {@code planId} and {@code verdict}; a
- * receipt {@code receiptId}, {@code planId} and {@code status}.
+ * decision has {@code decidedAt}, {@code argv} and {@code decision}; a plan its {@code
+ * fingerprint}; an approval the {@code fingerprint} of the plan it decides and {@code approved}
+ * (a boolean); a receipt the plan's {@code fingerprint} and a {@code status}. Optional members the
+ * tables index too: a plan's {@code planId} (unique), an approval's {@code approvalId} (unique),
+ * {@code approver}, {@code reason} and {@code expiresAt}, a receipt's {@code receiptId} (unique)
+ * and {@code executionSequence} (the execution record it reports).
  */
 public record LedgerRecord(RecordKind kind, Map<String, Object> body) {
 
   private static final Map<RecordKind, List<String>> REQUIRED_STRINGS = Map.of(
       RecordKind.EXECUTION, List.of("status", "startedAt", "finishedAt", "policyHash", "commandSpecHash"),
       RecordKind.DECISION, List.of("decidedAt"),
-      RecordKind.PLAN, List.of("planId", "fingerprint"),
-      RecordKind.APPROVAL, List.of("approvalId", "planId", "verdict"),
-      RecordKind.RECEIPT, List.of("receiptId", "planId", "status"));
+      RecordKind.PLAN, List.of("fingerprint"),
+      RecordKind.APPROVAL, List.of("fingerprint"),
+      RecordKind.RECEIPT, List.of("fingerprint", "status"));
 
   public LedgerRecord {
     Objects.requireNonNull(kind, "kind");
@@ -39,6 +42,9 @@ public record LedgerRecord(RecordKind kind, Map<String, Object> body) {
     }
     if ((kind == RecordKind.EXECUTION || kind == RecordKind.DECISION) && !(body.get("decision") instanceof Map)) {
       throw new LedgerException("LEDGER_RECORD_INVALID", "a " + kind.id() + " record needs an object member 'decision'");
+    }
+    if (kind == RecordKind.APPROVAL && !(body.get("approved") instanceof Boolean)) {
+      throw new LedgerException("LEDGER_RECORD_INVALID", "an approval record needs a boolean member 'approved'");
     }
     if (kind == RecordKind.DECISION && !(body.get("argv") instanceof List)) {
       throw new LedgerException("LEDGER_RECORD_INVALID", "a decision record needs an array member 'argv'");

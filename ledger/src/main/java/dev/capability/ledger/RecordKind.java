@@ -11,11 +11,11 @@ public enum RecordKind {
   EXECUTION("executions"),
   /** A decision without an execution, as {@code capability check} makes. */
   DECISION("decisions"),
-  /** A capability plan, for the runtime: body fields {@code planId}, {@code fingerprint}. */
+  /** A capability plan, for the runtime, known by its {@code fingerprint}. */
   PLAN("plans"),
-  /** An approval of a plan, for the runtime: {@code approvalId}, {@code planId}, {@code verdict}. */
+  /** An approval or refusal of a recorded plan, for the runtime: its {@code fingerprint}, {@code approved}. */
   APPROVAL("approvals"),
-  /** What came of a plan, for the runtime: {@code receiptId}, {@code planId}, {@code status}. */
+  /** What came of a recorded plan, for the runtime: its {@code fingerprint}, a {@code status}. */
   RECEIPT("receipts");
 
   private final String table;

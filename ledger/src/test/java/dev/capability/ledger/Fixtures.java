@@ -37,7 +37,8 @@ public final class Fixtures {
         new Attestation.Executable("/usr/bin/" + argv.get(0), Sha256.hex(argv.get(0).getBytes(StandardCharsets.UTF_8)), "proc_fd"),
         new Attestation.Backend("process", Set.of(IsolationCapability.SESSION_TERMINATION)),
         new Attestation.Environment(List.of("HOME", "PATH"), List.of("LANG")), "host", "none",
-        Attestation.WriteBoundaries.none(), List.of(), null, Attestation.Stream.of(out), Attestation.Stream.of(err),
+        new Attestation.WriteBoundaries(List.of(), null, null, null), java.util.Map.of(), List.of(), List.of(), List.of(), List.of(),
+        Attestation.SecretScan.none(), null, Attestation.Stream.of(out), Attestation.Stream.of(err),
         started, started.plus(Duration.ofMillis(42)), false, false, exitCode);
     return new ExecutionResult(ExecutionStatus.COMPLETED, decision, argv, OptionalInt.of(exitCode), out, err, attestation, null);
   }
@@ -49,7 +50,8 @@ public final class Fixtures {
     Attestation attestation = new Attestation("0.1.0-SNAPSHOT", ExecutionStatus.DENIED, argv,
         Sha256.hex(String.join("\0", argv).getBytes(StandardCharsets.UTF_8)), Attestation.DecisionSummary.of(decision),
         POLICY_HASH, "code", null, null, new Attestation.Environment(List.of(), List.of()), "none", "none",
-        Attestation.WriteBoundaries.none(), List.of(), null, Attestation.Stream.of(CapturedOutput.empty()),
+        new Attestation.WriteBoundaries(List.of(), null, null, null), java.util.Map.of(), List.of(), List.of(), List.of(), List.of(),
+        Attestation.SecretScan.none(), null, Attestation.Stream.of(CapturedOutput.empty()),
         Attestation.Stream.of(CapturedOutput.empty()), at, at, false, false, null);
     return new ExecutionResult(ExecutionStatus.DENIED, decision, argv, OptionalInt.empty(), CapturedOutput.empty(),
         CapturedOutput.empty(), attestation, message);
@@ -60,9 +62,15 @@ public final class Fixtures {
     return LedgerOptions.builder().checkpointMaxDelay(null).build();
   }
 
-  /** A plan body for the runtime's tables. */
+  /** A plan body for the runtime's tables, with the id {@code id} and the fingerprint {@link #fingerprint}({@code id}). */
   public static Map<String, Object> plan(String id) {
-    return Map.of("planId", id, "fingerprint", Sha256.hex(id.getBytes(StandardCharsets.UTF_8)), "steps", List.of("a", "b"));
+    return Map.of("planId", id, "fingerprint", fingerprint(id), "capability", Map.of("name", "demo", "version", "1.0"),
+        "effects", List.of("a", "b"));
+  }
+
+  /** The fingerprint of the plan {@link #plan}({@code id}). */
+  public static String fingerprint(String id) {
+    return Sha256.hex(id.getBytes(StandardCharsets.UTF_8));
   }
 
   /** A raw connection, foreign keys off, as an attacker with the sqlite3 shell would have. */

@@ -169,14 +169,14 @@ class LedgerVerificationTest {
   void anInsertedRowOutsideTheChainIsFound() throws Exception {
     try (Connection c = Fixtures.raw(db); PreparedStatement s = c.prepareStatement("INSERT INTO plans (seq, body) VALUES (?, ?)")) {
       s.setLong(1, 2);
-      s.setString(2, "{\"fingerprint\":\"f\",\"planId\":\"smuggled\"}");
+      s.setString(2, "{\"fingerprint\":\"smuggled\"}");
       s.executeUpdate();
     }
     LedgerVerification v = verify();
     assertThat(v.status()).isEqualTo(Status.UNCHAINED_RECORD);
     assertThat(v.sequence()).isEqualTo(2);
     assertThat(LedgerReader.open(db, Fixtures.options()).list(LedgerQuery.latest(20)))
-        .as("list shows records of the chain only").noneMatch(s -> "smuggled".equals(s.planId()));
+        .as("list shows records of the chain only").noneMatch(s -> "smuggled".equals(s.planFingerprint()));
   }
 
   @Test

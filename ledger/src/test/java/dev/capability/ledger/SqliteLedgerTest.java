@@ -119,7 +119,7 @@ class SqliteLedgerTest {
     assertThat(reader.list(LedgerQuery.latest(10).status("DENIED"))).extracting(EntrySummary::sequence).containsExactly(2L);
     assertThat(reader.list(LedgerQuery.latest(10).status("COMPLETED"))).extracting(EntrySummary::sequence).containsExactly(4L, 1L);
     assertThat(reader.list(LedgerQuery.latest(10).kind(RecordKind.PLAN))).singleElement()
-        .satisfies(s -> assertThat(s.planId()).isEqualTo("p-1"));
+        .satisfies(s -> assertThat(s.planFingerprint()).isEqualTo(Fixtures.fingerprint("p-1")));
     assertThat(reader.list(LedgerQuery.latest(1))).extracting(EntrySummary::sequence).containsExactly(4L);
     assertThat(reader.list(LedgerQuery.latest(10).since(Instant.parse("1900-01-01T00:00:00Z")))).hasSize(4);
     assertThat(reader.list(LedgerQuery.latest(10).since(Instant.parse("+20000-01-01T00:00:00Z")))).isEmpty();
@@ -134,10 +134,10 @@ class SqliteLedgerTest {
           Fixtures.POLICY_HASH, null, null, null, Instant.parse("2026-11-30T10:00:00Z"))));
       Appended exec = ledger.append(LedgerRecord.execution(Fixtures.completed(List.of("make"), 0, "")));
       ledger.append(LedgerRecord.of(RecordKind.PLAN, Fixtures.plan("plan-7")));
-      ledger.append(LedgerRecord.of(RecordKind.APPROVAL, Map.of("approvalId", "a-1", "planId", "plan-7", "verdict", "APPROVED",
-          "approver", "alice")));
-      ledger.append(LedgerRecord.of(RecordKind.RECEIPT, Map.of("receiptId", "r-1", "planId", "plan-7", "status", "DONE",
-          "executionSequence", exec.sequence())));
+      ledger.append(LedgerRecord.of(RecordKind.APPROVAL, Map.of("approvalId", "a-1", "fingerprint", Fixtures.fingerprint("plan-7"),
+          "approved", true, "approver", "alice")));
+      ledger.append(LedgerRecord.of(RecordKind.RECEIPT, Map.of("receiptId", "r-1", "fingerprint", Fixtures.fingerprint("plan-7"),
+          "status", "DONE", "executionSequence", exec.sequence())));
     }
     LedgerReader reader = LedgerReader.open(db, Fixtures.options());
     assertThat(reader.verify().intact()).isTrue();
@@ -163,13 +163,13 @@ class SqliteLedgerTest {
     try (SqliteLedger ledger = SqliteLedger.open(db, Fixtures.options())) {
       ledger.append(LedgerRecord.of(RecordKind.PLAN, Fixtures.plan("p")));
       assertThatThrownBy(() -> ledger.append(LedgerRecord.of(RecordKind.APPROVAL,
-          Map.of("approvalId", "a", "planId", "unknown", "verdict", "APPROVED"))))
-          .isInstanceOf(LedgerException.class).hasMessageContaining("plan 'unknown'")
+          Map.of("approvalId", "a", "fingerprint", "unknown", "approved", true))))
+          .isInstanceOf(LedgerException.class).hasMessageContaining("fingerprint 'unknown'")
           .extracting(e -> ((LedgerException) e).code()).isEqualTo("LEDGER_RECORD_INVALID");
       assertThatThrownBy(() -> ledger.append(LedgerRecord.of(RecordKind.PLAN, Fixtures.plan("p"))))
           .isInstanceOf(LedgerException.class).extracting(e -> ((LedgerException) e).code()).isEqualTo("LEDGER_RECORD_INVALID");
       assertThatThrownBy(() -> ledger.append(LedgerRecord.of(RecordKind.RECEIPT,
-          Map.of("receiptId", "r", "planId", "p", "status", "DONE", "executionSequence", 1))))
+          Map.of("receiptId", "r", "fingerprint", Fixtures.fingerprint("p"), "status", "DONE", "executionSequence", 1))))
           .isInstanceOf(LedgerException.class).hasMessageContaining("not an execution record");
       Appended next = ledger.append(LedgerRecord.execution(Fixtures.completed(List.of("ls"), 0, "")));
       assertThat(next.sequence()).isEqualTo(2);
@@ -181,6 +181,8 @@ class SqliteLedgerTest {
   void recordsWithoutTheirIndexedMembersOrWithoutACanonicalFormAreRefused() {
     assertThatThrownBy(() -> LedgerRecord.of(RecordKind.PLAN, Map.of("planId", "p")))
         .isInstanceOf(LedgerException.class).hasMessageContaining("'fingerprint'");
+    assertThatThrownBy(() -> LedgerRecord.of(RecordKind.APPROVAL, Map.of("fingerprint", "f", "approved", "yes")))
+        .isInstanceOf(LedgerException.class).hasMessageContaining("boolean member 'approved'");
     assertThatThrownBy(() -> LedgerRecord.of(RecordKind.PLAN, Map.of("planId", "p", "fingerprint", "f", "when", new Object())))
         .isInstanceOf(LedgerException.class).hasMessageContaining("'/when'");
     try (SqliteLedger ledger = SqliteLedger.open(repo.resolve("l.db"), Fixtures.options())) {

@@ -103,7 +103,7 @@ final class LedgerCommand implements Callable<Integer> {
     String since;
 
     @Option(names = "--status", paramLabel = "S",
-        description = "Only records with this status: COMPLETED, DENIED, TIMED_OUT, OUTPUT_LIMIT, LAUNCH_FAILED; ALLOWED or DENIED for checks.")
+        description = "Only records with this status: COMPLETED, DENIED, TIMED_OUT, OUTPUT_LIMIT, LAUNCH_FAILED; ALLOWED or DENIED for checks; APPROVED or REFUSED for approvals.")
     String status;
 
     @Option(names = "--kind", paramLabel = "K", description = "Only records of this kind: execution, decision, plan, approval, receipt.")
@@ -185,7 +185,7 @@ final class LedgerCommand implements Callable<Integer> {
       if (e.argv() != null) {
         return String.join(" ", e.argv().stream().map(Console::quote).toList());
       }
-      return e.planId() == null ? "" : "plan " + Console.quote(e.planId());
+      return e.planFingerprint() == null ? "" : "plan " + e.planFingerprint();
     }
 
     private static String orDash(String s) {
@@ -203,7 +203,7 @@ final class LedgerCommand implements Callable<Integer> {
       m.put("executable", e.executable());
       m.put("backend", e.backend());
       m.put("policyHash", e.policyHash());
-      m.put("planId", e.planId());
+      m.put("planFingerprint", e.planFingerprint());
       return m;
     }
   }

@@ -46,7 +46,7 @@ final class ChainAppender {
       insertBody.put(kind, connection.prepareStatement(
           "INSERT INTO " + kind.table() + " (seq, " + Schema.bodyColumn(kind.table()) + ") VALUES (?, ?)"));
     }
-    this.planExists = connection.prepareStatement("SELECT 1 FROM plans WHERE plan_id = ?");
+    this.planExists = connection.prepareStatement("SELECT 1 FROM plans WHERE fingerprint = ?");
     this.executionExists = connection.prepareStatement("SELECT 1 FROM entries WHERE seq = ? AND kind = 'execution'");
   }
 
@@ -128,7 +128,7 @@ final class ChainAppender {
 
   private void checkReferences(PreparedRecord record) throws SQLException {
     if (record.planReference() != null && !exists(planExists, record.planReference())) {
-      throw new LedgerException("LEDGER_RECORD_INVALID", "the " + record.kind().id() + " refers to plan '"
+      throw new LedgerException("LEDGER_RECORD_INVALID", "the " + record.kind().id() + " refers to the plan with fingerprint '"
           + record.planReference() + "', which the ledger does not hold");
     }
     if (record.executionReference() != null) {

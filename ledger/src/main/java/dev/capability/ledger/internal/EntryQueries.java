@@ -21,12 +21,12 @@ import java.util.Optional;
 /** {@code list} and {@code show}: reads through the generated columns, never through anything the chain does not cover. */
 public final class EntryQueries {
   private static final String LIST = """
-      SELECT seq, kind, recorded_at, status, exit_code, executable, backend, policy_hash, argv, plan_id FROM (
+      SELECT seq, kind, recorded_at, status, exit_code, executable, backend, policy_hash, argv, fingerprint FROM (
         SELECT e.seq, e.kind, e.recorded_at,
           CASE e.kind
             WHEN 'execution' THEN x.status
             WHEN 'decision' THEN CASE d.allowed WHEN 1 THEN 'ALLOWED' WHEN 0 THEN 'DENIED' END
-            WHEN 'approval' THEN a.verdict
+            WHEN 'approval' THEN CASE a.approved WHEN 1 THEN 'APPROVED' WHEN 0 THEN 'REFUSED' END
             WHEN 'receipt' THEN r.status
           END AS status,
           x.exit_code AS exit_code,
@@ -34,7 +34,7 @@ public final class EntryQueries {
           COALESCE(x.backend, d.backend) AS backend,
           COALESCE(x.policy_hash, d.policy_hash) AS policy_hash,
           COALESCE(x.argv, d.argv) AS argv,
-          COALESCE(p.plan_id, a.plan_id, r.plan_id) AS plan_id
+          COALESCE(p.fingerprint, a.fingerprint, r.fingerprint) AS fingerprint
         FROM entries e
           LEFT JOIN executions x ON e.kind = 'execution' AND x.seq = e.seq
           LEFT JOIN decisions d ON e.kind = 'decision' AND d.seq = e.seq

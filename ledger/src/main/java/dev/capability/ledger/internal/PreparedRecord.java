@@ -20,7 +20,7 @@ public record PreparedRecord(RecordKind kind, String body, byte[] bodyBytes, Str
     } catch (IllegalArgumentException e) {
       throw new LedgerException("LEDGER_RECORD_INVALID", "the " + record.kind().id() + " record has no canonical JSON form: " + e.getMessage(), e);
     }
-    String plan = record.kind() == RecordKind.APPROVAL || record.kind() == RecordKind.RECEIPT ? (String) record.body().get("planId") : null;
+    String plan = record.kind() == RecordKind.APPROVAL || record.kind() == RecordKind.RECEIPT ? (String) record.body().get("fingerprint") : null;
     Long execution = record.kind() == RecordKind.RECEIPT ? executionSequence(record.body().get("executionSequence")) : null;
     return new PreparedRecord(record.kind(), canonical, canonical.getBytes(StandardCharsets.UTF_8), plan, execution);
   }

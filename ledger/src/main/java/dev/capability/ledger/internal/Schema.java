@@ -88,34 +88,36 @@ public final class Schema {
           CREATE TABLE plans (
             seq         INTEGER PRIMARY KEY NOT NULL REFERENCES entries (seq),
             body        TEXT NOT NULL CHECK (typeof(body) = 'text'),
+            fingerprint TEXT AS (json_extract(body, '$.fingerprint')) VIRTUAL,
             plan_id     TEXT AS (json_extract(body, '$.planId')) VIRTUAL,
-            fingerprint TEXT AS (json_extract(body, '$.fingerprint')) VIRTUAL
+            capability  TEXT AS (json_extract(body, '$.capability.name')) VIRTUAL
           )""",
+          "CREATE INDEX plans_fingerprint ON plans (fingerprint)",
           "CREATE UNIQUE INDEX plans_plan_id ON plans (plan_id)",
           """
           CREATE TABLE approvals (
             seq         INTEGER PRIMARY KEY NOT NULL REFERENCES entries (seq),
             body        TEXT NOT NULL CHECK (typeof(body) = 'text'),
-            approval_id TEXT AS (json_extract(body, '$.approvalId')) VIRTUAL,
-            plan_id     TEXT AS (json_extract(body, '$.planId')) VIRTUAL,
             fingerprint TEXT AS (json_extract(body, '$.fingerprint')) VIRTUAL,
-            verdict     TEXT AS (json_extract(body, '$.verdict')) VIRTUAL,
+            approved    INTEGER AS (json_extract(body, '$.approved')) VIRTUAL,
+            approval_id TEXT AS (json_extract(body, '$.approvalId')) VIRTUAL,
             approver    TEXT AS (json_extract(body, '$.approver')) VIRTUAL,
+            reason      TEXT AS (json_extract(body, '$.reason')) VIRTUAL,
             expires_at  TEXT AS (json_extract(body, '$.expiresAt')) VIRTUAL
           )""",
+          "CREATE INDEX approvals_fingerprint ON approvals (fingerprint)",
           "CREATE UNIQUE INDEX approvals_approval_id ON approvals (approval_id)",
-          "CREATE INDEX approvals_plan_id ON approvals (plan_id)",
           """
           CREATE TABLE receipts (
             seq           INTEGER PRIMARY KEY NOT NULL REFERENCES entries (seq),
             body          TEXT NOT NULL CHECK (typeof(body) = 'text'),
-            receipt_id    TEXT AS (json_extract(body, '$.receiptId')) VIRTUAL,
-            plan_id       TEXT AS (json_extract(body, '$.planId')) VIRTUAL,
+            fingerprint   TEXT AS (json_extract(body, '$.fingerprint')) VIRTUAL,
             status        TEXT AS (json_extract(body, '$.status')) VIRTUAL,
+            receipt_id    TEXT AS (json_extract(body, '$.receiptId')) VIRTUAL,
             execution_seq INTEGER AS (json_extract(body, '$.executionSequence')) VIRTUAL
           )""",
-          "CREATE UNIQUE INDEX receipts_receipt_id ON receipts (receipt_id)",
-          "CREATE INDEX receipts_plan_id ON receipts (plan_id)")));
+          "CREATE INDEX receipts_fingerprint ON receipts (fingerprint)",
+          "CREATE UNIQUE INDEX receipts_receipt_id ON receipts (receipt_id)")));
 
   private Schema() {}
 

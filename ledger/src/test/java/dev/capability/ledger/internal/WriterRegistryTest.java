@@ -73,12 +73,12 @@ class WriterRegistryTest {
       ledger.append(LedgerRecord.of(dev.capability.ledger.RecordKind.PLAN, Fixtures.plan("known")));
       List<Future<?>> futures = new java.util.ArrayList<>();
       for (int i = 0; i < 600; i++) {
-        String plan = i % 3 == 0 ? "unknown" : "known";
+        String plan = i % 3 == 0 ? "unknown" : Fixtures.fingerprint("known");
         int n = i;
         futures.add(pool.submit(() -> {
           try {
             landed.add(ledger.append(LedgerRecord.of(dev.capability.ledger.RecordKind.APPROVAL,
-                java.util.Map.of("approvalId", "a" + n, "planId", plan, "verdict", "APPROVED"))).sequence());
+                java.util.Map.of("approvalId", "a" + n, "fingerprint", plan, "approved", true))).sequence());
           } catch (dev.capability.ledger.LedgerException e) {
             assertThat(e.code()).isEqualTo("LEDGER_RECORD_INVALID");
             refused.incrementAndGet();

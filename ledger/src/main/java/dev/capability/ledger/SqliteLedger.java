@@ -40,7 +40,8 @@ public final class SqliteLedger implements LedgerWriter {
   /**
    * Opens the ledger at {@code dbFile}, creating it (and its key) when the file does not exist or
    * is empty, and migrating an older schema forward. Refuses, and leaves untouched, a file that is
-   * not a ledger, a ledger of a newer schema, or a damaged one.
+   * not a ledger, a ledger of a newer schema, or a damaged one. Ledgers opened on one file in one
+   * process share one writer connection, with the options of the first.
    */
   public static SqliteLedger open(Path dbFile, LedgerOptions options) {
     Objects.requireNonNull(dbFile, "dbFile");

@@ -1,0 +1,38 @@
+package dev.capability.ledger;
+
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * One line of {@code ledger list}: the columns people query. Columns that do not apply to the
+ * record's kind are null.
+ *
+ * @param sequence its sequence number
+ * @param kind its kind
+ * @param recordedAt when the ledger recorded it
+ * @param status an execution's status; {@code ALLOWED} or {@code DENIED} for a decision; an
+ *     {@code APPROVED} or {@code REFUSED} for an approval; a receipt's status
+ * @param exitCode an execution's exit code
+ * @param executable the canonical path of the executable
+ * @param backend the backend that launched (or would launch) it
+ * @param policyHash the policy's hash
+ * @param argv the argv of an execution or decision
+ * @param planFingerprint the fingerprint of the plan a plan, approval or receipt is about
+ */
+public record EntrySummary(
+    long sequence,
+    RecordKind kind,
+    String recordedAt,
+    String status,
+    Integer exitCode,
+    String executable,
+    String backend,
+    String policyHash,
+    List<String> argv,
+    String planFingerprint) {
+  public EntrySummary {
+    Objects.requireNonNull(kind, "kind");
+    Objects.requireNonNull(recordedAt, "recordedAt");
+    argv = argv == null ? null : List.copyOf(argv);
+  }
+}

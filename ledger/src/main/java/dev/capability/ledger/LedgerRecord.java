@@ -1,0 +1,73 @@
+package dev.capability.ledger;
+
+import dev.capability.kernel.api.Attestation;
+import dev.capability.kernel.api.AttestationJson;
+import dev.capability.kernel.api.ExecutionResult;
+import dev.capability.ledger.internal.JsonValues;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * One record to append: its kind and its body, a JSON object as plain maps and lists (what
+ * {@link dev.capability.kernel.api.json.CanonicalJson} accepts). The body is copied deeply; the
+ * ledger stores its RFC 8785 canonical form, and nothing else of what produced it.
+ *
+ * <p>Each kind requires a few body members, the ones its table indexes: an execution is an
+ * attestation ({@code status}, {@code startedAt}, {@code policyHash}, {@code decision}, ...); a
+ * decision has {@code decidedAt}, {@code argv} and {@code decision}; a plan its {@code
+ * fingerprint}; an approval the {@code fingerprint} of the plan it decides and {@code approved}
+ * (a boolean); a receipt the plan's {@code fingerprint} and a {@code status}. Optional members the
+ * tables index too: a plan's {@code planId} (unique), an approval's {@code approvalId} (unique),
+ * {@code approver}, {@code reason} and {@code expiresAt}, a receipt's {@code receiptId} (unique)
+ * and {@code executionSequence} (the execution record it reports).
+ */
+public record LedgerRecord(RecordKind kind, Map<String, Object> body) {
+
+  private static final Map<RecordKind, List<String>> REQUIRED_STRINGS = Map.of(
+      RecordKind.EXECUTION, List.of("status", "startedAt", "finishedAt", "policyHash", "commandSpecHash"),
+      RecordKind.DECISION, List.of("decidedAt"),
+      RecordKind.PLAN, List.of("fingerprint"),
+      RecordKind.APPROVAL, List.of("fingerprint"),
+      RecordKind.RECEIPT, List.of("fingerprint", "status"));
+
+  public LedgerRecord {
+    Objects.requireNonNull(kind, "kind");
+    body = JsonValues.immutableObject(Objects.requireNonNull(body, "body"), "body");
+    for (String name : REQUIRED_STRINGS.get(kind)) {
+      if (!(body.get(name) instanceof String s) || s.isEmpty()) {
+        throw new LedgerException("LEDGER_RECORD_INVALID",
+            "a " + kind.id() + " record needs a non-empty string member '" + name + "'");
+      }
+    }
+    if ((kind == RecordKind.EXECUTION || kind == RecordKind.DECISION) && !(body.get("decision") instanceof Map)) {
+      throw new LedgerException("LEDGER_RECORD_INVALID", "a " + kind.id() + " record needs an object member 'decision'");
+    }
+    if (kind == RecordKind.APPROVAL && !(body.get("approved") instanceof Boolean)) {
+      throw new LedgerException("LEDGER_RECORD_INVALID", "an approval record needs a boolean member 'approved'");
+    }
+    if (kind == RecordKind.DECISION && !(body.get("argv") instanceof List)) {
+      throw new LedgerException("LEDGER_RECORD_INVALID", "a decision record needs an array member 'argv'");
+    }
+  }
+
+  /** The record of one execution or denial: its attestation, and nothing else of the result. */
+  public static LedgerRecord execution(ExecutionResult result) {
+    return execution(Objects.requireNonNull(result, "result").attestation());
+  }
+
+  /** The record of one execution or denial, from its attestation. */
+  public static LedgerRecord execution(Attestation attestation) {
+    return new LedgerRecord(RecordKind.EXECUTION, AttestationJson.toMap(Objects.requireNonNull(attestation, "attestation")));
+  }
+
+  /** The record of a decision made without an execution. */
+  public static LedgerRecord decision(DecisionRecord decision) {
+    return new LedgerRecord(RecordKind.DECISION, Objects.requireNonNull(decision, "decision").toMap());
+  }
+
+  /** A record of any kind, for example a plan, approval or receipt of the capability runtime. */
+  public static LedgerRecord of(RecordKind kind, Map<String, Object> body) {
+    return new LedgerRecord(kind, body);
+  }
+}

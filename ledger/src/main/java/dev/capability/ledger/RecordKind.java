@@ -1,0 +1,46 @@
+package dev.capability.ledger;
+
+import java.util.Locale;
+
+/**
+ * What a ledger record is about. Every kind is a link of the one hash chain; each has its own
+ * table of queryable columns computed from the record.
+ */
+public enum RecordKind {
+  /** One execution or denial by the kernel; the body is its attestation. */
+  EXECUTION("executions"),
+  /** A decision without an execution, as {@code capability check} makes. */
+  DECISION("decisions"),
+  /** A capability plan, for the runtime, known by its {@code fingerprint}. */
+  PLAN("plans"),
+  /** An approval or refusal of a recorded plan, for the runtime: its {@code fingerprint}, {@code approved}. */
+  APPROVAL("approvals"),
+  /** What came of a recorded plan, for the runtime: its {@code fingerprint}, a {@code status}. */
+  RECEIPT("receipts");
+
+  private final String table;
+
+  RecordKind(String table) {
+    this.table = table;
+  }
+
+  /** The name stored in the chain, for example {@code execution}. */
+  public String id() {
+    return name().toLowerCase(Locale.ROOT);
+  }
+
+  /** The table that holds records of this kind. */
+  public String table() {
+    return table;
+  }
+
+  /** The kind stored as {@code id}. */
+  public static RecordKind fromId(String id) {
+    for (RecordKind kind : values()) {
+      if (kind.id().equals(id)) {
+        return kind;
+      }
+    }
+    throw new IllegalArgumentException("no record kind '" + id + "'; kinds are execution, decision, plan, approval, receipt");
+  }
+}

@@ -1,0 +1,22 @@
+package dev.capability.ledger.internal;
+
+/** The SQL that reads records with their bodies, shared by verification, {@code show} and export. */
+final class ChainRows {
+  private ChainRows() {}
+
+  /** Columns: seq, kind, recorded_at, prev_hash, hash, body (null when the record's table lacks its row). */
+  static final String SELECT = """
+      SELECT e.seq, e.kind, e.recorded_at, e.prev_hash, e.hash,
+        CASE e.kind
+          WHEN 'execution' THEN (SELECT attestation FROM executions WHERE seq = e.seq)
+          WHEN 'decision' THEN (SELECT body FROM decisions WHERE seq = e.seq)
+          WHEN 'plan' THEN (SELECT body FROM plans WHERE seq = e.seq)
+          WHEN 'approval' THEN (SELECT body FROM approvals WHERE seq = e.seq)
+          WHEN 'receipt' THEN (SELECT body FROM receipts WHERE seq = e.seq)
+        END AS body
+      FROM entries e""";
+
+  static final String ALL_IN_ORDER = SELECT + " ORDER BY e.seq";
+
+  static final String ONE = SELECT + " WHERE e.seq = ?";
+}

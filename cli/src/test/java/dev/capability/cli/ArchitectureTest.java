@@ -16,6 +16,8 @@ class ArchitectureTest {
       "dev.capability.kernel.api",
       "dev.capability.kernel.core",
       "dev.capability.backend.process",
+      "dev.capability.backend.bwrap",
+      "dev.capability.ledger",
       "dev.capability.cli");
 
   private static JavaClasses classes;
@@ -55,6 +57,22 @@ class ArchitectureTest {
   void theKernelFindsBackendsOnlyThroughTheSpi() {
     noClasses().that().resideInAPackage("dev.capability.kernel..")
         .should().dependOnClassesThat().resideInAPackage("dev.capability.backend..")
+        .check(classes);
+  }
+
+  @Test
+  void onlyTheCliAndBenchmarksReachTheLedger() {
+    noClasses().that().resideInAnyPackage("dev.capability.kernel..", "dev.capability.backend..", "dev.capability.capability..")
+        .should().dependOnClassesThat().resideInAPackage("dev.capability.ledger..")
+        .because("the ledger implements store SPIs of kernel-api; hosts wire it in")
+        .check(classes);
+  }
+
+  @Test
+  void theLedgerKnowsOnlyTheApi() {
+    noClasses().that().resideInAPackage("dev.capability.ledger..")
+        .should().dependOnClassesThat().resideInAnyPackage(
+            "dev.capability.kernel.core..", "dev.capability.backend..", "dev.capability.cli..")
         .check(classes);
   }
 

@@ -6,6 +6,7 @@ import dev.capability.kernel.api.ExecutionResult;
 import dev.capability.kernel.api.ExecutionStatus;
 import dev.capability.kernel.api.AttestationJson;
 import dev.capability.kernel.core.CommandKernel;
+import dev.capability.ledger.LedgerRecord;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -67,6 +68,8 @@ final class ExecCommand implements Callable<Integer> {
       }
       ExecutionResult result = kernel.execute(request.build());
       report(result);
+      // After the report: the command ran, and its output is shown even if the ledger fails.
+      options.record(LedgerRecord.execution(result));
       return ExitCodes.forExec(result);
     } catch (CapabilityException e) {
       console.error(e, json);

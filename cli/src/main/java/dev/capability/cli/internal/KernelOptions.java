@@ -3,6 +3,8 @@ package dev.capability.cli.internal;
 import dev.capability.kernel.api.ExecutionRequest;
 import dev.capability.kernel.api.PolicyException;
 import dev.capability.kernel.core.AuthorityLayers;
+import dev.capability.ledger.LedgerRecord;
+import dev.capability.ledger.SqliteLedger;
 import dev.capability.kernel.core.CommandKernel;
 import dev.capability.kernel.core.ExecutionPolicies;
 import dev.capability.kernel.core.LoadedPolicy;
@@ -21,6 +23,9 @@ final class KernelOptions {
   @Option(names = "--repo", paramLabel = "DIR", description = "The target repository.")
   Path repository;
 
+  @Option(names = "--no-ledger", description = "Do not record into the repository's ledger (.capability/state.db).")
+  boolean noLedger;
+
   @Option(names = "--contract", paramLabel = "FILE", description = "A project-contract layer (JSON) that narrows the policy.")
   Path contract;
 
@@ -29,6 +34,20 @@ final class KernelOptions {
 
   @Option(names = "--correction", paramLabel = "FILE", description = "A correction layer (JSON) that narrows the policy.")
   Path correction;
+
+  /**
+   * Records into the repository's ledger when a repository was given and --no-ledger was not.
+   * The ledger is opened only now, after the command ended, so nothing the kernel writes to
+   * {@code .capability/} falls inside the command's audit window.
+   */
+  void record(LedgerRecord record) {
+    if (noLedger || repository == null) {
+      return;
+    }
+    try (SqliteLedger ledger = SqliteLedger.forRepository(repository().orElseThrow())) {
+      ledger.append(record);
+    }
+  }
 
   /** The request builder with the repository and the layers these options name. */
   ExecutionRequest.Builder narrow(ExecutionRequest.Builder request) {

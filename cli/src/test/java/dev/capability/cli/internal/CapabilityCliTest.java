@@ -184,4 +184,24 @@ class CapabilityCliTest {
     assertThat(process.get("available").asBoolean()).isTrue();
     assertThat(process.get("capabilities").toString()).doesNotContain("NAMESPACE");
   }
+
+  @Test
+  void execAndCheckWithARepositoryRecordIntoItsLedgerUnlessToldNotTo() throws Exception {
+    // The sandbox runs as an unprivileged uid when these tests run as root: it must reach the repository.
+    Files.setPosixFilePermissions(tmp, PosixFilePermissions.fromString("rwxr-xr-x"));
+    Path repo = Files.createDirectories(tmp.resolve("repo"));
+    Path other = Files.createDirectories(tmp.resolve("other"));
+
+    assertThat(CliRunner.run("exec", "--policy", policy.toString(), "--repo", repo.toString(), "--", tool.toString(), "7")
+        .exitCode()).isEqualTo(7);
+    assertThat(CliRunner.run("check", "--policy", policy.toString(), "--repo", repo.toString(), "--", tool.toString(), "8")
+        .exitCode()).isEqualTo(1);
+    assertThat(CliRunner.run("exec", "--policy", policy.toString(), "--repo", other.toString(), "--no-ledger", "--",
+        tool.toString(), "0").exitCode()).isZero();
+
+    JsonNode records = JSON.readTree(CliRunner.run("ledger", "list", "--repo", repo.toString(), "--json").out()).get("records");
+    assertThat(records).extracting(r -> r.get("kind").asText()).contains("execution", "decision");
+    assertThat(CliRunner.run("ledger", "verify", "--repo", repo.toString()).exitCode()).isZero();
+    assertThat(other.resolve(".capability")).doesNotExist();
+  }
 }

@@ -5,6 +5,8 @@ import dev.capability.kernel.api.ExecutionResult;
 import dev.capability.kernel.api.backend.BackendConfig;
 import dev.capability.kernel.api.backend.BackendProvider;
 import dev.capability.kernel.api.backend.ExecutionBackend;
+import dev.capability.kernel.api.store.EvidenceNotRecordedException;
+import dev.capability.kernel.api.store.EvidenceStore;
 import dev.capability.kernel.core.internal.backend.BackendDiscovery;
 import dev.capability.kernel.core.internal.backend.BackendRegistry;
 import dev.capability.kernel.core.internal.exec.ExecutablePinner;
@@ -38,9 +40,11 @@ public final class CommandKernel implements AutoCloseable {
   private final LoadedPolicy policy;
   private final BackendRegistry backends;
   private final CommandPipeline pipeline;
+  private final EvidenceStore evidence;
 
   private CommandKernel(Builder b) {
     this.policy = b.policy;
+    this.evidence = b.evidence;
     Map<String, BackendProvider> providers = b.discoverBackends
         ? BackendDiscovery.discover(b.classLoader)
         : Map.of();
@@ -61,9 +65,18 @@ public final class CommandKernel implements AutoCloseable {
    * @throws dev.capability.kernel.api.BackendUnavailableException when no backend can supply what
    *     the policy and the request require (nothing was launched)
    * @throws dev.capability.kernel.api.CapabilityException when the repository or working directory is not a directory
+   * @throws EvidenceNotRecordedException when the evidence store failed; the result is attached
    */
   public ExecutionResult execute(ExecutionRequest request) {
-    return pipeline.execute(Objects.requireNonNull(request, "request"));
+    ExecutionResult result = pipeline.execute(Objects.requireNonNull(request, "request"));
+    if (evidence != null) {
+      try {
+        evidence.record(result);
+      } catch (RuntimeException e) {
+        throw new EvidenceNotRecordedException(result, e);
+      }
+    }
+    return result;
   }
 
   /** Would {@code request} be allowed, and if not, which layer and rule refuse it. Launches nothing. */
@@ -118,6 +131,7 @@ public final class CommandKernel implements AutoCloseable {
     private Map<String, String> hostEnvironment = System.getenv();
     private Path workingDirectory = Path.of("").toAbsolutePath();
     private Clock clock = Clock.systemUTC();
+    private EvidenceStore evidence;
 
     private Builder(LoadedPolicy policy) {
       this.policy = Objects.requireNonNull(policy, "policy");
@@ -155,6 +169,17 @@ public final class CommandKernel implements AutoCloseable {
     /** Where commands run when a request names neither a working directory nor a repository. */
     public Builder workingDirectory(Path workingDirectory) {
       this.workingDirectory = Objects.requireNonNull(workingDirectory, "workingDirectory");
+      return this;
+    }
+
+    /**
+     * Records every execution and denial in {@code store} (for example the SQLite ledger) after
+     * the pipeline has finished. The kernel does not close it. A store that writes inside the
+     * target repository ({@code .capability/}) should not write on its own between calls (the
+     * SQLite ledger's timed checkpoints), or its writes show up in the next command's audit.
+     */
+    public Builder evidenceStore(EvidenceStore store) {
+      this.evidence = Objects.requireNonNull(store, "store");
       return this;
     }
 

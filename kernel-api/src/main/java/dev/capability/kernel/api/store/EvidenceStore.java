@@ -8,8 +8,8 @@ import dev.capability.kernel.api.ExecutionResult;
  * returning, and must never store what the attestation does not hold (environment values,
  * secrets).
  *
- * <p>A store that fails throws; the kernel reports that to the host as an infrastructure error,
- * after the command has run (its result is not lost: it is in the exception's context).
+ * <p>A store that fails throws; the kernel reports that to the host as an
+ * {@link EvidenceNotRecordedException}, after the command has run, with the result attached.
  */
 public interface EvidenceStore extends AutoCloseable {
 

@@ -5,7 +5,6 @@ import dev.capability.kernel.api.CapturedOutput;
 import dev.capability.kernel.api.ExecutionStatus;
 import dev.capability.kernel.api.json.CanonicalJson;
 import dev.capability.kernel.api.authority.AuthorityLayer;
-import dev.capability.kernel.api.policy.ExecutionPolicy;
 import dev.capability.kernel.core.LoadedPolicy;
 import dev.capability.kernel.core.internal.audit.ChangeKind;
 import dev.capability.kernel.core.internal.audit.EntryType;
@@ -27,7 +26,6 @@ final class AttestationFactory {
   }
 
   Attestation attest(ExecutionContext context, ExecutionStatus status, Instant finishedAt) {
-    ExecutionPolicy p = policy.policy();
     CapturedOutput stdout = context.launch == null ? CapturedOutput.empty() : context.launch.stdout();
     CapturedOutput stderr = context.launch == null ? CapturedOutput.empty() : context.launch.stderr();
     Attestation.Environment environment = context.environment == null
@@ -73,7 +71,7 @@ final class AttestationFactory {
 
   private String projectWrites(ExecutionContext context) {
     var mode = context.authority == null ? policy.policy().projectWrites() : context.authority.projectWrites();
-    return mode.name().toLowerCase(Locale.ROOT);
+    return mode.name().toLowerCase(Locale.ROOT).replace('_', '-');
   }
 
   private Attestation.WriteBoundaries writeBoundaries(ExecutionContext context) {

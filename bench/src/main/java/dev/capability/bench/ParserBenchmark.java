@@ -35,7 +35,7 @@ public class ParserBenchmark {
       "grep -rn 'needle in' src",
       "git log --oneline -n 20",
       "java -jar target/app.jar --port 8080",
-      "rg \"TODO\\(\" --type java",
+      "rg \"FIXTURE\\(\" --type java",
       "cp -r build/out \"dist/my dir\"");
 
   @Benchmark

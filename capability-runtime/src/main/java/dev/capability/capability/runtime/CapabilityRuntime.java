@@ -79,7 +79,13 @@ public final class CapabilityRuntime {
     } catch (CapabilityException e) {
       return refused(plan, pkg, inputJson, e, started);
     }
-    ExecutionResult result = executor.execute(new ExecutionRequest(pkg, plan, inputJson, decision.granted()));
+    ExecutionResult result;
+    try {
+      result = executor.execute(new ExecutionRequest(pkg, plan, inputJson, decision.granted()));
+    } catch (CapabilityException e) {
+      // The executor refused before launching: for example it cannot confine a granted effect.
+      return refused(plan, pkg, inputJson, e, started);
+    }
     ExecutionOutcome outcome = result.succeeded() ? ExecutionOutcome.SUCCEEDED : ExecutionOutcome.FAILED;
     String code = result.succeeded() ? CapabilityCodes.SUCCEEDED : CapabilityCodes.CAPABILITY_FAILED;
     String message = result.failure().orElse("succeeded");

@@ -28,8 +28,8 @@ final class HostClassPath {
   /** Copies the class path into {@code staging} and returns the entries, absolute. */
   static List<Path> stage(Path staging) throws IOException {
     List<Path> entries = new ArrayList<>();
-    for (Class<?> anchor : ANCHORS) {
-      Path source = codeSource(anchor);
+    // In a shaded jar every anchor has the same code source: stage it once.
+    for (Path source : ANCHORS.stream().map(HostClassPath::codeSource).distinct().toList()) {
       Path target = staging.resolve("cp" + entries.size() + (Files.isDirectory(source) ? "" : ".jar"));
       copy(source, target);
       entries.add(target);

@@ -110,6 +110,17 @@ class ChildJvmExecutionTest {
   }
 
   @Test
+  void aChildThatExitsWithoutAResponseIsAFailedRun() throws IOException {
+    CapabilityPackage pkg = pkg("quitter", "Runtime.getRuntime().halt(0); return \"{}\";", "{}");
+
+    ExecutionReceipt receipt = runtime(EffectPolicies.denyAll(), new ArrayList<>()).run(pkg, "{\"text\":\"x\"}");
+
+    assertThat(receipt.outcome()).isEqualTo(ExecutionOutcome.FAILED);
+    assertThat(receipt.message()).contains("no valid response");
+    assertThat(receipt.attestation()).isPresent();
+  }
+
+  @Test
   void refusesThePlainProcessBackendUnlessAllowed() throws IOException {
     CapabilityPackage pkg = pkg("plain", "return \"{}\";", "{}");
     Executor plain = new ChildJvmExecutor("process", false, List.of(new dev.capability.backend.process.ProcessBackendProvider().create(BackendConfig.defaults())), work);

@@ -208,11 +208,20 @@ public final class ChildJvmExecutor implements Executor {
               + tail(result.stderr().text());
       return new ExecutionResult(false, Optional.empty(), Optional.of(why), isolated(), attestation, List.of());
     }
-    return fromResponse(result.stdout().text(), attestation);
+    try {
+      return fromResponse(result.stdout().text(), attestation);
+    } catch (IOException | RuntimeException e) {
+      // The child is untrusted: a response it garbled (or cut short by exiting) is a failed run.
+      return new ExecutionResult(
+          false, Optional.empty(), Optional.of("the capability host wrote no valid response: " + e.getMessage()), isolated(), attestation, List.of());
+    }
   }
 
   private ExecutionResult fromResponse(String stdout, Optional<String> attestation) throws IOException {
     JsonNode response = JSON.readTree(stdout);
+    if (response == null || !response.isObject()) {
+      throw new IOException("the response is not a JSON object");
+    }
     List<HookOutcome> hooks = new ArrayList<>();
     for (JsonNode hook : response.path("hooks")) {
       hooks.add(

@@ -11,8 +11,9 @@ import java.util.jar.JarInputStream;
 
 /**
  * Defines a module's classes from its verified in-memory bytes, so nothing is re-read from disk
- * after the integrity check. The module sees the platform and the capability API, nothing of the
- * runtime or the host.
+ * after the integrity check. Names resolve only against the platform and the capability API; this
+ * keeps the host's classes out of the module's way, it is no isolation (the API's own loader is
+ * reachable from the module).
  */
 final class ModuleClassLoader extends ClassLoader {
   private static final String API_PACKAGE = "dev.capability.capability.api.";

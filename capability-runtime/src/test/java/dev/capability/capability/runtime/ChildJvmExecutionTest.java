@@ -121,6 +121,18 @@ class ChildJvmExecutionTest {
   }
 
   @Test
+  void refusesBeforeLaunchAGrantItCannotConfine() throws IOException {
+    CapabilityPackage pkg = pkg("spawner", "return \"{}\";", "{\"process.spawn\": [\"/usr/bin/true\"]}");
+
+    ExecutionReceipt receipt = runtime(EffectPolicies.permissive(Approval::grant), new ArrayList<>()).run(pkg, "{\"text\":\"x\"}");
+
+    assertThat(receipt.outcome()).isEqualTo(ExecutionOutcome.REFUSED);
+    assertThat(receipt.code()).isEqualTo("ISOLATION_UNAVAILABLE");
+    assertThat(receipt.message()).contains("process.spawn");
+    assertThat(receipt.attestation()).isEmpty();
+  }
+
+  @Test
   void refusesThePlainProcessBackendUnlessAllowed() throws IOException {
     CapabilityPackage pkg = pkg("plain", "return \"{}\";", "{}");
     Executor plain = new ChildJvmExecutor("process", false, List.of(new dev.capability.backend.process.ProcessBackendProvider().create(BackendConfig.defaults())), work);

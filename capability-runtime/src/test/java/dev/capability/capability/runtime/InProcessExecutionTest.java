@@ -96,6 +96,44 @@ class InProcessExecutionTest {
   }
 
   @Test
+  void aDeclaredRollbackRunsAfterAFailureAndItsOwnFailureIsRecorded() throws IOException {
+    String source =
+        """
+        package com.example;
+        public final class Tool implements dev.capability.capability.api.Capability {
+          @Override
+          public String execute(String in, dev.capability.capability.api.CapabilityContext context) { return "{}"; }
+          @Override
+          public boolean verify(String in, String out, dev.capability.capability.api.CapabilityContext context) { return false; }
+          @Override
+          public void rollback(String in, dev.capability.capability.api.CapabilityContext context) {
+            if (in.contains("fail")) { throw new IllegalStateException("cannot undo"); }
+          }
+        }
+        """;
+    CapabilityPackage pkg = withRollback(pkg("rollback", source, "{}"));
+    CapabilityRuntime runtime = inProcess(new ArrayList<>());
+
+    ExecutionReceipt rolledBack = runtime.run(pkg, "{\"text\":\"x\"}");
+    ExecutionReceipt stuck = runtime.run(pkg, "{\"text\":\"fail\"}");
+
+    assertThat(rolledBack.outcome()).isEqualTo(ExecutionOutcome.FAILED);
+    assertThat(rolledBack.hooks()).extracting(HookOutcome::status)
+        .containsExactly(HookOutcome.Status.SUCCEEDED, HookOutcome.Status.FAILED, HookOutcome.Status.ROLLED_BACK);
+    assertThat(stuck.hooks()).extracting(HookOutcome::status).last().isEqualTo(HookOutcome.Status.ROLLBACK_FAILED);
+    assertThat(stuck.message()).contains("rollback failed").contains("cannot undo");
+  }
+
+  private CapabilityPackage withRollback(CapabilityPackage pkg) throws IOException {
+    Path manifest = work.resolve("rollback/capability.json");
+    Files.writeString(manifest, Files.readString(manifest).replace("\"hooks\": [\"verify\"]", "\"hooks\": [\"verify\", \"rollback\"]"));
+    CapabilityPackage reopened = CapabilityPackages.open(work.resolve("rollback"));
+    assertThat(reopened.descriptor().hooks()).contains(Hook.ROLLBACK);
+    assertThat(pkg.descriptor().hooks()).doesNotContain(Hook.ROLLBACK);
+    return reopened;
+  }
+
+  @Test
   void outputThatDoesNotMatchTheSchemaFailsTheRun() throws IOException {
     ExecutionReceipt receipt =
         inProcess(new ArrayList<>()).run(pkg("array", verifying("return \"[1]\";", "return true;"), "{}"), "{\"text\":\"x\"}");

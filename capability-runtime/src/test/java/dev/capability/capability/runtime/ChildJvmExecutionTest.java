@@ -7,6 +7,8 @@ import dev.capability.backend.tck.BackendGate;
 import dev.capability.capability.runtime.internal.exec.ChildJvmExecutor;
 import dev.capability.kernel.api.backend.BackendConfig;
 import java.io.IOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
@@ -118,6 +120,34 @@ class ChildJvmExecutionTest {
     assertThat(receipt.outcome()).isEqualTo(ExecutionOutcome.FAILED);
     assertThat(receipt.message()).contains("no valid response");
     assertThat(receipt.attestation()).isPresent();
+  }
+
+  @Test
+  void aDeclaredButUngrantedConnectionCannotReachTheHost() throws IOException {
+    try (ServerSocket server = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+      String body =
+          "try (java.net.Socket s = new java.net.Socket(\"127.0.0.1\", " + server.getLocalPort() + ")) { return \"{\\\"connected\\\":true}\"; }"
+              + " catch (java.io.IOException e) { throw new java.io.UncheckedIOException(e); }";
+      CapabilityPackage pkg = pkg("caller", body, "{\"network.connect\": [\"127.0.0.1:" + server.getLocalPort() + "\"]}");
+      EffectPolicy grantsNothing =
+          new EffectPolicy() {
+            @Override
+            public Map<String, Object> description() {
+              return Map.of("name", "grants-nothing");
+            }
+
+            @Override
+            public PolicyDecision decide(CapabilityPlan plan) {
+              return PolicyDecision.allow(plan, List.of());
+            }
+          };
+
+      ExecutionReceipt receipt = runtime(grantsNothing, new ArrayList<>()).run(pkg, "{\"text\":\"x\"}");
+
+      assertThat(receipt.grantedEffects()).isEmpty();
+      assertThat(receipt.outcome()).as(receipt.message()).isEqualTo(ExecutionOutcome.FAILED);
+      assertThat(receipt.message()).contains("ConnectException");
+    }
   }
 
   @Test

@@ -68,4 +68,11 @@ public final class CapabilityCodes {
   public static final String POLICY_FAILED = "POLICY_FAILED";
   public static final String INPUT_INVALID = "INPUT_INVALID";
   public static final String PLAN_DRIFT = "PLAN_DRIFT";
+
+  // Execution.
+  public static final String EXECUTOR_UNKNOWN = "EXECUTOR_UNKNOWN";
+  public static final String ISOLATION_UNAVAILABLE = "ISOLATION_UNAVAILABLE";
+  public static final String CAPABILITY_FAILED = "CAPABILITY_FAILED";
+  public static final String OUTPUT_INVALID = "OUTPUT_INVALID";
+  public static final String SUCCEEDED = "SUCCEEDED";
 }

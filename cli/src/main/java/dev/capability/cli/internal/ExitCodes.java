@@ -1,5 +1,7 @@
 package dev.capability.cli.internal;
 
+import dev.capability.capability.runtime.CapabilityCodes;
+import dev.capability.capability.runtime.ExecutionReceipt;
 import dev.capability.kernel.api.BackendUnavailableException;
 import dev.capability.kernel.api.CapabilityException;
 import dev.capability.kernel.api.ExecutionResult;
@@ -25,6 +27,25 @@ public final class ExitCodes {
   public static final int NOT_FOUND = 127;
 
   /** The exit code of {@code exec} for a result. */
+  /** {@code run}: the capability ran and failed. */
+  public static final int CAPABILITY_FAILED = 1;
+  /** {@code inspect}, {@code plan}, {@code run}: refused by inspection or policy. */
+  public static final int CAPABILITY_REFUSED = 3;
+
+  /** The exit status of {@code capability run} for {@code receipt}. */
+  public static int forReceipt(ExecutionReceipt receipt) {
+    return switch (receipt.outcome()) {
+      case SUCCEEDED -> OK;
+      case FAILED -> CAPABILITY_FAILED;
+      case REFUSED -> receipt.code().equals(CapabilityCodes.ISOLATION_UNAVAILABLE) ? CANNOT_EXECUTE : CAPABILITY_REFUSED;
+    };
+  }
+
+  /** The exit status of a capability command that could not plan or run. */
+  public static int forCapability(CapabilityException e) {
+    return e.code().equals(CapabilityCodes.ISOLATION_UNAVAILABLE) ? CANNOT_EXECUTE : CAPABILITY_REFUSED;
+  }
+
   public static int forExec(ExecutionResult result) {
     return switch (result.status()) {
       case COMPLETED -> result.exitCode().orElse(CANNOT_EXECUTE);

@@ -1,0 +1,254 @@
+package dev.capability.capability.runtime;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.networknt.schema.ValidationMessage;
+import dev.capability.capability.runtime.internal.manifest.SchemaGuard;
+import dev.capability.capability.runtime.internal.manifest.StrictJson;
+import dev.capability.kernel.api.CapabilityException;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.ServiceLoader;
+import java.util.Set;
+import java.util.stream.Collectors;
+
+/**
+ * Runs untrusted capability packages: plans, asks the policy, runs the plan on an executor and
+ * records a receipt. Build one with {@link #builder()}; by default it uses the deny-all policy and
+ * the strongest isolating executor available, and refuses to build when there is none.
+ */
+public final class CapabilityRuntime {
+  private static final StrictJson OUTPUT = new StrictJson(CapabilityPlans.MAX_INPUT, 64);
+
+  private final EffectPolicy policy;
+  private final Executor executor;
+  private final ReceiptStore receipts;
+  private final Clock clock;
+
+  private CapabilityRuntime(Builder builder, Executor executor) {
+    this.policy = builder.policy;
+    this.executor = executor;
+    this.receipts = builder.receipts;
+    this.clock = builder.clock;
+  }
+
+  /** A builder with the defaults: deny-all, strongest isolating executor, receipts discarded. */
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /** The executor this runtime runs on. */
+  public ExecutorIdentity executor() {
+    return executor.identity();
+  }
+
+  /** Plans {@code inputJson} for {@code pkg} under this runtime's executor and policy. */
+  public CapabilityPlan plan(CapabilityPackage pkg, String inputJson) {
+    return CapabilityPlans.plan(pkg, inputJson, executor.identity(), policy);
+  }
+
+  /** Plans and runs {@code inputJson}; the receipt says whether it ran, failed or was refused. */
+  public ExecutionReceipt run(CapabilityPackage pkg, String inputJson) {
+    Instant started = clock.instant();
+    return runPlanned(pkg, inputJson, plan(pkg, inputJson), started);
+  }
+
+  /**
+   * Runs a plan approved earlier. The plan is recomputed; any drift (package bytes, input,
+   * policy, executor) is refused with {@code PLAN_DRIFT} and a receipt.
+   */
+  public ExecutionReceipt run(CapabilityPlan approved, CapabilityPackage pkg, String inputJson) {
+    Objects.requireNonNull(approved, "approved");
+    Instant started = clock.instant();
+    CapabilityPlan now = plan(pkg, inputJson);
+    try {
+      PlanVerifier.verify(approved, now);
+    } catch (CapabilityException e) {
+      return refused(approved, pkg, inputJson, e, started);
+    }
+    return runPlanned(pkg, inputJson, now, started);
+  }
+
+  private ExecutionReceipt runPlanned(CapabilityPackage pkg, String inputJson, CapabilityPlan plan, Instant started) {
+    PolicyDecision decision = EffectPolicies.decide(policy, plan);
+    try {
+      PlanVerifier.verifyDecision(plan, decision);
+    } catch (CapabilityException e) {
+      return refused(plan, pkg, inputJson, e, started);
+    }
+    ExecutionResult result;
+    try {
+      result = executor.execute(new ExecutionRequest(pkg, plan, inputJson, decision.granted()));
+    } catch (CapabilityException e) {
+      // The executor refused before launching: for example it cannot confine a granted effect.
+      return refused(plan, pkg, inputJson, e, started);
+    }
+    ExecutionOutcome outcome = result.succeeded() ? ExecutionOutcome.SUCCEEDED : ExecutionOutcome.FAILED;
+    String code = result.succeeded() ? CapabilityCodes.SUCCEEDED : CapabilityCodes.CAPABILITY_FAILED;
+    String message = result.failure().orElse("succeeded");
+    if (result.succeeded()) {
+      Optional<String> invalid = outputProblem(pkg.descriptor().outputSchema(), result.output().orElse(""));
+      if (invalid.isPresent()) {
+        outcome = ExecutionOutcome.FAILED;
+        code = CapabilityCodes.OUTPUT_INVALID;
+        message = invalid.get();
+      }
+    }
+    ExecutionReceipt receipt =
+        new ExecutionReceipt(
+            plan.fingerprint(),
+            plan.capability(),
+            inputJson,
+            result.output(),
+            pkg.descriptor().effects(),
+            decision.granted(),
+            executor.identity().id(),
+            result.boundaryApplied(),
+            result.attestation(),
+            result.hooks(),
+            outcome,
+            code,
+            message,
+            started,
+            clock.instant());
+    receipts.store(receipt);
+    return receipt;
+  }
+
+  private ExecutionReceipt refused(
+      CapabilityPlan plan, CapabilityPackage pkg, String inputJson, CapabilityException why, Instant started) {
+    ExecutionReceipt receipt =
+        new ExecutionReceipt(
+            plan.fingerprint(),
+            plan.capability(),
+            inputJson,
+            Optional.empty(),
+            pkg.descriptor().effects(),
+            List.of(),
+            executor.identity().id(),
+            false,
+            Optional.empty(),
+            List.of(),
+            ExecutionOutcome.REFUSED,
+            why.code(),
+            why.getMessage(),
+            started,
+            clock.instant());
+    receipts.store(receipt);
+    return receipt;
+  }
+
+  private static Optional<String> outputProblem(JsonNode schema, String outputJson) {
+    JsonNode output;
+    try {
+      output = OUTPUT.parse(outputJson, "output");
+    } catch (StrictJson.StrictJsonException e) {
+      return Optional.of("the output is not strict JSON: " + e.getMessage());
+    }
+    Set<ValidationMessage> errors = SchemaGuard.compile(schema, "output schema").validate(output);
+    if (errors.isEmpty()) {
+      return Optional.empty();
+    }
+    return Optional.of(
+        "the output does not match the output schema: "
+            + errors.stream().map(ValidationMessage::getMessage).sorted().limit(5).collect(Collectors.joining("; ")));
+  }
+
+  /** Configures a {@link CapabilityRuntime}. */
+  public static final class Builder {
+    private EffectPolicy policy = EffectPolicies.denyAll();
+    private Executor executor;
+    private String executorId;
+    private ReceiptStore receipts = receipt -> {};
+    private Clock clock = Clock.systemUTC();
+
+    private Builder() {}
+
+    /** The policy that decides every plan; deny-all by default. */
+    public Builder policy(EffectPolicy policy) {
+      this.policy = Objects.requireNonNull(policy, "policy");
+      return this;
+    }
+
+    /** Runs on this executor, whatever its strength. */
+    public Builder executor(Executor executor) {
+      this.executor = Objects.requireNonNull(executor, "executor");
+      this.executorId = null;
+      return this;
+    }
+
+    /**
+     * Runs on the installed executor with this id (for example {@code in-process}); this is the
+     * only way an explicit-only executor is ever chosen.
+     */
+    public Builder executor(String id) {
+      this.executorId = Objects.requireNonNull(id, "id");
+      this.executor = null;
+      return this;
+    }
+
+    /** Where receipts go; by default they are discarded. */
+    public Builder receipts(ReceiptStore receipts) {
+      this.receipts = Objects.requireNonNull(receipts, "receipts");
+      return this;
+    }
+
+    /** The clock for receipt timings. */
+    public Builder clock(Clock clock) {
+      this.clock = Objects.requireNonNull(clock, "clock");
+      return this;
+    }
+
+    /**
+     * Builds the runtime.
+     *
+     * @throws CapabilityException {@code EXECUTOR_UNKNOWN} for an id no installed executor has,
+     *     {@code ISOLATION_UNAVAILABLE} when the chosen executor cannot run here or no isolating
+     *     executor is available
+     */
+    public CapabilityRuntime build() {
+      return new CapabilityRuntime(this, chooseExecutor());
+    }
+
+    private Executor chooseExecutor() {
+      if (executor != null) {
+        return requireAvailable(executor);
+      }
+      List<Executor> installed =
+          ServiceLoader.load(Executor.class, CapabilityRuntime.class.getClassLoader()).stream()
+              .map(ServiceLoader.Provider::get)
+              .toList();
+      if (executorId != null) {
+        return requireAvailable(
+            installed.stream()
+                .filter(candidate -> candidate.identity().id().equals(executorId))
+                .findFirst()
+                .orElseThrow(
+                    () ->
+                        new CapabilityException(
+                            CapabilityCodes.EXECUTOR_UNKNOWN,
+                            "no executor '" + executorId + "' is installed; installed: "
+                                + installed.stream().map(e -> e.identity().id()).sorted().toList())));
+      }
+      return installed.stream()
+          .filter(candidate -> !candidate.explicitOnly() && candidate.isolationStrength() > 0 && candidate.available())
+          .max(Comparator.comparingInt(Executor::isolationStrength))
+          .orElseThrow(
+              () ->
+                  new CapabilityException(
+                      CapabilityCodes.ISOLATION_UNAVAILABLE,
+                      "no isolating executor is available here; name one explicitly to run without isolation"));
+    }
+
+    private static Executor requireAvailable(Executor chosen) {
+      if (!chosen.available()) {
+        throw new CapabilityException(
+            CapabilityCodes.ISOLATION_UNAVAILABLE, "executor '" + chosen.identity().id() + "' cannot run on this machine");
+      }
+      return chosen;
+    }
+  }
+}

@@ -1,0 +1,33 @@
+package dev.capability.capability.runtime;
+
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * What an {@link Executor} reports back.
+ *
+ * @param succeeded whether {@code execute} returned and every declared hook succeeded
+ * @param output the output JSON text, when {@code execute} returned one
+ * @param failure why the run failed, when it did
+ * @param boundaryApplied whether an isolation boundary separated the capability from the host
+ * @param attestation the kernel's attestation of the launch, when the executor used the kernel
+ * @param hooks the lifecycle steps in the order they ran
+ */
+public record ExecutionResult(
+    boolean succeeded,
+    Optional<String> output,
+    Optional<String> failure,
+    boolean boundaryApplied,
+    Optional<String> attestation,
+    List<HookOutcome> hooks) {
+  public ExecutionResult {
+    Objects.requireNonNull(output, "output");
+    Objects.requireNonNull(failure, "failure");
+    Objects.requireNonNull(attestation, "attestation");
+    hooks = List.copyOf(Objects.requireNonNull(hooks, "hooks"));
+    if (succeeded == failure.isPresent()) {
+      throw new IllegalArgumentException("a result names a failure exactly when it did not succeed");
+    }
+  }
+}

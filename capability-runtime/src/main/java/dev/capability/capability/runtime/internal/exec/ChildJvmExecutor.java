@@ -1,0 +1,295 @@
+package dev.capability.capability.runtime.internal.exec;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.capability.capability.runtime.CapabilityCodes;
+import dev.capability.capability.runtime.CapabilityDescriptor;
+import dev.capability.capability.runtime.Effect;
+import dev.capability.capability.runtime.EffectKind;
+import dev.capability.capability.runtime.ExecutionRequest;
+import dev.capability.capability.runtime.ExecutionResult;
+import dev.capability.capability.runtime.Executor;
+import dev.capability.capability.runtime.ExecutorIdentity;
+import dev.capability.capability.runtime.Hook;
+import dev.capability.capability.runtime.HookOutcome;
+import dev.capability.kernel.api.AttestationJson;
+import dev.capability.kernel.api.CapabilityException;
+import dev.capability.kernel.api.NetworkMode;
+import dev.capability.kernel.api.backend.BackendConfig;
+import dev.capability.kernel.api.backend.ExecutionBackend;
+import dev.capability.kernel.api.policy.ExecutableRule;
+import dev.capability.kernel.api.policy.ExecutionPolicy;
+import dev.capability.kernel.api.policy.ProjectWriteMode;
+import dev.capability.kernel.core.CommandKernel;
+import dev.capability.kernel.core.ExecutionPolicies;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+
+/**
+ * Runs a capability in a fresh JVM ({@link CapabilityHost}) launched through the
+ * {@link CommandKernel}, so the launch is bounded, its environment emptied and attested by the
+ * kernel, and confined by the chosen backend. The kernel policy is built per run from the grants:
+ * it allows exactly one argv of the host's own {@code java} by canonical path, no network unless
+ * {@code network.connect} was granted, and writes only under granted {@code filesystem.write}
+ * paths. Granted paths must lie under the base directory, which the sandbox shows read-only.
+ *
+ * <p>The plain {@code process} backend is no boundary: this executor refuses it unless built
+ * with {@code allowUnisolated}, and is then never chosen automatically.
+ */
+public final class ChildJvmExecutor implements Executor {
+  /** The id hosts name to choose this executor. */
+  public static final String ID = "child-jvm";
+
+  private static final ObjectMapper JSON = new ObjectMapper();
+  private static final String PROCESS_BACKEND = "process";
+  private static final Set<EffectKind> CONFINABLE =
+      EnumSet.of(EffectKind.FILESYSTEM_READ, EffectKind.FILESYSTEM_WRITE, EffectKind.NETWORK_CONNECT);
+  private static final List<String> JVM_OPTIONS =
+      List.of("-XX:+DisableAttachMechanism", "-XX:-UsePerfData", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-Xmx128m", "-Xss1m");
+
+  private final String backendId;
+  private final boolean allowUnisolated;
+  private final List<ExecutionBackend> backends;
+  private final Path baseDirectory;
+  private Boolean available;
+
+  /** The default: the {@code bwrap} backend, found on the class path, paths under the working directory. */
+  public ChildJvmExecutor() {
+    this("bwrap", false, List.of(), Path.of("").toAbsolutePath());
+  }
+
+  /**
+   * @param backendId the kernel backend to launch through
+   * @param allowUnisolated whether the plain {@code process} backend may be used
+   * @param backends backend instances to use instead of discovering them; empty to discover
+   * @param baseDirectory where relative effect scopes resolve; granted paths must lie under it
+   */
+  public ChildJvmExecutor(String backendId, boolean allowUnisolated, List<ExecutionBackend> backends, Path baseDirectory) {
+    this.backendId = Objects.requireNonNull(backendId, "backendId");
+    this.allowUnisolated = allowUnisolated;
+    this.backends = List.copyOf(Objects.requireNonNull(backends, "backends"));
+    this.baseDirectory = Objects.requireNonNull(baseDirectory, "baseDirectory").toAbsolutePath().normalize();
+  }
+
+  @Override
+  public ExecutorIdentity identity() {
+    return new ExecutorIdentity(
+        ID, new TreeMap<>(Map.of("backend", backendId, "isolation", isolated() ? "sandbox" : "none")));
+  }
+
+  @Override
+  public int isolationStrength() {
+    return isolated() ? 2 : 0;
+  }
+
+  @Override
+  public boolean explicitOnly() {
+    return !isolated();
+  }
+
+  @Override
+  public synchronized boolean available() {
+    if (available == null) {
+      available =
+          backends.isEmpty()
+              ? CommandKernel.probeBackends(ChildJvmExecutor.class.getClassLoader(), BackendConfig.defaults()).stream()
+                  .anyMatch(status -> status.id().equals(backendId) && status.available())
+              : backends.stream().anyMatch(backend -> backend.id().equals(backendId));
+    }
+    return available;
+  }
+
+  private boolean isolated() {
+    return !backendId.equals(PROCESS_BACKEND);
+  }
+
+  @Override
+  public ExecutionResult execute(ExecutionRequest request) {
+    if (!isolated() && !allowUnisolated) {
+      throw new CapabilityException(
+          CapabilityCodes.ISOLATION_UNAVAILABLE,
+          "the plain process backend gives untrusted code no boundary; it must be allowed explicitly");
+    }
+    Grants grants = grants(request.granted());
+    Path staging;
+    try {
+      // The sandbox runs as another user: it must be able to read what is staged here.
+      staging =
+          Files.createTempDirectory("capability-run", PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwxr-xr-x")))
+              .toRealPath();
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot create the run's staging directory", e);
+    }
+    try {
+      return launch(request, grants, staging);
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot stage the run in " + staging, e);
+    } finally {
+      deleteQuietly(staging);
+    }
+  }
+
+  private ExecutionResult launch(ExecutionRequest request, Grants grants, Path staging) throws IOException {
+    CapabilityDescriptor descriptor = request.pkg().descriptor();
+    String modulePath = descriptor.entry().module();
+    byte[] module =
+        request.pkg().module(modulePath)
+            .orElseThrow(() -> new CapabilityException(CapabilityCodes.MODULE_MISSING, "module " + modulePath + " is not in the package"));
+    Path jar = staging.resolve("module.jar");
+    Files.write(jar, module);
+    String classPath = HostClassPath.stage(staging).stream().map(Path::toString).collect(Collectors.joining(":"));
+    Path java = Path.of(System.getProperty("java.home"), "bin", "java").toRealPath();
+    List<String> arguments = new ArrayList<>(JVM_OPTIONS);
+    arguments.addAll(List.of("-cp", classPath, CapabilityHost.class.getName()));
+    List<String> argv = new ArrayList<>();
+    argv.add(java.toString());
+    argv.addAll(arguments);
+
+    ExecutionPolicy policy =
+        ExecutionPolicy.builder()
+            .network(grants.network() ? NetworkMode.HOST : NetworkMode.NONE)
+            .projectWrites(grants.writeScopes().isEmpty() ? ProjectWriteMode.READ_ONLY : ProjectWriteMode.SCOPED)
+            .writeScopes(grants.writeScopes())
+            .executable(ExecutableRule.atPath("java", java).exact(arguments.toArray(String[]::new)).build())
+            .build();
+    ObjectNode hostRequest = JSON.createObjectNode();
+    hostRequest.put("module", jar.toString());
+    hostRequest.put("integrity", descriptor.moduleDigests().get(modulePath));
+    hostRequest.put("entry", descriptor.entry().className());
+    hostRequest.put("input", request.inputJson());
+    hostRequest.putArray("readable");
+    hostRequest.putArray("writable");
+    grants.readable().forEach(path -> hostRequest.withArray("readable").add(path.toString()));
+    grants.writable().forEach(path -> hostRequest.withArray("writable").add(path.toString()));
+    hostRequest.put("verify", descriptor.hooks().contains(Hook.VERIFY));
+    hostRequest.put("rollback", descriptor.hooks().contains(Hook.ROLLBACK));
+
+    CommandKernel.Builder kernelBuilder =
+        CommandKernel.builder(ExecutionPolicies.of(policy)).hostEnvironment(Map.of()).workingDirectory(staging);
+    backends.forEach(kernelBuilder::backend);
+    CommandKernel kernel = kernelBuilder.discoverBackends(backends.isEmpty()).build();
+    dev.capability.kernel.api.ExecutionResult result;
+    try {
+      result =
+          kernel.execute(
+              dev.capability.kernel.api.ExecutionRequest.argv(argv)
+                  .repository(baseDirectory)
+                  .workingDirectory(staging)
+                  .stdin(JSON.writeValueAsBytes(hostRequest))
+                  .backend(backendId)
+                  .build());
+    } finally {
+      // Closing the kernel closes its backends: only those it discovered are its to close.
+      if (backends.isEmpty()) {
+        kernel.close();
+      }
+    }
+    Optional<String> attestation = Optional.of(JSON.writeValueAsString(AttestationJson.toMap(result.attestation())));
+    if (!result.succeeded()) {
+      String why =
+          "the capability host did not complete: " + result.status()
+              + result.exitCode().stream().mapToObj(code -> " (exit " + code + ")").findFirst().orElse("")
+              + (result.failureMessage() == null ? "" : ": " + result.failureMessage())
+              + tail(result.stderr().text());
+      return new ExecutionResult(false, Optional.empty(), Optional.of(why), isolated(), attestation, List.of());
+    }
+    try {
+      return fromResponse(result.stdout().text(), attestation);
+    } catch (IOException | RuntimeException e) {
+      // The child is untrusted: a response it garbled (or cut short by exiting) is a failed run.
+      return new ExecutionResult(
+          false, Optional.empty(), Optional.of("the capability host wrote no valid response: " + e.getMessage()), isolated(), attestation, List.of());
+    }
+  }
+
+  private ExecutionResult fromResponse(String stdout, Optional<String> attestation) throws IOException {
+    JsonNode response = JSON.readTree(stdout);
+    if (response == null || !response.isObject()) {
+      throw new IOException("the response is not a JSON object");
+    }
+    List<HookOutcome> hooks = new ArrayList<>();
+    for (JsonNode hook : response.path("hooks")) {
+      hooks.add(
+          new HookOutcome(
+              hook.path("hook").asText(), HookOutcome.Status.valueOf(hook.path("status").asText()), hook.path("detail").asText()));
+    }
+    Optional<String> output = textOrEmpty(response.get("output"));
+    Optional<String> failure = textOrEmpty(response.get("failure"));
+    return new ExecutionResult(failure.isEmpty(), output, failure, isolated(), attestation, hooks);
+  }
+
+  private static Optional<String> textOrEmpty(JsonNode node) {
+    return node == null || node.isNull() ? Optional.empty() : Optional.of(node.asText());
+  }
+
+  private static String tail(String stderr) {
+    String trimmed = stderr.strip();
+    if (trimmed.isEmpty()) {
+      return "";
+    }
+    return "; log: " + (trimmed.length() > 2000 ? trimmed.substring(trimmed.length() - 2000) : trimmed);
+  }
+
+  private record Grants(List<Path> readable, List<Path> writable, List<String> writeScopes, boolean network) {}
+
+  private Grants grants(List<Effect> granted) {
+    List<Path> readable = new ArrayList<>();
+    List<Path> writable = new ArrayList<>();
+    List<String> writeScopes = new ArrayList<>();
+    boolean network = false;
+    for (Effect effect : granted) {
+      if (!CONFINABLE.contains(effect.kind())) {
+        throw new CapabilityException(
+            CapabilityCodes.ISOLATION_UNAVAILABLE, "the child-JVM executor cannot confine " + effect + "; it runs only filesystem and network grants");
+      }
+      switch (effect.kind()) {
+        case FILESYSTEM_READ -> readable.add(underBase(effect));
+        case FILESYSTEM_WRITE -> {
+          Path path = underBase(effect);
+          writable.add(path);
+          String relative = baseDirectory.relativize(path).toString();
+          writeScopes.add(relative);
+          writeScopes.add(relative + "/**");
+        }
+        default -> network = true;
+      }
+    }
+    return new Grants(readable, writable, writeScopes, network);
+  }
+
+  private Path underBase(Effect effect) {
+    Path path = baseDirectory.resolve(effect.scope()).normalize();
+    if (!path.startsWith(baseDirectory) || path.equals(baseDirectory)) {
+      throw new CapabilityException(
+          CapabilityCodes.ISOLATION_UNAVAILABLE,
+          "granted " + effect + " resolves to " + path + ", which is not below the base directory " + baseDirectory
+              + " the sandbox shows");
+    }
+    return path;
+  }
+
+  private static void deleteQuietly(Path root) {
+    try (Stream<Path> files = Files.walk(root)) {
+      for (Path file : files.sorted(Comparator.reverseOrder()).toList()) {
+        Files.deleteIfExists(file);
+      }
+    } catch (IOException | UncheckedIOException e) {
+      org.slf4j.LoggerFactory.getLogger(ChildJvmExecutor.class).warn("cannot remove staging directory {}", root, e);
+    }
+  }
+}

@@ -1,0 +1,80 @@
+package dev.capability.capability.runtime.internal.exec;
+
+import dev.capability.capability.api.Capability;
+import dev.capability.capability.runtime.CapabilityCodes;
+import dev.capability.capability.runtime.CapabilityDescriptor;
+import dev.capability.capability.runtime.ExecutionRequest;
+import dev.capability.capability.runtime.ExecutionResult;
+import dev.capability.capability.runtime.Executor;
+import dev.capability.capability.runtime.ExecutorIdentity;
+import dev.capability.capability.runtime.Hook;
+import dev.capability.kernel.api.CapabilityException;
+import java.lang.reflect.InvocationTargetException;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Runs a capability inside the host JVM, in its own class loader. No boundary applies: the code
+ * holds the host's full authority, whatever the policy granted. For code the host already trusts,
+ * chosen only by name ({@code in-process}).
+ */
+public final class InProcessExecutor implements Executor {
+  /** The id hosts name to choose this executor. */
+  public static final String ID = "in-process";
+
+  private static final Logger LOG = LoggerFactory.getLogger(InProcessExecutor.class);
+  private static final ExecutorIdentity IDENTITY = new ExecutorIdentity(ID, new TreeMap<>(Map.of("isolation", "none")));
+
+  @Override
+  public ExecutorIdentity identity() {
+    return IDENTITY;
+  }
+
+  @Override
+  public int isolationStrength() {
+    return 0;
+  }
+
+  @Override
+  public boolean explicitOnly() {
+    return true;
+  }
+
+  @Override
+  public boolean available() {
+    return true;
+  }
+
+  @Override
+  public ExecutionResult execute(ExecutionRequest request) {
+    CapabilityDescriptor descriptor = request.pkg().descriptor();
+    String module = descriptor.entry().module();
+    byte[] jar =
+        request.pkg()
+            .module(module)
+            .orElseThrow(() -> new CapabilityException(CapabilityCodes.MODULE_MISSING, "module " + module + " is not in the package"));
+    ModuleClassLoader loader = new ModuleClassLoader(descriptor.name(), jar, Capability.class.getClassLoader());
+    Capability capability;
+    try {
+      Class<?> entry = Class.forName(descriptor.entry().className(), true, loader);
+      capability = entry.asSubclass(Capability.class).getDeclaredConstructor().newInstance();
+    } catch (ReflectiveOperationException | RuntimeException | LinkageError e) {
+      Throwable cause = e instanceof InvocationTargetException ite && ite.getCause() != null ? ite.getCause() : e;
+      return new ExecutionResult(
+          false, Optional.empty(), Optional.of("entry class cannot be instantiated: " + Lifecycle.describe(cause)), false, Optional.empty(), List.of());
+    }
+    String name = descriptor.name();
+    Lifecycle.Outcome outcome =
+        Lifecycle.run(
+            capability,
+            request.inputJson(),
+            GrantedContext.of(request.granted(), line -> LOG.info("[{}] {}", name, line)),
+            descriptor.hooks().contains(Hook.VERIFY),
+            descriptor.hooks().contains(Hook.ROLLBACK));
+    return new ExecutionResult(outcome.failure().isEmpty(), outcome.output(), outcome.failure(), false, Optional.empty(), outcome.hooks());
+  }
+}

@@ -1,0 +1,194 @@
+package dev.capability.capability.runtime;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.capability.kernel.api.CapabilityException;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class InProcessExecutionTest {
+  private static final String ENTRY = "com.example.Tool";
+  @TempDir Path work;
+
+  private CapabilityPackage pkg(String name, String source, String effects) throws IOException {
+    byte[] jar = TestPackages.jar(work, Map.of(ENTRY, source), null, Map.of());
+    return CapabilityPackages.open(TestPackages.directory(work.resolve(name), jar, ENTRY, effects));
+  }
+
+  private static String verifying(String executeBody, String verifyBody) {
+    return """
+        package com.example;
+        public final class Tool implements dev.capability.capability.api.Capability {
+          @Override
+          public String execute(String in, dev.capability.capability.api.CapabilityContext context) { %s }
+          @Override
+          public boolean verify(String in, String out, dev.capability.capability.api.CapabilityContext context) { %s }
+        }
+        """.formatted(executeBody, verifyBody);
+  }
+
+  private static CapabilityRuntime inProcess(List<ExecutionReceipt> store) {
+    return CapabilityRuntime.builder().executor("in-process").receipts(store::add).build();
+  }
+
+  @Test
+  void runsAJavacBuiltPackageAndSaysNoBoundaryApplied() throws IOException {
+    CapabilityPackage pkg = pkg("hello", verifying("return \"{\\\"echo\\\":\" + in + \"}\";", "return out.contains(\"echo\");"), "{}");
+    List<ExecutionReceipt> stored = new ArrayList<>();
+    CapabilityRuntime runtime = inProcess(stored);
+
+    ExecutionReceipt receipt = runtime.run(pkg, "{\"text\":\"hi\"}");
+
+    assertThat(receipt.outcome()).isEqualTo(ExecutionOutcome.SUCCEEDED);
+    assertThat(receipt.code()).isEqualTo("SUCCEEDED");
+    assertThat(receipt.output()).contains("{\"echo\":{\"text\":\"hi\"}}");
+    assertThat(receipt.boundaryApplied()).isFalse();
+    assertThat(receipt.executorId()).isEqualTo("in-process");
+    assertThat(receipt.attestation()).isEmpty();
+    assertThat(receipt.capability()).isEqualTo("test-capability@1.2.3");
+    assertThat(receipt.planFingerprint()).isEqualTo(runtime.plan(pkg, "{\"text\":\"hi\"}").fingerprint());
+    assertThat(receipt.hooks()).extracting(HookOutcome::hook, HookOutcome::status)
+        .containsExactly(
+            org.assertj.core.groups.Tuple.tuple("execute", HookOutcome.Status.SUCCEEDED),
+            org.assertj.core.groups.Tuple.tuple("verify", HookOutcome.Status.SUCCEEDED));
+    assertThat(stored).containsExactly(receipt);
+  }
+
+  @Test
+  void theCapabilitySeesTheApiButNotTheRuntimeOrTheHostClassPath() throws IOException {
+    String body =
+        """
+        String seen = "";
+        for (String name : new String[] {"dev.capability.capability.api.Capability",
+            "dev.capability.capability.runtime.CapabilityRuntime", "org.junit.jupiter.api.Test"}) {
+          try { Class.forName(name, false, getClass().getClassLoader()); seen += name + ";"; }
+          catch (ClassNotFoundException e) { }
+        }
+        return "{\\"seen\\":\\"" + seen + "\\"}";
+        """;
+    CapabilityPackage pkg = pkg("loader", verifying(body, "return true;"), "{}");
+
+    ExecutionReceipt receipt = inProcess(new ArrayList<>()).run(pkg, "{\"text\":\"x\"}");
+
+    assertThat(receipt.output()).contains("{\"seen\":\"dev.capability.capability.api.Capability;\"}");
+  }
+
+  @Test
+  void aFailingOrUnverifiedCapabilityIsAFailedRunWithItsHooksRecorded() throws IOException {
+    CapabilityRuntime runtime = inProcess(new ArrayList<>());
+    ExecutionReceipt threw = runtime.run(pkg("threw", verifying("throw new IllegalStateException(\"boom\");", "return true;"), "{}"), "{\"text\":\"x\"}");
+    ExecutionReceipt unverified = runtime.run(pkg("unverified", verifying("return \"{}\";", "return false;"), "{}"), "{\"text\":\"x\"}");
+
+    assertThat(threw.outcome()).isEqualTo(ExecutionOutcome.FAILED);
+    assertThat(threw.code()).isEqualTo("CAPABILITY_FAILED");
+    assertThat(threw.message()).contains("boom");
+    assertThat(threw.hooks()).extracting(HookOutcome::status).containsExactly(HookOutcome.Status.FAILED);
+    assertThat(unverified.outcome()).isEqualTo(ExecutionOutcome.FAILED);
+    assertThat(unverified.hooks()).extracting(HookOutcome::hook).containsExactly("execute", "verify");
+    assertThat(unverified.hooks().get(1).status()).isEqualTo(HookOutcome.Status.FAILED);
+  }
+
+  @Test
+  void aDeclaredRollbackRunsAfterAFailureAndItsOwnFailureIsRecorded() throws IOException {
+    String source =
+        """
+        package com.example;
+        public final class Tool implements dev.capability.capability.api.Capability {
+          @Override
+          public String execute(String in, dev.capability.capability.api.CapabilityContext context) { return "{}"; }
+          @Override
+          public boolean verify(String in, String out, dev.capability.capability.api.CapabilityContext context) { return false; }
+          @Override
+          public void rollback(String in, dev.capability.capability.api.CapabilityContext context) {
+            if (in.contains("fail")) { throw new IllegalStateException("cannot undo"); }
+          }
+        }
+        """;
+    CapabilityPackage pkg = withRollback(pkg("rollback", source, "{}"));
+    CapabilityRuntime runtime = inProcess(new ArrayList<>());
+
+    ExecutionReceipt rolledBack = runtime.run(pkg, "{\"text\":\"x\"}");
+    ExecutionReceipt stuck = runtime.run(pkg, "{\"text\":\"fail\"}");
+
+    assertThat(rolledBack.outcome()).isEqualTo(ExecutionOutcome.FAILED);
+    assertThat(rolledBack.hooks()).extracting(HookOutcome::status)
+        .containsExactly(HookOutcome.Status.SUCCEEDED, HookOutcome.Status.FAILED, HookOutcome.Status.ROLLED_BACK);
+    assertThat(stuck.hooks()).extracting(HookOutcome::status).last().isEqualTo(HookOutcome.Status.ROLLBACK_FAILED);
+    assertThat(stuck.message()).contains("rollback failed").contains("cannot undo");
+  }
+
+  private CapabilityPackage withRollback(CapabilityPackage pkg) throws IOException {
+    Path manifest = work.resolve("rollback/capability.json");
+    Files.writeString(manifest, Files.readString(manifest).replace("\"hooks\": [\"verify\"]", "\"hooks\": [\"verify\", \"rollback\"]"));
+    CapabilityPackage reopened = CapabilityPackages.open(work.resolve("rollback"));
+    assertThat(reopened.descriptor().hooks()).contains(Hook.ROLLBACK);
+    assertThat(pkg.descriptor().hooks()).doesNotContain(Hook.ROLLBACK);
+    return reopened;
+  }
+
+  @Test
+  void outputThatDoesNotMatchTheSchemaFailsTheRun() throws IOException {
+    ExecutionReceipt receipt =
+        inProcess(new ArrayList<>()).run(pkg("array", verifying("return \"[1]\";", "return true;"), "{}"), "{\"text\":\"x\"}");
+
+    assertThat(receipt.outcome()).isEqualTo(ExecutionOutcome.FAILED);
+    assertThat(receipt.code()).isEqualTo("OUTPUT_INVALID");
+  }
+
+  @Test
+  void aDeniedPlanIsRefusedWithAReceiptAndNeverLoaded() throws IOException {
+    Path mark = work.resolve("marks/loaded");
+    String source =
+        TestPackages.capabilitySource(
+            ENTRY,
+            "try { java.nio.file.Files.createDirectories(java.nio.file.Path.of(\"" + mark.getParent() + "\"));"
+                + " java.nio.file.Files.writeString(java.nio.file.Path.of(\"" + mark + "\"), \"x\"); }"
+                + " catch (java.io.IOException e) { throw new java.io.UncheckedIOException(e); }",
+            "return \"{}\";");
+    CapabilityPackage pkg = pkg("writer", source, "{\"filesystem.write\": [\"marks\"]}");
+    List<ExecutionReceipt> stored = new ArrayList<>();
+
+    ExecutionReceipt receipt = inProcess(stored).run(pkg, "{\"text\":\"x\"}");
+
+    assertThat(receipt.outcome()).isEqualTo(ExecutionOutcome.REFUSED);
+    assertThat(receipt.code()).isEqualTo("POLICY_DENIED");
+    assertThat(receipt.grantedEffects()).isEmpty();
+    assertThat(receipt.declaredEffects()).containsExactly(Effect.of("filesystem.write", "marks"));
+    assertThat(stored).containsExactly(receipt);
+    assertThat(Files.exists(mark)).isFalse();
+  }
+
+  @Test
+  void aPlanThatDriftedIsRefusedNamingWhatChanged() throws IOException {
+    CapabilityPackage pkg = pkg("drift", verifying("return \"{}\";", "return true;"), "{}");
+    CapabilityRuntime runtime = inProcess(new ArrayList<>());
+    CapabilityPlan approved = runtime.plan(pkg, "{\"text\":\"approved\"}");
+
+    ExecutionReceipt receipt = runtime.run(approved, pkg, "{\"text\":\"changed\"}");
+
+    assertThat(receipt.outcome()).isEqualTo(ExecutionOutcome.REFUSED);
+    assertThat(receipt.code()).isEqualTo("PLAN_DRIFT");
+    assertThat(receipt.message()).contains("input");
+    assertThat(receipt.planFingerprint()).isEqualTo(approved.fingerprint());
+  }
+
+  @Test
+  void theInProcessExecutorIsNeverChosenWithoutBeingNamed() {
+    // With bwrap usable the default is the sandboxed child JVM; without, the build is refused.
+    try {
+      assertThat(CapabilityRuntime.builder().build().executor().id()).isEqualTo("child-jvm");
+    } catch (CapabilityException e) {
+      assertThat(e.code()).isEqualTo("ISOLATION_UNAVAILABLE");
+    }
+    assertThatThrownBy(() -> CapabilityRuntime.builder().executor("no-such").build())
+        .extracting(e -> ((CapabilityException) e).code())
+        .isEqualTo("EXECUTOR_UNKNOWN");
+  }
+}

@@ -1,0 +1,68 @@
+package dev.capability.cli.internal;
+
+import dev.capability.capability.runtime.Approval;
+import dev.capability.capability.runtime.CapabilityRuntime;
+import dev.capability.capability.runtime.Effect;
+import dev.capability.capability.runtime.EffectPolicies;
+import dev.capability.capability.runtime.EffectPolicy;
+import dev.capability.capability.runtime.internal.exec.ChildJvmExecutor;
+import dev.capability.kernel.api.CapabilityException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import picocli.CommandLine.Option;
+
+/** The options {@code plan} and {@code run} share: which executor, backend and policy. */
+final class CapabilityRunOptions {
+  @Option(names = "--executor", paramLabel = "ID", description = "child-jvm (the default) or in-process (no boundary: trusted code only).")
+  String executor = ChildJvmExecutor.ID;
+
+  @Option(names = "--backend", paramLabel = "ID", description = "The kernel backend the child JVM runs under (default bwrap; 'process' is no boundary).")
+  String backend = "bwrap";
+
+  @Option(names = "--policy", paramLabel = "POLICY", description = "deny-all (the default) or permissive.")
+  String policy = "deny-all";
+
+  @Option(names = "--approve", paramLabel = "EFFECT=SCOPE", description = "Under permissive, approve this effect (repeatable), e.g. filesystem.write=notes.")
+  List<String> approvals = new ArrayList<>();
+
+  CapabilityRuntime runtime() {
+    CapabilityRuntime.Builder builder = CapabilityRuntime.builder().policy(effectPolicy());
+    if (executor.equals(ChildJvmExecutor.ID)) {
+      // Naming the process backend on the command line is the explicit request it needs.
+      builder.executor(new ChildJvmExecutor(backend, backend.equals("process"), List.of(), Path.of("").toAbsolutePath()));
+    } else {
+      builder.executor(executor);
+    }
+    return builder.build();
+  }
+
+  private EffectPolicy effectPolicy() {
+    return switch (policy) {
+      case "deny-all" -> {
+        if (!approvals.isEmpty()) {
+          throw new CapabilityException("APPROVAL_INVALID", "--approve needs --policy permissive");
+        }
+        yield EffectPolicies.denyAll();
+      }
+      case "permissive" -> {
+        Set<Effect> approved = new HashSet<>();
+        for (String approval : approvals) {
+          int equals = approval.indexOf('=');
+          if (equals <= 0) {
+            throw new CapabilityException("APPROVAL_INVALID", "--approve '" + approval + "' is not EFFECT=SCOPE");
+          }
+          approved.add(Effect.of(approval.substring(0, equals), approval.substring(equals + 1)));
+        }
+        yield EffectPolicies.permissive(
+            request ->
+                approved.containsAll(request.effects())
+                    ? Approval.grant(request)
+                    : Approval.refuse(request, "not approved on the command line: " + request.effects().stream().filter(e -> !approved.contains(e)).toList()));
+      }
+      default -> throw new CapabilityException("POLICY_UNKNOWN", "--policy must be deny-all or permissive, not '" + policy + "'");
+    };
+  }
+}

@@ -1,0 +1,55 @@
+package dev.capability.cli.internal;
+
+import dev.capability.capability.runtime.CapabilityPackages;
+import dev.capability.capability.runtime.CapabilityPlan;
+import dev.capability.kernel.api.CapabilityException;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/** {@code capability plan}: the fingerprinted plan a run of this input would be decided on. */
+@Command(name = "plan", description = "Show the fingerprinted plan for running a package on an input.")
+final class PlanCommand implements Callable<Integer> {
+  private final Console console;
+
+  @Option(names = "--json", description = "Print JSON.")
+  boolean json;
+
+  @Option(names = "--input", required = true, paramLabel = "JSON", description = "The input, a JSON text.")
+  String input;
+
+  @Mixin CapabilityRunOptions options = new CapabilityRunOptions();
+
+  @Parameters(paramLabel = "PKG", description = "The package: a directory, jar, zip or tgz.")
+  Path pkg;
+
+  PlanCommand(Console console) {
+    this.console = console;
+  }
+
+  @Override
+  public Integer call() {
+    CapabilityPlan plan;
+    try {
+      plan = options.runtime().plan(CapabilityPackages.open(pkg), input);
+    } catch (CapabilityException e) {
+      console.error(e, json);
+      return ExitCodes.forCapability(e);
+    }
+    if (json) {
+      Map<String, Object> view = new LinkedHashMap<>();
+      view.put("fingerprint", plan.fingerprint());
+      view.put("plan", plan.canonicalJson());
+      console.json(view);
+    } else {
+      console.out().println("fingerprint: " + plan.fingerprint());
+      console.out().println(plan.canonicalJson());
+    }
+    return ExitCodes.OK;
+  }
+}

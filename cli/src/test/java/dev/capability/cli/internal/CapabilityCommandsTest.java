@@ -1,0 +1,63 @@
+package dev.capability.cli.internal;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.Test;
+
+class CapabilityCommandsTest {
+  private static final String HELLO = "../examples/capabilities/hello";
+  private static final String INPUT = "{\"name\":\"Ada\"}";
+
+  @Test
+  void inspectsTheHelloExample() {
+    CliRunner.Outcome outcome = CliRunner.run("inspect", HELLO);
+
+    assertThat(outcome.exitCode()).as(outcome.err()).isZero();
+    assertThat(outcome.out()).contains("name: hello").contains("effects: []").contains("hooks: [verify]");
+  }
+
+  @Test
+  void plansWithAFingerprint() {
+    CliRunner.Outcome outcome = CliRunner.run("plan", HELLO, "--input", INPUT, "--executor", "in-process", "--json");
+
+    assertThat(outcome.exitCode()).as(outcome.err()).isZero();
+    assertThat(outcome.out()).containsPattern("\"fingerprint\":\"[0-9a-f]{64}\"");
+  }
+
+  @Test
+  void runsHelloInProcessSayingNoBoundaryApplied() {
+    CliRunner.Outcome outcome = CliRunner.run("run", HELLO, "--input", INPUT, "--executor", "in-process", "--json");
+
+    assertThat(outcome.exitCode()).as(outcome.err()).isZero();
+    assertThat(outcome.out()).contains("\"outcome\":\"SUCCEEDED\"").contains("\"boundary\":false").contains("Hello, Ada!");
+  }
+
+  @Test
+  void runsHelloInTheSandboxedChildJvmByDefault() {
+    CliRunner.Outcome outcome = CliRunner.run("run", HELLO, "--input", INPUT, "--json");
+
+    Assumptions.assumeFalse(outcome.exitCode() == ExitCodes.CANNOT_EXECUTE, () -> "no isolation here: " + outcome.out() + outcome.err());
+    assertThat(outcome.exitCode()).as(outcome.out() + outcome.err()).isZero();
+    assertThat(outcome.out()).contains("\"executor\":\"child-jvm\"").contains("\"boundary\":true").contains("Hello, Ada!");
+  }
+
+  @Test
+  void refusesInputAgainstTheSchemaAndUnknownPoliciesWithExitThree() {
+    CliRunner.Outcome badInput = CliRunner.run("run", HELLO, "--input", "{\"name\":5}", "--executor", "in-process");
+    CliRunner.Outcome badPolicy = CliRunner.run("run", HELLO, "--input", INPUT, "--executor", "in-process", "--policy", "lenient");
+
+    assertThat(badInput.exitCode()).isEqualTo(3);
+    assertThat(badInput.err()).contains("INPUT_INVALID");
+    assertThat(badPolicy.exitCode()).isEqualTo(3);
+    assertThat(badPolicy.err()).contains("POLICY_UNKNOWN");
+  }
+
+  @Test
+  void aMissingPackageIsRefusedWithExitThree() {
+    CliRunner.Outcome outcome = CliRunner.run("run", "../examples/capabilities/missing", "--input", INPUT);
+
+    assertThat(outcome.exitCode()).isEqualTo(3);
+    assertThat(outcome.err()).contains("PACKAGE_UNREADABLE");
+  }
+}

@@ -18,6 +18,8 @@ class ArchitectureTest {
       "dev.capability.backend.process",
       "dev.capability.backend.bwrap",
       "dev.capability.ledger",
+      "dev.capability.capability.api",
+      "dev.capability.capability.runtime",
       "dev.capability.cli");
 
   private static JavaClasses classes;
@@ -46,10 +48,17 @@ class ArchitectureTest {
   }
 
   @Test
+  void capabilityApiDependsOnTheJdkOnly() {
+    classes().that().resideInAPackage("dev.capability.capability.api..")
+        .should().onlyDependOnClassesThat().resideInAnyPackage("java..", "dev.capability.capability.api..")
+        .check(classes);
+  }
+
+  @Test
   void backendsNeverReachTheKernelRuntimeOrLedger() {
     noClasses().that().resideInAPackage("dev.capability.backend..")
         .should().dependOnClassesThat().resideInAnyPackage(
-            "dev.capability.kernel.core..", "dev.capability.runtime..", "dev.capability.ledger..", "dev.capability.cli..")
+            "dev.capability.kernel.core..", "dev.capability.capability..", "dev.capability.ledger..", "dev.capability.cli..")
         .check(classes);
   }
 

@@ -5,7 +5,7 @@ import dev.capability.capability.runtime.CapabilityRuntime;
 import dev.capability.capability.runtime.Effect;
 import dev.capability.capability.runtime.EffectPolicies;
 import dev.capability.capability.runtime.EffectPolicy;
-import dev.capability.capability.runtime.internal.exec.ChildJvmExecutor;
+import dev.capability.capability.runtime.CapabilityExecutors;
 import dev.capability.kernel.api.CapabilityException;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -17,7 +17,7 @@ import picocli.CommandLine.Option;
 /** The options {@code plan} and {@code run} share: which executor, backend and policy. */
 final class CapabilityRunOptions {
   @Option(names = "--executor", paramLabel = "ID", description = "child-jvm (the default) or in-process (no boundary: trusted code only).")
-  String executor = ChildJvmExecutor.ID;
+  String executor = CapabilityExecutors.CHILD_JVM;
 
   @Option(names = "--backend", paramLabel = "ID", description = "The kernel backend the child JVM runs under (default bwrap; 'process' is no boundary).")
   String backend = "bwrap";
@@ -30,9 +30,9 @@ final class CapabilityRunOptions {
 
   CapabilityRuntime runtime() {
     CapabilityRuntime.Builder builder = CapabilityRuntime.builder().policy(effectPolicy());
-    if (executor.equals(ChildJvmExecutor.ID)) {
+    if (executor.equals(CapabilityExecutors.CHILD_JVM)) {
       // Naming the process backend on the command line is the explicit request it needs.
-      builder.executor(new ChildJvmExecutor(backend, backend.equals("process"), List.of(), Path.of("").toAbsolutePath()));
+      builder.executor(CapabilityExecutors.childJvm(backend, backend.equals("process"), Path.of("").toAbsolutePath()));
     } else {
       builder.executor(executor);
     }

@@ -13,9 +13,16 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
 
-/** The options {@code plan} and {@code run} share: which executor, backend and policy. */
+/** The options {@code plan} and {@code run} share: the package, the input, and which executor, backend and policy. */
 final class CapabilityRunOptions {
+  @Option(names = "--input", required = true, paramLabel = "JSON", description = "The input, a JSON text.")
+  String input;
+
+  @Parameters(paramLabel = "PKG", description = "The package: a directory, jar, zip or tgz.")
+  Path pkg;
+
   @Option(names = "--executor", paramLabel = "ID", description = "child-jvm (the default) or in-process (no boundary: trusted code only).")
   String executor = CapabilityExecutors.CHILD_JVM;
 

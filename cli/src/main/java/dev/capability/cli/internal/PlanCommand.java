@@ -3,14 +3,12 @@ package dev.capability.cli.internal;
 import dev.capability.capability.runtime.CapabilityPackages;
 import dev.capability.capability.runtime.CapabilityPlan;
 import dev.capability.kernel.api.CapabilityException;
-import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Parameters;
 
 /** {@code capability plan}: the fingerprinted plan a run of this input would be decided on. */
 @Command(name = "plan", description = "Show the fingerprinted plan for running a package on an input.")
@@ -20,13 +18,7 @@ final class PlanCommand implements Callable<Integer> {
   @Option(names = "--json", description = "Print JSON.")
   boolean json;
 
-  @Option(names = "--input", required = true, paramLabel = "JSON", description = "The input, a JSON text.")
-  String input;
-
   @Mixin CapabilityRunOptions options = new CapabilityRunOptions();
-
-  @Parameters(paramLabel = "PKG", description = "The package: a directory, jar, zip or tgz.")
-  Path pkg;
 
   PlanCommand(Console console) {
     this.console = console;
@@ -36,7 +28,7 @@ final class PlanCommand implements Callable<Integer> {
   public Integer call() {
     CapabilityPlan plan;
     try {
-      plan = options.runtime().plan(CapabilityPackages.open(pkg), input);
+      plan = options.runtime().plan(CapabilityPackages.open(options.pkg), options.input);
     } catch (CapabilityException e) {
       console.error(e, json);
       return ExitCodes.forCapability(e);

@@ -4,14 +4,12 @@ import dev.capability.capability.runtime.CapabilityPackages;
 import dev.capability.capability.runtime.ExecutionReceipt;
 import dev.capability.capability.runtime.HookOutcome;
 import dev.capability.kernel.api.CapabilityException;
-import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Parameters;
 
 /** {@code capability run}: plans, asks the policy, runs and prints the receipt. */
 @Command(name = "run", description = "Run a capability package under the chosen policy and executor, and print the receipt.")
@@ -21,13 +19,7 @@ final class RunCommand implements Callable<Integer> {
   @Option(names = "--json", description = "Print the receipt as JSON.")
   boolean json;
 
-  @Option(names = "--input", required = true, paramLabel = "JSON", description = "The input, a JSON text.")
-  String input;
-
   @Mixin CapabilityRunOptions options = new CapabilityRunOptions();
-
-  @Parameters(paramLabel = "PKG", description = "The package: a directory, jar, zip or tgz.")
-  Path pkg;
 
   RunCommand(Console console) {
     this.console = console;
@@ -37,7 +29,7 @@ final class RunCommand implements Callable<Integer> {
   public Integer call() {
     ExecutionReceipt receipt;
     try {
-      receipt = options.runtime().run(CapabilityPackages.open(pkg), input);
+      receipt = options.runtime().run(CapabilityPackages.open(options.pkg), options.input);
     } catch (CapabilityException e) {
       console.error(e, json);
       return ExitCodes.forCapability(e);

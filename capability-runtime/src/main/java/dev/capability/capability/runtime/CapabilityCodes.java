@@ -68,6 +68,8 @@ public final class CapabilityCodes {
   public static final String POLICY_FAILED = "POLICY_FAILED";
   public static final String INPUT_INVALID = "INPUT_INVALID";
   public static final String PLAN_DRIFT = "PLAN_DRIFT";
+  /** An effect policy file that cannot be read or does not follow docs/schemas/effect-policy.schema.json. */
+  public static final String POLICY_FILE_INVALID = "POLICY_FILE_INVALID";
 
   // Execution.
   public static final String EXECUTOR_UNKNOWN = "EXECUTOR_UNKNOWN";

@@ -105,6 +105,7 @@ public final class CapabilityRuntime {
             result.output(),
             pkg.descriptor().effects(),
             decision.granted(),
+            result.usedEffects(),
             executor.identity().id(),
             result.boundaryApplied(),
             result.attestation(),
@@ -113,7 +114,8 @@ public final class CapabilityRuntime {
             code,
             message,
             started,
-            clock.instant());
+            clock.instant(),
+            false);
     receipts.store(receipt);
     return receipt;
   }
@@ -128,6 +130,7 @@ public final class CapabilityRuntime {
             Optional.empty(),
             pkg.descriptor().effects(),
             List.of(),
+            List.of(),
             executor.identity().id(),
             false,
             Optional.empty(),
@@ -136,7 +139,8 @@ public final class CapabilityRuntime {
             why.code(),
             why.getMessage(),
             started,
-            clock.instant());
+            clock.instant(),
+            false);
     receipts.store(receipt);
     return receipt;
   }

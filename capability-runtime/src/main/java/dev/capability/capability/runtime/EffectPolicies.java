@@ -4,8 +4,18 @@ import dev.capability.capability.runtime.internal.policy.BoundedApprovals;
 import dev.capability.capability.runtime.internal.policy.DecisionPoint;
 import dev.capability.capability.runtime.internal.policy.DenyAllPolicy;
 import dev.capability.capability.runtime.internal.policy.PermissivePolicy;
+import dev.capability.capability.runtime.internal.policy.PolicyFileParser;
+import dev.capability.kernel.api.CapabilityException;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFileAttributes;
+import java.nio.file.attribute.PosixFilePermission;
 import java.time.Duration;
 import java.util.Objects;
+import java.util.Set;
 
 /** The built-in policies and the single, fail-closed point where any policy is asked. */
 public final class EffectPolicies {
@@ -31,6 +41,45 @@ public final class EffectPolicies {
       throw new IllegalArgumentException("timeout must be positive");
     }
     return new PermissivePolicy(new BoundedApprovals(handler, timeout));
+  }
+
+  /**
+   * Reads an operator's policy file (docs/schemas/effect-policy.schema.json): it grants exactly the
+   * listed effects, optionally only to the listed capabilities, and denies any plan that requests
+   * one more. The file must be a regular file (not a symbolic link) that neither group nor others
+   * may write, since whoever can edit it holds every authority it grants. Its hash is over its
+   * content, so any edit makes earlier plans drift.
+   *
+   * @throws CapabilityException {@code POLICY_FILE_INVALID} naming the file and what is wrong
+   */
+  public static EffectPolicy load(Path file) {
+    Objects.requireNonNull(file, "file");
+    Path absolute = file.toAbsolutePath();
+    try {
+      PosixFileAttributes attributes = Files.readAttributes(absolute, PosixFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+      if (!attributes.isRegularFile()) {
+        throw new CapabilityException(CapabilityCodes.POLICY_FILE_INVALID, absolute + " is not a regular file (symbolic links are refused)");
+      }
+      if (attributes.size() > PolicyFileParser.MAX_BYTES) {
+        throw new CapabilityException(
+            CapabilityCodes.POLICY_FILE_INVALID, absolute + " has " + attributes.size() + " bytes; the limit is " + PolicyFileParser.MAX_BYTES);
+      }
+      Set<PosixFilePermission> permissions = attributes.permissions();
+      if (permissions.contains(PosixFilePermission.GROUP_WRITE) || permissions.contains(PosixFilePermission.OTHERS_WRITE)) {
+        throw new CapabilityException(
+            CapabilityCodes.POLICY_FILE_INVALID, absolute + " may be written by group or others; chmod go-w it");
+      }
+      return PolicyFileParser.parse(Files.readAllBytes(absolute), absolute.toString());
+    } catch (IOException e) {
+      throw new CapabilityException(CapabilityCodes.POLICY_FILE_INVALID, "cannot read the policy file " + absolute + ": " + e.getMessage());
+    }
+  }
+
+  /** Parses a policy file's text; {@code source} names it in errors. See {@link #load(Path)}. */
+  public static EffectPolicy parse(String json, String source) {
+    Objects.requireNonNull(json, "json");
+    Objects.requireNonNull(source, "source");
+    return PolicyFileParser.parse(json.getBytes(StandardCharsets.UTF_8), source);
   }
 
   /**

@@ -1,5 +1,7 @@
 package dev.capability.capability.runtime;
 
+import dev.capability.kernel.api.Sha256;
+import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.List;
 import java.util.Objects;
@@ -11,19 +13,26 @@ import java.util.Optional;
  *
  * @param planFingerprint the fingerprint of the plan the policy decided on
  * @param capability {@code name@version}
- * @param inputJson the input as given
- * @param output the output, when the capability returned one
+ * @param inputJson the input as given, or its digest once {@linkplain #redacted() redacted}
+ * @param output the output, when the capability returned one, or its digest once redacted
  * @param declaredEffects what the package declared
  * @param grantedEffects what the policy granted (empty for a refusal)
+ * @param usedEffects the granted effects the host observed being used: a {@code filesystem.write}
+ *     grant under which the kernel's audit saw a file created, modified or deleted. Reads and
+ *     connections leave nothing the host can observe and are never listed; an in-process run
+ *     observes nothing
  * @param executorId the executor that ran it, or would have
  * @param boundaryApplied whether an isolation boundary applied; {@code false} for in-process runs
  * @param attestation the kernel's attestation of the launch, when there was one
- * @param hooks the lifecycle steps in the order they ran
+ * @param hooks the lifecycle steps in the order they ran, as reported from inside the boundary
+ *     (the capability's own code shares that boundary, so these are its claims, not the host's
+ *     observations)
  * @param outcome how the run ended
  * @param code a stable code: {@code SUCCEEDED}, or why it failed or was refused
  * @param message a human explanation
  * @param startedAt when the runtime started planning
  * @param finishedAt when the runtime finished
+ * @param redacted whether input and output were replaced by {@code sha256:<hex>} of their text
  */
 public record ExecutionReceipt(
     String planFingerprint,
@@ -32,6 +41,7 @@ public record ExecutionReceipt(
     Optional<String> output,
     List<Effect> declaredEffects,
     List<Effect> grantedEffects,
+    List<Effect> usedEffects,
     String executorId,
     boolean boundaryApplied,
     Optional<String> attestation,
@@ -40,7 +50,8 @@ public record ExecutionReceipt(
     String code,
     String message,
     Instant startedAt,
-    Instant finishedAt) {
+    Instant finishedAt,
+    boolean redacted) {
   public ExecutionReceipt {
     Objects.requireNonNull(planFingerprint, "planFingerprint");
     Objects.requireNonNull(capability, "capability");
@@ -48,6 +59,10 @@ public record ExecutionReceipt(
     Objects.requireNonNull(output, "output");
     declaredEffects = List.copyOf(Objects.requireNonNull(declaredEffects, "declaredEffects"));
     grantedEffects = List.copyOf(Objects.requireNonNull(grantedEffects, "grantedEffects"));
+    usedEffects = List.copyOf(Objects.requireNonNull(usedEffects, "usedEffects"));
+    if (!grantedEffects.containsAll(usedEffects)) {
+      throw new IllegalArgumentException("only granted effects can be used");
+    }
     Objects.requireNonNull(executorId, "executorId");
     Objects.requireNonNull(attestation, "attestation");
     hooks = List.copyOf(Objects.requireNonNull(hooks, "hooks"));
@@ -59,5 +74,38 @@ public record ExecutionReceipt(
     if (outcome == ExecutionOutcome.REFUSED && !grantedEffects.isEmpty()) {
       throw new IllegalArgumentException("a refused run was granted nothing");
     }
+  }
+
+  /**
+   * This receipt with the input and output replaced by {@code sha256:<hex>} of their UTF-8 text:
+   * what they were can still be checked against a copy kept elsewhere, but the receipt no longer
+   * holds them. Everything else, the plan fingerprint included, stays.
+   */
+  public ExecutionReceipt redact() {
+    if (redacted) {
+      return this;
+    }
+    return new ExecutionReceipt(
+        planFingerprint,
+        capability,
+        digest(inputJson),
+        output.map(ExecutionReceipt::digest),
+        declaredEffects,
+        grantedEffects,
+        usedEffects,
+        executorId,
+        boundaryApplied,
+        attestation,
+        hooks,
+        outcome,
+        code,
+        message,
+        startedAt,
+        finishedAt,
+        true);
+  }
+
+  private static String digest(String text) {
+    return "sha256:" + Sha256.hex(text.getBytes(StandardCharsets.UTF_8));
   }
 }

@@ -12,7 +12,9 @@ import java.util.Optional;
  * @param failure why the run failed, when it did
  * @param boundaryApplied whether an isolation boundary separated the capability from the host
  * @param attestation the kernel's attestation of the launch, when the executor used the kernel
- * @param hooks the lifecycle steps in the order they ran
+ * @param hooks the lifecycle steps in the order they ran, as reported from inside the boundary
+ * @param usedEffects granted effects the host observed being used (see {@link
+ *     ExecutionReceipt#usedEffects()}); empty when the executor observes nothing
  */
 public record ExecutionResult(
     boolean succeeded,
@@ -20,8 +22,10 @@ public record ExecutionResult(
     Optional<String> failure,
     boolean boundaryApplied,
     Optional<String> attestation,
-    List<HookOutcome> hooks) {
+    List<HookOutcome> hooks,
+    List<Effect> usedEffects) {
   public ExecutionResult {
+    usedEffects = List.copyOf(Objects.requireNonNull(usedEffects, "usedEffects"));
     Objects.requireNonNull(output, "output");
     Objects.requireNonNull(failure, "failure");
     Objects.requireNonNull(attestation, "attestation");

@@ -17,6 +17,7 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeEach;
+import org.assertj.core.api.InstanceOfAssertFactories;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -73,6 +74,9 @@ class ChildJvmExecutionTest {
     assertThat(receipt.attestation()).hasValueSatisfying(a -> assertThat(a).contains("bwrap"));
     assertThat(receipt.hooks()).extracting(HookOutcome::hook).containsExactly("execute", "verify");
     assertThat(stored).containsExactly(receipt);
+    Map<String, Object> json = ExecutionReceipts.toJson(receipt);
+    assertThat(json).containsEntry("fingerprint", receipt.planFingerprint()).containsEntry("status", "SUCCEEDED");
+    assertThat(json.get("attestation")).asInstanceOf(InstanceOfAssertFactories.MAP).containsKey("backend");
   }
 
   @Test
@@ -109,6 +113,21 @@ class ChildJvmExecutionTest {
 
     assertThat(receipt.outcome()).as(receipt.message()).isEqualTo(ExecutionOutcome.SUCCEEDED);
     assertThat(granted.resolve("note")).hasContent("x");
+    assertThat(receipt.usedEffects()).as("the kernel's audit saw the write").containsExactly(Effect.of("filesystem.write", "notes"));
+  }
+
+  @Test
+  void aGrantTheCapabilityLeftUnusedIsNotReportedAsUsed() throws IOException {
+    Path granted = work.resolve("notes");
+    Files.createDirectories(granted);
+    Files.setPosixFilePermissions(granted, PosixFilePermissions.fromString("rwxrwxrwx"));
+    CapabilityPackage pkg = pkg("idle", "return \"{}\";", "{\"filesystem.write\": [\"notes\"]}");
+
+    ExecutionReceipt receipt = runtime(EffectPolicies.permissive(Approval::grant), new ArrayList<>()).run(pkg, "{\"text\":\"x\"}");
+
+    assertThat(receipt.outcome()).as(receipt.message()).isEqualTo(ExecutionOutcome.SUCCEEDED);
+    assertThat(receipt.grantedEffects()).containsExactly(Effect.of("filesystem.write", "notes"));
+    assertThat(receipt.usedEffects()).isEmpty();
   }
 
   @Test

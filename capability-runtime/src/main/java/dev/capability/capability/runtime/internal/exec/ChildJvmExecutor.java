@@ -13,6 +13,7 @@ import dev.capability.capability.runtime.Executor;
 import dev.capability.capability.runtime.ExecutorIdentity;
 import dev.capability.capability.runtime.Hook;
 import dev.capability.capability.runtime.HookOutcome;
+import dev.capability.kernel.api.Attestation;
 import dev.capability.kernel.api.AttestationJson;
 import dev.capability.kernel.api.CapabilityException;
 import dev.capability.kernel.api.NetworkMode;
@@ -200,24 +201,38 @@ public final class ChildJvmExecutor implements Executor {
       }
     }
     Optional<String> attestation = Optional.of(JSON.writeValueAsString(AttestationJson.toMap(result.attestation())));
+    List<Effect> used = usedWrites(request.granted(), result.attestation().changes());
     if (!result.succeeded()) {
       String why =
           "the capability host did not complete: " + result.status()
               + result.exitCode().stream().mapToObj(code -> " (exit " + code + ")").findFirst().orElse("")
               + (result.failureMessage() == null ? "" : ": " + result.failureMessage())
               + tail(result.stderr().text());
-      return new ExecutionResult(false, Optional.empty(), Optional.of(why), isolated(), attestation, List.of());
+      return new ExecutionResult(false, Optional.empty(), Optional.of(why), isolated(), attestation, List.of(), used);
     }
     try {
-      return fromResponse(result.stdout().text(), attestation);
+      return fromResponse(result.stdout().text(), attestation, used);
     } catch (IOException | RuntimeException e) {
       // The child is untrusted: a response it garbled (or cut short by exiting) is a failed run.
       return new ExecutionResult(
-          false, Optional.empty(), Optional.of("the capability host wrote no valid response: " + e.getMessage()), isolated(), attestation, List.of());
+          false, Optional.empty(), Optional.of("the capability host wrote no valid response: " + e.getMessage()), isolated(), attestation, List.of(), used);
     }
   }
 
-  private ExecutionResult fromResponse(String stdout, Optional<String> attestation) throws IOException {
+  /**
+   * The granted writes the kernel's audit saw used: a {@code filesystem.write} grant counts as used
+   * when a file under it was created, modified or deleted. This is the host's observation, not the
+   * child's report; reads and connections leave no trace the host can see, so they are never listed.
+   */
+  private List<Effect> usedWrites(List<Effect> granted, List<Attestation.Change> changes) {
+    List<Path> changed = changes.stream().map(change -> baseDirectory.resolve(change.path()).normalize()).toList();
+    return granted.stream()
+        .filter(effect -> effect.kind() == EffectKind.FILESYSTEM_WRITE)
+        .filter(effect -> changed.stream().anyMatch(path -> path.startsWith(underBase(effect))))
+        .toList();
+  }
+
+  private ExecutionResult fromResponse(String stdout, Optional<String> attestation, List<Effect> used) throws IOException {
     JsonNode response = JSON.readTree(stdout);
     if (response == null || !response.isObject()) {
       throw new IOException("the response is not a JSON object");
@@ -230,7 +245,7 @@ public final class ChildJvmExecutor implements Executor {
     }
     Optional<String> output = textOrEmpty(response.get("output"));
     Optional<String> failure = textOrEmpty(response.get("failure"));
-    return new ExecutionResult(failure.isEmpty(), output, failure, isolated(), attestation, hooks);
+    return new ExecutionResult(failure.isEmpty(), output, failure, isolated(), attestation, hooks, used);
   }
 
   private static Optional<String> textOrEmpty(JsonNode node) {

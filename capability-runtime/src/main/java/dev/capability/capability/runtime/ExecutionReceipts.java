@@ -1,0 +1,67 @@
+package dev.capability.capability.runtime;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.type.TypeReference;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+
+/** The JSON form of receipts, and stores that change what reaches another store. */
+public final class ExecutionReceipts {
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  private ExecutionReceipts() {}
+
+  /**
+   * The receipt as a JSON object of plain maps, lists, strings, numbers and booleans (what {@code
+   * CanonicalJson} accepts). {@code fingerprint} and {@code status} come first; {@code attestation}
+   * is the kernel's attestation as an object, or null; {@code output} is null when there was none.
+   */
+  public static Map<String, Object> toJson(ExecutionReceipt receipt) {
+    Objects.requireNonNull(receipt, "receipt");
+    Map<String, Object> json = new LinkedHashMap<>();
+    json.put("fingerprint", receipt.planFingerprint());
+    json.put("status", receipt.outcome().name());
+    json.put("code", receipt.code());
+    json.put("message", receipt.message());
+    json.put("capability", receipt.capability());
+    json.put("executor", receipt.executorId());
+    json.put("boundaryApplied", receipt.boundaryApplied());
+    json.put("redacted", receipt.redacted());
+    json.put("input", receipt.inputJson());
+    json.put("output", receipt.output().orElse(null));
+    json.put("declaredEffects", effects(receipt.declaredEffects()));
+    json.put("grantedEffects", effects(receipt.grantedEffects()));
+    json.put("usedEffects", effects(receipt.usedEffects()));
+    json.put(
+        "hooks",
+        receipt.hooks().stream()
+            .map(hook -> Map.<String, Object>of("hook", hook.hook(), "status", hook.status().name(), "detail", hook.detail()))
+            .toList());
+    json.put("attestation", receipt.attestation().map(ExecutionReceipts::object).orElse(null));
+    json.put("startedAt", receipt.startedAt().toString());
+    json.put("finishedAt", receipt.finishedAt().toString());
+    return json;
+  }
+
+  /** A store that hands {@link ExecutionReceipt#redact() redacted} receipts to {@code next}. */
+  public static ReceiptStore redacting(ReceiptStore next) {
+    Objects.requireNonNull(next, "next");
+    return receipt -> next.store(receipt.redact());
+  }
+
+  private static List<Map<String, Object>> effects(List<Effect> effects) {
+    return effects.stream().map(Effect::toCanonical).toList();
+  }
+
+  private static Map<String, Object> object(String json) {
+    try {
+      return JSON.readValue(json, new TypeReference<Map<String, Object>>() {});
+    } catch (JsonProcessingException e) {
+      // Attestations are produced by the kernel in this JVM; one that does not parse is a defect.
+      throw new IllegalStateException("the attestation is not a JSON object", e);
+    }
+  }
+}

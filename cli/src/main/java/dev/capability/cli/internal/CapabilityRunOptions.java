@@ -1,11 +1,12 @@
 package dev.capability.cli.internal;
 
 import dev.capability.capability.runtime.Approval;
+import dev.capability.capability.runtime.ApprovalRequest;
+import dev.capability.capability.runtime.CapabilityExecutors;
 import dev.capability.capability.runtime.CapabilityRuntime;
 import dev.capability.capability.runtime.Effect;
 import dev.capability.capability.runtime.EffectPolicies;
 import dev.capability.capability.runtime.EffectPolicy;
-import dev.capability.capability.runtime.CapabilityExecutors;
 import dev.capability.kernel.api.CapabilityException;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -29,17 +30,29 @@ final class CapabilityRunOptions {
   @Option(names = "--backend", paramLabel = "ID", description = "The kernel backend the child JVM runs under (default bwrap; 'process' is no boundary).")
   String backend = "bwrap";
 
-  @Option(names = "--policy", paramLabel = "POLICY", description = "deny-all (the default) or permissive.")
+  @Option(names = "--policy", paramLabel = "POLICY",
+      description = "deny-all (the default), permissive, or the path of an effect policy file (docs/schemas/effect-policy.schema.json).")
   String policy = "deny-all";
 
   @Option(names = "--approve", paramLabel = "EFFECT=SCOPE", description = "Under permissive, approve this effect (repeatable), e.g. filesystem.write=notes.")
   List<String> approvals = new ArrayList<>();
 
+  @Option(names = "--repo", paramLabel = "DIR",
+      description = "The directory effect scopes are relative to, whose ledger records the run (default: the working directory).")
+  Path repository;
+
+  /** The approvals the permissive policy was given, in the order it asked; recorded in the ledger. */
+  final List<Approval> answered = new ArrayList<>();
+
+  Path repository() {
+    return (repository == null ? Path.of("") : repository).toAbsolutePath().normalize();
+  }
+
   CapabilityRuntime runtime() {
     CapabilityRuntime.Builder builder = CapabilityRuntime.builder().policy(effectPolicy());
     if (executor.equals(CapabilityExecutors.CHILD_JVM)) {
       // Naming the process backend on the command line is the explicit request it needs.
-      builder.executor(CapabilityExecutors.childJvm(backend, backend.equals("process"), Path.of("").toAbsolutePath()));
+      builder.executor(CapabilityExecutors.childJvm(backend, backend.equals("process"), repository()));
     } else {
       builder.executor(executor);
     }
@@ -47,29 +60,40 @@ final class CapabilityRunOptions {
   }
 
   private EffectPolicy effectPolicy() {
+    if (!policy.equals("permissive") && !approvals.isEmpty()) {
+      throw new CapabilityException("APPROVAL_INVALID", "--approve needs --policy permissive");
+    }
     return switch (policy) {
-      case "deny-all" -> {
-        if (!approvals.isEmpty()) {
-          throw new CapabilityException("APPROVAL_INVALID", "--approve needs --policy permissive");
-        }
-        yield EffectPolicies.denyAll();
-      }
+      case "deny-all" -> EffectPolicies.denyAll();
       case "permissive" -> {
-        Set<Effect> approved = new HashSet<>();
-        for (String approval : approvals) {
-          int equals = approval.indexOf('=');
-          if (equals <= 0) {
-            throw new CapabilityException("APPROVAL_INVALID", "--approve '" + approval + "' is not EFFECT=SCOPE");
-          }
-          approved.add(Effect.of(approval.substring(0, equals), approval.substring(equals + 1)));
-        }
-        yield EffectPolicies.permissive(
-            request ->
-                approved.containsAll(request.effects())
-                    ? Approval.grant(request)
-                    : Approval.refuse(request, "not approved on the command line: " + request.effects().stream().filter(e -> !approved.contains(e)).toList()));
+        Set<Effect> approved = approvedOnCommandLine();
+        yield EffectPolicies.permissive(request -> answer(request, approved));
       }
-      default -> throw new CapabilityException("POLICY_UNKNOWN", "--policy must be deny-all or permissive, not '" + policy + "'");
+      default -> EffectPolicies.load(Path.of(policy));
     };
+  }
+
+  private Set<Effect> approvedOnCommandLine() {
+    Set<Effect> approved = new HashSet<>();
+    for (String approval : approvals) {
+      int equals = approval.indexOf('=');
+      if (equals <= 0) {
+        throw new CapabilityException("APPROVAL_INVALID", "--approve '" + approval + "' is not EFFECT=SCOPE");
+      }
+      approved.add(Effect.of(approval.substring(0, equals), approval.substring(equals + 1)));
+    }
+    return approved;
+  }
+
+  private Approval answer(ApprovalRequest request, Set<Effect> approved) {
+    Approval answer =
+        approved.containsAll(request.effects())
+            ? Approval.grant(request)
+            : Approval.refuse(
+                request, "not approved on the command line: " + request.effects().stream().filter(e -> !approved.contains(e)).toList());
+    synchronized (answered) {
+      answered.add(answer);
+    }
+    return answer;
   }
 }

@@ -1,23 +1,47 @@
 package dev.capability.cli.internal;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.type.TypeReference;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.capability.capability.runtime.Approval;
+import dev.capability.capability.runtime.CapabilityPackage;
 import dev.capability.capability.runtime.CapabilityPackages;
+import dev.capability.capability.runtime.CapabilityPlan;
+import dev.capability.capability.runtime.CapabilityRuntime;
+import dev.capability.capability.runtime.Effect;
+import dev.capability.capability.runtime.ExecutionOutcome;
 import dev.capability.capability.runtime.ExecutionReceipt;
-import dev.capability.capability.runtime.HookOutcome;
+import dev.capability.capability.runtime.ExecutionReceipts;
 import dev.capability.kernel.api.CapabilityException;
+import dev.capability.ledger.LedgerRecord;
+import dev.capability.ledger.RecordKind;
+import dev.capability.ledger.SqliteLedger;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
-/** {@code capability run}: plans, asks the policy, runs and prints the receipt. */
-@Command(name = "run", description = "Run a capability package under the chosen policy and executor, and print the receipt.")
+/**
+ * {@code capability run}: plans, asks the policy, runs the plan and prints the receipt; then records
+ * the plan, the approvals it was given and the receipt in the ledger of {@code --repo}.
+ */
+@Command(name = "run", description = "Run a capability package under the chosen policy and executor, print the receipt and record it in the ledger.")
 final class RunCommand implements Callable<Integer> {
+  private static final ObjectMapper JSON = new ObjectMapper();
   private final Console console;
 
   @Option(names = "--json", description = "Print the receipt as JSON.")
   boolean json;
+
+  @Option(names = "--no-ledger", description = "Do not record the plan, approvals and receipt in <repo>/.capability/state.db.")
+  boolean noLedger;
+
+  @Option(names = "--redact", description = "Record input and output in the ledger only as their SHA-256 (the printed receipt keeps them).")
+  boolean redact;
 
   @Mixin CapabilityRunOptions options = new CapabilityRunOptions();
 
@@ -27,43 +51,77 @@ final class RunCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
+    CapabilityPlan plan;
     ExecutionReceipt receipt;
     try {
-      receipt = options.runtime().run(CapabilityPackages.open(options.pkg), options.input);
+      CapabilityRuntime runtime = options.runtime();
+      CapabilityPackage pkg = CapabilityPackages.open(options.pkg);
+      plan = runtime.plan(pkg, options.input);
+      // Running the plan made above, not a fresh one, is what binds the recorded plan to the receipt.
+      receipt = runtime.run(plan, pkg, options.input);
     } catch (CapabilityException e) {
       console.error(e, json);
       return ExitCodes.forCapability(e);
     }
-    Map<String, Object> view = view(receipt);
+    Map<String, Object> view = ExecutionReceipts.toJson(receipt);
     if (json) {
       console.json(view);
     } else {
-      view.forEach((key, value) -> console.out().println(key + ": " + value));
+      human(receipt);
+    }
+    if (!noLedger) {
+      // After the report: the capability ran, and its receipt is shown even if the ledger fails.
+      record(plan, receipt);
     }
     return ExitCodes.forReceipt(receipt);
   }
 
-  private static Map<String, Object> view(ExecutionReceipt receipt) {
-    Map<String, Object> view = new LinkedHashMap<>();
-    view.put("outcome", receipt.outcome().name());
-    view.put("code", receipt.code());
-    view.put("message", receipt.message());
-    view.put("capability", receipt.capability());
-    view.put("plan", receipt.planFingerprint());
-    view.put("executor", receipt.executorId());
-    view.put("boundary", receipt.boundaryApplied());
-    view.put("input", receipt.inputJson());
-    view.put("output", receipt.output().orElse(null));
-    view.put("declared", receipt.declaredEffects().stream().map(Object::toString).toList());
-    view.put("granted", receipt.grantedEffects().stream().map(Object::toString).toList());
-    view.put("hooks", receipt.hooks().stream().map(RunCommand::hook).toList());
-    view.put("attestation", receipt.attestation().orElse(null));
-    view.put("startedAt", receipt.startedAt().toString());
-    view.put("finishedAt", receipt.finishedAt().toString());
-    return view;
+  private void human(ExecutionReceipt receipt) {
+    console.out().println("outcome: " + receipt.outcome() + " (" + receipt.code() + ")");
+    if (!receipt.message().equals("succeeded")) {
+      console.out().println("message: " + receipt.message());
+    }
+    console.out().println("capability: " + receipt.capability());
+    console.out().println("plan: " + receipt.planFingerprint());
+    boolean ran = receipt.outcome() != ExecutionOutcome.REFUSED;
+    console.out().println("executor: " + receipt.executorId() + (ran && !receipt.boundaryApplied() ? " (no boundary applied)" : ""));
+    receipt.output().ifPresent(output -> console.out().println("output: " + output));
+    console.out().println("declared: " + receipt.declaredEffects());
+    console.out().println("granted: " + receipt.grantedEffects());
+    console.out().println("used: " + receipt.usedEffects());
+    console.out().println(
+        "hooks: " + receipt.hooks().stream().map(h -> h.hook() + "=" + h.status() + (h.detail().isEmpty() ? "" : " (" + h.detail() + ")")).toList());
   }
 
-  private static String hook(HookOutcome hook) {
-    return hook.hook() + "=" + hook.status() + (hook.detail().isEmpty() ? "" : " (" + hook.detail() + ")");
+  private void record(CapabilityPlan plan, ExecutionReceipt receipt) {
+    List<LedgerRecord> records = new ArrayList<>();
+    Map<String, Object> planBody = new LinkedHashMap<>();
+    planBody.put("fingerprint", plan.fingerprint());
+    planBody.put("capability", plan.capability());
+    planBody.put("plan", object(plan.canonicalJson()));
+    records.add(LedgerRecord.of(RecordKind.PLAN, planBody));
+    synchronized (options.answered) {
+      for (Approval approval : options.answered) {
+        Map<String, Object> body = new LinkedHashMap<>();
+        body.put("fingerprint", approval.planFingerprint());
+        body.put("approved", approval.approved());
+        body.put("approver", "command line (--approve)");
+        body.put("reason", approval.reason());
+        body.put("effects", approval.effects().stream().map(Effect::toCanonical).toList());
+        records.add(LedgerRecord.of(RecordKind.APPROVAL, body));
+      }
+    }
+    records.add(LedgerRecord.of(RecordKind.RECEIPT, ExecutionReceipts.toJson(redact ? receipt.redact() : receipt)));
+    try (SqliteLedger ledger = SqliteLedger.forRepository(options.repository())) {
+      records.forEach(ledger::append);
+    }
+  }
+
+  private static Map<String, Object> object(String json) {
+    try {
+      return JSON.readValue(json, new TypeReference<Map<String, Object>>() {});
+    } catch (JsonProcessingException e) {
+      throw new IllegalStateException("a plan's canonical JSON does not parse", e);
+    }
   }
 }

@@ -89,8 +89,10 @@ public final class ChildJvmExecutor implements Executor {
 
   @Override
   public ExecutorIdentity identity() {
+    // The root is part of what a plan binds: the same scopes under another directory are other files.
     return new ExecutorIdentity(
-        ID, new TreeMap<>(Map.of("backend", backendId, "isolation", isolated() ? "sandbox" : "none")));
+        ID,
+        new TreeMap<>(Map.of("backend", backendId, "isolation", isolated() ? "sandbox" : "none", "root", baseDirectory.toString())));
   }
 
   @Override

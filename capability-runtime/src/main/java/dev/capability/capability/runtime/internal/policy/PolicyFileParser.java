@@ -18,8 +18,8 @@ import java.util.regex.Pattern;
 public final class PolicyFileParser {
   public static final int MAX_BYTES = 256 * 1024;
   private static final StrictJson JSON = new StrictJson(MAX_BYTES, 16);
-  private static final Set<String> TOP = Set.of("version", "capabilities", "grants");
-  private static final Set<String> GRANT = Set.of("effect", "scope");
+  public static final Set<String> TOP = Set.of("version", "capabilities", "grants");
+  public static final Set<String> GRANT = Set.of("effect", "scope");
   private static final Pattern CAPABILITY = Pattern.compile("[a-z0-9][a-z0-9._-]{0,127}@[0-9A-Za-z.+-]{1,64}");
 
   private PolicyFileParser() {}

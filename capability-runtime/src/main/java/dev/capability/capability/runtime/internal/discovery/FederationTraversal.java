@@ -1,0 +1,136 @@
+package dev.capability.capability.runtime.internal.discovery;
+
+import dev.capability.capability.runtime.discovery.DiscoveryCodes;
+import dev.capability.capability.runtime.discovery.DiscoveryLimits;
+import dev.capability.capability.runtime.discovery.DiscoveryResult;
+import dev.capability.capability.runtime.discovery.FoundEntry;
+import dev.capability.capability.runtime.discovery.IndexDocument;
+import dev.capability.capability.runtime.discovery.IndexEntry;
+import dev.capability.capability.runtime.discovery.IndexProblem;
+import dev.capability.capability.runtime.discovery.IndexRefusedException;
+import dev.capability.capability.runtime.discovery.NetworkAccess;
+import java.net.InetAddress;
+import java.net.URI;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Breadth-first traversal of index documents. Per-link problems (a cycle, a link past the depth
+ * limit, a refused or unreadable index) are recorded and skipped; reaching a global limit (index
+ * count, total bytes, time) ends the traversal with that limit's code.
+ */
+public final class FederationTraversal {
+  private static final Logger LOG = LoggerFactory.getLogger(FederationTraversal.class);
+
+  private final DiscoveryLimits limits;
+  private final AddressGuard guard;
+
+  public FederationTraversal(DiscoveryLimits limits, NetworkAccess access) {
+    this(limits, new AddressGuard(access, InetAddress::getAllByName));
+  }
+
+  FederationTraversal(DiscoveryLimits limits, AddressGuard guard) {
+    this.limits = limits;
+    this.guard = guard;
+  }
+
+  private record Pending(URI url, List<URI> path) {}
+
+  public DiscoveryResult run(List<URI> seeds) {
+    long deadline = System.nanoTime() + limits.timeBudget().toNanos();
+    List<FoundEntry> entries = new ArrayList<>();
+    List<URI> visited = new ArrayList<>();
+    List<IndexProblem> problems = new ArrayList<>();
+    Set<URI> seen = new HashSet<>();
+    Deque<Pending> queue = new ArrayDeque<>();
+    for (URI seed : seeds) {
+      try {
+        URI canonical = CanonicalUrl.of(seed);
+        if (seen.add(canonical)) {
+          queue.add(new Pending(canonical, List.of(canonical)));
+        }
+      } catch (IndexRefusedException e) {
+        problems.add(new IndexProblem(CanonicalUrl.redacted(seed), e.code(), e.getMessage()));
+      }
+    }
+    long totalBytes = 0;
+    int read = 0;
+    String stop = DiscoveryCodes.INDEX_COMPLETE;
+    BoundedHttpGet http = new BoundedHttpGet(deadline);
+    while (!queue.isEmpty()) {
+      if (System.nanoTime() - deadline >= 0) {
+        stop = DiscoveryCodes.INDEX_TIME_EXCEEDED;
+        break;
+      }
+      if (read >= limits.maxIndexes()) {
+        stop = DiscoveryCodes.INDEX_COUNT_EXCEEDED;
+        break;
+      }
+      long remaining = limits.maxTotalBytes() - totalBytes;
+      if (remaining <= 0) {
+        stop = DiscoveryCodes.INDEX_BYTES_EXCEEDED;
+        break;
+      }
+      Pending next = queue.poll();
+      read++;
+      byte[] body;
+      try {
+        guard.checkScheme(next.url());
+        InetAddress address = guard.resolve(next.url());
+        boolean documentBound = limits.maxDocumentBytes() <= remaining;
+        body = http.get(next.url(), address, Math.min(limits.maxDocumentBytes(), remaining),
+            documentBound ? DiscoveryCodes.INDEX_TOO_LARGE : DiscoveryCodes.INDEX_BYTES_EXCEEDED);
+      } catch (FetchLimitException e) {
+        totalBytes += e.bytesRead();
+        problems.add(new IndexProblem(next.url(), e.code(), e.getMessage()));
+        if (e.code().equals(DiscoveryCodes.INDEX_TIME_EXCEEDED) || e.code().equals(DiscoveryCodes.INDEX_BYTES_EXCEEDED)) {
+          stop = e.code();
+          break;
+        }
+        continue;
+      } catch (IndexRefusedException e) {
+        problems.add(new IndexProblem(next.url(), e.code(), e.getMessage()));
+        continue;
+      }
+      totalBytes += body.length;
+      IndexDocument document;
+      try {
+        document = IndexDocument.parse(body, next.url());
+      } catch (IndexRefusedException e) {
+        problems.add(new IndexProblem(next.url(), e.code(), e.getMessage()));
+        continue;
+      }
+      visited.add(next.url());
+      LOG.debug("read index {} ({} entries, {} links)", next.url(), document.entries().size(), document.links().size());
+      for (IndexEntry entry : document.entries()) {
+        entries.add(new FoundEntry(entry, next.url(), next.path()));
+      }
+      for (URI link : document.links()) {
+        if (next.path().contains(link)) {
+          problems.add(new IndexProblem(link, DiscoveryCodes.INDEX_CYCLE,
+              next.url() + " links back to " + link + ", which is on its own federation path " + next.path()));
+          continue;
+        }
+        if (seen.contains(link)) {
+          continue;
+        }
+        if (next.path().size() > limits.maxDepth()) {
+          problems.add(new IndexProblem(link, DiscoveryCodes.INDEX_DEPTH_EXCEEDED,
+              link + " is " + next.path().size() + " links from a seed; the limit is " + limits.maxDepth()));
+          continue;
+        }
+        seen.add(link);
+        List<URI> path = new ArrayList<>(next.path());
+        path.add(link);
+        queue.add(new Pending(link, path));
+      }
+    }
+    return new DiscoveryResult(entries, visited, problems, stop);
+  }
+}

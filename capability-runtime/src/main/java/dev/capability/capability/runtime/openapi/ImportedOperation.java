@@ -4,6 +4,7 @@ import dev.capability.capability.runtime.Effect;
 import dev.capability.capability.runtime.internal.openapi.ImportedDocuments;
 import java.net.URI;
 import java.util.Objects;
+import java.util.regex.Pattern;
 
 /**
  * One imported operation: an inert description of a capability that would call it. There is no
@@ -31,6 +32,8 @@ public record ImportedOperation(
     Effect connect,
     String inputSchemaJson,
     String outputSchemaJson) {
+  private static final Pattern NAME = Pattern.compile("[a-z0-9](?:[a-z0-9-]|\\.(?!\\.)){0,98}[a-z0-9]|[a-z0-9]");
+
   public ImportedOperation {
     Objects.requireNonNull(name, "name");
     Objects.requireNonNull(version, "version");
@@ -41,6 +44,9 @@ public record ImportedOperation(
     Objects.requireNonNull(connect, "connect");
     Objects.requireNonNull(inputSchemaJson, "inputSchemaJson");
     Objects.requireNonNull(outputSchemaJson, "outputSchemaJson");
+    if (!NAME.matcher(name).matches()) {
+      throw new IllegalArgumentException("name must be a capability name, was '" + name + "'");
+    }
   }
 
   /** The {@code capability.json} of this operation, without {@code entry} and {@code modules}. */

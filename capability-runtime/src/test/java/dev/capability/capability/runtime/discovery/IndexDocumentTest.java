@@ -93,6 +93,15 @@ class IndexDocumentTest {
   }
 
   @Test
+  void refusalsNeverRepeatTerminalControlCharactersFromTheDocument() {
+    String hostile = "{\"format\": tru\u001b]0;owned\u0007\u001b[2J}";
+
+    assertThatThrownBy(() -> parse(hostile))
+        .isInstanceOf(IndexRefusedException.class)
+        .satisfies(e -> assertThat(e.getMessage()).doesNotContain("\u001b").doesNotContain("\u0007"));
+  }
+
+  @Test
   void aVerifiedClaimIsOnlyRecorded() {
     IndexDocument claimed = parse(wrap("{\"coordinates\":\"a:b:1\",\"name\":\"b\",\"claims\":{\"verified\":true}}"));
     IndexDocument plain = parse(wrap("{\"coordinates\":\"a:b:1\",\"name\":\"b\"}"));

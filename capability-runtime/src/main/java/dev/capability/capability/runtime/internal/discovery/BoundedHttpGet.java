@@ -14,7 +14,6 @@ import java.net.Socket;
 import java.net.SocketTimeoutException;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
-import java.security.NoSuchAlgorithmException;
 import java.util.List;
 import java.util.Locale;
 import javax.net.ssl.SNIHostName;
@@ -37,10 +36,15 @@ public final class BoundedHttpGet {
   private static final int MAX_HEADERS = 100;
 
   private final long deadlineNanos;
+  private final SSLContext tls;
 
-  /** @param deadlineNanos a {@link System#nanoTime()} value after which reading stops */
-  public BoundedHttpGet(long deadlineNanos) {
+  /**
+   * @param deadlineNanos a {@link System#nanoTime()} value after which reading stops
+   * @param tls the trust for HTTPS, normally {@link SSLContext#getDefault()}
+   */
+  public BoundedHttpGet(long deadlineNanos, SSLContext tls) {
     this.deadlineNanos = deadlineNanos;
+    this.tls = tls;
   }
 
   /**
@@ -53,7 +57,8 @@ public final class BoundedHttpGet {
     Counter counter = new Counter();
     try (Socket plain = new Socket()) {
       plain.connect(new InetSocketAddress(address, port), remainingMillis(counter));
-      Socket socket = https ? tls(plain, url.getHost(), port) : plain;
+      plain.setSoTimeout(remainingMillis(counter));
+      Socket socket = https ? tls(tls, plain, url.getHost(), port) : plain;
       try {
         OutputStream out = socket.getOutputStream();
         out.write(request(url).getBytes(StandardCharsets.US_ASCII));
@@ -75,13 +80,7 @@ public final class BoundedHttpGet {
     }
   }
 
-  private static Socket tls(Socket plain, String host, int port) throws IOException {
-    SSLContext context;
-    try {
-      context = SSLContext.getDefault();
-    } catch (NoSuchAlgorithmException e) {
-      throw new IOException("no TLS available", e);
-    }
+  private static Socket tls(SSLContext context, Socket plain, String host, int port) throws IOException {
     SSLSocket socket = (SSLSocket) context.getSocketFactory().createSocket(plain, host, port, true);
     SSLParameters parameters = socket.getSSLParameters();
     parameters.setEndpointIdentificationAlgorithm("HTTPS");

@@ -11,12 +11,18 @@ import dev.capability.capability.runtime.discovery.IndexRefusedException;
 import dev.capability.capability.runtime.discovery.NetworkAccess;
 import java.net.InetAddress;
 import java.net.URI;
+import java.security.NoSuchAlgorithmException;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.FutureTask;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import javax.net.ssl.SSLContext;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -31,13 +37,25 @@ public final class FederationTraversal {
   private final DiscoveryLimits limits;
   private final AddressGuard guard;
 
+  private final SSLContext tls;
+
   public FederationTraversal(DiscoveryLimits limits, NetworkAccess access) {
-    this(limits, new AddressGuard(access, InetAddress::getAllByName));
+    this(limits, new AddressGuard(access, InetAddress::getAllByName), defaultTls());
   }
 
-  FederationTraversal(DiscoveryLimits limits, AddressGuard guard) {
+  /** With a chosen resolver and TLS trust: the seams tests use for HTTPS and DNS. */
+  FederationTraversal(DiscoveryLimits limits, AddressGuard guard, SSLContext tls) {
     this.limits = limits;
     this.guard = guard;
+    this.tls = tls;
+  }
+
+  private static SSLContext defaultTls() {
+    try {
+      return SSLContext.getDefault();
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException("this JDK has no TLS", e);
+    }
   }
 
   private record Pending(URI url, List<URI> path) {}
@@ -62,7 +80,7 @@ public final class FederationTraversal {
     long totalBytes = 0;
     int read = 0;
     String stop = DiscoveryCodes.INDEX_COMPLETE;
-    BoundedHttpGet http = new BoundedHttpGet(deadline);
+    BoundedHttpGet http = new BoundedHttpGet(deadline, tls);
     while (!queue.isEmpty()) {
       if (System.nanoTime() - deadline >= 0) {
         stop = DiscoveryCodes.INDEX_TIME_EXCEEDED;
@@ -82,7 +100,7 @@ public final class FederationTraversal {
       byte[] body;
       try {
         guard.checkScheme(next.url());
-        InetAddress address = guard.resolve(next.url());
+        InetAddress address = resolveWithin(next.url(), deadline);
         boolean documentBound = limits.maxDocumentBytes() <= remaining;
         body = http.get(next.url(), address, Math.min(limits.maxDocumentBytes(), remaining),
             documentBound ? DiscoveryCodes.INDEX_TOO_LARGE : DiscoveryCodes.INDEX_BYTES_EXCEEDED);
@@ -132,5 +150,27 @@ public final class FederationTraversal {
       }
     }
     return new DiscoveryResult(entries, visited, problems, stop);
+  }
+
+  /** The JDK resolver cannot be timed out; a daemon thread lets the traversal keep its budget. */
+  private InetAddress resolveWithin(URI url, long deadline) {
+    FutureTask<InetAddress> task = new FutureTask<>(() -> guard.resolve(url));
+    Thread thread = new Thread(task, "index-resolver");
+    thread.setDaemon(true);
+    thread.start();
+    try {
+      return task.get(Math.max(1, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+    } catch (TimeoutException e) {
+      thread.interrupt();
+      throw new FetchLimitException(DiscoveryCodes.INDEX_TIME_EXCEEDED, url.getHost() + " was still being resolved when the time budget ran out", 0);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new FetchLimitException(DiscoveryCodes.INDEX_TIME_EXCEEDED, "interrupted while resolving " + url.getHost(), 0);
+    } catch (ExecutionException e) {
+      if (e.getCause() instanceof RuntimeException runtime) {
+        throw runtime;
+      }
+      throw new IndexRefusedException(DiscoveryCodes.INDEX_UNREACHABLE, url.getHost() + " could not be resolved: " + e.getCause(), e);
+    }
   }
 }

@@ -50,7 +50,7 @@ public final class IndexParser {
       root = JSON.parse(bytes, "index " + source);
     } catch (StrictJson.StrictJsonException e) {
       String code = e.failure() == StrictJson.Failure.TOO_LARGE ? DiscoveryCodes.INDEX_TOO_LARGE : DiscoveryCodes.INDEX_INVALID;
-      throw new IndexRefusedException(code, e.getMessage(), e);
+      throw new IndexRefusedException(code, Printable.of(e.getMessage()), e);
     }
     if (!root.isObject()) {
       throw invalid(source, "", "must be a JSON object");

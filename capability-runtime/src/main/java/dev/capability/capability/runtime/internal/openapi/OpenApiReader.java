@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.BooleanNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.capability.capability.runtime.internal.discovery.Printable;
 import dev.capability.capability.runtime.internal.effects.ScopeGrammar;
 import dev.capability.capability.runtime.internal.manifest.ManifestParser;
 import dev.capability.capability.runtime.internal.manifest.SchemaGuard;
@@ -121,7 +122,7 @@ public final class OpenApiReader {
         case TOO_LARGE, TOO_DEEP -> OpenApiCodes.OPENAPI_TOO_LARGE;
         default -> OpenApiCodes.OPENAPI_INVALID;
       };
-      throw new OpenApiRefusedException(code, e.getMessage(), e);
+      throw new OpenApiRefusedException(code, Printable.of(e.getMessage()), e);
     }
   }
 

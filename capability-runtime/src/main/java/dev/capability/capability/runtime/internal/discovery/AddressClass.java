@@ -3,6 +3,7 @@ package dev.capability.capability.runtime.internal.discovery;
 import java.net.Inet4Address;
 import java.net.Inet6Address;
 import java.net.InetAddress;
+import java.net.UnknownHostException;
 
 /**
  * Sorts an IP address into public, loopback or private (every other address a public index or
@@ -76,7 +77,7 @@ public enum AddressClass {
   private static InetAddress ipv4(byte a, byte b, byte c, byte d) {
     try {
       return InetAddress.getByAddress(new byte[] {a, b, c, d});
-    } catch (java.net.UnknownHostException e) {
+    } catch (UnknownHostException e) {
       throw new IllegalStateException("four bytes are always an IPv4 address", e);
     }
   }

@@ -8,6 +8,7 @@ import java.net.InetAddress;
 import java.net.URI;
 import java.net.UnknownHostException;
 import java.util.List;
+import java.util.Locale;
 
 /**
  * Resolves a URL's host and refuses it unless every address it resolves to is allowed. The
@@ -71,7 +72,7 @@ public final class AddressGuard {
       throw new IndexRefusedException(
           DiscoveryCodes.INDEX_ADDRESS_REFUSED,
           "host '" + ScopeGrammar.printable(host) + "' resolves to " + address.getHostAddress() + ", a "
-              + kind.name().toLowerCase(java.util.Locale.ROOT) + " address the operator did not allow");
+              + kind.name().toLowerCase(Locale.ROOT) + " address the operator did not allow");
     }
   }
 }

@@ -1,6 +1,7 @@
 package dev.capability.capability.runtime.internal.discovery;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import dev.capability.capability.runtime.Effect;
 import dev.capability.capability.runtime.discovery.Coordinates;
 import dev.capability.capability.runtime.discovery.DiscoveryCodes;
@@ -84,7 +85,7 @@ public final class IndexParser {
   private static JsonNode array(JsonNode root, String field, int max, URI source) {
     JsonNode node = root.get(field);
     if (node == null) {
-      return com.fasterxml.jackson.databind.node.JsonNodeFactory.instance.arrayNode();
+      return JsonNodeFactory.instance.arrayNode();
     }
     if (!node.isArray()) {
       throw invalid(source, "/" + field, "must be an array");

@@ -20,6 +20,7 @@ import java.util.HashMap;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.regex.Pattern;
 
@@ -107,7 +108,7 @@ public final class OpenApiReader {
         JsonNode output = output(operation, here, converter);
         checkSchema(input, here + " input");
         checkSchema(output, here + " output");
-        operations.add(new ImportedOperation(name, version, description(operation, here), method.toUpperCase(java.util.Locale.ROOT),
+        operations.add(new ImportedOperation(name, version, description(operation, here), method.toUpperCase(Locale.ROOT),
             path, server.url(), server.connect(), input.toString(), output.toString()));
       }
     }
@@ -138,7 +139,7 @@ public final class OpenApiReader {
 
   private static void checkPath(String path, String where) {
     if (!path.startsWith("/") || path.length() > 1024 || path.contains("?") || path.contains("#")
-        || path.codePoints().anyMatch(cp -> cp <= 0x20 || cp == 0x7f || Character.getType(cp) == Character.FORMAT)) {
+        || path.codePoints().anyMatch(cp -> cp <= 0x20 || Character.isISOControl(cp) || Character.getType(cp) == Character.FORMAT)) {
       throw invalid(where, "is not a path template (starts with '/', no query, fragment, spaces or control characters)");
     }
     for (String segment : path.split("/", -1)) {
@@ -287,7 +288,7 @@ public final class OpenApiReader {
   }
 
   private static boolean isJson(String mediaType) {
-    String type = mediaType.split(";", 2)[0].trim().toLowerCase(java.util.Locale.ROOT);
+    String type = mediaType.split(";", 2)[0].trim().toLowerCase(Locale.ROOT);
     return type.equals("application/json") || (type.startsWith("application/") && type.endsWith("+json"));
   }
 

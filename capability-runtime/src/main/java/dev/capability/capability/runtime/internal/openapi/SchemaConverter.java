@@ -8,6 +8,7 @@ import dev.capability.capability.runtime.internal.effects.ScopeGrammar;
 import dev.capability.capability.runtime.openapi.OpenApiCodes;
 import dev.capability.capability.runtime.openapi.OpenApiRefusedException;
 import java.util.Iterator;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 
@@ -133,7 +134,7 @@ final class SchemaConverter {
   private void translateOpenApi30(JsonNode schema, ObjectNode out, String where) {
     for (String bound : new String[] {"Minimum", "Maximum"}) {
       JsonNode exclusive = schema.get("exclusive" + bound);
-      String inclusive = bound.toLowerCase(java.util.Locale.ROOT);
+      String inclusive = bound.toLowerCase(Locale.ROOT);
       if (exclusive != null && exclusive.isBoolean() && exclusive.asBoolean()) {
         if (!out.has(inclusive)) {
           throw invalid(where + "/exclusive" + bound, "is true without " + inclusive);

@@ -173,6 +173,28 @@ class IndexFederationTest {
   }
 
   @Test
+  void bytesOfBodiesThatFailHalfwayCountTowardsTheTotal() {
+    List<String> links = new ArrayList<>();
+    for (int i = 0; i < 10; i++) {
+      links.add("/broken/" + i);
+      server.handle("/broken/" + i, exchange -> {
+        exchange.sendResponseHeaders(200, 5000);
+        OutputStream out = exchange.getResponseBody();
+        out.write(new byte[3000]);
+        out.flush(); // 2000 bytes short: the server ends the connection when the handler returns
+      });
+    }
+    server.serve("/root", index(List.of(), links));
+
+    DiscoveryResult result = traverse(DiscoveryLimits.defaults().withMaxTotalBytes(7000), "/root");
+
+    assertThat(result.stopReason()).isEqualTo(DiscoveryCodes.INDEX_BYTES_EXCEEDED);
+    // 3000 bytes of the first failure counted: the second declares more than the 3800 or so left
+    assertThat(codes(result)).containsExactly(DiscoveryCodes.INDEX_UNREACHABLE, DiscoveryCodes.INDEX_BYTES_EXCEEDED);
+    assertThat(server.hits("/broken/2")).isZero();
+  }
+
+  @Test
   void aSlowDocumentRunsOutTheTimeBudgetAndWhatWasFoundIsKept() {
     server.serve("/a", index(List.of(entry("alpha", "")), List.of("/slow", "/b")))
         .serve("/b", index(List.of(entry("beta", "")), List.of()))

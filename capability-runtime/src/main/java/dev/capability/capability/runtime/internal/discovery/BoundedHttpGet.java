@@ -37,6 +37,7 @@ public final class BoundedHttpGet {
 
   private final long deadlineNanos;
   private final SSLContext tls;
+  private long bodyBytesRead;
 
   /**
    * @param deadlineNanos a {@link System#nanoTime()} value after which reading stops
@@ -47,6 +48,11 @@ public final class BoundedHttpGet {
     this.tls = tls;
   }
 
+  /** Body bytes read by every call so far, those of abandoned and failed bodies included. */
+  public long bodyBytesRead() {
+    return bodyBytesRead;
+  }
+
   /**
    * Reads {@code url}'s body from {@code address}. A body over {@code limit} bytes fails with
    * {@code limitCode}; running past the deadline fails with {@link DiscoveryCodes#INDEX_TIME_EXCEEDED}.
@@ -54,27 +60,26 @@ public final class BoundedHttpGet {
   public byte[] get(URI url, InetAddress address, long limit, String limitCode) {
     boolean https = url.getScheme().equals("https");
     int port = url.getPort() != -1 ? url.getPort() : https ? 443 : 80;
-    Counter counter = new Counter();
     try (Socket plain = new Socket()) {
-      plain.connect(new InetSocketAddress(address, port), remainingMillis(counter));
-      plain.setSoTimeout(remainingMillis(counter));
+      plain.connect(new InetSocketAddress(address, port), remainingMillis());
+      plain.setSoTimeout(remainingMillis());
       Socket socket = https ? tls(tls, plain, url.getHost(), port) : plain;
       try {
         OutputStream out = socket.getOutputStream();
         out.write(request(url).getBytes(StandardCharsets.US_ASCII));
         out.flush();
-        InputStream in = new BufferedInputStream(new DeadlineStream(socket, this, counter));
-        return readResponse(url, in, limit, limitCode, counter);
+        InputStream in = new BufferedInputStream(new DeadlineStream(socket, this));
+        return readResponse(url, in, limit, limitCode);
       } finally {
         if (socket != plain) {
           socket.close();
         }
       }
     } catch (SocketTimeoutException e) {
-      throw timeExceeded(url, counter);
+      throw timeExceeded(url);
     } catch (IOException e) {
       if (pastDeadline()) {
-        throw timeExceeded(url, counter);
+        throw timeExceeded(url);
       }
       throw new IndexRefusedException(DiscoveryCodes.INDEX_UNREACHABLE, url + " could not be read: " + e.getMessage(), e);
     }
@@ -103,7 +108,7 @@ public final class BoundedHttpGet {
         + "Connection: close\r\n\r\n";
   }
 
-  private byte[] readResponse(URI url, InputStream in, long limit, String limitCode, Counter counter) throws IOException {
+  private byte[] readResponse(URI url, InputStream in, long limit, String limitCode) throws IOException {
     String status = readLine(in, url);
     String[] parts = status.split(" ", 3);
     if (parts.length < 2 || !parts[0].startsWith("HTTP/1.") || !parts[1].matches("[0-9]{3}")) {
@@ -157,22 +162,22 @@ public final class BoundedHttpGet {
       throw unreachable(url, "sent both Content-Length and chunked transfer coding");
     }
     if (contentLength > limit) {
-      throw new FetchLimitException(limitCode, url + " declares " + contentLength + " bytes; the limit is " + limit, 0);
+      throw new FetchLimitException(limitCode, url + " declares " + contentLength + " bytes; the limit is " + limit);
     }
     ByteArrayOutputStream body = new ByteArrayOutputStream();
-    long before = counter.body;
+    long before = bodyBytesRead;
     if (chunked) {
-      readChunked(url, in, body, limit, limitCode, counter);
+      readChunked(url, in, body, limit, limitCode);
     } else {
-      copy(url, in, body, contentLength == -1 ? Long.MAX_VALUE : contentLength, limit, limitCode, counter);
-      if (contentLength != -1 && counter.body - before != contentLength) {
+      copy(url, in, body, contentLength == -1 ? Long.MAX_VALUE : contentLength, limit, limitCode);
+      if (contentLength != -1 && bodyBytesRead - before != contentLength) {
         throw unreachable(url, "ended its body early");
       }
     }
     return body.toByteArray();
   }
 
-  private void readChunked(URI url, InputStream in, ByteArrayOutputStream body, long limit, String limitCode, Counter counter)
+  private void readChunked(URI url, InputStream in, ByteArrayOutputStream body, long limit, String limitCode)
       throws IOException {
     while (true) {
       String line = readLine(in, url);
@@ -188,14 +193,14 @@ public final class BoundedHttpGet {
         }
         return;
       }
-      copy(url, in, body, length, limit, limitCode, counter);
+      copy(url, in, body, length, limit, limitCode);
       if (!readLine(in, url).isEmpty()) {
         throw unreachable(url, "sent a chunk without its terminating line break");
       }
     }
   }
 
-  private void copy(URI url, InputStream in, ByteArrayOutputStream body, long length, long limit, String limitCode, Counter counter)
+  private void copy(URI url, InputStream in, ByteArrayOutputStream body, long length, long limit, String limitCode)
       throws IOException {
     byte[] buffer = new byte[8192];
     long left = length;
@@ -207,9 +212,9 @@ public final class BoundedHttpGet {
         }
         throw unreachable(url, "ended its body early");
       }
-      counter.body += n;
+      bodyBytesRead += n;
       if (body.size() + (long) n > limit) {
-        throw new FetchLimitException(limitCode, url + " sent more than " + limit + " bytes; abandoned", counter.body);
+        throw new FetchLimitException(limitCode, url + " sent more than " + limit + " bytes; abandoned");
       }
       body.write(buffer, 0, n);
       left -= n;
@@ -237,10 +242,10 @@ public final class BoundedHttpGet {
     }
   }
 
-  private int remainingMillis(Counter counter) {
+  private int remainingMillis() {
     long remaining = deadlineNanos - System.nanoTime();
     if (remaining <= 0) {
-      throw new FetchLimitException(DiscoveryCodes.INDEX_TIME_EXCEEDED, "the time budget ran out", counter.body);
+      throw new FetchLimitException(DiscoveryCodes.INDEX_TIME_EXCEEDED, "the time budget ran out");
     }
     return (int) Math.max(1, Math.min(Integer.MAX_VALUE, remaining / 1_000_000));
   }
@@ -249,17 +254,12 @@ public final class BoundedHttpGet {
     return System.nanoTime() - deadlineNanos >= 0;
   }
 
-  private static FetchLimitException timeExceeded(URI url, Counter counter) {
-    return new FetchLimitException(DiscoveryCodes.INDEX_TIME_EXCEEDED, url + " was still being read when the time budget ran out", counter.body);
+  private static FetchLimitException timeExceeded(URI url) {
+    return new FetchLimitException(DiscoveryCodes.INDEX_TIME_EXCEEDED, url + " was still being read when the time budget ran out");
   }
 
   private static IndexRefusedException unreachable(URI url, String why) {
     return new IndexRefusedException(DiscoveryCodes.INDEX_UNREACHABLE, url + " " + why);
-  }
-
-  /** Body bytes read so far, including those of an abandoned body. */
-  private static final class Counter {
-    long body;
   }
 
   /** Gives every read only the time left until the deadline. */
@@ -267,24 +267,22 @@ public final class BoundedHttpGet {
     private final Socket socket;
     private final InputStream in;
     private final BoundedHttpGet owner;
-    private final Counter counter;
 
-    DeadlineStream(Socket socket, BoundedHttpGet owner, Counter counter) throws IOException {
+    DeadlineStream(Socket socket, BoundedHttpGet owner) throws IOException {
       this.socket = socket;
       this.in = socket.getInputStream();
       this.owner = owner;
-      this.counter = counter;
     }
 
     @Override
     public int read() throws IOException {
-      socket.setSoTimeout(owner.remainingMillis(counter));
+      socket.setSoTimeout(owner.remainingMillis());
       return in.read();
     }
 
     @Override
     public int read(byte[] buffer, int offset, int length) throws IOException {
-      socket.setSoTimeout(owner.remainingMillis(counter));
+      socket.setSoTimeout(owner.remainingMillis());
       return in.read(buffer, offset, length);
     }
   }

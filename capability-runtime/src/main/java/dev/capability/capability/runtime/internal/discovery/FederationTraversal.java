@@ -77,7 +77,6 @@ public final class FederationTraversal {
         problems.add(new IndexProblem(CanonicalUrl.redacted(seed), e.code(), e.getMessage()));
       }
     }
-    long totalBytes = 0;
     int read = 0;
     String stop = DiscoveryCodes.INDEX_COMPLETE;
     BoundedHttpGet http = new BoundedHttpGet(deadline, tls);
@@ -90,7 +89,7 @@ public final class FederationTraversal {
         stop = DiscoveryCodes.INDEX_COUNT_EXCEEDED;
         break;
       }
-      long remaining = limits.maxTotalBytes() - totalBytes;
+      long remaining = limits.maxTotalBytes() - http.bodyBytesRead();
       if (remaining <= 0) {
         stop = DiscoveryCodes.INDEX_BYTES_EXCEEDED;
         break;
@@ -105,7 +104,6 @@ public final class FederationTraversal {
         body = http.get(next.url(), address, Math.min(limits.maxDocumentBytes(), remaining),
             documentBound ? DiscoveryCodes.INDEX_TOO_LARGE : DiscoveryCodes.INDEX_BYTES_EXCEEDED);
       } catch (FetchLimitException e) {
-        totalBytes += e.bytesRead();
         problems.add(new IndexProblem(next.url(), e.code(), e.getMessage()));
         if (e.code().equals(DiscoveryCodes.INDEX_TIME_EXCEEDED) || e.code().equals(DiscoveryCodes.INDEX_BYTES_EXCEEDED)) {
           stop = e.code();
@@ -116,7 +114,6 @@ public final class FederationTraversal {
         problems.add(new IndexProblem(next.url(), e.code(), e.getMessage()));
         continue;
       }
-      totalBytes += body.length;
       IndexDocument document;
       try {
         document = IndexDocument.parse(body, next.url());
@@ -162,10 +159,10 @@ public final class FederationTraversal {
       return task.get(Math.max(1, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
     } catch (TimeoutException e) {
       thread.interrupt();
-      throw new FetchLimitException(DiscoveryCodes.INDEX_TIME_EXCEEDED, url.getHost() + " was still being resolved when the time budget ran out", 0);
+      throw new FetchLimitException(DiscoveryCodes.INDEX_TIME_EXCEEDED, url.getHost() + " was still being resolved when the time budget ran out");
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-      throw new FetchLimitException(DiscoveryCodes.INDEX_TIME_EXCEEDED, "interrupted while resolving " + url.getHost(), 0);
+      throw new FetchLimitException(DiscoveryCodes.INDEX_TIME_EXCEEDED, "interrupted while resolving " + url.getHost());
     } catch (ExecutionException e) {
       if (e.getCause() instanceof RuntimeException runtime) {
         throw runtime;

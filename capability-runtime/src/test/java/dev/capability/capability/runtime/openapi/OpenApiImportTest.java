@@ -278,6 +278,22 @@ class OpenApiImportTest {
   }
 
   @Test
+  void responseReferencesAndExtensionsAreHandled() throws IOException {
+    String document = """
+        {"openapi": "3.1.0", "info": {"version": "1.0.0"}, "servers": [{"url": "https://api.example.com"}],
+         "paths": {"x-generated": {"by": "tool"},
+                   "/x": {"get": {"operationId": "getX", "responses": {"200": {"$ref": "#/components/responses/Ok"}}}}},
+         "components": {"responses": {"Ok": {"description": "ok", "content": {"application/json": {"schema": {"type": "integer"}}}}}}}
+        """;
+
+    List<ImportedOperation> operations = read(document);
+
+    assertThat(operations).hasSize(1);
+    assertThat(JSON.readTree(operations.get(0).outputSchemaJson()).get("type").asText()).isEqualTo("integer");
+    assertThat(read("{\"openapi\":\"3.1.0\",\"info\":{\"version\":\"1.0.0\"},\"servers\":[{\"url\":\"https://a.example.com\"}]}")).isEmpty();
+  }
+
+  @Test
   void malformedAndOversizedDocumentsAreRefused() {
     String duplicate = withServer("https://api.example.com").replace("{\"openapi\":\"3.1.0\",", "{\"openapi\":\"3.1.0\",\"openapi\":\"3.1.0\",");
     assertThatThrownBy(() -> read(duplicate)).extracting(OpenApiImportTest::code).isEqualTo(OpenApiCodes.OPENAPI_INVALID);

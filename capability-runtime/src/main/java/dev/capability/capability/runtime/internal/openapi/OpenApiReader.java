@@ -57,7 +57,10 @@ public final class OpenApiReader {
     String version = capabilityVersion(root);
     ServerUrls.Server server = ServerUrls.choose(root.get("servers"), options.server(), options.access());
     JsonNode paths = root.get("paths");
-    if (paths == null || !paths.isObject()) {
+    if (paths == null) {
+      return List.of(); // OpenAPI 3.1 allows documents of components or webhooks only
+    }
+    if (!paths.isObject()) {
       throw invalid("/paths", "must be an object");
     }
     References references = new References(root, options.limits().maxRefDepth());
@@ -67,6 +70,9 @@ public final class OpenApiReader {
     for (Iterator<Map.Entry<String, JsonNode>> it = paths.fields(); it.hasNext(); ) {
       Map.Entry<String, JsonNode> entry = it.next();
       String path = entry.getKey();
+      if (path.startsWith("x-")) {
+        continue; // a specification extension, not a path
+      }
       String where = "/paths/" + ScopeGrammar.printable(path).replace("~", "~0").replace("/", "~1");
       checkPath(path, where);
       JsonNode item = entry.getValue();
@@ -105,7 +111,7 @@ public final class OpenApiReader {
         }
         converter.resetBudget();
         JsonNode input = input(item, operation, where, here, converter, references);
-        JsonNode output = output(operation, here, converter);
+        JsonNode output = output(operation, here, converter, references);
         checkSchema(input, here + " input");
         checkSchema(output, here + " output");
         operations.add(new ImportedOperation(name, version, description(operation, here), method.toUpperCase(Locale.ROOT),
@@ -262,7 +268,7 @@ public final class OpenApiReader {
     return text;
   }
 
-  private static JsonNode output(JsonNode operation, String where, SchemaConverter converter) {
+  private static JsonNode output(JsonNode operation, String where, SchemaConverter converter, References references) {
     JsonNode responses = operation.get("responses");
     if (responses == null || !responses.isObject()) {
       return BooleanNode.TRUE;
@@ -272,17 +278,30 @@ public final class OpenApiReader {
       if (!response.getKey().matches("2[0-9X][0-9X]")) {
         continue;
       }
-      JsonNode content = response.getValue().get("content");
-      if (content == null || !content.isObject()) {
-        return BooleanNode.TRUE;
-      }
-      for (Iterator<Map.Entry<String, JsonNode>> media = content.fields(); media.hasNext(); ) {
-        Map.Entry<String, JsonNode> type = media.next();
-        if (isJson(type.getKey()) && type.getValue().has("schema")) {
-          return converter.convert(type.getValue().get("schema"), where + "/responses/" + response.getKey());
+      String here = where + "/responses/" + ScopeGrammar.printable(response.getKey());
+      boolean entered = response.getValue().has("$ref");
+      JsonNode resolved = entered ? references.enter(response.getValue().get("$ref"), here) : response.getValue();
+      try {
+        return responseSchema(resolved, here, converter);
+      } finally {
+        if (entered) {
+          references.leave();
         }
       }
+    }
+    return BooleanNode.TRUE;
+  }
+
+  private static JsonNode responseSchema(JsonNode response, String where, SchemaConverter converter) {
+    JsonNode content = response.get("content");
+    if (content == null || !content.isObject()) {
       return BooleanNode.TRUE;
+    }
+    for (Iterator<Map.Entry<String, JsonNode>> media = content.fields(); media.hasNext(); ) {
+      Map.Entry<String, JsonNode> type = media.next();
+      if (isJson(type.getKey()) && type.getValue().has("schema")) {
+        return converter.convert(type.getValue().get("schema"), where);
+      }
     }
     return BooleanNode.TRUE;
   }

@@ -138,7 +138,8 @@ public final class OpenApiReader {
     if (!SEMVER.matcher(version).matches()) {
       throw new OpenApiRefusedException(OpenApiCodes.OPENAPI_CAPABILITY_VERSION_INVALID,
           "capability version '" + ScopeGrammar.printable(version) + "' (from "
-              + (options.version().isPresent() ? "the options" : "/info/version") + ") is not an exact semantic version; give one");
+              + (options.version().isPresent() ? "the options" : "/info/version") + ") is not an exact semantic version;"
+              + " give one in the import options (--capability-version on the command line)");
     }
     return version;
   }

@@ -214,7 +214,8 @@ class OpenApiImportTest {
   @ParameterizedTest
   @ValueSource(strings = {
       "http://api.example.com", "/v1", "api.example.com/v1", "https://user:pw@api.example.com", "https://{host}/v1",
-      "https://2130706433", "https://0177.0.0.1", "https://0x7f.1", "https://api.example.com/?debug=1", "ftp://api.example.com"})
+      "https://2130706433", "https://0177.0.0.1", "https://0x7f.1", "https://api.example.com/?debug=1", "ftp://api.example.com",
+      "https://api.example.com/v1/../admin", "https://api.example.com/%2E%2E/admin", "https://api.example.com:0", "https://api.example.com."})
   void unusableServersAreRefused(String url) {
     assertThatThrownBy(() -> read(withServer(url)))
         .extracting(OpenApiImportTest::code).isEqualTo(OpenApiCodes.OPENAPI_SERVER_INVALID);

@@ -131,7 +131,14 @@ final class ServerUrls {
       throw invalid(where, "does not give a valid network.connect scope: " + e.getMessage());
     }
     String path = url.getRawPath() == null || url.getRawPath().isEmpty() ? "" : url.getRawPath().replaceAll("/+$", "");
-    URI normalized = URI.create(scheme + "://" + host + (url.getPort() == -1 ? "" : ":" + port) + path);
+    for (String segment : path.split("/", -1)) {
+      String decoded = segment.toLowerCase(Locale.ROOT).replace("%2e", ".");
+      if (decoded.equals(".") || decoded.equals("..")) {
+        throw invalid(where, "has a dot segment in its path");
+      }
+    }
+    int defaultPort = scheme.equals("https") ? 443 : 80;
+    URI normalized = URI.create(scheme + "://" + host + (port == defaultPort ? "" : ":" + port) + path);
     return new Server(normalized, connect);
   }
 

@@ -165,7 +165,7 @@ public final class OpenApiReader {
     collectParameters(operation.get("parameters"), where + "/parameters", references, parameters);
     for (Map.Entry<String, JsonNode> entry : parameters.entrySet()) {
       JsonNode parameter = entry.getValue();
-      String here = where + "/parameters/" + entry.getKey();
+      String here = where + "/parameters/" + ScopeGrammar.printable(entry.getKey());
       String location = parameter.get("in").asText();
       String name = parameter.get("name").asText();
       ObjectNode section = sections.computeIfAbsent(location, l -> {

@@ -1,0 +1,61 @@
+package dev.capability.capability.runtime.openapi;
+
+import dev.capability.capability.runtime.Effect;
+import dev.capability.capability.runtime.internal.openapi.ImportedDocuments;
+import java.net.URI;
+import java.util.Objects;
+import java.util.regex.Pattern;
+
+/**
+ * One imported operation: an inert description of a capability that would call it. There is no
+ * module, so nothing here can run; {@link #manifestJson()} is a {@code capability.json} without
+ * {@code entry} and {@code modules}.
+ *
+ * @param name the capability name (from {@code operationId}, or the method and path)
+ * @param version the capability version
+ * @param description the operation's summary or description, possibly empty
+ * @param method the HTTP method, upper case
+ * @param path the path template, for example {@code /pets/{petId}}
+ * @param server the validated server URL the operation is called on
+ * @param connect the one effect declared: {@code network.connect} to the server's host and port
+ * @param inputSchemaJson a self-contained JSON Schema (draft 2020-12) of the input: an object
+ *     with {@code path}, {@code query}, {@code header}, {@code cookie} and {@code body} members
+ * @param outputSchemaJson a self-contained JSON Schema of a successful JSON response, or {@code true}
+ */
+public record ImportedOperation(
+    String name,
+    String version,
+    String description,
+    String method,
+    String path,
+    URI server,
+    Effect connect,
+    String inputSchemaJson,
+    String outputSchemaJson) {
+  private static final Pattern NAME = Pattern.compile("[a-z0-9](?:[a-z0-9-]|\\.(?!\\.)){0,98}[a-z0-9]|[a-z0-9]");
+
+  public ImportedOperation {
+    Objects.requireNonNull(name, "name");
+    Objects.requireNonNull(version, "version");
+    Objects.requireNonNull(description, "description");
+    Objects.requireNonNull(method, "method");
+    Objects.requireNonNull(path, "path");
+    Objects.requireNonNull(server, "server");
+    Objects.requireNonNull(connect, "connect");
+    Objects.requireNonNull(inputSchemaJson, "inputSchemaJson");
+    Objects.requireNonNull(outputSchemaJson, "outputSchemaJson");
+    if (!NAME.matcher(name).matches()) {
+      throw new IllegalArgumentException("name must be a capability name, was '" + name + "'");
+    }
+  }
+
+  /** The {@code capability.json} of this operation, without {@code entry} and {@code modules}. */
+  public String manifestJson() {
+    return ImportedDocuments.manifest(this);
+  }
+
+  /** The HTTP binding: method, server, path template and where each input member goes. */
+  public String operationJson() {
+    return ImportedDocuments.operation(this);
+  }
+}

@@ -1,0 +1,8 @@
+/**
+ * OpenAPI import: an OpenAPI 3.0 or 3.1 JSON document becomes one inert capability description
+ * per operation, each declaring {@code network.connect} to the document's server. The document is
+ * untrusted: sizes, names, servers and references are validated and nothing is fetched.
+ *
+ * <p>Start with {@link dev.capability.capability.runtime.openapi.OpenApiImport#read}.
+ */
+package dev.capability.capability.runtime.openapi;

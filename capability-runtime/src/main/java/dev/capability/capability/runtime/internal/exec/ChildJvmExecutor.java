@@ -66,6 +66,7 @@ public final class ChildJvmExecutor implements Executor {
   private final boolean allowUnisolated;
   private final List<ExecutionBackend> backends;
   private final Path baseDirectory;
+  private final Optional<Path> classDataArchive;
   private Boolean available;
 
   /** The default: the {@code bwrap} backend, found on the class path, paths under the working directory. */
@@ -80,10 +81,20 @@ public final class ChildJvmExecutor implements Executor {
    * @param baseDirectory where relative effect scopes resolve; granted paths must lie under it
    */
   public ChildJvmExecutor(String backendId, boolean allowUnisolated, List<ExecutionBackend> backends, Path baseDirectory) {
+    this(backendId, allowUnisolated, backends, baseDirectory, Optional.empty());
+  }
+
+  /**
+   * @param classDataArchive an operator's AppCDS archive of the host's class path that the child
+   *     JVM maps ({@code -XX:SharedArchiveFile}); see {@link ClassDataArchive} for what it must be
+   */
+  public ChildJvmExecutor(
+      String backendId, boolean allowUnisolated, List<ExecutionBackend> backends, Path baseDirectory, Optional<Path> classDataArchive) {
     this.backendId = Objects.requireNonNull(backendId, "backendId");
     this.allowUnisolated = allowUnisolated;
     this.backends = List.copyOf(Objects.requireNonNull(backends, "backends"));
     this.baseDirectory = Objects.requireNonNull(baseDirectory, "baseDirectory").toAbsolutePath().normalize();
+    this.classDataArchive = Objects.requireNonNull(classDataArchive, "classDataArchive").map(ClassDataArchive::requireAbsolute);
   }
 
   @Override
@@ -126,6 +137,7 @@ public final class ChildJvmExecutor implements Executor {
           "the plain process backend gives untrusted code no boundary; it must be allowed explicitly");
     }
     Grants grants = grants(request.granted());
+    classDataArchive.ifPresent(archive -> ClassDataArchive.check(archive, grants.writable()));
     Path staging;
     try {
       // The sandbox runs as another user: it must be able to read what is staged here.
@@ -152,9 +164,13 @@ public final class ChildJvmExecutor implements Executor {
             .orElseThrow(() -> new CapabilityException(CapabilityCodes.MODULE_MISSING, "module " + modulePath + " is not in the package"));
     Path jar = staging.resolve("module.jar");
     Files.write(jar, module);
-    String classPath = HostClassPath.stage(staging).stream().map(Path::toString).collect(Collectors.joining(":"));
+    // Relative to the child's working directory (the staging directory), so that the class path
+    // is the same string on every run, as a class-data archive requires.
+    String classPath =
+        HostClassPath.stage(staging).stream().map(entry -> staging.relativize(entry).toString()).collect(Collectors.joining(":"));
     Path java = Path.of(System.getProperty("java.home"), "bin", "java").toRealPath();
     List<String> arguments = new ArrayList<>(JVM_OPTIONS);
+    classDataArchive.ifPresent(archive -> arguments.addAll(ClassDataArchive.jvmOptions(archive)));
     arguments.addAll(List.of("-cp", classPath, CapabilityHost.class.getName()));
     List<String> argv = new ArrayList<>();
     argv.add(java.toString());

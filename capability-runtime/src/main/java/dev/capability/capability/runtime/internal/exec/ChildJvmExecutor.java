@@ -45,7 +45,8 @@ import java.util.stream.Stream;
  * {@link CommandKernel}, so the launch is bounded, its environment emptied and attested by the
  * kernel, and confined by the chosen backend. The kernel policy is built per run from the grants:
  * it allows exactly one argv of the host's own {@code java} by canonical path, no network unless
- * {@code network.connect} was granted, and writes only under granted {@code filesystem.write}
+ * {@code network.connect} was granted (the plain {@code process} backend cannot take the network
+ * away, so it runs with the host network), and writes only under granted {@code filesystem.write}
  * paths. Granted paths must lie under the base directory, which the sandbox shows read-only.
  *
  * <p>The plain {@code process} backend is no boundary: this executor refuses it unless built
@@ -178,7 +179,10 @@ public final class ChildJvmExecutor implements Executor {
 
     ExecutionPolicy policy =
         ExecutionPolicy.builder()
-            .network(grants.network() ? NetworkMode.HOST : NetworkMode.NONE)
+            // The plain process backend cannot take the network away and the kernel refuses a
+            // policy it cannot keep: a run on it (allowed explicitly) is attested with the host
+            // network it really has.
+            .network(grants.network() || !isolated() ? NetworkMode.HOST : NetworkMode.NONE)
             .projectWrites(grants.writeScopes().isEmpty() ? ProjectWriteMode.READ_ONLY : ProjectWriteMode.SCOPED)
             .writeScopes(grants.writeScopes())
             .executable(ExecutableRule.atPath("java", java).exact(arguments.toArray(String[]::new)).build())

@@ -12,7 +12,11 @@ import dev.capability.capability.runtime.CapabilityPlan;
 import dev.capability.capability.runtime.CapabilityRuntime;
 import dev.capability.capability.runtime.ExecutionOutcome;
 import dev.capability.capability.runtime.ExecutionReceipt;
+import dev.capability.backend.bwrap.BwrapBackendProvider;
+import dev.capability.capability.runtime.internal.exec.ChildJvmExecutor;
 import dev.capability.kernel.api.CapabilityException;
+import dev.capability.kernel.api.backend.BackendConfig;
+import dev.capability.kernel.api.backend.ExecutionBackend;
 import dev.capability.kernel.api.policy.ExecutableRule;
 import dev.capability.kernel.api.policy.ExecutionPolicy;
 import dev.capability.kernel.core.CommandKernel;
@@ -29,6 +33,7 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.jar.JarEntry;
 import java.util.jar.JarOutputStream;
@@ -53,7 +58,10 @@ import org.openjdk.jmh.annotations.Warmup;
  * run of the same {@code execute} with the same input, each with and without an AppCDS archive,
  * and the parts of the child-JVM run measured alone: an empty JVM with the child's options, the
  * capability host started directly (no kernel, no sandbox), staging the host class path, building
- * the per-run kernel, planning.
+ * the per-run kernel, planning; and, as a what-if, the executor with a backend created once.
+ * The archives go to a temporary directory under {@code /usr/local/lib} (or {@code
+ * -Dcapability.archives}), where the sandbox shows them; the runs' base directory is an empty
+ * project, because the kernel reads every file under it on every run.
  *
  * <p>Run from the repository root (or set {@code -Dcapability.root}), from {@code benchmarks.jar}:
  * the executor stages the host's class path, and the archives here are made for that one jar.
@@ -73,6 +81,10 @@ public class ChildJvmBenchmark {
   private static final String GREETING = "Hello, World!";
 
   private Path directory;
+  private Path archives;
+  private ExecutionBackend sharedBwrap;
+  private CapabilityRuntime bwrapShared;
+  private CapabilityRuntime bwrapSharedCds;
   private Path java;
   private CapabilityPackage hello;
   private CapabilityRuntime bwrap;
@@ -95,8 +107,17 @@ public class ChildJvmBenchmark {
     Path root = Path.of(System.getProperty("capability.root", "")).toAbsolutePath();
     Path packageRoot = root.resolve("examples/capabilities/hello");
     java = Path.of(System.getProperty("java.home"), "bin", "java").toRealPath();
-    // The base directory of the runs and home of the archives: the sandbox shows it read-only.
     directory = Files.createTempDirectory("child-jvm-bench", PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwxr-xr-x"))).toRealPath();
+    // The base directory of the runs, an empty project: the kernel hashes and audits its files on every run.
+    Path project = Files.createDirectory(directory.resolve("project"));
+    // Where an operator installs the archives: outside every project, in a system directory the
+    // sandbox shows read-only.
+    archives =
+        Files.createTempDirectory(
+                Path.of(System.getProperty("capability.archives", "/usr/local/lib")),
+                "capability-bench",
+                PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwxr-xr-x")))
+            .toRealPath();
     hello = CapabilityPackages.open(packageRoot);
 
     Path baseline = directory.resolve("baseline.jar");
@@ -104,7 +125,7 @@ public class ChildJvmBenchmark {
     String rawClassPath = String.join(":", packageRoot.resolve("lib/hello.jar").toString(), apiJar(root).toString(), baseline.toString());
     rawInput = Files.writeString(directory.resolve("input.json"), INPUT);
     raw = List.of(java.toString(), "-cp", rawClassPath, HelloBaseline.class.getName());
-    Path rawArchive = directory.resolve("raw.jsa");
+    Path rawArchive = archives.resolve("raw.jsa");
     run(List.of(java.toString(), "-XX:ArchiveClassesAtExit=" + rawArchive, "-cp", rawClassPath, HelloBaseline.class.getName()), directory, rawInput);
     rawCds = List.of(java.toString(), "-XX:SharedArchiveFile=" + rawArchive, "-cp", rawClassPath, HelloBaseline.class.getName());
     requireArchiveUsable(rawCds, rawArchive, directory, rawInput);
@@ -122,16 +143,21 @@ public class ChildJvmBenchmark {
     Path module = Files.copy(packageRoot.resolve("lib/hello.jar"), hostDirectory.resolve("module.jar"));
     hostRequest = Files.write(directory.resolve("request.json"), hostRequest(module));
     host = hostArgv(List.of());
-    Path hostArchive = directory.resolve("host.jsa");
+    Path hostArchive = archives.resolve("host.jsa");
     run(hostArgv(List.of("-XX:ArchiveClassesAtExit=" + hostArchive)), hostDirectory, hostRequest);
     hostCds = hostArgv(List.of("-XX:SharedArchiveFile=" + hostArchive, "-Xlog:disable", "-Xlog:all=warning:stderr"));
     requireArchiveUsable(hostCds, hostArchive, hostDirectory, hostRequest);
 
     kernelPolicy = ExecutionPolicy.builder().executable(ExecutableRule.atPath("java", java).exact(host.subList(1, host.size()).toArray(String[]::new)).build()).build();
-    bwrap = runtime(CapabilityExecutors.childJvm("bwrap", false, directory));
-    process = runtime(CapabilityExecutors.childJvm("process", true, directory));
-    bwrapCds = runtime(CapabilityExecutors.childJvm("bwrap", false, directory, hostArchive));
-    processCds = runtime(CapabilityExecutors.childJvm("process", true, directory, hostArchive));
+    bwrap = runtime(CapabilityExecutors.childJvm("bwrap", false, project));
+    process = runtime(CapabilityExecutors.childJvm("process", true, project));
+    bwrapCds = runtime(CapabilityExecutors.childJvm("bwrap", false, project, hostArchive));
+    processCds = runtime(CapabilityExecutors.childJvm("process", true, project, hostArchive));
+    // What if the executor created its backend once instead of probing for it on every run: the
+    // internal constructor that takes backend instances.
+    sharedBwrap = new BwrapBackendProvider().create(BackendConfig.defaults());
+    bwrapShared = runtime(new ChildJvmExecutor("bwrap", false, List.of(sharedBwrap), project));
+    bwrapSharedCds = runtime(new ChildJvmExecutor("bwrap", false, List.of(sharedBwrap), project, Optional.of(hostArchive)));
     ExecutionReceipt attested = bwrapCds.run(hello, INPUT);
     requireGreeting(attested);
     if (!attested.attestation().orElse("").contains("-XX:SharedArchiveFile=" + hostArchive)) {
@@ -141,9 +167,12 @@ public class ChildJvmBenchmark {
 
   @TearDown(Level.Trial)
   public void tearDown() throws IOException {
-    try (Stream<Path> paths = Files.walk(directory)) {
-      for (Path path : paths.sorted(Collections.reverseOrder()).toList()) {
-        Files.delete(path);
+    sharedBwrap.close();
+    for (Path root : List.of(directory, archives)) {
+      try (Stream<Path> paths = Files.walk(root)) {
+        for (Path path : paths.sorted(Collections.reverseOrder()).toList()) {
+          Files.delete(path);
+        }
       }
     }
   }
@@ -156,6 +185,16 @@ public class ChildJvmBenchmark {
   @Benchmark
   public ExecutionReceipt childJvmProcess() {
     return requireGreeting(process.run(hello, INPUT));
+  }
+
+  @Benchmark
+  public ExecutionReceipt childJvmBwrapSharedBackend() {
+    return requireGreeting(bwrapShared.run(hello, INPUT));
+  }
+
+  @Benchmark
+  public ExecutionReceipt childJvmBwrapSharedBackendCds() {
+    return requireGreeting(bwrapSharedCds.run(hello, INPUT));
   }
 
   @Benchmark

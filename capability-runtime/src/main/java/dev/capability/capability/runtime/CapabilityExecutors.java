@@ -3,6 +3,8 @@ package dev.capability.capability.runtime;
 import dev.capability.capability.runtime.internal.exec.ChildJvmExecutor;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
 
 /** The executors this module provides, for hosts that configure one by hand. */
 public final class CapabilityExecutors {
@@ -21,5 +23,21 @@ public final class CapabilityExecutors {
    */
   public static Executor childJvm(String backendId, boolean allowUnisolated, Path baseDirectory) {
     return new ChildJvmExecutor(backendId, allowUnisolated, List.of(), baseDirectory);
+  }
+
+  /**
+   * A child-JVM executor as {@link #childJvm(String, boolean, Path)} whose child JVMs map the
+   * operator's AppCDS archive {@code classDataArchive} ({@code -XX:SharedArchiveFile}, recorded in
+   * the launch argv and so in the attestation), which makes them start faster. The archive must
+   * be an absolute path to a regular file (not a symlink) owned by root or this JVM's user, that
+   * neither it nor its directory is writable by group or others, and not under a path granted for
+   * writing; otherwise runs are refused with {@code ISOLATION_UNAVAILABLE}. With the {@code bwrap}
+   * backend it must also lie where the sandbox shows it (a system directory or under {@code
+   * baseDirectory}). An archive the child JVM cannot use (stale, made for another class path or
+   * JDK) is skipped with a warning in the run's log. docs/BENCHMARKS.md shows how to make one.
+   */
+  public static Executor childJvm(String backendId, boolean allowUnisolated, Path baseDirectory, Path classDataArchive) {
+    return new ChildJvmExecutor(
+        backendId, allowUnisolated, List.of(), baseDirectory, Optional.of(Objects.requireNonNull(classDataArchive, "classDataArchive")));
   }
 }

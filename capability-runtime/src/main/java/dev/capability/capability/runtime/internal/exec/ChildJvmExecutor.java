@@ -46,7 +46,8 @@ import java.util.stream.Stream;
  * {@link CommandKernel}, so the launch is bounded, its environment emptied and attested by the
  * kernel, and confined by the chosen backend. The kernel policy is built per run from the grants:
  * it allows exactly one argv of the host's own {@code java} by canonical path, no network unless
- * {@code network.connect} was granted, and writes only under granted {@code filesystem.write}
+ * {@code network.connect} was granted (the plain {@code process} backend cannot take the network
+ * away, so it runs with the host network), and writes only under granted {@code filesystem.write}
  * paths. Granted paths must lie under the base directory, which the sandbox shows read-only.
  *
  * <p>The plain {@code process} backend is no boundary: this executor refuses it unless built
@@ -67,6 +68,7 @@ public final class ChildJvmExecutor implements Executor {
   private final boolean allowUnisolated;
   private final List<ExecutionBackend> backends;
   private final Path baseDirectory;
+  private final Optional<Path> classDataArchive;
   private Boolean available;
 
   /** The default: the {@code bwrap} backend, found on the class path, paths under the working directory. */
@@ -81,10 +83,20 @@ public final class ChildJvmExecutor implements Executor {
    * @param baseDirectory where relative effect scopes resolve; granted paths must lie under it
    */
   public ChildJvmExecutor(String backendId, boolean allowUnisolated, List<ExecutionBackend> backends, Path baseDirectory) {
+    this(backendId, allowUnisolated, backends, baseDirectory, Optional.empty());
+  }
+
+  /**
+   * @param classDataArchive an operator's AppCDS archive of the host's class path that the child
+   *     JVM maps ({@code -XX:SharedArchiveFile}); see {@link ClassDataArchive} for what it must be
+   */
+  public ChildJvmExecutor(
+      String backendId, boolean allowUnisolated, List<ExecutionBackend> backends, Path baseDirectory, Optional<Path> classDataArchive) {
     this.backendId = Objects.requireNonNull(backendId, "backendId");
     this.allowUnisolated = allowUnisolated;
     this.backends = List.copyOf(Objects.requireNonNull(backends, "backends"));
     this.baseDirectory = Objects.requireNonNull(baseDirectory, "baseDirectory").toAbsolutePath().normalize();
+    this.classDataArchive = Objects.requireNonNull(classDataArchive, "classDataArchive").map(ClassDataArchive::requireAbsolute);
   }
 
   @Override
@@ -129,6 +141,7 @@ public final class ChildJvmExecutor implements Executor {
           "the plain process backend gives untrusted code no boundary; it must be allowed explicitly");
     }
     Grants grants = grants(request.granted());
+    classDataArchive.ifPresent(archive -> ClassDataArchive.check(archive, grants.writable()));
     Path staging;
     try {
       // The sandbox runs as another user: it must be able to read what is staged here.
@@ -155,9 +168,13 @@ public final class ChildJvmExecutor implements Executor {
             .orElseThrow(() -> new CapabilityException(CapabilityCodes.MODULE_MISSING, "module " + modulePath + " is not in the package"));
     Path jar = staging.resolve("module.jar");
     Files.write(jar, module);
-    String classPath = HostClassPath.stage(staging).stream().map(Path::toString).collect(Collectors.joining(":"));
+    // Relative to the child's working directory (the staging directory), so that the class path
+    // is the same string on every run, as a class-data archive requires.
+    String classPath =
+        HostClassPath.stage(staging).stream().map(entry -> staging.relativize(entry).toString()).collect(Collectors.joining(":"));
     Path java = Path.of(System.getProperty("java.home"), "bin", "java").toRealPath();
     List<String> arguments = new ArrayList<>(JVM_OPTIONS);
+    classDataArchive.ifPresent(archive -> arguments.addAll(ClassDataArchive.jvmOptions(archive)));
     arguments.addAll(List.of("-cp", classPath, CapabilityHost.class.getName()));
     List<String> argv = new ArrayList<>();
     argv.add(java.toString());
@@ -165,7 +182,10 @@ public final class ChildJvmExecutor implements Executor {
 
     ExecutionPolicy policy =
         ExecutionPolicy.builder()
-            .network(grants.network() ? NetworkMode.HOST : NetworkMode.NONE)
+            // The plain process backend cannot take the network away and the kernel refuses a
+            // policy it cannot keep: a run on it (allowed explicitly) is attested with the host
+            // network it really has.
+            .network(grants.network() || !isolated() ? NetworkMode.HOST : NetworkMode.NONE)
             .projectWrites(grants.writeScopes().isEmpty() ? ProjectWriteMode.READ_ONLY : ProjectWriteMode.SCOPED)
             .writeScopes(grants.writeScopes())
             .executable(ExecutableRule.atPath("java", java).exact(arguments.toArray(String[]::new)).build())

@@ -48,6 +48,10 @@ final class HostClassPath {
   private static void copy(Path source, Path target) throws IOException {
     if (!Files.isDirectory(source)) {
       Files.copy(source, target);
+      // A class-data archive is valid only for jars with the modification time they had when it
+      // was made. Only the time is kept: the copy keeps its own permissions, which the sandbox user
+      // can read.
+      Files.setLastModifiedTime(target, Files.getLastModifiedTime(source));
       return;
     }
     try (Stream<Path> files = Files.walk(source)) {

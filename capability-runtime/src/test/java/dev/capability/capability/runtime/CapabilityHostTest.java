@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.capability.capability.runtime.internal.exec.CapabilityHost;
+import dev.capability.capability.runtime.internal.exec.HostRequest;
 import dev.capability.capability.runtime.internal.manifest.Integrity;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -13,6 +13,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -33,21 +34,21 @@ class CapabilityHostTest {
     return file;
   }
 
-  private ObjectNode request(Path module, String integrity) {
-    ObjectNode request = JSON.createObjectNode();
-    request.put("module", module.toString()).put("integrity", integrity).put("entry", ENTRY).put("input", "{\"text\":\"hi\"}");
-    request.putArray("readable").add(work.toString());
-    request.putArray("writable");
-    return request.put("verify", false).put("rollback", false);
+  private HostRequest request(Path module, String integrity) {
+    return new HostRequest(module.toString(), integrity, ENTRY, "{\"text\":\"hi\"}", List.of(work), List.of(), false, false);
   }
 
-  private Child run(ObjectNode request) throws IOException, InterruptedException {
+  private Child run(HostRequest request) throws IOException, InterruptedException {
+    return run(request.encode());
+  }
+
+  private Child run(byte[] request) throws IOException, InterruptedException {
     Path java = Path.of(System.getProperty("java.home"), "bin", "java");
     Process process =
         new ProcessBuilder(List.of(java.toString(), "-cp", System.getProperty("java.class.path"), CapabilityHost.class.getName()))
             .start();
     try (OutputStream stdin = process.getOutputStream()) {
-      stdin.write(JSON.writeValueAsBytes(request));
+      stdin.write(request);
     }
     String stdout = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
     String stderr = new String(process.getErrorStream().readAllBytes(), StandardCharsets.UTF_8);
@@ -99,13 +100,47 @@ class CapabilityHostTest {
   @Test
   void refusesARequestWithRelativeGrantedPaths() throws Exception {
     Path module = module("return \"{}\";");
-    ObjectNode request = request(module, Integrity.of(Files.readAllBytes(module)));
-    request.putArray("writable").add("relative/dir");
+    byte[] good = request(module, Integrity.of(Files.readAllBytes(module))).encode();
+    // The last path entry is the readable work directory: replace it by a relative one of the same length.
+    byte[] relative = good.clone();
+    byte[] workBytes = work.toString().getBytes(StandardCharsets.UTF_8);
+    int at = indexOf(relative, workBytes);
+    relative[at] = 'x';
 
-    Child child = run(request);
+    Child child = run(relative);
 
     assertThat(child.status()).isEqualTo(2);
     assertThat(child.stdout()).isEmpty();
-    assertThat(child.stderr()).contains("writable").contains("absolute");
+    assertThat(child.stderr()).contains("readable").contains("absolute");
+  }
+
+  @Test
+  void refusesTruncatedAndTrailingRequestsAndJson() throws Exception {
+    Path module = module("return \"{}\";");
+    byte[] good = request(module, Integrity.of(Files.readAllBytes(module))).encode();
+
+    assertThat(run(Arrays.copyOf(good, good.length - 1)).stderr()).contains("truncated");
+    assertThat(run(Arrays.copyOf(good, good.length + 1)).stderr()).contains("1 bytes follow the request");
+    assertThat(run("{\"module\":\"/x\"}".getBytes(StandardCharsets.UTF_8)).stderr()).contains("does not start with CKH1");
+  }
+
+  @Test
+  void theResponseEscapesWhatTheCapabilityReturns() throws Exception {
+    Path module = module("return \"a\" + (char) 0 + \"\\n\\\"\\\\\" + (char) 0xD800;");
+
+    Child child = run(request(module, Integrity.of(Files.readAllBytes(module))));
+
+    assertThat(child.status()).as(child.stderr()).isZero();
+    JsonNode response = JSON.readTree(child.stdout());
+    assertThat(response.get("output").asText()).isEqualTo("a" + (char) 0 + "\n\"\\" + (char) 0xD800);
+  }
+
+  private static int indexOf(byte[] haystack, byte[] needle) {
+    for (int i = haystack.length - needle.length; i >= 0; i--) {
+      if (Arrays.equals(Arrays.copyOfRange(haystack, i, i + needle.length), needle)) {
+        return i;
+      }
+    }
+    throw new AssertionError("not found");
   }
 }

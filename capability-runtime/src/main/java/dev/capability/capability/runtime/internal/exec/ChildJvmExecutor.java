@@ -2,7 +2,6 @@ package dev.capability.capability.runtime.internal.exec;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.capability.capability.runtime.CapabilityCodes;
 import dev.capability.capability.runtime.CapabilityDescriptor;
 import dev.capability.capability.runtime.Effect;
@@ -190,17 +189,16 @@ public final class ChildJvmExecutor implements Executor {
             .writeScopes(grants.writeScopes())
             .executable(ExecutableRule.atPath("java", java).exact(arguments.toArray(String[]::new)).build())
             .build();
-    ObjectNode hostRequest = JSON.createObjectNode();
-    hostRequest.put("module", jar.toString());
-    hostRequest.put("integrity", descriptor.moduleDigests().get(modulePath));
-    hostRequest.put("entry", descriptor.entry().className());
-    hostRequest.put("input", request.inputJson());
-    hostRequest.putArray("readable");
-    hostRequest.putArray("writable");
-    grants.readable().forEach(path -> hostRequest.withArray("readable").add(path.toString()));
-    grants.writable().forEach(path -> hostRequest.withArray("writable").add(path.toString()));
-    hostRequest.put("verify", descriptor.hooks().contains(Hook.VERIFY));
-    hostRequest.put("rollback", descriptor.hooks().contains(Hook.ROLLBACK));
+    HostRequest hostRequest =
+        new HostRequest(
+            jar.toString(),
+            descriptor.moduleDigests().get(modulePath),
+            descriptor.entry().className(),
+            request.inputJson(),
+            grants.readable(),
+            grants.writable(),
+            descriptor.hooks().contains(Hook.VERIFY),
+            descriptor.hooks().contains(Hook.ROLLBACK));
 
     CommandKernel.Builder kernelBuilder =
         CommandKernel.builder(ExecutionPolicies.of(policy)).hostEnvironment(Map.of()).workingDirectory(staging);
@@ -213,7 +211,7 @@ public final class ChildJvmExecutor implements Executor {
               dev.capability.kernel.api.ExecutionRequest.argv(argv)
                   .repository(baseDirectory)
                   .workingDirectory(staging)
-                  .stdin(JSON.writeValueAsBytes(hostRequest))
+                  .stdin(hostRequest.encode())
                   .backend(backendId)
                   .build());
     } finally {

@@ -1,8 +1,5 @@
 package dev.capability.capability.runtime.internal.exec;
 
-import com.fasterxml.jackson.annotation.JsonProperty;
-import com.fasterxml.jackson.core.JsonParser;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.capability.capability.api.Capability;
 import dev.capability.kernel.api.CapabilityException;
 import java.io.IOException;
@@ -15,13 +12,13 @@ import java.util.List;
 import java.util.stream.Stream;
 
 /**
- * Copies what the capability host JVM needs (the runtime, the capability API, the kernel API and
- * Jackson) into a run's staging directory, because the sandbox shows none of the host's home or
+ * Copies what the capability host JVM needs (the runtime, the capability API and the kernel API;
+ * the host loads no JSON library) into a run's staging directory, because the sandbox shows none of the host's home or
  * build directories.
  */
 final class HostClassPath {
   private static final List<Class<?>> ANCHORS =
-      List.of(CapabilityHost.class, Capability.class, CapabilityException.class, ObjectMapper.class, JsonParser.class, JsonProperty.class);
+      List.of(CapabilityHost.class, Capability.class, CapabilityException.class);
 
   private HostClassPath() {}
 

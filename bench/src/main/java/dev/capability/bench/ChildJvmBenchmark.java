@@ -1,9 +1,5 @@
 package dev.capability.bench;
 
-import com.fasterxml.jackson.annotation.JsonProperty;
-import com.fasterxml.jackson.core.JsonParser;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.capability.capability.api.Capability;
 import dev.capability.capability.runtime.CapabilityExecutors;
 import dev.capability.capability.runtime.CapabilityPackage;
@@ -14,6 +10,7 @@ import dev.capability.capability.runtime.ExecutionOutcome;
 import dev.capability.capability.runtime.ExecutionReceipt;
 import dev.capability.backend.bwrap.BwrapBackendProvider;
 import dev.capability.capability.runtime.internal.exec.ChildJvmExecutor;
+import dev.capability.capability.runtime.internal.exec.HostRequest;
 import dev.capability.kernel.api.CapabilityException;
 import dev.capability.kernel.api.backend.BackendConfig;
 import dev.capability.kernel.api.backend.ExecutionBackend;
@@ -274,26 +271,24 @@ public class ChildJvmBenchmark {
     return CapabilityRuntime.builder().executor(executor).build();
   }
 
-  private byte[] hostRequest(Path module) throws IOException {
-    ObjectMapper json = new ObjectMapper();
-    ObjectNode request = json.createObjectNode();
-    request.put("module", module.toString());
-    request.put("integrity", hello.descriptor().moduleDigests().get(hello.descriptor().entry().module()));
-    request.put("entry", hello.descriptor().entry().className());
-    request.put("input", INPUT);
-    request.putArray("readable");
-    request.putArray("writable");
-    request.put("verify", true);
-    request.put("rollback", false);
-    return json.writeValueAsBytes(request);
+  private byte[] hostRequest(Path module) {
+    return new HostRequest(
+            module.toString(),
+            hello.descriptor().moduleDigests().get(hello.descriptor().entry().module()),
+            hello.descriptor().entry().className(),
+            INPUT,
+            List.of(),
+            List.of(),
+            true,
+            false)
+        .encode();
   }
 
   /** The one jar the executor stages as the host class path when it runs from benchmarks.jar. */
   private static Path hostClassPath() throws IOException {
     List<Path> sources = new ArrayList<>();
     for (String anchor :
-        List.of(HOST, Capability.class.getName(), CapabilityException.class.getName(), ObjectMapper.class.getName(),
-            JsonParser.class.getName(), JsonProperty.class.getName())) {
+        List.of(HOST, Capability.class.getName(), CapabilityException.class.getName())) {
       try {
         Path source = Path.of(Class.forName(anchor).getProtectionDomain().getCodeSource().getLocation().toURI()).toRealPath();
         if (!sources.contains(source)) {

@@ -1,0 +1,33 @@
+package dev.capability.capability.runtime.acquire;
+
+import dev.capability.capability.runtime.internal.acquire.HttpRepositorySource;
+import dev.capability.capability.runtime.internal.acquire.LocalRepositorySource;
+import java.net.URI;
+import java.nio.file.Path;
+import java.util.Objects;
+
+/** The built-in {@link PackageSource}s. */
+public final class PackageSources {
+  private PackageSources() {}
+
+  /** A directory in the standard Maven repository layout; files must not leave it through links. */
+  public static PackageSource localRepository(Path root) {
+    return new LocalRepositorySource(Objects.requireNonNull(root, "root"));
+  }
+
+  /**
+   * A Maven repository over HTTPS. Redirects are never followed: a redirect is refused with
+   * {@link AcquisitionCodes#SOURCE_REDIRECT}, so the bytes always come from the named origin.
+   */
+  public static PackageSource mavenRepository(URI root) {
+    return new HttpRepositorySource(Objects.requireNonNull(root, "root"), false);
+  }
+
+  /**
+   * As {@link #mavenRepository(URI)}, but plain HTTP is allowed when {@code allowHttpLoopback} and
+   * the host is a loopback address (a repository on this machine, such as a test fixture).
+   */
+  public static PackageSource mavenRepository(URI root, boolean allowHttpLoopback) {
+    return new HttpRepositorySource(Objects.requireNonNull(root, "root"), allowHttpLoopback);
+  }
+}

@@ -1,0 +1,221 @@
+package dev.capability.cli.internal;
+
+import dev.capability.capability.runtime.acquire.Acquisition;
+import dev.capability.capability.runtime.acquire.Check;
+import dev.capability.capability.runtime.acquire.Coordinates;
+import dev.capability.capability.runtime.acquire.Fetch;
+import dev.capability.capability.runtime.acquire.Observations;
+import dev.capability.capability.runtime.acquire.PackageAcquirer;
+import dev.capability.capability.runtime.acquire.PackageSource;
+import dev.capability.capability.runtime.acquire.PackageSources;
+import dev.capability.capability.runtime.acquire.TrustPolicies;
+import dev.capability.capability.runtime.acquire.TrustScore;
+import dev.capability.capability.runtime.acquire.TrustedKeys;
+import dev.capability.kernel.api.CapabilityException;
+import java.net.URI;
+import java.net.URISyntaxException;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/** {@code capability acquire}: fetch exact coordinates, verify them, decide under a trust policy, store by digest. */
+@Command(
+    name = "acquire",
+    description = "Fetch a package by exact coordinates, verify checksums, signature and provenance, and store it by digest. Nothing runs.")
+final class AcquireCommand implements Callable<Integer> {
+  static final String MAVEN_CENTRAL = "https://repo.maven.apache.org/maven2/";
+
+  private final Console console;
+
+  @Parameters(paramLabel = "COORDINATES", description = "group:artifact:version[:classifier][@type], an exact version.")
+  String coordinates;
+
+  @Option(names = "--repository", paramLabel = "URL", description = "The Maven repository (HTTPS). Default: Maven Central.")
+  String repository;
+
+  @Option(names = "--local-repository", paramLabel = "DIR", description = "A directory in the Maven layout, instead of --repository.")
+  Path localRepository;
+
+  @Option(names = "--allow-http-loopback", description = "Allow plain HTTP when the repository host is a loopback address.")
+  boolean allowHttpLoopback;
+
+  @Option(names = "--trust", paramLabel = "POLICY", description = "strict, default (the default), or a trust-policy file.")
+  String trust = "default";
+
+  @Option(names = "--keyring", paramLabel = "FILE", description = "The trusted keys and the coordinates each may sign (JSON).")
+  Path keyring;
+
+  @Option(names = "--expect-repository", paramLabel = "URL", description = "The source repository the provenance must name.")
+  String expectedRepository;
+
+  @Option(names = "--expect-commit", paramLabel = "HEX", description = "The commit (40 hex digits) the provenance must name.")
+  String expectedCommit;
+
+  @Option(names = "--store", paramLabel = "DIR", description = "The content-addressed store. Default: .capability/packages.")
+  Path store = Path.of(".capability", "packages");
+
+  @Option(names = "--max-bytes", paramLabel = "N", description = "The largest package accepted, in bytes. Default: 67108864.")
+  long maxBytes = PackageAcquirer.DEFAULT_MAX_BYTES;
+
+  @Option(names = "--json", description = "Print JSON.")
+  boolean json;
+
+  AcquireCommand(Console console) {
+    this.console = console;
+  }
+
+  @Override
+  public Integer call() {
+    Acquisition acquisition;
+    try {
+      if (maxBytes <= 0) {
+        throw new CapabilityException("USAGE", "--max-bytes must be positive");
+      }
+      PackageAcquirer.Builder builder = PackageAcquirer.builder(source(), store)
+          .keys(keyring == null ? TrustedKeys.none() : TrustedKeys.load(keyring))
+          .policy(TrustPolicies.named(trust))
+          .maxBytes(maxBytes);
+      if (expectedRepository != null) {
+        builder.expectedRepository(expectedRepository);
+      }
+      if (expectedCommit != null) {
+        if (!expectedCommit.matches("[0-9a-f]{40}")) {
+          throw new CapabilityException("USAGE", "--expect-commit must be 40 lowercase hex digits, not '" + expectedCommit + "'");
+        }
+        builder.expectedCommit(expectedCommit);
+      }
+      acquisition = builder.build().acquire(Coordinates.parse(coordinates));
+    } catch (CapabilityException e) {
+      console.error(e, json);
+      return e.code().equals("USAGE") ? ExitCodes.USAGE : ExitCodes.CAPABILITY_REFUSED;
+    }
+    Map<String, Object> view = view(acquisition);
+    if (json) {
+      console.json(view);
+    } else {
+      printPlain(acquisition);
+    }
+    if (!acquisition.accepted()) {
+      if (!json) {
+        console.err().println("capability: " + acquisition.decision().code() + ": " + acquisition.decision().reason());
+      }
+      return ExitCodes.CAPABILITY_REFUSED;
+    }
+    return ExitCodes.OK;
+  }
+
+  private PackageSource source() {
+    if (localRepository != null) {
+      if (repository != null) {
+        throw new CapabilityException("USAGE", "give --repository or --local-repository, not both");
+      }
+      return PackageSources.localRepository(localRepository);
+    }
+    URI uri;
+    try {
+      uri = new URI(repository == null ? MAVEN_CENTRAL : repository);
+    } catch (URISyntaxException e) {
+      throw new CapabilityException("USAGE", "--repository is not a URL: " + e.getMessage());
+    }
+    return PackageSources.mavenRepository(uri, allowHttpLoopback);
+  }
+
+  private static Map<String, Object> view(Acquisition acquisition) {
+    Observations o = acquisition.observations();
+    Map<String, Object> decision = new LinkedHashMap<>();
+    decision.put("accepted", acquisition.accepted());
+    decision.put("code", acquisition.decision().code());
+    decision.put("policy", acquisition.decision().policy());
+    decision.put("reason", acquisition.decision().reason());
+    Map<String, Object> observations = new LinkedHashMap<>();
+    observations.put("source", o.source());
+    observations.put("fetched", o.fetched().stream().map(AcquireCommand::fetch).toList());
+    observations.put("integrity", check(o.integrity()));
+    Map<String, Object> signature = check(o.signature());
+    signature.put("key", o.signingKey().orElse(null));
+    observations.put("signature", signature);
+    Map<String, Object> provenance = check(o.provenance());
+    provenance.put("repository", o.repository().orElse(null));
+    provenance.put("commit", o.commit().orElse(null));
+    observations.put("provenance", provenance);
+    observations.put("sigstore", check(o.sigstore()));
+    Map<String, Object> view = new LinkedHashMap<>();
+    view.put("coordinates", o.coordinates().toString());
+    view.put("stored", acquisition.stored().map(Path::toString).orElse(null));
+    view.put("sha256", o.sha256());
+    view.put("sha512", o.sha512());
+    view.put("size", o.size());
+    view.put("decision", decision);
+    view.put("observations", observations);
+    view.put("score", score(acquisition.score()));
+    return view;
+  }
+
+  private static Map<String, Object> fetch(Fetch fetch) {
+    Map<String, Object> view = new LinkedHashMap<>();
+    view.put("location", fetch.location());
+    view.put("found", fetch.found());
+    view.put("size", fetch.size());
+    view.put("sha256", fetch.found() ? fetch.sha256() : null);
+    return view;
+  }
+
+  private static Map<String, Object> check(Check check) {
+    Map<String, Object> view = new LinkedHashMap<>();
+    view.put("status", check.status().name());
+    view.put("code", check.code().isEmpty() ? null : check.code());
+    view.put("detail", check.detail());
+    return view;
+  }
+
+  private static Map<String, Object> score(TrustScore score) {
+    Map<String, Object> view = new LinkedHashMap<>();
+    view.put("total", score.total());
+    view.put("max", score.max());
+    view.put("advisory", true);
+    List<Map<String, Object>> components = score.components().stream().map(component -> {
+      Map<String, Object> item = new LinkedHashMap<>();
+      item.put("name", component.name());
+      item.put("points", component.points());
+      item.put("max", component.max());
+      item.put("reason", component.reason());
+      return item;
+    }).toList();
+    view.put("components", components);
+    return view;
+  }
+
+  private void printPlain(Acquisition acquisition) {
+    Observations o = acquisition.observations();
+    var out = console.out();
+    out.println("coordinates: " + o.coordinates());
+    out.println("decision: " + (acquisition.accepted() ? "ACQUIRED" : "REFUSED " + acquisition.decision().code())
+        + " (policy " + acquisition.decision().policy() + ")");
+    out.println("stored: " + acquisition.stored().map(Path::toString).orElse("(nothing stored)"));
+    out.println("sha256: " + o.sha256());
+    out.println("size: " + o.size());
+    out.println("source: " + o.source());
+    for (Fetch fetch : o.fetched()) {
+      out.println("  " + (fetch.found() ? "fetched " + fetch.size() + " bytes sha256:" + fetch.sha256() + " " : "absent ") + fetch.location());
+    }
+    out.println("integrity: " + line(o.integrity()));
+    out.println("signature: " + line(o.signature()) + o.signingKey().map(key -> " [key " + key + "]").orElse(""));
+    out.println("provenance: " + line(o.provenance()));
+    out.println("sigstore: " + line(o.sigstore()));
+    TrustScore score = acquisition.score();
+    StringBuilder items = new StringBuilder();
+    for (TrustScore.Component component : score.components()) {
+      items.append(items.length() == 0 ? "" : ", ").append(component.name()).append(' ').append(component.points()).append('/').append(component.max());
+    }
+    out.println("score: " + score.total() + "/" + score.max() + " (advisory; grants nothing: " + items + ")");
+  }
+
+  private static String line(Check check) {
+    return check.status() + (check.code().isEmpty() ? "" : " " + check.code()) + ": " + check.detail();
+  }
+}

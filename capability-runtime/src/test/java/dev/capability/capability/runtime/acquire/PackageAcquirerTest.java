@@ -183,6 +183,27 @@ class PackageAcquirerTest {
   }
 
   @Test
+  void refusesACompressedSignatureFileWithoutInflatingIt() {
+    publishGood();
+    repository.write(PATH + ".asc", releaseKey.signCompressed(packageBytes));
+
+    assertRefused(acquirer(TrustPolicies.standard()), AcquisitionCodes.SIGNATURE_INVALID);
+  }
+
+  @Test
+  void refusesTwoSignaturesInOneFile() {
+    publishGood();
+    byte[] first = releaseKey.sign(packageBytes);
+    byte[] second = strangerKey.sign(packageBytes);
+    byte[] both = new byte[first.length + second.length];
+    System.arraycopy(first, 0, both, 0, first.length);
+    System.arraycopy(second, 0, both, first.length, second.length);
+    repository.write(PATH + ".asc", both);
+
+    assertRefused(acquirer(TrustPolicies.standard()), AcquisitionCodes.SIGNATURE_INVALID);
+  }
+
+  @Test
   void refusesAGarbledSignatureFile() {
     publishGood();
     repository.write(PATH + ".asc", "-----BEGIN PGP SIGNATURE-----\n\nnot base64 at all\n-----END PGP SIGNATURE-----\n");

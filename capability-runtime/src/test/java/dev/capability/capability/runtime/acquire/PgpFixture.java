@@ -2,17 +2,20 @@ package dev.capability.capability.runtime.acquire;
 
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.security.SecureRandom;
 import java.util.Date;
 import java.util.HexFormat;
 import org.bouncycastle.bcpg.ArmoredOutputStream;
+import org.bouncycastle.bcpg.CompressionAlgorithmTags;
 import org.bouncycastle.bcpg.HashAlgorithmTags;
 import org.bouncycastle.bcpg.PublicKeyAlgorithmTags;
 import org.bouncycastle.bcpg.PublicKeyPacket;
 import org.bouncycastle.crypto.generators.Ed25519KeyPairGenerator;
 import org.bouncycastle.crypto.params.Ed25519KeyGenerationParameters;
+import org.bouncycastle.openpgp.PGPCompressedDataGenerator;
 import org.bouncycastle.openpgp.PGPException;
 import org.bouncycastle.openpgp.PGPKeyPair;
 import org.bouncycastle.openpgp.PGPKeyRingGenerator;
@@ -65,6 +68,28 @@ final class PgpFixture {
   /** A detached, armored binary-document signature over {@code data}. */
   byte[] sign(byte[] data) {
     return sign(data, HashAlgorithmTags.SHA256);
+  }
+
+  /** The same signature wrapped in a compressed-data packet. */
+  byte[] signCompressed(byte[] data) {
+    try {
+      ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+      try (ArmoredOutputStream armored = new ArmoredOutputStream(bytes)) {
+        PGPCompressedDataGenerator compressor = new PGPCompressedDataGenerator(CompressionAlgorithmTags.ZLIB);
+        try (OutputStream compressed = compressor.open(armored)) {
+          PGPSignatureGenerator generator = new PGPSignatureGenerator(
+              new BcPGPContentSignerBuilder(pair.getPublicKey().getAlgorithm(), HashAlgorithmTags.SHA256), pair.getPublicKey());
+          generator.init(PGPSignature.BINARY_DOCUMENT, pair.getPrivateKey());
+          generator.update(data);
+          generator.generate().encode(compressed);
+        }
+      }
+      return bytes.toByteArray();
+    } catch (PGPException e) {
+      throw new IllegalStateException(e);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
   }
 
   byte[] sign(byte[] data, int hashAlgorithm) {

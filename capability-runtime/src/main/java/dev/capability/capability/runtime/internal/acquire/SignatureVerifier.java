@@ -6,6 +6,7 @@ import dev.capability.capability.runtime.acquire.Coordinates;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
@@ -39,6 +40,9 @@ public final class SignatureVerifier {
   public interface SignedBytes {
     InputStream open() throws IOException;
   }
+
+  private static final String ARMOR_BEGIN = "-----BEGIN PGP";
+  private static final String ARMOR_END = "-----END PGP SIGNATURE-----";
 
   private final Keyring keyring;
 
@@ -104,11 +108,12 @@ public final class SignatureVerifier {
   }
 
   private static PGPSignature single(byte[] armored) throws IOException, PGPException {
+    requireOneArmorBlock(armored);
     PGPObjectFactory factory = new BcPGPObjectFactory(PGPUtil.getDecoderStream(new ByteArrayInputStream(armored)));
     Object object = factory.nextObject();
-    if (object instanceof PGPCompressedData compressed) {
-      factory = new BcPGPObjectFactory(compressed.getDataStream());
-      object = factory.nextObject();
+    if (object instanceof PGPCompressedData) {
+      // A detached signature is never compressed; inflating attacker data would only invite a bomb.
+      throw new PGPException("the signature file holds compressed data, not a detached signature");
     }
     if (!(object instanceof PGPSignatureList list)) {
       throw new PGPException("expected a detached signature, found " + (object == null ? "nothing" : object.getClass().getSimpleName()));
@@ -117,6 +122,22 @@ public final class SignatureVerifier {
       throw new PGPException("expected exactly one signature");
     }
     return list.get(0);
+  }
+
+  /** The armor decoder stops after the first block, so anything after it would go unseen. */
+  private static void requireOneArmorBlock(byte[] file) throws PGPException {
+    String text = new String(file, StandardCharsets.ISO_8859_1);
+    int begin = text.indexOf(ARMOR_BEGIN);
+    if (begin < 0 || !text.substring(0, begin).isBlank()) {
+      if (!text.isEmpty() && (file[0] & 0x80) != 0) {
+        return; // binary packets: the object factory sees every one of them
+      }
+      throw new PGPException("the file is neither an armored signature nor binary OpenPGP packets");
+    }
+    int end = text.indexOf(ARMOR_END);
+    if (end < 0 || text.indexOf(ARMOR_BEGIN, begin + 1) >= 0 || !text.substring(end + ARMOR_END.length()).isBlank()) {
+      throw new PGPException("the file must hold exactly one armored signature block and nothing after it");
+    }
   }
 
   private static Outcome failed(String code, String detail, String fingerprint) {

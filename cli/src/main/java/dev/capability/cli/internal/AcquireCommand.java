@@ -1,5 +1,8 @@
 package dev.capability.cli.internal;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.capability.capability.runtime.acquire.Acquisition;
 import dev.capability.capability.runtime.acquire.Check;
 import dev.capability.capability.runtime.acquire.Coordinates;
@@ -15,9 +18,6 @@ import dev.capability.kernel.api.CapabilityException;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.nio.file.Path;
-import java.util.LinkedHashMap;
-import java.util.List;
-import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -28,6 +28,7 @@ import picocli.CommandLine.Parameters;
     name = "acquire",
     description = "Fetch a package by exact coordinates, verify checksums, signature and provenance, and store it by digest. Nothing runs.")
 final class AcquireCommand implements Callable<Integer> {
+  private static final ObjectMapper JSON = new ObjectMapper();
   static final String MAVEN_CENTRAL = "https://repo.maven.apache.org/maven2/";
 
   private final Console console;
@@ -94,9 +95,8 @@ final class AcquireCommand implements Callable<Integer> {
       console.error(e, json);
       return e.code().equals("USAGE") ? ExitCodes.USAGE : ExitCodes.CAPABILITY_REFUSED;
     }
-    Map<String, Object> view = view(acquisition);
     if (json) {
-      console.json(view);
+      console.json(readTree(acquisition.toJson()));
     } else {
       printPlain(acquisition);
     }
@@ -125,71 +125,6 @@ final class AcquireCommand implements Callable<Integer> {
     return PackageSources.mavenRepository(uri, allowHttpLoopback);
   }
 
-  private static Map<String, Object> view(Acquisition acquisition) {
-    Observations o = acquisition.observations();
-    Map<String, Object> decision = new LinkedHashMap<>();
-    decision.put("accepted", acquisition.accepted());
-    decision.put("code", acquisition.decision().code());
-    decision.put("policy", acquisition.decision().policy());
-    decision.put("reason", acquisition.decision().reason());
-    Map<String, Object> observations = new LinkedHashMap<>();
-    observations.put("source", o.source());
-    observations.put("fetched", o.fetched().stream().map(AcquireCommand::fetch).toList());
-    observations.put("integrity", check(o.integrity()));
-    Map<String, Object> signature = check(o.signature());
-    signature.put("key", o.signingKey().orElse(null));
-    observations.put("signature", signature);
-    Map<String, Object> provenance = check(o.provenance());
-    provenance.put("repository", o.repository().orElse(null));
-    provenance.put("commit", o.commit().orElse(null));
-    observations.put("provenance", provenance);
-    observations.put("sigstore", check(o.sigstore()));
-    Map<String, Object> view = new LinkedHashMap<>();
-    view.put("coordinates", o.coordinates().toString());
-    view.put("stored", acquisition.stored().map(Path::toString).orElse(null));
-    view.put("sha256", o.sha256());
-    view.put("sha512", o.sha512());
-    view.put("size", o.size());
-    view.put("decision", decision);
-    view.put("observations", observations);
-    view.put("score", score(acquisition.score()));
-    return view;
-  }
-
-  private static Map<String, Object> fetch(Fetch fetch) {
-    Map<String, Object> view = new LinkedHashMap<>();
-    view.put("location", fetch.location());
-    view.put("found", fetch.found());
-    view.put("size", fetch.size());
-    view.put("sha256", fetch.found() ? fetch.sha256() : null);
-    return view;
-  }
-
-  private static Map<String, Object> check(Check check) {
-    Map<String, Object> view = new LinkedHashMap<>();
-    view.put("status", check.status().name());
-    view.put("code", check.code().isEmpty() ? null : check.code());
-    view.put("detail", check.detail());
-    return view;
-  }
-
-  private static Map<String, Object> score(TrustScore score) {
-    Map<String, Object> view = new LinkedHashMap<>();
-    view.put("total", score.total());
-    view.put("max", score.max());
-    view.put("advisory", true);
-    List<Map<String, Object>> components = score.components().stream().map(component -> {
-      Map<String, Object> item = new LinkedHashMap<>();
-      item.put("name", component.name());
-      item.put("points", component.points());
-      item.put("max", component.max());
-      item.put("reason", component.reason());
-      return item;
-    }).toList();
-    view.put("components", components);
-    return view;
-  }
-
   private void printPlain(Acquisition acquisition) {
     Observations o = acquisition.observations();
     var out = console.out();
@@ -213,6 +148,14 @@ final class AcquireCommand implements Callable<Integer> {
       items.append(items.length() == 0 ? "" : ", ").append(component.name()).append(' ').append(component.points()).append('/').append(component.max());
     }
     out.println("score: " + score.total() + "/" + score.max() + " (advisory; grants nothing: " + items + ")");
+  }
+
+  private static JsonNode readTree(String json) {
+    try {
+      return JSON.readTree(json);
+    } catch (JsonProcessingException e) {
+      throw new IllegalStateException("the runtime wrote invalid JSON", e);
+    }
   }
 
   private static String line(Check check) {

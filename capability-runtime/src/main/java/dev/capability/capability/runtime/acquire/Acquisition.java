@@ -1,5 +1,6 @@
 package dev.capability.capability.runtime.acquire;
 
+import dev.capability.capability.runtime.internal.acquire.AcquisitionJson;
 import java.nio.file.Path;
 import java.util.Objects;
 import java.util.Optional;
@@ -23,5 +24,14 @@ public record Acquisition(Optional<Path> stored, Observations observations, Trus
 
   public boolean accepted() {
     return decision.accepted();
+  }
+
+  /**
+   * This acquisition as one JSON document: coordinates, stored path, digests, decision,
+   * observations and score. Its shape is documented in {@code docs/acquisition.md}; it is what
+   * {@code <store>/observations/<sha256>.json} holds for an accepted package.
+   */
+  public String toJson() {
+    return AcquisitionJson.write(this);
   }
 }

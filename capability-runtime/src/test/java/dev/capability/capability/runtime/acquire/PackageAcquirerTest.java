@@ -91,6 +91,11 @@ class PackageAcquirerTest {
     assertThat(acquisition.score().total()).isEqualTo(85);
     assertThat(acquisition.score().max()).isEqualTo(100);
     assertThat(CapabilityPackages.open(acquisition.stored().orElseThrow()).descriptor().name()).isEqualTo("hello");
+    assertThat(Files.readString(store.resolve("observations").resolve(sha256 + ".json")))
+        .isEqualTo(acquisition.toJson())
+        .contains("\"key\":\"" + releaseKey.fingerprint() + "\"")
+        .contains("\"commit\":\"" + COMMIT + "\"")
+        .contains("\"advisory\":true");
   }
 
   @Test

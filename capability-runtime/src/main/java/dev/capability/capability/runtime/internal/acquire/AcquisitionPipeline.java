@@ -100,7 +100,8 @@ public final class AcquisitionPipeline {
       if (!decision.accepted()) {
         return new Acquisition(Optional.empty(), observations, score, decision);
       }
-      Path storedPath = store.commit(staged);
+      Path storedPath = store.commit(
+          staged, target -> new Acquisition(Optional.of(target), observations, score, decision).toJson());
       stored = true;
       return new Acquisition(Optional.of(storedPath), observations, score, decision);
     } finally {

@@ -16,6 +16,7 @@ import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.function.Function;
 
 /**
  * A content-addressed store: {@code <root>/sha256/<hex>}. Downloads are staged in {@code
@@ -89,8 +90,7 @@ public final class ContentStore {
     }
   }
 
-  /** Moves a staged file to its content address, read-only, and returns that path. */
-  public Path commit(Staged staged) {
+  private Path commit(Staged staged) {
     Path target = root.resolve("sha256").resolve(staged.sha256());
     try {
       Files.createDirectories(target.getParent());
@@ -109,6 +109,32 @@ public final class ContentStore {
     } catch (IOException e) {
       discard(staged);
       throw new AcquisitionRefusedException(AcquisitionCodes.STORE_FAILED, "cannot store " + target + ": " + e.getMessage(), e);
+    }
+  }
+
+  /**
+   * Stores the staged file and, beside it, {@code <root>/observations/<sha256>.json}. The record
+   * is written first and moved into place last, so a stored package always has its latest record.
+   */
+  public Path commit(Staged staged, Function<Path, String> record) {
+    Path target = root.resolve("sha256").resolve(staged.sha256());
+    Path recordFile = root.resolve("observations").resolve(staged.sha256() + ".json");
+    Path tmpRecord;
+    try {
+      Files.createDirectories(recordFile.getParent());
+      tmpRecord = Files.createTempFile(root.resolve("tmp"), "record-", ".part");
+      Files.writeString(tmpRecord, record.apply(target));
+    } catch (IOException e) {
+      throw new AcquisitionRefusedException(AcquisitionCodes.STORE_FAILED, "cannot write the record " + recordFile + ": " + e.getMessage(), e);
+    }
+    try {
+      Path stored = commit(staged);
+      Files.move(tmpRecord, recordFile, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+      return stored;
+    } catch (IOException e) {
+      throw new AcquisitionRefusedException(AcquisitionCodes.STORE_FAILED, "cannot store the record " + recordFile + ": " + e.getMessage(), e);
+    } finally {
+      deleteQuietly(tmpRecord);
     }
   }
 

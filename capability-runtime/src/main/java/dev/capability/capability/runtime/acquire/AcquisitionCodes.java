@@ -21,6 +21,7 @@ public final class AcquisitionCodes {
   public static final String SOURCE_UNAVAILABLE = "SOURCE_UNAVAILABLE";
   public static final String ARTIFACT_NOT_FOUND = "ARTIFACT_NOT_FOUND";
   public static final String DOWNLOAD_TOO_LARGE = "DOWNLOAD_TOO_LARGE";
+  public static final String DOWNLOAD_TIMED_OUT = "DOWNLOAD_TIMED_OUT";
   public static final String STORE_FAILED = "STORE_FAILED";
 
   // Integrity.

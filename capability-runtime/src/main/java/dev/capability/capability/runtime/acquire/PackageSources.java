@@ -4,6 +4,7 @@ import dev.capability.capability.runtime.internal.acquire.HttpRepositorySource;
 import dev.capability.capability.runtime.internal.acquire.LocalRepositorySource;
 import java.net.URI;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Objects;
 
 /** The built-in {@link PackageSource}s. */
@@ -20,7 +21,7 @@ public final class PackageSources {
    * {@link AcquisitionCodes#SOURCE_REDIRECT}, so the bytes always come from the named origin.
    */
   public static PackageSource mavenRepository(URI root) {
-    return new HttpRepositorySource(Objects.requireNonNull(root, "root"), false);
+    return new HttpRepositorySource(Objects.requireNonNull(root, "root"), false, HttpRepositorySource.DEFAULT_BODY_BUDGET);
   }
 
   /**
@@ -28,6 +29,16 @@ public final class PackageSources {
    * the host is a loopback address (a repository on this machine, such as a test fixture).
    */
   public static PackageSource mavenRepository(URI root, boolean allowHttpLoopback) {
-    return new HttpRepositorySource(Objects.requireNonNull(root, "root"), allowHttpLoopback);
+    return mavenRepository(root, allowHttpLoopback, HttpRepositorySource.DEFAULT_BODY_BUDGET);
+  }
+
+  /**
+   * As {@link #mavenRepository(URI, boolean)}, with a time budget for each response body (default
+   * five minutes); a body not received within it is refused with {@link
+   * AcquisitionCodes#DOWNLOAD_TIMED_OUT}.
+   */
+  public static PackageSource mavenRepository(URI root, boolean allowHttpLoopback, Duration bodyBudget) {
+    return new HttpRepositorySource(
+        Objects.requireNonNull(root, "root"), allowHttpLoopback, Objects.requireNonNull(bodyBudget, "bodyBudget"));
   }
 }

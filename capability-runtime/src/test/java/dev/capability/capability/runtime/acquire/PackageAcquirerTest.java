@@ -11,6 +11,7 @@ import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.stream.Stream;
 import java.util.zip.ZipEntry;
@@ -383,6 +384,20 @@ class PackageAcquirerTest {
         .isInstanceOf(AcquisitionRefusedException.class)
         .extracting(e -> ((AcquisitionRefusedException) e).code())
         .isEqualTo(AcquisitionCodes.DOWNLOAD_TOO_LARGE);
+    assertStoreEmpty();
+  }
+
+  @Test
+  void aBodyThatStallsIsRefusedWhenItsBudgetRunsOutLeavingNothing() {
+    publishGood();
+    repository.stall(PATH);
+    PackageAcquirer impatient = PackageAcquirer.builder(PackageSources.mavenRepository(repository.uri(), true, Duration.ofMillis(500)), store)
+        .build();
+
+    assertThatThrownBy(() -> impatient.acquire(Coordinates.parse(COORDINATES)))
+        .isInstanceOf(AcquisitionRefusedException.class)
+        .extracting(e -> ((AcquisitionRefusedException) e).code())
+        .isEqualTo(AcquisitionCodes.DOWNLOAD_TIMED_OUT);
     assertStoreEmpty();
   }
 

@@ -15,6 +15,9 @@ import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 
 /**
  * A Maven repository the test writes into a directory and a real HTTP server on loopback that
@@ -24,6 +27,9 @@ final class RepositoryFixture implements AutoCloseable {
   private final Path root;
   private final HttpServer server;
   private final Map<String, Integer> statuses = new ConcurrentHashMap<>();
+  private final Map<String, Boolean> stalls = new ConcurrentHashMap<>();
+  private final CountDownLatch closed = new CountDownLatch(1);
+  private final ExecutorService handlers = Executors.newCachedThreadPool();
 
   RepositoryFixture(Path root) throws IOException {
     this.root = root;
@@ -31,6 +37,13 @@ final class RepositoryFixture implements AutoCloseable {
     server.createContext("/", exchange -> {
       try (exchange) {
         String path = exchange.getRequestURI().getPath();
+        if (stalls.containsKey(path)) {
+          exchange.sendResponseHeaders(200, 1_000_000);
+          exchange.getResponseBody().write(new byte[100]);
+          exchange.getResponseBody().flush();
+          awaitClose();
+          return;
+        }
         Integer status = statuses.get(path);
         if (status != null) {
           exchange.getResponseHeaders().add("Location", "http://example.invalid" + path);
@@ -49,7 +62,21 @@ final class RepositoryFixture implements AutoCloseable {
         }
       }
     });
+    server.setExecutor(handlers);
     server.start();
+  }
+
+  /** Sends the headers and a little of {@code repositoryPath}, then nothing until the fixture closes. */
+  void stall(String repositoryPath) {
+    stalls.put("/repo/" + repositoryPath, true);
+  }
+
+  private void awaitClose() {
+    try {
+      closed.await();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
   }
 
   Path root() {
@@ -98,6 +125,8 @@ final class RepositoryFixture implements AutoCloseable {
 
   @Override
   public void close() {
+    closed.countDown();
     server.stop(0);
+    handlers.shutdownNow();
   }
 }

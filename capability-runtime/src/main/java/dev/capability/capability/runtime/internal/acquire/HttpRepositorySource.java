@@ -23,11 +23,18 @@ import java.util.Optional;
 public final class HttpRepositorySource implements PackageSource {
   private static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(10);
   private static final Duration RESPONSE_TIMEOUT = Duration.ofSeconds(60);
+  /** The default time budget for one response body, once its headers arrived. */
+  public static final Duration DEFAULT_BODY_BUDGET = Duration.ofMinutes(5);
 
   private final URI root;
   private final HttpClient client;
+  private final Duration bodyBudget;
 
-  public HttpRepositorySource(URI root, boolean allowHttpLoopback) {
+  public HttpRepositorySource(URI root, boolean allowHttpLoopback, Duration bodyBudget) {
+    if (bodyBudget.isNegative() || bodyBudget.isZero()) {
+      throw new IllegalArgumentException("the time budget must be positive: " + bodyBudget);
+    }
+    this.bodyBudget = bodyBudget;
     this.root = checkRoot(root, allowHttpLoopback);
     this.client = HttpClient.newBuilder()
         .followRedirects(HttpClient.Redirect.NEVER)
@@ -60,7 +67,7 @@ public final class HttpRepositorySource implements PackageSource {
     }
     int status = response.statusCode();
     if (status == 200) {
-      return Optional.of(response.body());
+      return Optional.of(new DeadlineInputStream(response.body(), bodyBudget, uri.toString()));
     }
     close(response.body());
     if (status == 404 || status == 410) {

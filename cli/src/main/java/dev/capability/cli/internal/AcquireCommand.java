@@ -139,6 +139,7 @@ final class AcquireCommand implements Callable<Integer> {
       out.println("  " + (fetch.found() ? "fetched " + fetch.size() + " bytes sha256:" + fetch.sha256() + " " : "absent ") + fetch.location());
     }
     out.println("integrity: " + line(o.integrity()));
+    out.println("identity: " + line(o.identity()));
     out.println("signature: " + line(o.signature()) + o.signingKey().map(key -> " [key " + key + "]").orElse(""));
     out.println("provenance: " + line(o.provenance()));
     out.println("sigstore: " + line(o.sigstore()));

@@ -49,6 +49,10 @@ public final class AcquisitionCodes {
   public static final String PROVENANCE_UNSIGNED = "PROVENANCE_UNSIGNED";
   public static final String PROVENANCE_SIGNATURE_INVALID = "PROVENANCE_SIGNATURE_INVALID";
 
+  // Identity: the package's manifest against the coordinates.
+  public static final String IDENTITY_MISMATCH = "IDENTITY_MISMATCH";
+  public static final String IDENTITY_UNCHECKED = "IDENTITY_UNCHECKED";
+
   // Sigstore bundles are recorded, not verified, by this version.
   public static final String SIGSTORE_NOT_VERIFIED = "SIGSTORE_NOT_VERIFIED";
 

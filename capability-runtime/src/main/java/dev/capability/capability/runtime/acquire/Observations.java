@@ -15,6 +15,8 @@ import java.util.Optional;
  * @param sha512 hex SHA-512 of the artifact
  * @param size the artifact's size in bytes
  * @param integrity the repository checksums
+ * @param identity whether the package's manifest declares the artifact id and version it was
+ *     acquired under
  * @param signature the detached PGP signature ({@code .asc})
  * @param signingKey fingerprint of the key that made a verified signature, or of the key a
  *     signature named when it failed
@@ -31,6 +33,7 @@ public record Observations(
     String sha512,
     long size,
     Check integrity,
+    Check identity,
     Check signature,
     Optional<String> signingKey,
     Check provenance,
@@ -44,6 +47,7 @@ public record Observations(
     Objects.requireNonNull(sha256, "sha256");
     Objects.requireNonNull(sha512, "sha512");
     Objects.requireNonNull(integrity, "integrity");
+    Objects.requireNonNull(identity, "identity");
     Objects.requireNonNull(signature, "signature");
     Objects.requireNonNull(signingKey, "signingKey");
     Objects.requireNonNull(provenance, "provenance");
@@ -52,9 +56,9 @@ public record Observations(
     Objects.requireNonNull(sigstore, "sigstore");
   }
 
-  /** The first failed check, in the order integrity, signature, provenance, Sigstore. */
+  /** The first failed check, in the order integrity, signature, provenance, identity, Sigstore. */
   public Optional<Check> firstFailure() {
-    return List.of(integrity, signature, provenance, sigstore).stream()
+    return List.of(integrity, signature, provenance, identity, sigstore).stream()
         .filter(check -> check.status() == Check.Status.FAILED)
         .findFirst();
   }

@@ -9,11 +9,12 @@ public final class TrustPolicies {
   private TrustPolicies() {}
 
   /**
-   * Exact identity, verified integrity, a verified signature by a key authorized for the
-   * coordinates, and verified provenance (consistent, signed, naming the expected repository).
+   * Exact identity (exact coordinates, and a manifest declaring that artifact id and version),
+   * verified integrity, a verified signature by a key authorized for the coordinates, and
+   * verified provenance (consistent, signed, naming the expected repository).
    */
   public static TrustPolicy strict() {
-    return new RequirementPolicy("strict", true, true);
+    return new RequirementPolicy("strict", true, true, true);
   }
 
   /**
@@ -21,12 +22,13 @@ public final class TrustPolicies {
    * fail, but their absence is only recorded.
    */
   public static TrustPolicy standard() {
-    return new RequirementPolicy("default", false, false);
+    return new RequirementPolicy("default", false, false, false);
   }
 
   /**
-   * A policy file: {@code {"name": "...", "requireSignature": true|false, "requireProvenance":
-   * true|false}} (schema {@code docs/schemas/trust-policy.schema.json}).
+   * A policy file: {@code {"name": "...", "requireIdentity": true|false, "requireSignature":
+   * true|false, "requireProvenance": true|false}}; {@code requireIdentity} may be left out (false)
+   * (schema {@code docs/schemas/trust-policy.schema.json}).
    *
    * @throws AcquisitionRefusedException {@link AcquisitionCodes#TRUST_POLICY_INVALID}
    */

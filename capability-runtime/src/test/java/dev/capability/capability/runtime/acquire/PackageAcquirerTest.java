@@ -44,7 +44,7 @@ class PackageAcquirerTest {
     releaseKey = PgpFixture.generate("Hello Release <release@example.com>");
     otherProjectKey = PgpFixture.generate("Other Project <release@other.example>");
     strangerKey = PgpFixture.generate("Stranger <stranger@example.net>");
-    packageBytes = helloPackage();
+    packageBytes = helloPackage("1.0.0");
   }
 
   @BeforeEach
@@ -79,6 +79,7 @@ class PackageAcquirerTest {
     Observations observations = acquisition.observations();
     assertThat(observations.sha256()).isEqualTo(sha256);
     assertThat(observations.integrity().isVerified()).isTrue();
+    assertThat(observations.identity().isVerified()).as(observations.identity().detail()).isTrue();
     assertThat(observations.signature().isVerified()).isTrue();
     assertThat(observations.signingKey()).contains(releaseKey.fingerprint());
     assertThat(observations.provenance().isVerified()).as(observations.provenance().detail()).isTrue();
@@ -97,6 +98,25 @@ class PackageAcquirerTest {
         .contains("\"key\":\"" + releaseKey.fingerprint() + "\"")
         .contains("\"commit\":\"" + COMMIT + "\"")
         .contains("\"advisory\":true");
+  }
+
+  @Test
+  void refusesAPackageThatDeclaresAnotherVersionThanItsCoordinates() {
+    byte[] other = helloPackage("2.0.0");
+    publish(other);
+
+    Acquisition acquisition = assertRefused(acquirer(TrustPolicies.standard()), AcquisitionCodes.IDENTITY_MISMATCH);
+    assertThat(acquisition.observations().identity().detail()).contains("'2.0.0'");
+  }
+
+  @Test
+  void theStrictPolicyRequiresAnInspectablePackageThatTheDefaultOnlyRecords() {
+    publish("not a capability package".getBytes(StandardCharsets.UTF_8));
+
+    assertRefused(acquirer(TrustPolicies.strict()), AcquisitionCodes.IDENTITY_UNCHECKED);
+    Acquisition lenient = acquirer(TrustPolicies.standard()).acquire(Coordinates.parse(COORDINATES));
+    assertThat(lenient.accepted()).isTrue();
+    assertThat(lenient.observations().identity().status()).isEqualTo(Check.Status.UNVERIFIED);
   }
 
   @Test
@@ -530,11 +550,16 @@ class PackageAcquirerTest {
   }
 
   private void publishGood() {
-    repository.write(PATH, packageBytes);
-    repository.write(PATH + ".sha256", RepositoryFixture.hex("SHA-256", packageBytes));
-    repository.write(PATH + ".sha512", RepositoryFixture.hex("SHA-512", packageBytes));
-    repository.write(PATH + ".asc", releaseKey.sign(packageBytes));
-    publishProvenance(provenance(RepositoryFixture.hex("SHA-256", packageBytes), "git+" + REPOSITORY + "@refs/heads/main", COMMIT));
+    publish(packageBytes);
+  }
+
+  /** Publishes {@code bytes} with checksums, a signature by the release key and signed provenance. */
+  private void publish(byte[] bytes) {
+    repository.write(PATH, bytes);
+    repository.write(PATH + ".sha256", RepositoryFixture.hex("SHA-256", bytes));
+    repository.write(PATH + ".sha512", RepositoryFixture.hex("SHA-512", bytes));
+    repository.write(PATH + ".asc", releaseKey.sign(bytes));
+    publishProvenance(provenance(RepositoryFixture.hex("SHA-256", bytes), "git+" + REPOSITORY + "@refs/heads/main", COMMIT));
   }
 
   private void publishProvenance(byte[] statement) {
@@ -561,15 +586,18 @@ class PackageAcquirerTest {
   }
 
   /** The hello example, packed as a zip capability package at test time. */
-  static byte[] helloPackage() {
+  static byte[] helloPackage(String declaredVersion) {
     Path hello = Path.of("../examples/capabilities/hello");
     ByteArrayOutputStream bytes = new ByteArrayOutputStream();
     try (ZipOutputStream zip = new ZipOutputStream(bytes)) {
-      for (String name : List.of("capability.json", "lib/hello.jar")) {
-        zip.putNextEntry(new ZipEntry(name));
-        zip.write(Files.readAllBytes(hello.resolve(name)));
-        zip.closeEntry();
-      }
+      zip.putNextEntry(new ZipEntry("capability.json"));
+      zip.write(Files.readString(hello.resolve("capability.json"))
+          .replace("\"version\": \"1.0.0\"", "\"version\": \"" + declaredVersion + "\"")
+          .getBytes(StandardCharsets.UTF_8));
+      zip.closeEntry();
+      zip.putNextEntry(new ZipEntry("lib/hello.jar"));
+      zip.write(Files.readAllBytes(hello.resolve("lib/hello.jar")));
+      zip.closeEntry();
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }

@@ -36,6 +36,7 @@ public final class AcquisitionJson {
     observations.put("source", o.source());
     observations.put("fetched", o.fetched().stream().map(AcquisitionJson::fetch).toList());
     observations.put("integrity", check(o.integrity()));
+    observations.put("identity", check(o.identity()));
     Map<String, Object> signature = check(o.signature());
     signature.put("key", o.signingKey().orElse(null));
     observations.put("signature", signature);

@@ -89,9 +89,16 @@ public final class AcquisitionPipeline {
           ? Check.unverified(AcquisitionCodes.SIGSTORE_NOT_VERIFIED, "a Sigstore bundle is present; this version records it and does not verify it")
           : Check.absent(AcquisitionCodes.SIGSTORE_NOT_VERIFIED, "the repository has no " + what + ".sigstore.json");
 
+      boolean failedSoFar = !integrity.isVerified()
+          || signature.check().status() == Check.Status.FAILED
+          || provenanceOutcome.check().status() == Check.Status.FAILED;
+      Check identity = failedSoFar
+          ? Check.unverified(AcquisitionCodes.IDENTITY_UNCHECKED, "not inspected: an earlier check failed")
+          : IdentityCheck.check(staged.file(), coordinates);
+
       Observations observations = new Observations(
           coordinates, source.describe(), fetched, staged.sha256(), staged.digests().get("sha512"), staged.size(),
-          integrity, signature.check(), signature.keyFingerprint(),
+          integrity, identity, signature.check(), signature.keyFingerprint(),
           provenanceOutcome.check(), provenanceOutcome.repository(), provenanceOutcome.commit(), sigstore);
       TrustScore score = TrustScoring.score(observations);
       TrustDecision decision = observations.firstFailure()

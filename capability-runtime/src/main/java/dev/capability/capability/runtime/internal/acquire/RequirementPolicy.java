@@ -15,8 +15,9 @@ import java.util.Iterator;
 import java.util.Set;
 
 /** A policy that requires a verified signature, verified provenance, or both, beyond integrity. */
-public record RequirementPolicy(String name, boolean requireSignature, boolean requireProvenance) implements TrustPolicy {
-  private static final Set<String> FIELDS = Set.of("name", "requireSignature", "requireProvenance");
+public record RequirementPolicy(String name, boolean requireIdentity, boolean requireSignature, boolean requireProvenance)
+    implements TrustPolicy {
+  private static final Set<String> FIELDS = Set.of("name", "requireIdentity", "requireSignature", "requireProvenance");
 
   public static RequirementPolicy load(Path file) {
     JsonNode root;
@@ -40,11 +41,15 @@ public record RequirementPolicy(String name, boolean requireSignature, boolean r
     if (name == null || !name.isTextual() || !name.asText().matches("[A-Za-z0-9_.-]{1,64}")) {
       throw invalid(file + " needs a \"name\" of 1 to 64 letters, digits, '_', '.' or '-'");
     }
-    return new RequirementPolicy(name.asText(), flag(root, "requireSignature", file), flag(root, "requireProvenance", file));
+    boolean requireIdentity = root.has("requireIdentity") && flag(root, "requireIdentity", file);
+    return new RequirementPolicy(name.asText(), requireIdentity, flag(root, "requireSignature", file), flag(root, "requireProvenance", file));
   }
 
   @Override
   public TrustDecision decide(Observations observations) {
+    if (requireIdentity && !observations.identity().isVerified()) {
+      return refuse(observations.identity(), "policy " + name + " requires the package to declare the coordinates' identity");
+    }
     if (requireSignature && !observations.signature().isVerified()) {
       return refuse(observations.signature(), "policy " + name + " requires a verified signature");
     }
@@ -60,6 +65,7 @@ public record RequirementPolicy(String name, boolean requireSignature, boolean r
 
   private static String summary(Observations observations) {
     return "integrity " + observations.integrity().status()
+        + ", identity " + observations.identity().status()
         + ", signature " + observations.signature().status()
         + ", provenance " + observations.provenance().status();
   }

@@ -34,6 +34,7 @@ class TrustPolicySchemaTest {
   @ValueSource(strings = {
       "{\"name\": \"strict-ish\", \"requireSignature\": true, \"requireProvenance\": false}",
       "{\"name\": \"team.v2\", \"requireSignature\": false, \"requireProvenance\": true}",
+      "{\"name\": \"identity\", \"requireIdentity\": true, \"requireSignature\": false, \"requireProvenance\": false}",
   })
   void whatTheSchemaAcceptsTheReaderAccepts(String json) throws IOException {
     assertThat(schema.validate(MAPPER.readTree(json))).isEmpty();
@@ -47,6 +48,7 @@ class TrustPolicySchemaTest {
       "{\"requireSignature\": true, \"requireProvenance\": true}",
       "{\"name\": \"has space\", \"requireSignature\": true, \"requireProvenance\": true}",
       "{\"name\": \"x\", \"requireSignature\": true}",
+      "{\"name\": \"x\", \"requireIdentity\": 1, \"requireSignature\": true, \"requireProvenance\": true}",
   })
   void whatTheSchemaRefusesTheReaderRefuses(String json) throws IOException {
     Path file = Files.writeString(work.resolve("policy.json"), json);

@@ -36,6 +36,7 @@ public final class AcquisitionCodes {
   public static final String SIGNATURE_UNKNOWN_KEY = "SIGNATURE_UNKNOWN_KEY";
   public static final String SIGNATURE_KEY_NOT_AUTHORIZED = "SIGNATURE_KEY_NOT_AUTHORIZED";
   public static final String SIGNATURE_KEY_REVOKED = "SIGNATURE_KEY_REVOKED";
+  public static final String SIGNATURE_KEY_EXPIRED = "SIGNATURE_KEY_EXPIRED";
   public static final String SIGNATURE_INVALID = "SIGNATURE_INVALID";
 
   // Provenance.

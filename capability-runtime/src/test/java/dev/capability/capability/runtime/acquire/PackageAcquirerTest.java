@@ -12,6 +12,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Date;
 import java.util.List;
 import java.util.stream.Stream;
 import java.util.zip.ZipEntry;
@@ -190,6 +191,20 @@ class PackageAcquirerTest {
 
     Acquisition acquisition = assertRefused(acquirer(TrustPolicies.standard()), AcquisitionCodes.SIGNATURE_KEY_NOT_AUTHORIZED);
     assertThat(acquisition.observations().signingKey()).contains(otherProjectKey.fingerprint());
+  }
+
+  @Test
+  void refusesASignatureMadeAfterTheKeyExpired() throws IOException {
+    long day = 24 * 3600;
+    PgpFixture expired = PgpFixture.generate("Expired <expired@example.com>", new Date(System.currentTimeMillis() - 3 * day * 1000), day);
+    Files.writeString(keyring, """
+        {"keys": [{"fingerprint": "%s", "publicKey": %s, "coordinates": ["com.example:hello"]}]}
+        """.formatted(expired.fingerprint(), json(expired.armoredPublicKey())));
+    publishGood();
+    repository.write(PATH + ".asc", expired.sign(packageBytes));
+
+    Acquisition acquisition = assertRefused(acquirer(TrustPolicies.standard()), AcquisitionCodes.SIGNATURE_KEY_EXPIRED);
+    assertThat(acquisition.observations().signingKey()).contains(expired.fingerprint());
   }
 
   @Test

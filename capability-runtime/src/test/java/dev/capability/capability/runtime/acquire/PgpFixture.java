@@ -22,6 +22,7 @@ import org.bouncycastle.openpgp.PGPKeyRingGenerator;
 import org.bouncycastle.openpgp.PGPPublicKeyRing;
 import org.bouncycastle.openpgp.PGPSignature;
 import org.bouncycastle.openpgp.PGPSignatureGenerator;
+import org.bouncycastle.openpgp.PGPSignatureSubpacketGenerator;
 import org.bouncycastle.openpgp.operator.bc.BcPGPContentSignerBuilder;
 import org.bouncycastle.openpgp.operator.bc.BcPGPDigestCalculatorProvider;
 import org.bouncycastle.openpgp.operator.bc.BcPGPKeyPair;
@@ -37,13 +38,22 @@ final class PgpFixture {
   }
 
   static PgpFixture generate(String userId) {
+    return generate(userId, new Date(), 0);
+  }
+
+  /** A key created at {@code created} that expires {@code validSeconds} later (0: never). */
+  static PgpFixture generate(String userId, Date created, long validSeconds) {
     try {
       Ed25519KeyPairGenerator generator = new Ed25519KeyPairGenerator();
       generator.init(new Ed25519KeyGenerationParameters(new SecureRandom()));
-      PGPKeyPair pair = new BcPGPKeyPair(PublicKeyPacket.VERSION_4, PublicKeyAlgorithmTags.EDDSA_LEGACY, generator.generateKeyPair(), new Date());
+      PGPKeyPair pair = new BcPGPKeyPair(PublicKeyPacket.VERSION_4, PublicKeyAlgorithmTags.EDDSA_LEGACY, generator.generateKeyPair(), created);
+      PGPSignatureSubpacketGenerator selfSignature = new PGPSignatureSubpacketGenerator();
+      if (validSeconds > 0) {
+        selfSignature.setKeyExpirationTime(true, validSeconds);
+      }
       PGPKeyRingGenerator rings = new PGPKeyRingGenerator(
           PGPSignature.POSITIVE_CERTIFICATION, pair, userId,
-          new BcPGPDigestCalculatorProvider().get(HashAlgorithmTags.SHA1), null, null,
+          new BcPGPDigestCalculatorProvider().get(HashAlgorithmTags.SHA1), selfSignature.generate(), null,
           new BcPGPContentSignerBuilder(pair.getPublicKey().getAlgorithm(), HashAlgorithmTags.SHA256), null);
       return new PgpFixture(pair, rings.generatePublicKeyRing());
     } catch (PGPException e) {

@@ -8,6 +8,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Date;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Optional;
@@ -15,6 +16,7 @@ import java.util.Set;
 import org.bouncycastle.bcpg.HashAlgorithmTags;
 import org.bouncycastle.openpgp.PGPCompressedData;
 import org.bouncycastle.openpgp.PGPException;
+import org.bouncycastle.openpgp.PGPPublicKey;
 import org.bouncycastle.openpgp.PGPObjectFactory;
 import org.bouncycastle.openpgp.PGPSignature;
 import org.bouncycastle.openpgp.PGPSignatureList;
@@ -89,6 +91,10 @@ public final class SignatureVerifier {
       if (match.key().hasRevocation() || match.entry().ring().getPublicKey().hasRevocation()) {
         return failed(AcquisitionCodes.SIGNATURE_KEY_REVOKED, "key " + fingerprint + " that signed " + what + " is revoked", fingerprint);
       }
+      Optional<String> outsideValidity = outsideValidity(signature, match.key(), match.entry().ring().getPublicKey());
+      if (outsideValidity.isPresent()) {
+        return failed(AcquisitionCodes.SIGNATURE_KEY_EXPIRED, "the signature of " + what + " " + outsideValidity.get(), fingerprint);
+      }
       try (InputStream in = signed.open()) {
         signature.init(new BcPGPContentVerifierBuilderProvider(), match.key());
         byte[] buffer = new byte[64 * 1024];
@@ -122,6 +128,29 @@ public final class SignatureVerifier {
       throw new PGPException("expected exactly one signature");
     }
     return list.get(0);
+  }
+
+  /**
+   * A signature counts only when it was made while the signing key, and its primary key, were
+   * valid: not before the key was created, not after it expired. The signature's own creation
+   * time is what is compared, so a release signed before expiry stays verifiable.
+   */
+  private static Optional<String> outsideValidity(PGPSignature signature, PGPPublicKey... keys) {
+    Date made = signature.getCreationTime();
+    for (PGPPublicKey key : keys) {
+      Date created = key.getCreationTime();
+      if (made.before(created)) {
+        return Optional.of("was made at " + made.toInstant() + ", before key " + Keyring.fingerprint(key) + " was created");
+      }
+      long validSeconds = key.getValidSeconds();
+      if (validSeconds > 0) {
+        Date expires = new Date(created.getTime() + validSeconds * 1000);
+        if (made.after(expires)) {
+          return Optional.of("was made at " + made.toInstant() + ", after key " + Keyring.fingerprint(key) + " expired at " + expires.toInstant());
+        }
+      }
+    }
+    return Optional.empty();
   }
 
   /** The armor decoder stops after the first block, so anything after it would go unseen. */

@@ -74,6 +74,7 @@ final class AcquireCommand implements Callable<Integer> {
   public Integer call() {
     Acquisition acquisition;
     try {
+      Coordinates exact = Coordinates.parse(coordinates);
       if (maxBytes <= 0) {
         throw new CapabilityException("USAGE", "--max-bytes must be positive");
       }
@@ -90,7 +91,7 @@ final class AcquireCommand implements Callable<Integer> {
         }
         builder.expectedCommit(expectedCommit);
       }
-      acquisition = builder.build().acquire(Coordinates.parse(coordinates));
+      acquisition = builder.build().acquire(exact);
     } catch (CapabilityException e) {
       console.error(e, json);
       return e.code().equals("USAGE") ? ExitCodes.USAGE : ExitCodes.CAPABILITY_REFUSED;

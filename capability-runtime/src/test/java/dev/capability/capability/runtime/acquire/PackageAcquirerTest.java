@@ -11,6 +11,7 @@ import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermission;
 import java.time.Duration;
 import java.util.Date;
 import java.util.List;
@@ -118,6 +119,33 @@ class PackageAcquirerTest {
     Acquisition lenient = acquirer(TrustPolicies.standard()).acquire(Coordinates.parse(COORDINATES));
     assertThat(lenient.accepted()).isTrue();
     assertThat(lenient.observations().identity().status()).isEqualTo(Check.Status.UNVERIFIED);
+  }
+
+  @Test
+  void acquiringTheSameBytesAgainStoresThemOnce() throws IOException {
+    publishGood();
+
+    Acquisition first = acquirer(TrustPolicies.strict()).acquire(Coordinates.parse(COORDINATES));
+    Acquisition second = acquirer(TrustPolicies.strict()).acquire(Coordinates.parse(COORDINATES));
+
+    assertThat(second.accepted()).isTrue();
+    assertThat(second.stored()).isEqualTo(first.stored());
+    try (Stream<Path> files = Files.walk(store.resolve("sha256"))) {
+      assertThat(files.filter(Files::isRegularFile).toList()).hasSize(1);
+    }
+    assertThat(Files.getPosixFilePermissions(second.stored().orElseThrow()))
+        .doesNotContain(PosixFilePermission.OWNER_WRITE, PosixFilePermission.GROUP_WRITE, PosixFilePermission.OTHERS_WRITE);
+    try (Stream<Path> files = Files.walk(store.resolve("tmp"))) {
+      assertThat(files.filter(Files::isRegularFile).toList()).isEmpty();
+    }
+  }
+
+  @Test
+  void refusesProvenanceNamingARepositoryWithControlCharacters() {
+    publishGood();
+    publishProvenance(provenance(RepositoryFixture.hex("SHA-256", packageBytes), "git+https://github.com/example/hello\\u001b[2J", COMMIT));
+
+    assertRefused(acquirer(TrustPolicies.standard()), AcquisitionCodes.PROVENANCE_INVALID);
   }
 
   @Test

@@ -114,7 +114,8 @@ public final class ContentStore {
 
   /**
    * Stores the staged file and, beside it, {@code <root>/observations/<sha256>.json}. The record
-   * is written first and moved into place last, so a stored package always has its latest record.
+   * is written before the package is moved into place and moved beside it right after, so a
+   * failure to write it stores nothing.
    */
   public Path commit(Staged staged, Function<Path, String> record) {
     Path target = root.resolve("sha256").resolve(staged.sha256());

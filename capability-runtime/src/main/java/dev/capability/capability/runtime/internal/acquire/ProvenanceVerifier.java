@@ -23,6 +23,8 @@ public final class ProvenanceVerifier {
   private static final Set<String> STATEMENT_TYPES = Set.of("https://in-toto.io/Statement/v1", "https://in-toto.io/Statement/v0.1");
   private static final String SLSA_PREFIX = "https://slsa.dev/provenance/";
   private static final Pattern COMMIT = Pattern.compile("[0-9a-f]{40}");
+  /** Printed and recorded as observed, so no control characters, spaces or non-ASCII. */
+  private static final Pattern PRINTABLE_URI = Pattern.compile("[a-z][a-z0-9+.-]*://[\\x21-\\x7e]{1,2000}");
 
   /** The check, and what the statement named. */
   public record Outcome(Check check, Optional<String> repository, Optional<String> commit) {
@@ -67,6 +69,9 @@ public final class ProvenanceVerifier {
       return Outcome.failed(AcquisitionCodes.PROVENANCE_INVALID, "the provenance names no source repository with a commit");
     }
     String repository = normalize(source.path("uri").asText(""));
+    if (!PRINTABLE_URI.matcher(repository).matches()) {
+      return Outcome.failed(AcquisitionCodes.PROVENANCE_INVALID, "the provenance names a source repository that is not a printable URI: '" + printable(repository) + "'");
+    }
     String commit = source.path("digest").path("gitCommit").asText(source.path("digest").path("sha1").asText(""));
     if (!COMMIT.matcher(commit).matches()) {
       return new Outcome(

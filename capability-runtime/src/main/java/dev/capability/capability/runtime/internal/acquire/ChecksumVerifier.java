@@ -43,7 +43,7 @@ final class ChecksumVerifier {
     }
     List<String> strong = matched.stream().filter(STRONG::contains).toList();
     if (!strong.isEmpty()) {
-      return Check.verified(String.join(", ", matched) + " match the repository's checksum files");
+      return Check.verified("the repository's checksum files match: " + String.join(", ", matched));
     }
     if (!matched.isEmpty()) {
       return Check.failed(

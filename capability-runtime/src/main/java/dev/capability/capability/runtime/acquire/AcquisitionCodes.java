@@ -23,6 +23,8 @@ public final class AcquisitionCodes {
   public static final String DOWNLOAD_TOO_LARGE = "DOWNLOAD_TOO_LARGE";
   public static final String DOWNLOAD_TIMED_OUT = "DOWNLOAD_TIMED_OUT";
   public static final String STORE_FAILED = "STORE_FAILED";
+  public static final String NPM_MANIFEST_INVALID = "NPM_MANIFEST_INVALID";
+  public static final String NPM_TARBALL_ORIGIN = "NPM_TARBALL_ORIGIN";
 
   // Integrity.
   public static final String CHECKSUM_MISSING = "CHECKSUM_MISSING";
@@ -49,6 +51,7 @@ public final class AcquisitionCodes {
   public static final String PROVENANCE_COMMIT_MISMATCH = "PROVENANCE_COMMIT_MISMATCH";
   public static final String PROVENANCE_UNSIGNED = "PROVENANCE_UNSIGNED";
   public static final String PROVENANCE_SIGNATURE_INVALID = "PROVENANCE_SIGNATURE_INVALID";
+  public static final String PROVENANCE_NOT_VERIFIED = "PROVENANCE_NOT_VERIFIED";
 
   // Identity: the package's manifest against the coordinates.
   public static final String IDENTITY_MISMATCH = "IDENTITY_MISMATCH";

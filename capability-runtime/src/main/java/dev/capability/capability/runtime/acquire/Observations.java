@@ -9,6 +9,7 @@ import java.util.Optional;
  * of each verification. Observations record; they grant nothing. A {@link TrustPolicy} decides on
  * them and a {@link TrustScore} summarizes them.
  *
+ * @param coordinates what was asked for: Maven coordinates, or {@code npm:name@version}
  * @param source the source's description
  * @param fetched every file asked of the source, found or not, in order
  * @param sha256 hex SHA-256 of the artifact
@@ -26,7 +27,7 @@ import java.util.Optional;
  * @param sigstore a Sigstore bundle: recorded when present, never counted as verified
  */
 public record Observations(
-    Coordinates coordinates,
+    String coordinates,
     String source,
     List<Fetch> fetched,
     String sha256,

@@ -46,7 +46,7 @@ public final class AcquisitionJson {
     observations.put("provenance", provenance);
     observations.put("sigstore", check(o.sigstore()));
     Map<String, Object> view = new LinkedHashMap<>();
-    view.put("coordinates", o.coordinates().toString());
+    view.put("coordinates", o.coordinates());
     view.put("stored", acquisition.stored().map(Path::toString).orElse(null));
     view.put("sha256", o.sha256());
     view.put("sha512", o.sha512());

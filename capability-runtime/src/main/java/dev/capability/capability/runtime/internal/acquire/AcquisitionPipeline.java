@@ -97,20 +97,12 @@ public final class AcquisitionPipeline {
           : IdentityCheck.check(staged.file(), coordinates);
 
       Observations observations = new Observations(
-          coordinates, source.describe(), fetched, staged.sha256(), staged.digests().get("sha512"), staged.size(),
+          coordinates.toString(), source.describe(), fetched, staged.sha256(), staged.digests().get("sha512"), staged.size(),
           integrity, identity, signature.check(), signature.keyFingerprint(),
           provenanceOutcome.check(), provenanceOutcome.repository(), provenanceOutcome.commit(), sigstore);
-      TrustScore score = TrustScoring.score(observations);
-      TrustDecision decision = observations.firstFailure()
-          .map(failure -> TrustDecision.refuse(VERIFICATION, failure.code(), failure.detail()))
-          .orElseGet(() -> decide(observations));
-      if (!decision.accepted()) {
-        return new Acquisition(Optional.empty(), observations, score, decision);
-      }
-      Path storedPath = store.commit(
-          staged, target -> new Acquisition(Optional.of(target), observations, score, decision).toJson());
-      stored = true;
-      return new Acquisition(Optional.of(storedPath), observations, score, decision);
+      Acquisition acquisition = conclude(store, staged, observations, checksums.containsKey("sha512"), policy);
+      stored = acquisition.accepted();
+      return acquisition;
     } finally {
       if (!stored) {
         store.discard(staged);
@@ -118,7 +110,23 @@ public final class AcquisitionPipeline {
     }
   }
 
-  private TrustDecision decide(Observations observations) {
+  /**
+   * Scores, refuses on any failed check or asks the policy, and stores the staged file when
+   * accepted. The caller discards the staged file when the result is not accepted or this throws.
+   */
+  static Acquisition conclude(ContentStore store, ContentStore.Staged staged, Observations observations, boolean sha512, TrustPolicy policy) {
+    TrustScore score = TrustScoring.score(observations, sha512);
+    TrustDecision decision = observations.firstFailure()
+        .map(failure -> TrustDecision.refuse(VERIFICATION, failure.code(), failure.detail()))
+        .orElseGet(() -> decide(policy, observations));
+    if (!decision.accepted()) {
+      return new Acquisition(Optional.empty(), observations, score, decision);
+    }
+    Path storedPath = store.commit(staged, target -> new Acquisition(Optional.of(target), observations, score, decision).toJson());
+    return new Acquisition(Optional.of(storedPath), observations, score, decision);
+  }
+
+  private static TrustDecision decide(TrustPolicy policy, Observations observations) {
     TrustDecision decision = policy.decide(observations);
     if (decision == null) {
       throw new IllegalStateException("trust policy " + policy.name() + " returned no decision");

@@ -36,25 +36,22 @@ public final class HttpRepositorySource implements PackageSource {
     }
     this.bodyBudget = bodyBudget;
     this.root = checkRoot(root, allowHttpLoopback);
-    this.client = HttpClient.newBuilder()
+    this.client = client();
+  }
+
+  /** A client that never follows redirects. */
+  static HttpClient client() {
+    return HttpClient.newBuilder()
         .followRedirects(HttpClient.Redirect.NEVER)
         .connectTimeout(CONNECT_TIMEOUT)
         .build();
   }
 
-  @Override
-  public String describe() {
-    return root.toString();
-  }
-
-  @Override
-  public String location(String path) {
-    return root.resolve(RelativePaths.check(path)).toString();
-  }
-
-  @Override
-  public Optional<InputStream> open(String path) {
-    URI uri = root.resolve(RelativePaths.check(path));
+  /**
+   * GETs {@code uri}: the body under the time budget on 200, empty on 404 or 410, a refusal on a
+   * redirect or any other status.
+   */
+  static Optional<InputStream> get(HttpClient client, URI uri, Duration bodyBudget) {
     HttpRequest request = HttpRequest.newBuilder(uri).GET().timeout(RESPONSE_TIMEOUT).build();
     HttpResponse<InputStream> response;
     try {
@@ -82,6 +79,21 @@ public final class HttpRepositorySource implements PackageSource {
     throw new AcquisitionRefusedException(AcquisitionCodes.SOURCE_UNAVAILABLE, uri + " answered HTTP " + status);
   }
 
+  @Override
+  public String describe() {
+    return root.toString();
+  }
+
+  @Override
+  public String location(String path) {
+    return root.resolve(RelativePaths.check(path)).toString();
+  }
+
+  @Override
+  public Optional<InputStream> open(String path) {
+    return get(client, root.resolve(RelativePaths.check(path)), bodyBudget);
+  }
+
   private static void close(InputStream body) {
     try {
       body.close();
@@ -90,7 +102,8 @@ public final class HttpRepositorySource implements PackageSource {
     }
   }
 
-  private static URI checkRoot(URI root, boolean allowHttpLoopback) {
+  /** A usable root: HTTPS (or HTTP to loopback when allowed), no user information, query or fragment, ending in '/'. */
+  static URI checkRoot(URI root, boolean allowHttpLoopback) {
     if (!root.isAbsolute() || root.isOpaque() || root.getHost() == null) {
       throw invalid(root, "is not an absolute http(s) URL with a host");
     }

@@ -9,9 +9,10 @@ import java.util.List;
 public final class TrustScoring {
   private TrustScoring() {}
 
-  public static TrustScore score(Observations observations) {
+  /** @param sha512 whether the integrity that was verified includes SHA-512 */
+  public static TrustScore score(Observations observations, boolean sha512) {
     return TrustScore.of(List.of(
-        integrity(observations),
+        integrity(observations, sha512),
         component("signature", observations.signature(), 30, 0),
         component("provenance", observations.provenance(), 30, 10),
         new TrustScore.Component(
@@ -21,12 +22,11 @@ public final class TrustScoring {
                 : "a Sigstore bundle is present but this version does not verify it")));
   }
 
-  private static TrustScore.Component integrity(Observations observations) {
+  private static TrustScore.Component integrity(Observations observations, boolean sha512) {
     Check integrity = observations.integrity();
     if (!integrity.isVerified()) {
       return new TrustScore.Component("integrity", 0, 25, integrity.status() + " " + integrity.code());
     }
-    boolean sha512 = observations.fetched().stream().anyMatch(fetch -> fetch.found() && fetch.location().endsWith(".sha512"));
     int points = sha512 ? 25 : 20;
     return new TrustScore.Component("integrity", points, 25, integrity.detail());
   }

@@ -7,6 +7,9 @@ import dev.capability.capability.runtime.acquire.Acquisition;
 import dev.capability.capability.runtime.acquire.Check;
 import dev.capability.capability.runtime.acquire.Coordinates;
 import dev.capability.capability.runtime.acquire.Fetch;
+import dev.capability.capability.runtime.acquire.NpmAcquirer;
+import dev.capability.capability.runtime.acquire.NpmCoordinates;
+import dev.capability.capability.runtime.acquire.NpmRegistryKeys;
 import dev.capability.capability.runtime.acquire.Observations;
 import dev.capability.capability.runtime.acquire.PackageAcquirer;
 import dev.capability.capability.runtime.acquire.PackageSource;
@@ -30,13 +33,15 @@ import picocli.CommandLine.Parameters;
 final class AcquireCommand implements Callable<Integer> {
   private static final ObjectMapper JSON = new ObjectMapper();
   static final String MAVEN_CENTRAL = "https://repo.maven.apache.org/maven2/";
+  static final String NPM_REGISTRY = "https://registry.npmjs.org/";
+  private static final String NPM_PREFIX = "npm:";
 
   private final Console console;
 
-  @Parameters(paramLabel = "COORDINATES", description = "group:artifact:version[:classifier][@type], an exact version.")
+  @Parameters(paramLabel = "COORDINATES", description = "group:artifact:version[:classifier][@type] or npm:name@version, an exact version.")
   String coordinates;
 
-  @Option(names = "--repository", paramLabel = "URL", description = "The Maven repository (HTTPS). Default: Maven Central.")
+  @Option(names = "--repository", paramLabel = "URL", description = "The Maven repository or npm registry (HTTPS). Default: Maven Central, or registry.npmjs.org for npm:.")
   String repository;
 
   @Option(names = "--local-repository", paramLabel = "DIR", description = "A directory in the Maven layout, instead of --repository.")
@@ -50,6 +55,9 @@ final class AcquireCommand implements Callable<Integer> {
 
   @Option(names = "--keyring", paramLabel = "FILE", description = "The trusted keys and the coordinates each may sign (JSON).")
   Path keyring;
+
+  @Option(names = "--npm-keys", paramLabel = "FILE", description = "The pinned npm registry keys (the registry's /-/npm/v1/keys JSON).")
+  Path npmKeys;
 
   @Option(names = "--expect-repository", paramLabel = "URL", description = "The source repository the provenance must name.")
   String expectedRepository;
@@ -74,24 +82,10 @@ final class AcquireCommand implements Callable<Integer> {
   public Integer call() {
     Acquisition acquisition;
     try {
-      Coordinates exact = Coordinates.parse(coordinates);
       if (maxBytes <= 0) {
         throw new CapabilityException("USAGE", "--max-bytes must be positive");
       }
-      PackageAcquirer.Builder builder = PackageAcquirer.builder(source(), store)
-          .keys(keyring == null ? TrustedKeys.none() : TrustedKeys.load(keyring))
-          .policy(TrustPolicies.named(trust))
-          .maxBytes(maxBytes);
-      if (expectedRepository != null) {
-        builder.expectedRepository(expectedRepository);
-      }
-      if (expectedCommit != null) {
-        if (!expectedCommit.matches("[0-9a-f]{40}")) {
-          throw new CapabilityException("USAGE", "--expect-commit must be 40 lowercase hex digits, not '" + expectedCommit + "'");
-        }
-        builder.expectedCommit(expectedCommit);
-      }
-      acquisition = builder.build().acquire(exact);
+      acquisition = coordinates.startsWith(NPM_PREFIX) ? acquireNpm() : acquireMaven();
     } catch (CapabilityException e) {
       console.error(e, json);
       return e.code().equals("USAGE") ? ExitCodes.USAGE : ExitCodes.CAPABILITY_REFUSED;
@@ -110,6 +104,42 @@ final class AcquireCommand implements Callable<Integer> {
     return ExitCodes.OK;
   }
 
+  private Acquisition acquireNpm() {
+    NpmCoordinates exact = NpmCoordinates.parse(coordinates.substring(NPM_PREFIX.length()));
+    if (localRepository != null || keyring != null || expectedRepository != null || expectedCommit != null) {
+      throw new CapabilityException(
+          "USAGE", "npm: coordinates take --repository, --npm-keys, --trust, --store, --max-bytes and --allow-http-loopback only");
+    }
+    return NpmAcquirer.builder(uri(repository == null ? NPM_REGISTRY : repository), store)
+        .allowHttpLoopback(allowHttpLoopback)
+        .keys(npmKeys == null ? NpmRegistryKeys.none() : NpmRegistryKeys.load(npmKeys))
+        .policy(TrustPolicies.named(trust))
+        .maxBytes(maxBytes)
+        .build()
+        .acquire(exact);
+  }
+
+  private Acquisition acquireMaven() {
+    Coordinates exact = Coordinates.parse(coordinates);
+    if (npmKeys != null) {
+      throw new CapabilityException("USAGE", "--npm-keys is for npm: coordinates");
+    }
+    PackageAcquirer.Builder builder = PackageAcquirer.builder(source(), store)
+        .keys(keyring == null ? TrustedKeys.none() : TrustedKeys.load(keyring))
+        .policy(TrustPolicies.named(trust))
+        .maxBytes(maxBytes);
+    if (expectedRepository != null) {
+      builder.expectedRepository(expectedRepository);
+    }
+    if (expectedCommit != null) {
+      if (!expectedCommit.matches("[0-9a-f]{40}")) {
+        throw new CapabilityException("USAGE", "--expect-commit must be 40 lowercase hex digits, not '" + expectedCommit + "'");
+      }
+      builder.expectedCommit(expectedCommit);
+    }
+    return builder.build().acquire(exact);
+  }
+
   private PackageSource source() {
     if (localRepository != null) {
       if (repository != null) {
@@ -117,13 +147,15 @@ final class AcquireCommand implements Callable<Integer> {
       }
       return PackageSources.localRepository(localRepository);
     }
-    URI uri;
+    return PackageSources.mavenRepository(uri(repository == null ? MAVEN_CENTRAL : repository), allowHttpLoopback);
+  }
+
+  private static URI uri(String text) {
     try {
-      uri = new URI(repository == null ? MAVEN_CENTRAL : repository);
+      return new URI(text);
     } catch (URISyntaxException e) {
       throw new CapabilityException("USAGE", "--repository is not a URL: " + e.getMessage());
     }
-    return PackageSources.mavenRepository(uri, allowHttpLoopback);
   }
 
   private void printPlain(Acquisition acquisition) {

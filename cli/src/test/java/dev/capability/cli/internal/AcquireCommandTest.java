@@ -193,6 +193,33 @@ class AcquireCommandTest {
     assertThat(refused.err()).contains("SOURCE_INSECURE");
   }
 
+  @Test
+  void acquiresAnNpmVersionSignedByAPinnedRegistryKey() throws Exception {
+    java.security.KeyPairGenerator generator = java.security.KeyPairGenerator.getInstance("EC");
+    generator.initialize(new java.security.spec.ECGenParameterSpec("secp256r1"));
+    java.security.KeyPair registryKey = generator.generateKeyPair();
+    byte[] tgz = "tarball bytes".getBytes(StandardCharsets.UTF_8);
+    String integrity = "sha512-" + java.util.Base64.getEncoder().encodeToString(MessageDigest.getInstance("SHA-512").digest(tgz));
+    java.security.Signature signer = java.security.Signature.getInstance("SHA256withECDSA");
+    signer.initSign(registryKey.getPrivate());
+    signer.update(("hello-cap@1.0.0:" + integrity).getBytes(StandardCharsets.UTF_8));
+    write("hello-cap/-/hello-cap-1.0.0.tgz", tgz);
+    write("hello-cap/1.0.0", ("{\"name\":\"hello-cap\",\"version\":\"1.0.0\",\"dist\":{\"tarball\":\"" + uri() + "hello-cap/-/hello-cap-1.0.0.tgz\","
+        + "\"integrity\":\"" + integrity + "\",\"signatures\":[{\"keyid\":\"SHA256:k\",\"sig\":\""
+        + java.util.Base64.getEncoder().encodeToString(signer.sign()) + "\"}]}}").getBytes(StandardCharsets.UTF_8));
+    Path keys = Files.writeString(work.resolve("npm-keys.json"), "{\"keys\":[{\"keyid\":\"SHA256:k\",\"keytype\":\"ecdsa-sha2-nistp256\","
+        + "\"scheme\":\"ecdsa-sha2-nistp256\",\"key\":\"" + java.util.Base64.getEncoder().encodeToString(registryKey.getPublic().getEncoded()) + "\"}]}");
+
+    CliRunner.Outcome acquired = CliRunner.run("acquire", "npm:hello-cap@1.0.0", "--repository", uri(), "--allow-http-loopback",
+        "--npm-keys", keys.toString(), "--store", work.resolve("store").toString(), "--json");
+
+    assertThat(acquired.exitCode()).as(acquired.out() + acquired.err()).isZero();
+    JsonNode view = json(acquired.out());
+    assertThat(view.path("coordinates").asText()).isEqualTo("npm:hello-cap@1.0.0");
+    assertThat(view.path("observations").path("signature").path("key").asText()).isEqualTo("SHA256:k");
+    assertThat(Files.readAllBytes(Path.of(view.path("stored").asText()))).isEqualTo(tgz);
+  }
+
   private String[] acquire(Path store, String... extra) {
     List<String> args = new java.util.ArrayList<>(List.of(
         "acquire", "com.example:hello:1.0.0@zip",

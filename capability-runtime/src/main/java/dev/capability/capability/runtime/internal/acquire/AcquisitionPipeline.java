@@ -1,0 +1,166 @@
+package dev.capability.capability.runtime.internal.acquire;
+
+import dev.capability.capability.runtime.acquire.Acquisition;
+import dev.capability.capability.runtime.acquire.AcquisitionCodes;
+import dev.capability.capability.runtime.acquire.AcquisitionRefusedException;
+import dev.capability.capability.runtime.acquire.Check;
+import dev.capability.capability.runtime.acquire.Coordinates;
+import dev.capability.capability.runtime.acquire.Fetch;
+import dev.capability.capability.runtime.acquire.Observations;
+import dev.capability.capability.runtime.acquire.PackageSource;
+import dev.capability.capability.runtime.acquire.TrustDecision;
+import dev.capability.capability.runtime.acquire.TrustPolicy;
+import dev.capability.capability.runtime.acquire.TrustScore;
+import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * One acquisition, top to bottom: stage the artifact, fetch its side files, verify checksums,
+ * signature and provenance, record observations, refuse on any failed check, ask the policy,
+ * then store or discard. The staged file is discarded on every path that does not store it.
+ */
+public final class AcquisitionPipeline {
+  private static final int CHECKSUM_MAX_BYTES = 1024;
+  private static final int SIGNATURE_MAX_BYTES = 64 * 1024;
+  private static final int BUNDLE_MAX_BYTES = 1024 * 1024;
+  /** The policy name on decisions made by a failed check, before any policy was asked. */
+  public static final String VERIFICATION = "verification";
+
+  private final PackageSource source;
+  private final ContentStore store;
+  private final SignatureVerifier signatures;
+  private final ProvenanceVerifier provenance;
+  private final TrustPolicy policy;
+  private final ProvenanceVerifier.Expectations expectations;
+  private final long maxBytes;
+
+  public AcquisitionPipeline(
+      PackageSource source,
+      ContentStore store,
+      Keyring keyring,
+      TrustPolicy policy,
+      Optional<String> expectedRepository,
+      Optional<String> expectedCommit,
+      long maxBytes) {
+    this.source = source;
+    this.store = store;
+    this.signatures = new SignatureVerifier(keyring);
+    this.provenance = new ProvenanceVerifier(signatures);
+    this.policy = policy;
+    this.expectations = new ProvenanceVerifier.Expectations(expectedRepository, expectedCommit);
+    this.maxBytes = maxBytes;
+  }
+
+  public Acquisition acquire(Coordinates coordinates) {
+    String path = coordinates.repositoryPath();
+    String location = source.location(path);
+    InputStream in = source.open(path).orElseThrow(
+        () -> new AcquisitionRefusedException(AcquisitionCodes.ARTIFACT_NOT_FOUND, location + " does not exist"));
+    ContentStore.Staged staged = store.stage(in, maxBytes, location);
+    boolean stored = false;
+    try {
+      List<Fetch> fetched = new ArrayList<>();
+      fetched.add(new Fetch(location, true, staged.size(), staged.sha256()));
+      String what = coordinates.fileName();
+
+      Map<String, byte[]> checksums = new LinkedHashMap<>();
+      for (String algorithm : ContentStore.ALGORITHMS) {
+        side(path + "." + algorithm, CHECKSUM_MAX_BYTES, fetched).ifPresent(bytes -> checksums.put(algorithm, bytes));
+      }
+      Check integrity = ChecksumVerifier.verify(checksums, staged.digests(), what);
+
+      Optional<byte[]> asc = side(path + ".asc", SIGNATURE_MAX_BYTES, fetched);
+      SignatureVerifier.Outcome signature = asc.isPresent()
+          ? signatures.verify(asc.get(), () -> Files.newInputStream(staged.file()), coordinates, what)
+          : new SignatureVerifier.Outcome(Check.absent(AcquisitionCodes.SIGNATURE_MISSING, "the repository has no " + what + ".asc"), Optional.empty());
+
+      ProvenanceVerifier.Outcome provenanceOutcome = provenance(path, what, coordinates, staged.sha256(), fetched);
+
+      Check sigstore = side(path + ".sigstore.json", BUNDLE_MAX_BYTES, fetched).isPresent()
+          ? Check.unverified(AcquisitionCodes.SIGSTORE_NOT_VERIFIED, "a Sigstore bundle is present; this version records it and does not verify it")
+          : Check.absent(AcquisitionCodes.SIGSTORE_NOT_VERIFIED, "the repository has no " + what + ".sigstore.json");
+
+      boolean failedSoFar = !integrity.isVerified()
+          || signature.check().status() == Check.Status.FAILED
+          || provenanceOutcome.check().status() == Check.Status.FAILED;
+      Check identity = failedSoFar
+          ? Check.unverified(AcquisitionCodes.IDENTITY_UNCHECKED, "not inspected: an earlier check failed")
+          : IdentityCheck.check(staged.file(), coordinates);
+
+      Observations observations = new Observations(
+          coordinates.toString(), source.describe(), fetched, staged.sha256(), staged.digests().get("sha512"), staged.size(),
+          integrity, identity, signature.check(), signature.keyFingerprint(),
+          provenanceOutcome.check(), provenanceOutcome.repository(), provenanceOutcome.commit(), sigstore);
+      Acquisition acquisition = conclude(store, staged, observations, checksums.containsKey("sha512"), policy);
+      stored = acquisition.accepted();
+      return acquisition;
+    } finally {
+      if (!stored) {
+        store.discard(staged);
+      }
+    }
+  }
+
+  /**
+   * Scores, refuses on any failed check or asks the policy, and stores the staged file when
+   * accepted. The caller discards the staged file when the result is not accepted or this throws.
+   */
+  static Acquisition conclude(ContentStore store, ContentStore.Staged staged, Observations observations, boolean sha512, TrustPolicy policy) {
+    TrustScore score = TrustScoring.score(observations, sha512);
+    TrustDecision decision = observations.firstFailure()
+        .map(failure -> TrustDecision.refuse(VERIFICATION, failure.code(), failure.detail()))
+        .orElseGet(() -> decide(policy, observations));
+    if (!decision.accepted()) {
+      return new Acquisition(Optional.empty(), observations, score, decision);
+    }
+    Path storedPath = store.commit(staged, target -> new Acquisition(Optional.of(target), observations, score, decision).toJson());
+    return new Acquisition(Optional.of(storedPath), observations, score, decision);
+  }
+
+  private static TrustDecision decide(TrustPolicy policy, Observations observations) {
+    TrustDecision decision = policy.decide(observations);
+    if (decision == null) {
+      throw new IllegalStateException("trust policy " + policy.name() + " returned no decision");
+    }
+    return decision;
+  }
+
+  private ProvenanceVerifier.Outcome provenance(String path, String what, Coordinates coordinates, String sha256, List<Fetch> fetched) {
+    Optional<byte[]> statement = side(path + ".intoto.json", ProvenanceVerifier.MAX_BYTES, fetched);
+    if (statement.isEmpty()) {
+      return new ProvenanceVerifier.Outcome(
+          Check.absent(AcquisitionCodes.PROVENANCE_MISSING, "the repository has no " + what + ".intoto.json"), Optional.empty(), Optional.empty());
+    }
+    Optional<byte[]> signature = side(path + ".intoto.json.asc", SIGNATURE_MAX_BYTES, fetched);
+    return provenance.verify(statement.get(), signature, sha256, coordinates, expectations);
+  }
+
+  private Optional<byte[]> side(String path, int limit, List<Fetch> fetched) {
+    String location = source.location(path);
+    Optional<InputStream> in = source.open(path);
+    if (in.isEmpty()) {
+      fetched.add(new Fetch(location, false, 0, ""));
+      return Optional.empty();
+    }
+    byte[] bytes = SmallFiles.read(in.get(), limit, location);
+    fetched.add(new Fetch(location, true, bytes.length, sha256(bytes)));
+    return Optional.of(bytes);
+  }
+
+  private static String sha256(byte[] bytes) {
+    try {
+      return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(bytes));
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException("SHA-256 is missing from this JDK", e);
+    }
+  }
+}

@@ -1,0 +1,198 @@
+package dev.capability.cli.internal;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.capability.capability.runtime.acquire.Acquisition;
+import dev.capability.capability.runtime.acquire.Check;
+import dev.capability.capability.runtime.acquire.Coordinates;
+import dev.capability.capability.runtime.acquire.Fetch;
+import dev.capability.capability.runtime.acquire.NpmAcquirer;
+import dev.capability.capability.runtime.acquire.NpmCoordinates;
+import dev.capability.capability.runtime.acquire.NpmRegistryKeys;
+import dev.capability.capability.runtime.acquire.Observations;
+import dev.capability.capability.runtime.acquire.PackageAcquirer;
+import dev.capability.capability.runtime.acquire.PackageSource;
+import dev.capability.capability.runtime.acquire.PackageSources;
+import dev.capability.capability.runtime.acquire.TrustPolicies;
+import dev.capability.capability.runtime.acquire.TrustScore;
+import dev.capability.capability.runtime.acquire.TrustedKeys;
+import dev.capability.kernel.api.CapabilityException;
+import java.net.URI;
+import java.net.URISyntaxException;
+import java.nio.file.Path;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/** {@code capability acquire}: fetch exact coordinates, verify them, decide under a trust policy, store by digest. */
+@Command(
+    name = "acquire",
+    description = "Fetch a package by exact coordinates, verify checksums, signature and provenance, and store it by digest. Nothing runs.")
+final class AcquireCommand implements Callable<Integer> {
+  private static final ObjectMapper JSON = new ObjectMapper();
+  static final String MAVEN_CENTRAL = "https://repo.maven.apache.org/maven2/";
+  static final String NPM_REGISTRY = "https://registry.npmjs.org/";
+  private static final String NPM_PREFIX = "npm:";
+
+  private final Console console;
+
+  @Parameters(paramLabel = "COORDINATES", description = "group:artifact:version[:classifier][@type] or npm:name@version, an exact version.")
+  String coordinates;
+
+  @Option(names = "--repository", paramLabel = "URL", description = "The Maven repository or npm registry (HTTPS). Default: Maven Central, or registry.npmjs.org for npm:.")
+  String repository;
+
+  @Option(names = "--local-repository", paramLabel = "DIR", description = "A directory in the Maven layout, instead of --repository.")
+  Path localRepository;
+
+  @Option(names = "--allow-http-loopback", description = "Allow plain HTTP when the repository host is a loopback address.")
+  boolean allowHttpLoopback;
+
+  @Option(names = "--trust", paramLabel = "POLICY", description = "strict, default (the default), or a trust-policy file.")
+  String trust = "default";
+
+  @Option(names = "--keyring", paramLabel = "FILE", description = "The trusted keys and the coordinates each may sign (JSON).")
+  Path keyring;
+
+  @Option(names = "--npm-keys", paramLabel = "FILE", description = "The pinned npm registry keys (the registry's /-/npm/v1/keys JSON).")
+  Path npmKeys;
+
+  @Option(names = "--expect-repository", paramLabel = "URL", description = "The source repository the provenance must name.")
+  String expectedRepository;
+
+  @Option(names = "--expect-commit", paramLabel = "HEX", description = "The commit (40 hex digits) the provenance must name.")
+  String expectedCommit;
+
+  @Option(names = "--store", paramLabel = "DIR", description = "The content-addressed store. Default: .capability/packages.")
+  Path store = Path.of(".capability", "packages");
+
+  @Option(names = "--max-bytes", paramLabel = "N", description = "The largest package accepted, in bytes. Default: 67108864.")
+  long maxBytes = PackageAcquirer.DEFAULT_MAX_BYTES;
+
+  @Option(names = "--json", description = "Print JSON.")
+  boolean json;
+
+  AcquireCommand(Console console) {
+    this.console = console;
+  }
+
+  @Override
+  public Integer call() {
+    Acquisition acquisition;
+    try {
+      if (maxBytes <= 0) {
+        throw new CapabilityException("USAGE", "--max-bytes must be positive");
+      }
+      acquisition = coordinates.startsWith(NPM_PREFIX) ? acquireNpm() : acquireMaven();
+    } catch (CapabilityException e) {
+      console.error(e, json);
+      return e.code().equals("USAGE") ? ExitCodes.USAGE : ExitCodes.CAPABILITY_REFUSED;
+    }
+    if (json) {
+      console.json(readTree(acquisition.toJson()));
+    } else {
+      printPlain(acquisition);
+    }
+    if (!acquisition.accepted()) {
+      if (!json) {
+        console.err().println("capability: " + acquisition.decision().code() + ": " + acquisition.decision().reason());
+      }
+      return ExitCodes.CAPABILITY_REFUSED;
+    }
+    return ExitCodes.OK;
+  }
+
+  private Acquisition acquireNpm() {
+    NpmCoordinates exact = NpmCoordinates.parse(coordinates.substring(NPM_PREFIX.length()));
+    if (localRepository != null || keyring != null || expectedRepository != null || expectedCommit != null) {
+      throw new CapabilityException(
+          "USAGE", "npm: coordinates take --repository, --npm-keys, --trust, --store, --max-bytes and --allow-http-loopback only");
+    }
+    return NpmAcquirer.builder(uri(repository == null ? NPM_REGISTRY : repository), store)
+        .allowHttpLoopback(allowHttpLoopback)
+        .keys(npmKeys == null ? NpmRegistryKeys.none() : NpmRegistryKeys.load(npmKeys))
+        .policy(TrustPolicies.named(trust))
+        .maxBytes(maxBytes)
+        .build()
+        .acquire(exact);
+  }
+
+  private Acquisition acquireMaven() {
+    Coordinates exact = Coordinates.parse(coordinates);
+    if (npmKeys != null) {
+      throw new CapabilityException("USAGE", "--npm-keys is for npm: coordinates");
+    }
+    PackageAcquirer.Builder builder = PackageAcquirer.builder(source(), store)
+        .keys(keyring == null ? TrustedKeys.none() : TrustedKeys.load(keyring))
+        .policy(TrustPolicies.named(trust))
+        .maxBytes(maxBytes);
+    if (expectedRepository != null) {
+      builder.expectedRepository(expectedRepository);
+    }
+    if (expectedCommit != null) {
+      if (!expectedCommit.matches("[0-9a-f]{40}")) {
+        throw new CapabilityException("USAGE", "--expect-commit must be 40 lowercase hex digits, not '" + expectedCommit + "'");
+      }
+      builder.expectedCommit(expectedCommit);
+    }
+    return builder.build().acquire(exact);
+  }
+
+  private PackageSource source() {
+    if (localRepository != null) {
+      if (repository != null) {
+        throw new CapabilityException("USAGE", "give --repository or --local-repository, not both");
+      }
+      return PackageSources.localRepository(localRepository);
+    }
+    return PackageSources.mavenRepository(uri(repository == null ? MAVEN_CENTRAL : repository), allowHttpLoopback);
+  }
+
+  private static URI uri(String text) {
+    try {
+      return new URI(text);
+    } catch (URISyntaxException e) {
+      throw new CapabilityException("USAGE", "--repository is not a URL: " + e.getMessage());
+    }
+  }
+
+  private void printPlain(Acquisition acquisition) {
+    Observations o = acquisition.observations();
+    var out = console.out();
+    out.println("coordinates: " + o.coordinates());
+    out.println("decision: " + (acquisition.accepted() ? "ACQUIRED" : "REFUSED " + acquisition.decision().code())
+        + " (policy " + acquisition.decision().policy() + ")");
+    out.println("stored: " + acquisition.stored().map(Path::toString).orElse("(nothing stored)"));
+    out.println("sha256: " + o.sha256());
+    out.println("size: " + o.size());
+    out.println("source: " + o.source());
+    for (Fetch fetch : o.fetched()) {
+      out.println("  " + (fetch.found() ? "fetched " + fetch.size() + " bytes sha256:" + fetch.sha256() + " " : "absent ") + fetch.location());
+    }
+    out.println("integrity: " + line(o.integrity()));
+    out.println("identity: " + line(o.identity()));
+    out.println("signature: " + line(o.signature()) + o.signingKey().map(key -> " [key " + key + "]").orElse(""));
+    out.println("provenance: " + line(o.provenance()));
+    out.println("sigstore: " + line(o.sigstore()));
+    TrustScore score = acquisition.score();
+    StringBuilder items = new StringBuilder();
+    for (TrustScore.Component component : score.components()) {
+      items.append(items.length() == 0 ? "" : ", ").append(component.name()).append(' ').append(component.points()).append('/').append(component.max());
+    }
+    out.println("score: " + score.total() + "/" + score.max() + " (advisory; grants nothing: " + items + ")");
+  }
+
+  private static JsonNode readTree(String json) {
+    try {
+      return JSON.readTree(json);
+    } catch (JsonProcessingException e) {
+      throw new IllegalStateException("the runtime wrote invalid JSON", e);
+    }
+  }
+
+  private static String line(Check check) {
+    return check.status() + (check.code().isEmpty() ? "" : " " + check.code()) + ": " + check.detail();
+  }
+}

@@ -1,0 +1,283 @@
+package dev.capability.cli.internal;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.sun.net.httpserver.HttpServer;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.MessageDigest;
+import java.security.SecureRandom;
+import java.util.Date;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.stream.Stream;
+import java.util.zip.ZipEntry;
+import java.util.zip.ZipOutputStream;
+import org.bouncycastle.bcpg.ArmoredOutputStream;
+import org.bouncycastle.bcpg.HashAlgorithmTags;
+import org.bouncycastle.bcpg.PublicKeyAlgorithmTags;
+import org.bouncycastle.bcpg.PublicKeyPacket;
+import org.bouncycastle.crypto.generators.Ed25519KeyPairGenerator;
+import org.bouncycastle.crypto.params.Ed25519KeyGenerationParameters;
+import org.bouncycastle.openpgp.PGPKeyPair;
+import org.bouncycastle.openpgp.PGPKeyRingGenerator;
+import org.bouncycastle.openpgp.PGPPublicKeyRing;
+import org.bouncycastle.openpgp.PGPSignature;
+import org.bouncycastle.openpgp.PGPSignatureGenerator;
+import org.bouncycastle.openpgp.operator.bc.BcPGPContentSignerBuilder;
+import org.bouncycastle.openpgp.operator.bc.BcPGPDigestCalculatorProvider;
+import org.bouncycastle.openpgp.operator.bc.BcPGPKeyPair;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** {@code acquire} against a real loopback Maven repository, then {@code inspect} and {@code run} of what it stored. */
+class AcquireCommandTest {
+  private static final String PATH = "com/example/hello/1.0.0/hello-1.0.0.zip";
+  private static final String SOURCE = "https://github.com/example/hello";
+  private static final String COMMIT = "0123456789abcdef0123456789abcdef01234567";
+
+  @TempDir Path work;
+  private HttpServer server;
+  private Path repository;
+  private PGPKeyPair key;
+  private Path keyring;
+  private byte[] packageBytes;
+
+  @BeforeEach
+  void publishHelloOnLoopback() throws Exception {
+    repository = Files.createDirectories(work.resolve("repo"));
+    server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+    server.createContext("/", exchange -> {
+      try (exchange) {
+        Path file = repository.resolve(exchange.getRequestURI().getPath().substring(1)).normalize();
+        if (!file.startsWith(repository) || !Files.isRegularFile(file)) {
+          exchange.sendResponseHeaders(404, -1);
+          return;
+        }
+        byte[] body = Files.readAllBytes(file);
+        exchange.sendResponseHeaders(200, body.length);
+        try (OutputStream out = exchange.getResponseBody()) {
+          out.write(body);
+        }
+      }
+    });
+    server.start();
+
+    Ed25519KeyPairGenerator generator = new Ed25519KeyPairGenerator();
+    generator.init(new Ed25519KeyGenerationParameters(new SecureRandom()));
+    key = new BcPGPKeyPair(PublicKeyPacket.VERSION_4, PublicKeyAlgorithmTags.EDDSA_LEGACY, generator.generateKeyPair(), new Date());
+    PGPPublicKeyRing ring = new PGPKeyRingGenerator(
+            PGPSignature.POSITIVE_CERTIFICATION, key, "Hello Release <release@example.com>",
+            new BcPGPDigestCalculatorProvider().get(HashAlgorithmTags.SHA1), null, null,
+            new BcPGPContentSignerBuilder(key.getPublicKey().getAlgorithm(), HashAlgorithmTags.SHA256), null)
+        .generatePublicKeyRing();
+    ByteArrayOutputStream armoredKey = new ByteArrayOutputStream();
+    try (ArmoredOutputStream armored = new ArmoredOutputStream(armoredKey)) {
+      ring.encode(armored);
+    }
+    Files.write(work.resolve("release.asc"), armoredKey.toByteArray());
+    keyring = work.resolve("keyring.json");
+    Files.writeString(keyring, "{\"keys\":[{\"fingerprint\":\"" + HexFormat.of().formatHex(ring.getPublicKey().getFingerprint())
+        + "\",\"publicKeyFile\":\"release.asc\",\"coordinates\":[\"com.example:hello\"]}]}");
+
+    packageBytes = helloPackage();
+    byte[] statement = ("{\"_type\":\"https://in-toto.io/Statement/v1\","
+        + "\"subject\":[{\"name\":\"hello-1.0.0.zip\",\"digest\":{\"sha256\":\"" + hex("SHA-256", packageBytes) + "\"}}],"
+        + "\"predicateType\":\"https://slsa.dev/provenance/v1\","
+        + "\"predicate\":{\"buildDefinition\":{\"buildType\":\"https://example.com/build/v1\",\"externalParameters\":{},"
+        + "\"resolvedDependencies\":[{\"uri\":\"git+" + SOURCE + "@refs/tags/v1.0.0\",\"digest\":{\"gitCommit\":\"" + COMMIT + "\"}}]},"
+        + "\"runDetails\":{\"builder\":{\"id\":\"https://example.com/builder\"}}}}").getBytes(StandardCharsets.UTF_8);
+    write(PATH, packageBytes);
+    write(PATH + ".sha512", hex("SHA-512", packageBytes).getBytes(StandardCharsets.US_ASCII));
+    write(PATH + ".asc", sign(packageBytes));
+    write(PATH + ".intoto.json", statement);
+    write(PATH + ".intoto.json.asc", sign(statement));
+  }
+
+  @AfterEach
+  void stopServer() {
+    server.stop(0);
+  }
+
+  @Test
+  void acquiresStrictlyThenInspectsAndRunsTheStoredPackage() {
+    Path store = work.resolve("store");
+
+    CliRunner.Outcome acquired = CliRunner.run(acquire(store, "--json"));
+
+    assertThat(acquired.exitCode()).as(acquired.out() + acquired.err()).isZero();
+    JsonNode view = json(acquired.out());
+    String stored = view.path("stored").asText();
+    assertThat(stored).isEqualTo(store.resolve("sha256").resolve(hex("SHA-256", packageBytes)).toString());
+    assertThat(view.path("decision").path("code").asText()).isEqualTo("ACQUIRED");
+    assertThat(view.path("decision").path("policy").asText()).isEqualTo("strict");
+    assertThat(view.path("observations").path("signature").path("status").asText()).isEqualTo("VERIFIED");
+    assertThat(view.path("observations").path("provenance").path("commit").asText()).isEqualTo(COMMIT);
+    assertThat(view.path("score").path("advisory").asBoolean()).isTrue();
+
+    CliRunner.Outcome inspected = CliRunner.run("inspect", stored);
+    assertThat(inspected.exitCode()).as(inspected.err()).isZero();
+    assertThat(inspected.out()).contains("name: hello");
+
+    CliRunner.Outcome ran = CliRunner.run("run", stored, "--input", "{\"name\":\"Ada\"}", "--json");
+    Assumptions.assumeFalse(ran.exitCode() == ExitCodes.CANNOT_EXECUTE, () -> "no isolation here: " + ran.out() + ran.err());
+    assertThat(ran.exitCode()).as(ran.out() + ran.err()).isZero();
+    assertThat(ran.out()).contains("\"boundary\":true").contains("Hello, Ada!");
+  }
+
+  @Test
+  void printsObservationsAndTheScoreInPlainText() {
+    CliRunner.Outcome acquired = CliRunner.run(acquire(work.resolve("store")));
+
+    assertThat(acquired.exitCode()).as(acquired.err()).isZero();
+    assertThat(acquired.out())
+        .contains("decision: ACQUIRED (policy strict)")
+        .contains("signature: VERIFIED")
+        .contains("provenance: VERIFIED")
+        .contains("score: 85/100 (advisory; grants nothing");
+  }
+
+  @Test
+  void aTamperedPackageIsRefusedWithExitThreeAndNothingStored() throws IOException {
+    byte[] tampered = packageBytes.clone();
+    tampered[10] ^= 1;
+    write(PATH, tampered);
+    Path store = work.resolve("store");
+
+    CliRunner.Outcome refused = CliRunner.run(acquire(store));
+
+    assertThat(refused.exitCode()).isEqualTo(3);
+    assertThat(refused.err()).contains("CHECKSUM_MISMATCH");
+    assertThat(refused.out()).contains("stored: (nothing stored)");
+    try (Stream<Path> files = Files.walk(store)) {
+      assertThat(files.filter(Files::isRegularFile).toList()).isEmpty();
+    }
+  }
+
+  @Test
+  void anUnsignedPackageIsRefusedByStrictWithTheCodeInJson() throws IOException {
+    Files.delete(repository.resolve(PATH + ".asc"));
+
+    CliRunner.Outcome refused = CliRunner.run(acquire(work.resolve("store"), "--json"));
+
+    assertThat(refused.exitCode()).isEqualTo(3);
+    assertThat(json(refused.out()).path("decision").path("code").asText()).isEqualTo("SIGNATURE_MISSING");
+  }
+
+  @Test
+  void aRangeIsRefusedBeforeAnythingIsFetched() {
+    CliRunner.Outcome refused = CliRunner.run("acquire", "com.example:hello:[1.0,2.0)", "--repository", uri(), "--allow-http-loopback",
+        "--store", work.resolve("store").toString());
+
+    assertThat(refused.exitCode()).isEqualTo(3);
+    assertThat(refused.err()).contains("COORDINATES_RANGE");
+    assertThat(work.resolve("store")).doesNotExist();
+  }
+
+  @Test
+  void plainHttpNeedsTheLoopbackFlag() {
+    CliRunner.Outcome refused = CliRunner.run("acquire", "com.example:hello:1.0.0@zip", "--repository", uri(), "--store", work.resolve("store").toString());
+
+    assertThat(refused.exitCode()).isEqualTo(3);
+    assertThat(refused.err()).contains("SOURCE_INSECURE");
+  }
+
+  @Test
+  void acquiresAnNpmVersionSignedByAPinnedRegistryKey() throws Exception {
+    java.security.KeyPairGenerator generator = java.security.KeyPairGenerator.getInstance("EC");
+    generator.initialize(new java.security.spec.ECGenParameterSpec("secp256r1"));
+    java.security.KeyPair registryKey = generator.generateKeyPair();
+    byte[] tgz = "tarball bytes".getBytes(StandardCharsets.UTF_8);
+    String integrity = "sha512-" + java.util.Base64.getEncoder().encodeToString(MessageDigest.getInstance("SHA-512").digest(tgz));
+    java.security.Signature signer = java.security.Signature.getInstance("SHA256withECDSA");
+    signer.initSign(registryKey.getPrivate());
+    signer.update(("hello-cap@1.0.0:" + integrity).getBytes(StandardCharsets.UTF_8));
+    write("hello-cap/-/hello-cap-1.0.0.tgz", tgz);
+    write("hello-cap/1.0.0", ("{\"name\":\"hello-cap\",\"version\":\"1.0.0\",\"dist\":{\"tarball\":\"" + uri() + "hello-cap/-/hello-cap-1.0.0.tgz\","
+        + "\"integrity\":\"" + integrity + "\",\"signatures\":[{\"keyid\":\"SHA256:k\",\"sig\":\""
+        + java.util.Base64.getEncoder().encodeToString(signer.sign()) + "\"}]}}").getBytes(StandardCharsets.UTF_8));
+    Path keys = Files.writeString(work.resolve("npm-keys.json"), "{\"keys\":[{\"keyid\":\"SHA256:k\",\"keytype\":\"ecdsa-sha2-nistp256\","
+        + "\"scheme\":\"ecdsa-sha2-nistp256\",\"key\":\"" + java.util.Base64.getEncoder().encodeToString(registryKey.getPublic().getEncoded()) + "\"}]}");
+
+    CliRunner.Outcome acquired = CliRunner.run("acquire", "npm:hello-cap@1.0.0", "--repository", uri(), "--allow-http-loopback",
+        "--npm-keys", keys.toString(), "--store", work.resolve("store").toString(), "--json");
+
+    assertThat(acquired.exitCode()).as(acquired.out() + acquired.err()).isZero();
+    JsonNode view = json(acquired.out());
+    assertThat(view.path("coordinates").asText()).isEqualTo("npm:hello-cap@1.0.0");
+    assertThat(view.path("observations").path("signature").path("key").asText()).isEqualTo("SHA256:k");
+    assertThat(Files.readAllBytes(Path.of(view.path("stored").asText()))).isEqualTo(tgz);
+  }
+
+  private String[] acquire(Path store, String... extra) {
+    List<String> args = new java.util.ArrayList<>(List.of(
+        "acquire", "com.example:hello:1.0.0@zip",
+        "--repository", uri(), "--allow-http-loopback",
+        "--trust", "strict", "--keyring", keyring.toString(),
+        "--expect-repository", SOURCE, "--store", store.toString()));
+    args.addAll(List.of(extra));
+    return args.toArray(String[]::new);
+  }
+
+  private String uri() {
+    return "http://127.0.0.1:" + server.getAddress().getPort() + "/";
+  }
+
+  private void write(String path, byte[] bytes) throws IOException {
+    Path file = repository.resolve(path);
+    Files.createDirectories(file.getParent());
+    Files.write(file, bytes);
+  }
+
+  private byte[] sign(byte[] data) throws Exception {
+    PGPSignatureGenerator generator = new PGPSignatureGenerator(
+        new BcPGPContentSignerBuilder(key.getPublicKey().getAlgorithm(), HashAlgorithmTags.SHA256), key.getPublicKey());
+    generator.init(PGPSignature.BINARY_DOCUMENT, key.getPrivateKey());
+    generator.update(data);
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+    try (ArmoredOutputStream armored = new ArmoredOutputStream(bytes)) {
+      generator.generate().encode(armored);
+    }
+    return bytes.toByteArray();
+  }
+
+  private static byte[] helloPackage() throws IOException {
+    Path hello = Path.of("../examples/capabilities/hello");
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+    try (ZipOutputStream zip = new ZipOutputStream(bytes)) {
+      for (String name : List.of("capability.json", "lib/hello.jar")) {
+        zip.putNextEntry(new ZipEntry(name));
+        zip.write(Files.readAllBytes(hello.resolve(name)));
+        zip.closeEntry();
+      }
+    }
+    return bytes.toByteArray();
+  }
+
+  private static String hex(String algorithm, byte[] bytes) {
+    try {
+      return HexFormat.of().formatHex(MessageDigest.getInstance(algorithm).digest(bytes));
+    } catch (java.security.NoSuchAlgorithmException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  private static JsonNode json(String text) {
+    try {
+      return new ObjectMapper().readTree(text);
+    } catch (IOException e) {
+      throw new AssertionError("not JSON: " + text, e);
+    }
+  }
+}

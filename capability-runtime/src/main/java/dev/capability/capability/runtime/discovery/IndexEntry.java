@@ -1,5 +1,6 @@
 package dev.capability.capability.runtime.discovery;
 
+import dev.capability.capability.runtime.acquire.Coordinates;
 import dev.capability.capability.runtime.Effect;
 import java.util.List;
 import java.util.Map;

@@ -1,5 +1,6 @@
 package dev.capability.capability.runtime.discovery;
 
+import dev.capability.capability.runtime.acquire.Coordinates;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 

@@ -3,7 +3,7 @@ package dev.capability.capability.runtime.internal.discovery;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import dev.capability.capability.runtime.Effect;
-import dev.capability.capability.runtime.discovery.Coordinates;
+import dev.capability.capability.runtime.acquire.Coordinates;
 import dev.capability.capability.runtime.discovery.DiscoveryCodes;
 import dev.capability.capability.runtime.discovery.IndexDocument;
 import dev.capability.capability.runtime.discovery.IndexEntry;
@@ -104,8 +104,9 @@ public final class IndexParser {
     Coordinates coordinates;
     try {
       coordinates = Coordinates.parse(text(node, "coordinates", source, pointer));
-    } catch (IndexRefusedException e) {
-      throw invalid(source, pointer + "/coordinates", e.getMessage());
+    } catch (CapabilityException e) {
+      // One grammar for coordinates everywhere: an index may list only what `acquire` would take.
+      throw invalid(source, pointer + "/coordinates", e.code() + ": " + e.getMessage());
     }
     String name = text(node, "name", source, pointer);
     if (!NAME.matcher(name).matches()) {

@@ -19,8 +19,11 @@ import java.util.stream.Collectors;
  * Runs untrusted capability packages: plans, asks the policy, runs the plan on an executor and
  * records a receipt. Build one with {@link #builder()}; by default it uses the deny-all policy and
  * the strongest isolating executor available, and refuses to build when there is none.
+ *
+ * <p>The runtime owns the executor it runs on, whether chosen or given: {@link #close()} closes it
+ * (a child-JVM executor keeps its sandbox backend open between runs). Runs may go on concurrently.
  */
-public final class CapabilityRuntime {
+public final class CapabilityRuntime implements AutoCloseable {
   private static final StrictJson OUTPUT = new StrictJson(CapabilityPlans.MAX_INPUT, 64);
 
   private final EffectPolicy policy;
@@ -38,6 +41,12 @@ public final class CapabilityRuntime {
   /** A builder with the defaults: deny-all, strongest isolating executor, receipts discarded. */
   public static Builder builder() {
     return new Builder();
+  }
+
+  /** Closes the executor, and with it what it keeps between runs. */
+  @Override
+  public void close() {
+    executor.close();
   }
 
   /** The executor this runtime runs on. */
@@ -177,7 +186,7 @@ public final class CapabilityRuntime {
       return this;
     }
 
-    /** Runs on this executor, whatever its strength. */
+    /** Runs on this executor, whatever its strength; the runtime closes it when it is closed. */
     public Builder executor(Executor executor) {
       this.executor = Objects.requireNonNull(executor, "executor");
       this.executorId = null;

@@ -4,7 +4,7 @@ package dev.capability.capability.runtime;
  * Runs a capability package. Implementations are found with {@link java.util.ServiceLoader}; the
  * runtime picks the strongest available one unless the host names one explicitly.
  */
-public interface Executor {
+public interface Executor extends AutoCloseable {
 
   /** The identity bound into plans made for this executor. */
   ExecutorIdentity identity();
@@ -26,4 +26,8 @@ public interface Executor {
    * exception means the executor could not run it at all.
    */
   ExecutionResult execute(ExecutionRequest request);
+
+  /** Releases what the executor keeps between runs (a backend it created, say); nothing by default. */
+  @Override
+  default void close() {}
 }

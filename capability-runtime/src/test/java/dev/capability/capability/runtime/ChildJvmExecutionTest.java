@@ -117,6 +117,25 @@ class ChildJvmExecutionTest {
   }
 
   @Test
+  void anExecutorCreatesItsBackendOnceAndClosesItWithTheRuntime() throws IOException {
+    GATE.backend();
+    CapabilityPackage pkg = pkg("hello", "return \"{}\";", "{}");
+    int created = CountingBwrapProvider.CREATED.get();
+    int closed = CountingBwrapProvider.CLOSED.get();
+
+    try (CapabilityRuntime runtime =
+        CapabilityRuntime.builder().executor(new ChildJvmExecutor(CountingBwrapProvider.ID, false, List.of(), work)).build()) {
+      for (int run = 0; run < 3; run++) {
+        ExecutionReceipt receipt = runtime.run(pkg, "{\"text\":\"x\"}");
+        assertThat(receipt.outcome()).as(receipt.message()).isEqualTo(ExecutionOutcome.SUCCEEDED);
+      }
+      assertThat(CountingBwrapProvider.CREATED.get() - created).as("created once for three runs").isEqualTo(1);
+      assertThat(CountingBwrapProvider.CLOSED.get() - closed).isZero();
+    }
+    assertThat(CountingBwrapProvider.CLOSED.get() - closed).as("closed with the runtime").isEqualTo(1);
+  }
+
+  @Test
   void aGrantTheCapabilityLeftUnusedIsNotReportedAsUsed() throws IOException {
     Path granted = work.resolve("notes");
     Files.createDirectories(granted);

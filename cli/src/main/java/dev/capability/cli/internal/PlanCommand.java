@@ -2,6 +2,7 @@ package dev.capability.cli.internal;
 
 import dev.capability.capability.runtime.CapabilityPackages;
 import dev.capability.capability.runtime.CapabilityPlan;
+import dev.capability.capability.runtime.CapabilityRuntime;
 import dev.capability.kernel.api.CapabilityException;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -27,8 +28,8 @@ final class PlanCommand implements Callable<Integer> {
   @Override
   public Integer call() {
     CapabilityPlan plan;
-    try {
-      plan = options.runtime().plan(CapabilityPackages.open(options.pkg), options.input);
+    try (CapabilityRuntime runtime = options.runtime()) {
+      plan = runtime.plan(CapabilityPackages.open(options.pkg), options.input);
     } catch (CapabilityException e) {
       console.error(e, json);
       return ExitCodes.forCapability(e);

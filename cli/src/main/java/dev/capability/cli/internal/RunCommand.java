@@ -53,8 +53,7 @@ final class RunCommand implements Callable<Integer> {
   public Integer call() {
     CapabilityPlan plan;
     ExecutionReceipt receipt;
-    try {
-      CapabilityRuntime runtime = options.runtime();
+    try (CapabilityRuntime runtime = options.runtime()) {
       CapabilityPackage pkg = CapabilityPackages.open(options.pkg);
       plan = runtime.plan(pkg, options.input);
       // Running the plan made above, not a fresh one, is what binds the recorded plan to the receipt.

@@ -17,6 +17,7 @@ import dev.capability.kernel.api.AttestationJson;
 import dev.capability.kernel.api.CapabilityException;
 import dev.capability.kernel.api.NetworkMode;
 import dev.capability.kernel.api.backend.BackendConfig;
+import dev.capability.kernel.api.backend.BackendProvider;
 import dev.capability.kernel.api.backend.ExecutionBackend;
 import dev.capability.kernel.api.policy.ExecutableRule;
 import dev.capability.kernel.api.policy.ExecutionPolicy;
@@ -35,6 +36,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.ServiceLoader;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.stream.Collectors;
@@ -69,6 +71,7 @@ public final class ChildJvmExecutor implements Executor {
   private final Path baseDirectory;
   private final Optional<Path> classDataArchive;
   private Boolean available;
+  private ExecutionBackend created;
 
   /** The default: the {@code bwrap} backend, found on the class path, paths under the working directory. */
   public ChildJvmExecutor() {
@@ -78,7 +81,9 @@ public final class ChildJvmExecutor implements Executor {
   /**
    * @param backendId the kernel backend to launch through
    * @param allowUnisolated whether the plain {@code process} backend may be used
-   * @param backends backend instances to use instead of discovering them; empty to discover
+   * @param backends backend instances to use instead of discovering them; empty to find the
+   *     provider of {@code backendId} on the class path and create its backend once, on the first
+   *     run, for the executor's lifetime ({@link #close()} closes it)
    * @param baseDirectory where relative effect scopes resolve; granted paths must lie under it
    */
   public ChildJvmExecutor(String backendId, boolean allowUnisolated, List<ExecutionBackend> backends, Path baseDirectory) {
@@ -119,17 +124,53 @@ public final class ChildJvmExecutor implements Executor {
   @Override
   public synchronized boolean available() {
     if (available == null) {
-      available =
-          backends.isEmpty()
-              ? CommandKernel.probeBackends(ChildJvmExecutor.class.getClassLoader(), BackendConfig.defaults()).stream()
-                  .anyMatch(status -> status.id().equals(backendId) && status.available())
-              : backends.stream().anyMatch(backend -> backend.id().equals(backendId));
+      // Finding out is creating the backend the runs will use: it is kept, not probed twice.
+      try {
+        backend();
+        available = true;
+      } catch (CapabilityException unavailable) {
+        available = false;
+      }
     }
     return available;
   }
 
   private boolean isolated() {
     return !backendId.equals(PROCESS_BACKEND);
+  }
+
+  private synchronized ExecutionBackend backend() {
+    if (!backends.isEmpty()) {
+      return backends.stream()
+          .filter(backend -> backend.id().equals(backendId))
+          .findFirst()
+          .orElseThrow(() -> new CapabilityException(CapabilityCodes.ISOLATION_UNAVAILABLE, "no backend '" + backendId + "' was given"));
+    }
+    if (created == null) {
+      BackendProvider provider =
+          ServiceLoader.load(BackendProvider.class, ChildJvmExecutor.class.getClassLoader()).stream()
+              .map(ServiceLoader.Provider::get)
+              .filter(candidate -> candidate.id().equals(backendId))
+              .findFirst()
+              .orElseThrow(
+                  () -> new CapabilityException(CapabilityCodes.ISOLATION_UNAVAILABLE, "no backend '" + backendId + "' is on the class path"));
+      BackendProvider.Availability availability = provider.probe();
+      if (!availability.available()) {
+        throw new CapabilityException(
+            CapabilityCodes.ISOLATION_UNAVAILABLE, "backend '" + backendId + "' cannot run here: " + availability.reason());
+      }
+      created = provider.create(BackendConfig.defaults());
+    }
+    return created;
+  }
+
+  /** Closes the backend this executor created, if it created one; given backends stay open. */
+  @Override
+  public synchronized void close() {
+    if (created != null) {
+      created.close();
+      created = null;
+    }
   }
 
   @Override
@@ -200,26 +241,23 @@ public final class ChildJvmExecutor implements Executor {
             descriptor.hooks().contains(Hook.VERIFY),
             descriptor.hooks().contains(Hook.ROLLBACK));
 
-    CommandKernel.Builder kernelBuilder =
-        CommandKernel.builder(ExecutionPolicies.of(policy)).hostEnvironment(Map.of()).workingDirectory(staging);
-    backends.forEach(kernelBuilder::backend);
-    CommandKernel kernel = kernelBuilder.discoverBackends(backends.isEmpty()).build();
-    dev.capability.kernel.api.ExecutionResult result;
-    try {
-      result =
-          kernel.execute(
-              dev.capability.kernel.api.ExecutionRequest.argv(argv)
-                  .repository(baseDirectory)
-                  .workingDirectory(staging)
-                  .stdin(hostRequest.encode())
-                  .backend(backendId)
-                  .build());
-    } finally {
-      // Closing the kernel closes its backends: only those it discovered are its to close.
-      if (backends.isEmpty()) {
-        kernel.close();
-      }
-    }
+    // Only the one backend, created once: probing and creating backends per run cost more than
+    // the kernel's whole pipeline. The kernel is not closed, since closing it closes the backend.
+    CommandKernel kernel =
+        CommandKernel.builder(ExecutionPolicies.of(policy))
+            .hostEnvironment(Map.of())
+            .workingDirectory(staging)
+            .backend(backend())
+            .discoverBackends(false)
+            .build();
+    dev.capability.kernel.api.ExecutionResult result =
+        kernel.execute(
+            dev.capability.kernel.api.ExecutionRequest.argv(argv)
+                .repository(baseDirectory)
+                .workingDirectory(staging)
+                .stdin(hostRequest.encode())
+                .backend(backendId)
+                .build());
     Optional<String> attestation = Optional.of(JSON.writeValueAsString(AttestationJson.toMap(result.attestation())));
     List<Effect> used = usedWrites(request.granted(), result.attestation().changes());
     if (!result.succeeded()) {

@@ -53,7 +53,7 @@ final class CheckCommand implements Callable<Integer> {
       return result.decision().allowed() ? ExitCodes.OK : ExitCodes.REFUSED;
     } catch (CapabilityException e) {
       console.error(e, json);
-      return ExitCodes.forOther(e);
+      return ExitCodes.CONFIGURATION;
     }
   }
 

@@ -63,9 +63,4 @@ public final class ExitCodes {
   public static int forExec(CapabilityException e) {
     return e instanceof BackendUnavailableException ? CANNOT_EXECUTE : KERNEL_REFUSED;
   }
-
-  /** The exit code of the other commands for an exception. */
-  public static int forOther(CapabilityException e) {
-    return CONFIGURATION;
-  }
 }

@@ -143,7 +143,7 @@ final class LedgerCommand implements Callable<Integer> {
         return ExitCodes.OK;
       } catch (LedgerException e) {
         console.error(e, json);
-        return ExitCodes.forOther(e);
+        return ExitCodes.CONFIGURATION;
       }
     }
 
@@ -255,7 +255,7 @@ final class LedgerCommand implements Callable<Integer> {
         return e.hashMatches() ? ExitCodes.OK : ExitCodes.REFUSED;
       } catch (LedgerException e) {
         console.error(e, json);
-        return ExitCodes.forOther(e);
+        return ExitCodes.CONFIGURATION;
       } catch (JsonProcessingException e) {
         throw new IllegalStateException("cannot print a record as JSON", e);
       }
@@ -286,7 +286,7 @@ final class LedgerCommand implements Callable<Integer> {
         v = location.reader().verify(storage);
       } catch (LedgerException e) {
         console.error(e, json);
-        return ExitCodes.forOther(e);
+        return ExitCodes.CONFIGURATION;
       }
       if (json) {
         Map<String, Object> m = new LinkedHashMap<>();
@@ -352,7 +352,7 @@ final class LedgerCommand implements Callable<Integer> {
         return ExitCodes.OK;
       } catch (LedgerException e) {
         console.error(e, false);
-        return "LEDGER_NOT_INTACT".equals(e.code()) ? ExitCodes.REFUSED : ExitCodes.forOther(e);
+        return "LEDGER_NOT_INTACT".equals(e.code()) ? ExitCodes.REFUSED : ExitCodes.CONFIGURATION;
       }
     }
   }

@@ -17,6 +17,15 @@ public enum AddressClass {
   LOOPBACK,
   PRIVATE;
 
+  /** Whether {@code access} lets a connection reach an address of this class. */
+  public boolean allowedBy(dev.capability.capability.runtime.discovery.NetworkAccess access) {
+    return switch (this) {
+      case PUBLIC -> true;
+      case LOOPBACK -> access.allowLoopback();
+      case PRIVATE -> access.allowPrivate();
+    };
+  }
+
   public static AddressClass of(InetAddress address) {
     if (address instanceof Inet6Address six) {
       byte[] bytes = six.getAddress();

@@ -62,13 +62,7 @@ public final class AddressGuard {
 
   private void check(String host, InetAddress address) {
     AddressClass kind = AddressClass.of(address);
-    boolean allowed =
-        switch (kind) {
-          case PUBLIC -> true;
-          case LOOPBACK -> access.allowLoopback();
-          case PRIVATE -> access.allowPrivate();
-        };
-    if (!allowed) {
+    if (!kind.allowedBy(access)) {
       throw new IndexRefusedException(
           DiscoveryCodes.INDEX_ADDRESS_REFUSED,
           "host '" + ScopeGrammar.printable(host) + "' resolves to " + address.getHostAddress() + ", a "

@@ -114,13 +114,7 @@ final class ServerUrls {
     String host = url.getHost().toLowerCase(Locale.ROOT);
     int port = url.getPort() != -1 ? url.getPort() : scheme.equals("https") ? 443 : 80;
     AddressClass kind = classify(host);
-    boolean allowed =
-        switch (kind) {
-          case PUBLIC -> true;
-          case LOOPBACK -> access.allowLoopback();
-          case PRIVATE -> access.allowPrivate();
-        };
-    if (!allowed) {
+    if (!kind.allowedBy(access)) {
       throw new OpenApiRefusedException(OpenApiCodes.OPENAPI_SERVER_REFUSED,
           where + " is a " + kind.name().toLowerCase(Locale.ROOT) + " address the operator did not allow");
     }

@@ -9,8 +9,8 @@ import dev.capability.kernel.api.backend.BackendConfig;
  * built first, the way a user builds it; when that fails (no daemon, no busybox-static) the gate's
  * probe reports why and the tests are skipped, or fail under {@code CAPABILITY_REQUIRE_BACKENDS=1}.
  */
-final class DockerGate {
-  static final BackendGate GATE;
+public final class DockerGate {
+  public static final BackendGate GATE;
 
   static {
     try {

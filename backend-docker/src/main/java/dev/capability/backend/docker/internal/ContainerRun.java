@@ -187,7 +187,7 @@ final class ContainerRun {
             spec.maxOutputBytes(),
             () -> {
               outputLimitHit.set(true);
-              signal(id, "KILL");
+              signalAsync(id, "KILL");
             });
     try (OutputCapture attached =
             client
@@ -259,6 +259,17 @@ final class ContainerRun {
       LOG.debug("no exit status: {}", e.getMessage());
       return OptionalInt.empty();
     }
+  }
+
+  /**
+   * Signals from a fresh thread. The frame-reading thread must never wait for the daemon: once
+   * the container exits, the daemon holds the container's lock until its output is drained, so a
+   * kill sent from the reader would wait for the reader forever.
+   */
+  private void signalAsync(String id, String signal) {
+    Thread killer = new Thread(() -> signal(id, signal), "ck-docker-kill");
+    killer.setDaemon(true);
+    killer.start();
   }
 
   private void signal(String id, String signal) {

@@ -98,8 +98,11 @@ final class ContainerLayout {
           "working directory " + workingDirectory + " does not exist or is not a directory");
     }
     Map<Path, Mount> binds = new LinkedHashMap<>();
+    Set<Path> hiddenNow = new LinkedHashSet<>(hidden);
+    hiddenNow.addAll(homeDirectories());
     for (Path dir : settings.systemPaths()) {
       if (isPlainDirectory(dir)) {
+        requireNotHidden(dir, "system directory", hiddenNow);
         mounts.requireNoSubmounts(dir, "system directory");
         binds.put(dir, bind(dir, dir, true));
       }
@@ -113,8 +116,6 @@ final class ContainerLayout {
       }
     }
 
-    Set<Path> hiddenNow = new LinkedHashSet<>(hidden);
-    hiddenNow.addAll(homeDirectories());
     List<Path> writable = spec.writableRoots();
     Optional<Path> repository = spec.repository();
     List<Path> tree = new ArrayList<>();
@@ -199,6 +200,19 @@ final class ContainerLayout {
       }
     }
     return homes;
+  }
+
+  private static void requireNotHidden(Path path, String what, Set<Path> hiddenNow) {
+    List<Path> never = new ArrayList<>(hiddenNow);
+    never.addAll(NEVER_BELOW);
+    never.add(TMP);
+    for (Path reserved : never) {
+      if (reserved.startsWith(path) || path.startsWith(reserved)) {
+        throw new LaunchFailedException(
+            what + " " + path + " is, contains or lies in " + reserved
+                + ", which the container never shows from the host");
+      }
+    }
   }
 
   private void checkedTree(

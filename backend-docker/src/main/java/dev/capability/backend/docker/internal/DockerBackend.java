@@ -253,8 +253,10 @@ public final class DockerBackend implements ExecutionBackend {
         verified,
         diagnostics,
         IsolationCapability.PID_NAMESPACE,
-        "2".equals(report.status().get("Pid")),
-        "the probe command is pid " + report.status().get("Pid") + ", not 2 under tini");
+        "1".equals(report.status().get("PPid")),
+        "the probe command's parent is pid "
+            + report.status().get("PPid")
+            + ", not the container's PID 1 (tini)");
     if (verified.contains(IsolationCapability.PID_NAMESPACE)) {
       verified.add(IsolationCapability.SESSION_TERMINATION);
       verified.add(IsolationCapability.TREE_TERMINATION);

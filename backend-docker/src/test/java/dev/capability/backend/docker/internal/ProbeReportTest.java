@@ -9,7 +9,7 @@ import org.junit.jupiter.api.Test;
 
 class ProbeReportTest {
   private static final String STATUS =
-      "Name:\tcat\nUmask:\t0022\nState:\tR (running)\nPid:\t2\nUid:\t65534\t65534\t65534\t65534\n"
+      "Name:\tcat\nUmask:\t0022\nState:\tR (running)\nPid:\t7\nPPid:\t1\nUid:\t65534\t65534\t65534\t65534\n"
           + "NoNewPrivs:\t1\nSeccomp:\t2\nCapInh:\t0000000000000000\nCapPrm:\t0000000000000000\n"
           + "CapEff:\t0000000000000000\nCapBnd:\t0000000000000000\nCapAmb:\t0000000000000000\n";
   private static final String MOUNTINFO =
@@ -37,7 +37,7 @@ class ProbeReportTest {
         ProbeReport.parse(output("", MOUNTINFO, NET_DEV, "sandbox")).orElseThrow();
 
     assertThat(report.environmentBytes()).isZero();
-    assertThat(report.status()).containsEntry("Pid", "2").containsEntry("NoNewPrivs", "1");
+    assertThat(report.status()).containsEntry("PPid", "1").containsEntry("NoNewPrivs", "1");
     assertThat(report.ids("Uid")).containsExactly("65534", "65534", "65534", "65534");
     assertThat(report.noCapabilities()).isTrue();
     assertThat(report.readOnly("/")).isTrue();
@@ -82,7 +82,9 @@ class ProbeReportTest {
     String socket =
         writableRoot + "604 600 0:53 /docker.sock /run/docker.sock rw - tmpfs tmpfs rw\n";
     String bridged = NET_DEV + "  eth0:    1       1    0    0        0       0\n";
-    ProbeReport report = ProbeReport.parse(output("", socket, bridged, "host-name")).orElseThrow();
+    ProbeReport report =
+        ProbeReport.parse(output("", socket, bridged, "host-name").replace("PPid:\t1", "PPid:\t4242"))
+            .orElseThrow();
     Map<String, String> diagnostics = new TreeMap<>();
 
     assertThat(DockerBackend.assess(report, DockerSettings.defaults(), diagnostics))
@@ -90,9 +92,12 @@ class ProbeReportTest {
             IsolationCapability.READ_ONLY_ROOT,
             IsolationCapability.HOST_SOCKETS_HIDDEN,
             IsolationCapability.NETWORK_NAMESPACE,
-            IsolationCapability.UTS_NAMESPACE);
+            IsolationCapability.UTS_NAMESPACE,
+            IsolationCapability.PID_NAMESPACE,
+            IsolationCapability.TREE_TERMINATION);
     assertThat(diagnostics)
-        .containsKeys("READ_ONLY_ROOT", "HOST_SOCKETS_HIDDEN", "NETWORK_NAMESPACE", "UTS_NAMESPACE");
+        .containsKeys(
+            "READ_ONLY_ROOT", "HOST_SOCKETS_HIDDEN", "NETWORK_NAMESPACE", "UTS_NAMESPACE", "PID_NAMESPACE");
     assertThat(report.mountsUnder("/run")).containsExactly("/run/docker.sock");
   }
 

@@ -302,6 +302,32 @@ class DockerAttacksTest {
   }
 
   @Test
+  void theHostJdkRunsInTheContainerForCapabilityCode() throws IOException {
+    Path java = Path.of(System.getProperty("java.home"), "bin", "java").toRealPath();
+    PinnedExecutable pinned =
+        new PinnedExecutable(
+            java,
+            Sha256.hex(Files.readAllBytes(java)),
+            java.toString(),
+            PinnedExecutable.Pinning.PROC_FD);
+
+    LaunchResult result =
+        backend()
+            .launch(
+                LaunchSpec.builder(pinned)
+                    .arguments(List.of("-XshowSettings:properties", "-version"))
+                    .workingDirectory(repository)
+                    .repository(repository)
+                    .timeout(Duration.ofSeconds(120))
+                    .build());
+
+    assertThat(result.exitCode()).as("stderr: %s", result.stderr().text()).hasValue(0);
+    assertThat(result.stderr().text())
+        .contains("java.version = " + System.getProperty("java.version"))
+        .contains("user.name = nobody");
+  }
+
+  @Test
   void stdinReachesTheCommandAndIsClosed() {
     byte[] input = "through the attach stream\n".getBytes(StandardCharsets.UTF_8);
 

@@ -50,6 +50,7 @@ final class ContainerRun {
   private static final Duration ATTACH_WAIT = Duration.ofSeconds(30);
   private static final Duration OUTPUT_DRAIN = Duration.ofSeconds(5);
   private static final Duration REMOVAL_WAIT = Duration.ofSeconds(30);
+  private static final Duration KILL_WAIT = Duration.ofSeconds(60);
 
   private final DockerClient client;
   private final DockerSettings settings;
@@ -223,7 +224,10 @@ final class ContainerRun {
           if (!exited) {
             signal(id, "KILL");
             termination = "container-kill";
-            wait.awaitCompletion();
+            if (!wait.awaitCompletion(KILL_WAIT.toNanos(), TimeUnit.NANOSECONDS)) {
+              throw new LaunchFailedException(
+                  "container " + id + " did not end within " + KILL_WAIT + " of KILL");
+            }
           }
         }
         if (outputLimitHit.get()) {

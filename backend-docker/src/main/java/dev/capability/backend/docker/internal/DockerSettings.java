@@ -157,6 +157,11 @@ public record DockerSettings(
     etcEntries = List.copyOf(etcEntries);
     Objects.requireNonNull(envTool, "envTool");
     Objects.requireNonNull(init, "init");
+    boolean bounded = logDriver.equals("json-file") || logDriver.equals("local");
+    if (!logDriver.equals("none") && !(bounded && !logMaxSize.isEmpty())) {
+      throw new IllegalArgumentException(
+          "log driver must be none, or json-file or local with a max size; was " + logDriver);
+    }
     if (!network.equals("bridge") && !network.equals("host")) {
       throw new IllegalArgumentException("network must be bridge or host, was " + network);
     }
@@ -211,27 +216,158 @@ public record DockerSettings(
       }
       default -> throw invalid(LOG_DRIVER, "'" + logDriver + "' is not none, json-file or local");
     }
-    return new DockerSettings(
-        config.get(IMAGE).map(DockerSettings::image).orElseGet(DockerSettings::defaultImage),
-        config.get(ALLOW_PULL).map(v -> bool(ALLOW_PULL, v)).orElse(false),
-        config.get(UID).map(v -> id(UID, v)).orElse(NOBODY),
-        config.get(GID).map(v -> id(GID, v)).orElse(NOBODY),
-        config.get(LIMIT_MEMORY).map(v -> bytes(LIMIT_MEMORY, v)).orElse(DEFAULT_MEMORY),
-        config.get(LIMIT_PIDS).map(v -> count(LIMIT_PIDS, v)).orElse(DEFAULT_PIDS),
-        config.get(LIMIT_CPUS).map(DockerSettings::nanoCpus).orElse(DEFAULT_NANO_CPUS),
-        config.get(TMP_SIZE).map(v -> bytes(TMP_SIZE, v)).orElse(DEFAULT_TMP_SIZE),
-        config.get(SHM_SIZE).map(v -> bytes(SHM_SIZE, v)).orElse(DEFAULT_SHM_SIZE),
-        logDriver,
-        logMaxSize,
-        config.get(SYSTEM_PATHS).map(DockerSettings::paths).orElse(DEFAULT_SYSTEM_PATHS),
-        config.get(ETC).map(DockerSettings::etcNames).orElse(DEFAULT_ETC),
-        config.get(ENV_TOOL).map(v -> absolutePath(ENV_TOOL, v).toString()).orElse(DEFAULT_ENV_TOOL),
-        config.get(INIT).map(v -> absolutePath(INIT, v).toString()).orElse(DEFAULT_INIT),
-        config.get(NETWORK).map(DockerSettings::network).orElse("bridge"),
-        config
-            .get(WORK_DIR)
-            .map(v -> absolutePath(WORK_DIR, v))
-            .orElseGet(() -> Path.of(System.getProperty("java.io.tmpdir")).toAbsolutePath()));
+    Builder b = builder();
+    config.get(IMAGE).map(DockerSettings::image).ifPresent(b::image);
+    config.get(ALLOW_PULL).map(v -> bool(ALLOW_PULL, v)).ifPresent(b::allowPull);
+    config.get(UID).map(v -> id(UID, v)).ifPresent(b::uid);
+    config.get(GID).map(v -> id(GID, v)).ifPresent(b::gid);
+    config.get(LIMIT_MEMORY).map(v -> bytes(LIMIT_MEMORY, v)).ifPresent(b::memoryBytes);
+    config.get(LIMIT_PIDS).map(v -> count(LIMIT_PIDS, v)).ifPresent(b::pids);
+    config.get(LIMIT_CPUS).map(DockerSettings::nanoCpus).ifPresent(b::nanoCpus);
+    config.get(TMP_SIZE).map(v -> bytes(TMP_SIZE, v)).ifPresent(b::tmpSizeBytes);
+    config.get(SHM_SIZE).map(v -> bytes(SHM_SIZE, v)).ifPresent(b::shmSizeBytes);
+    b.logDriver(logDriver, logMaxSize);
+    config.get(SYSTEM_PATHS).map(DockerSettings::paths).ifPresent(b::systemPaths);
+    config.get(ETC).map(DockerSettings::etcNames).ifPresent(b::etcEntries);
+    config.get(ENV_TOOL).map(v -> absolutePath(ENV_TOOL, v).toString()).ifPresent(b::envTool);
+    config.get(INIT).map(v -> absolutePath(INIT, v).toString()).ifPresent(b::init);
+    config.get(NETWORK).map(DockerSettings::network).ifPresent(b::network);
+    config.get(WORK_DIR).map(v -> absolutePath(WORK_DIR, v)).ifPresent(b::workDirectory);
+    return b.build();
+  }
+
+  /** A builder starting from every default. */
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /**
+   * Builds {@link DockerSettings} in code, starting from the defaults; {@link #build()} validates
+   * like the record's constructor.
+   */
+  public static final class Builder {
+    private String image = defaultImage();
+    private boolean allowPull;
+    private int uid = NOBODY;
+    private int gid = NOBODY;
+    private long memoryBytes = DEFAULT_MEMORY;
+    private long pids = DEFAULT_PIDS;
+    private long nanoCpus = DEFAULT_NANO_CPUS;
+    private long tmpSizeBytes = DEFAULT_TMP_SIZE;
+    private long shmSizeBytes = DEFAULT_SHM_SIZE;
+    private String logDriver = "none";
+    private String logMaxSize = "";
+    private List<Path> systemPaths = DEFAULT_SYSTEM_PATHS;
+    private List<String> etcEntries = DEFAULT_ETC;
+    private String envTool = DEFAULT_ENV_TOOL;
+    private String init = DEFAULT_INIT;
+    private String network = "bridge";
+    private Path workDirectory = Path.of(System.getProperty("java.io.tmpdir")).toAbsolutePath();
+
+    private Builder() {}
+
+    public Builder image(String image) {
+      this.image = Objects.requireNonNull(image, "image");
+      return this;
+    }
+
+    public Builder allowPull(boolean allowPull) {
+      this.allowPull = allowPull;
+      return this;
+    }
+
+    public Builder uid(int uid) {
+      this.uid = uid;
+      return this;
+    }
+
+    public Builder gid(int gid) {
+      this.gid = gid;
+      return this;
+    }
+
+    public Builder memoryBytes(long memoryBytes) {
+      this.memoryBytes = memoryBytes;
+      return this;
+    }
+
+    public Builder pids(long pids) {
+      this.pids = pids;
+      return this;
+    }
+
+    public Builder nanoCpus(long nanoCpus) {
+      this.nanoCpus = nanoCpus;
+      return this;
+    }
+
+    public Builder tmpSizeBytes(long tmpSizeBytes) {
+      this.tmpSizeBytes = tmpSizeBytes;
+      return this;
+    }
+
+    public Builder shmSizeBytes(long shmSizeBytes) {
+      this.shmSizeBytes = shmSizeBytes;
+      return this;
+    }
+
+    /** {@code none}, or {@code json-file} or {@code local} with a max size such as {@code 1m}. */
+    public Builder logDriver(String logDriver, String logMaxSize) {
+      this.logDriver = Objects.requireNonNull(logDriver, "logDriver");
+      this.logMaxSize = Objects.requireNonNull(logMaxSize, "logMaxSize");
+      return this;
+    }
+
+    public Builder systemPaths(List<Path> systemPaths) {
+      this.systemPaths = List.copyOf(systemPaths);
+      return this;
+    }
+
+    public Builder etcEntries(List<String> etcEntries) {
+      this.etcEntries = List.copyOf(etcEntries);
+      return this;
+    }
+
+    public Builder envTool(String envTool) {
+      this.envTool = Objects.requireNonNull(envTool, "envTool");
+      return this;
+    }
+
+    public Builder init(String init) {
+      this.init = Objects.requireNonNull(init, "init");
+      return this;
+    }
+
+    public Builder network(String network) {
+      this.network = Objects.requireNonNull(network, "network");
+      return this;
+    }
+
+    public Builder workDirectory(Path workDirectory) {
+      this.workDirectory = Objects.requireNonNull(workDirectory, "workDirectory");
+      return this;
+    }
+
+    public DockerSettings build() {
+      return new DockerSettings(
+          image,
+          allowPull,
+          uid,
+          gid,
+          memoryBytes,
+          pids,
+          nanoCpus,
+          tmpSizeBytes,
+          shmSizeBytes,
+          logDriver,
+          logMaxSize,
+          systemPaths,
+          etcEntries,
+          envTool,
+          init,
+          network,
+          workDirectory);
+    }
   }
 
   /** Parses a byte count: digits with an optional binary suffix K, M or G. */

@@ -98,6 +98,20 @@ class DockerSettingsTest {
   }
 
   @Test
+  void theBuilderStartsFromTheDefaultsAndValidatesLikeTheRecord() {
+    assertThat(DockerSettings.builder().build()).isEqualTo(DockerSettings.defaults());
+    assertThat(DockerSettings.builder().pids(64).network("host").build().pids()).isEqualTo(64);
+    assertThatThrownBy(() -> DockerSettings.builder().uid(0).build())
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("never root");
+    assertThatThrownBy(() -> DockerSettings.builder().logDriver("json-file", "").build())
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("max size");
+    assertThatThrownBy(() -> DockerSettings.builder().network("container:x").build())
+        .isInstanceOf(IllegalArgumentException.class);
+  }
+
+  @Test
   void ignoresOtherBackendsSettings() {
     assertThat(DockerSettings.from(new BackendConfig(Map.of("bwrap.uid", "0"))).uid())
         .isEqualTo(65534);

@@ -331,6 +331,15 @@ final class ContainerRun {
     }
   }
 
+  /** Threads whose uncaught exceptions are logged, not printed. */
+  private static final ThreadGroup QUIET =
+      new ThreadGroup("ck-docker-stdin") {
+        @Override
+        public void uncaughtException(Thread thread, Throwable e) {
+          LOG.debug("stdin writer {} ended: {}", thread.getName(), e.toString());
+        }
+      };
+
   /** Writes the spec's input through a stdin-only attach and closes it, which closes stdin. */
   static final class StdinFeed implements AutoCloseable {
     private final ResultCallback.Adapter<Frame> callback;
@@ -347,12 +356,23 @@ final class ContainerRun {
       }
       CountDownLatch drained = new CountDownLatch(1);
       InputStream source = new EndSignallingStream(new ByteArrayInputStream(input), drained);
-      ResultCallback.Adapter<Frame> callback =
-          client
-              .attachContainerCmd(id)
-              .withStdIn(source)
-              .withFollowStream(true)
-              .exec(new ResultCallback.Adapter<>());
+      ResultCallback.Adapter<Frame> callback = new ResultCallback.Adapter<>();
+      // docker-java writes stdin on a thread of its own, created by the thread that executes the
+      // attach, and lets a write that fails (the command exited without reading everything) end
+      // that thread with an exception. Attaching from a thread of a quiet group makes every thread
+      // docker-java starts for this attach log such an end instead of printing it.
+      Thread attacher =
+          new Thread(
+              QUIET,
+              () -> client.attachContainerCmd(id).withStdIn(source).withFollowStream(true).exec(callback),
+              "ck-docker-stdin-attach");
+      attacher.start();
+      try {
+        attacher.join();
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new LaunchFailedException("interrupted while attaching stdin to " + id, e);
+      }
       StdinFeed feed = new StdinFeed(callback, drained);
       Thread closer =
           new Thread(

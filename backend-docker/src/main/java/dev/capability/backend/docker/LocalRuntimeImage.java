@@ -12,7 +12,6 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.stream.Stream;
 
 /**
  * Builds the docker backend's minimal runtime image on the daemon, without any registry: a
@@ -77,7 +76,7 @@ public final class LocalRuntimeImage {
   private static Path staticBinary(List<Path> candidates, String what) {
     Optional<Path> found =
         candidates.stream()
-            .filter(p -> Files.isRegularFile(p))
+            .filter(Files::isRegularFile)
             .map(LocalRuntimeImage::real)
             .flatMap(Optional::stream)
             .findFirst();
@@ -93,7 +92,7 @@ public final class LocalRuntimeImage {
       Path real = path.toRealPath();
       return Files.isRegularFile(real, LinkOption.NOFOLLOW_LINKS) ? Optional.of(real) : Optional.empty();
     } catch (IOException e) {
-      return Stream.<Path>empty().findFirst();
+      return Optional.empty();
     }
   }
 }

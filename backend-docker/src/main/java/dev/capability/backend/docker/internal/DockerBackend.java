@@ -27,6 +27,7 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
+import org.slf4j.LoggerFactory;
 
 /**
  * The {@code docker} backend: each launch runs in its own hardened container, created, started,
@@ -411,7 +412,7 @@ public final class DockerBackend implements ExecutionBackend {
     try {
       client.close();
     } catch (IOException e) {
-      org.slf4j.LoggerFactory.getLogger(DockerBackend.class)
+      LoggerFactory.getLogger(DockerBackend.class)
           .debug("closing the docker client failed: {}", e.getMessage());
     }
   }

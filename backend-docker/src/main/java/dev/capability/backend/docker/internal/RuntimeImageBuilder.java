@@ -5,6 +5,7 @@ import com.github.dockerjava.api.command.InspectImageResponse;
 import com.github.dockerjava.api.exception.NotFoundException;
 import dev.capability.kernel.api.BackendUnavailableException;
 import dev.capability.kernel.api.Sha256;
+import java.io.File;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -30,6 +31,8 @@ import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 import org.apache.commons.compress.archivers.tar.TarArchiveEntry;
 import org.apache.commons.compress.archivers.tar.TarArchiveOutputStream;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Builds the minimal runtime image without any registry: a root filesystem holding busybox (for
@@ -52,6 +55,7 @@ public final class RuntimeImageBuilder {
   public static final List<String> DEFAULT_MODULES =
       List.of("java.base", "java.logging", "java.management", "jdk.unsupported");
 
+  private static final Logger LOG = LoggerFactory.getLogger(RuntimeImageBuilder.class);
   private static final String RECIPE_VERSION = "1";
   private static final Date EPOCH = new Date(0);
 
@@ -176,7 +180,7 @@ public final class RuntimeImageBuilder {
         new ProcessBuilder(argv)
             .redirectErrorStream(true)
             .redirectOutput(log.toFile())
-            .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")))
+            .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")))
             .start();
     try {
       if (!process.waitFor(5, TimeUnit.MINUTES)) {
@@ -269,7 +273,7 @@ public final class RuntimeImageBuilder {
       } else if (Files.isDirectory(path, LinkOption.NOFOLLOW_LINKS)) {
         directory(tar, name, 0755);
       } else {
-        file(tar, name, Files.readAllBytes(path), (mode & 0111) != 0 ? 0755 : 0644);
+        file(tar, name, Files.readAllBytes(path), mode);
       }
     }
   }
@@ -399,8 +403,7 @@ public final class RuntimeImageBuilder {
         Files.deleteIfExists(path);
       }
     } catch (IOException e) {
-      org.slf4j.LoggerFactory.getLogger(RuntimeImageBuilder.class)
-          .debug("cannot delete {}: {}", root, e.getMessage());
+      LOG.debug("cannot delete {}: {}", root, e.getMessage());
     }
   }
 

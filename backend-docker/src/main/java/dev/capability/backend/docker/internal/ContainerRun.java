@@ -56,9 +56,15 @@ final class ContainerRun {
   private final DockerSettings settings;
   private final ContainerLayout layout;
   private final HostJvm jvm;
+  private final String imageId;
 
-  ContainerRun(DockerClient client, DockerSettings settings, HostJvm jvm) {
+  /**
+   * @param imageId the image's id ({@code sha256:...}) as resolved when the backend was created:
+   *     containers start from exactly that image, even if its tag is moved afterwards
+   */
+  ContainerRun(DockerClient client, DockerSettings settings, HostJvm jvm, String imageId) {
     this.client = Objects.requireNonNull(client, "client");
+    this.imageId = Objects.requireNonNull(imageId, "imageId");
     this.settings = Objects.requireNonNull(settings, "settings");
     this.layout = new ContainerLayout(settings);
     this.jvm = Objects.requireNonNull(jvm, "jvm");
@@ -141,7 +147,7 @@ final class ContainerRun {
     try {
       CreateContainerResponse created =
           client
-              .createContainerCmd(settings.image())
+              .createContainerCmd(imageId)
               .withName("ck-" + runId)
               .withEntrypoint(entrypoint(spec))
               .withCmd(List.of())

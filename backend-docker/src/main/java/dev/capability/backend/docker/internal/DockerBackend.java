@@ -48,12 +48,13 @@ public final class DockerBackend implements ExecutionBackend {
       DockerSettings settings,
       Set<IsolationCapability> capabilities,
       Map<String, String> diagnostics,
-      HostJvm jvm) {
+      HostJvm jvm,
+      String imageId) {
     this.client = client;
     this.settings = settings;
     this.capabilities = Set.copyOf(capabilities);
     this.diagnostics = Map.copyOf(diagnostics);
-    this.runs = new ContainerRun(client, settings, jvm);
+    this.runs = new ContainerRun(client, settings, jvm, imageId);
   }
 
   /** The result of probing: available or not, and why. */
@@ -102,7 +103,7 @@ public final class DockerBackend implements ExecutionBackend {
         int removed = new LeakSweep(client, jvm).sweep();
         diagnostics.put("leak-sweep", removed + " leftover container(s) of dead JVMs removed");
       }
-      ContainerRun probeRun = new ContainerRun(client, settings, jvm);
+      ContainerRun probeRun = new ContainerRun(client, settings, jvm, imageId);
       ProbeReport report = probe(probeRun, settings);
       Set<IsolationCapability> verified = assess(report, settings, diagnostics);
       diagnostics.put(
@@ -117,7 +118,7 @@ public final class DockerBackend implements ExecutionBackend {
               + settings.image()
               + "; containers run as uid "
               + settings.uid());
-      return new DockerBackend(client, settings, verified, diagnostics, jvm);
+      return new DockerBackend(client, settings, verified, diagnostics, jvm, imageId);
     } catch (RuntimeException e) {
       closeQuietly(client);
       throw e;

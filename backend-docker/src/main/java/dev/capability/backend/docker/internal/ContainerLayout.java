@@ -66,10 +66,18 @@ final class ContainerLayout {
 
   private final DockerSettings settings;
   private final Set<Path> hidden;
+  private final Set<Path> imageTools;
 
   ContainerLayout(DockerSettings settings) {
     this.settings = Objects.requireNonNull(settings, "settings");
     this.hidden = new LinkedHashSet<>(HIDDEN);
+    // The entrypoint runs these from the image before the command: a bind over them would run
+    // other bytes than the pinned executable, as PID 1.
+    this.imageTools = new LinkedHashSet<>();
+    for (String tool : List.of(settings.envTool(), settings.init())) {
+      Path parent = Path.of(tool).getParent();
+      imageTools.add(parent == null || parent.getNameCount() == 0 ? Path.of(tool) : parent);
+    }
     Optional.ofNullable(System.getProperty("user.home"))
         .map(Path::of)
         .filter(Path::isAbsolute)
@@ -142,7 +150,9 @@ final class ContainerLayout {
     }
 
     Path executable = HostPaths.requireNormalAbsolute(spec.executable().path(), "executable path");
-    for (Path below : NEVER_BELOW) {
+    List<Path> notThere = new ArrayList<>(NEVER_BELOW);
+    notThere.addAll(imageTools);
+    for (Path below : notThere) {
       if (executable.startsWith(below)) {
         throw new LaunchFailedException(
             "cannot place the executable at "
@@ -202,8 +212,9 @@ final class ContainerLayout {
     return homes;
   }
 
-  private static void requireNotHidden(Path path, String what, Set<Path> hiddenNow) {
+  private void requireNotHidden(Path path, String what, Set<Path> hiddenNow) {
     List<Path> never = new ArrayList<>(hiddenNow);
+    never.addAll(imageTools);
     never.addAll(NEVER_BELOW);
     never.add(TMP);
     for (Path reserved : never) {
@@ -225,6 +236,7 @@ final class ContainerLayout {
     covered.addAll(List.of(ETC, TMP));
     covered.addAll(NEVER_BELOW);
     covered.addAll(hiddenNow);
+    covered.addAll(imageTools);
     for (Path reserved : covered) {
       if (reserved.startsWith(path)) {
         throw new LaunchFailedException(
@@ -242,10 +254,12 @@ final class ContainerLayout {
             what + " " + path + " lies in " + below + ", which the container never shows");
       }
     }
-    for (Path below : NEVER_BELOW) {
+    List<Path> neverInside = new ArrayList<>(NEVER_BELOW);
+    neverInside.addAll(imageTools);
+    for (Path below : neverInside) {
       if (path.startsWith(below)) {
         throw new LaunchFailedException(
-            what + " " + path + " lies in " + below + ", which the container never shows");
+            what + " " + path + " lies in " + below + ", which the container never shows from the host");
       }
     }
     if (writable) {

@@ -109,6 +109,29 @@ class ContainerLayoutTest {
   }
 
   @Test
+  void neverBindsOverTheImagesEntrypointTools() {
+    LaunchSpec overInit =
+        LaunchSpec.builder(
+                new PinnedExecutable(
+                    Path.of("/opt/capability/bin/tini"), "0".repeat(64), "/x",
+                    PinnedExecutable.Pinning.PROC_FD))
+            .workingDirectory(repository)
+            .repository(repository)
+            .build();
+
+    assertThatThrownBy(() -> layout().plan(overInit, copy, NO_SUBMOUNTS))
+        .isInstanceOf(LaunchFailedException.class)
+        .hasMessageContaining("/opt/capability");
+    assertThatThrownBy(
+            () ->
+                layout()
+                    .plan(
+                        spec().repository(Path.of("/opt/capability")).build(), copy, NO_SUBMOUNTS))
+        .isInstanceOf(LaunchFailedException.class)
+        .hasMessageContaining("/opt/capability");
+  }
+
+  @Test
   void refusesAConfiguredSystemPathThatWouldShowHostSockets() {
     ContainerLayout layout =
         new ContainerLayout(

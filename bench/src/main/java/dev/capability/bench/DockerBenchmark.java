@@ -35,6 +35,10 @@ import org.openjdk.jmh.annotations.Warmup;
  * API, plus the pinned copy and the layout checks) against {@code docker run --rm} from
  * ProcessBuilder with the same image, entrypoint, flags and binds. The command is a copy of {@code
  * /bin/true}. Needs a daemon and the local runtime image, which setup builds when missing.
+ *
+ * <p>JMH runs the two one after the other, so a machine whose load changes between them skews the
+ * ratio; {@link #main} runs them alternately, one of each per round, and prints both medians and
+ * their ratio: {@code java -cp benchmarks.jar dev.capability.bench.DockerBenchmark 60}.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.SampleTime)
@@ -127,6 +131,42 @@ public class DockerBenchmark {
     argv.add(LocalRuntimeImage.defaultTag());
     argv.addAll(List.of("env", "-i", "--", "/opt/capability/bin/tini", "--", exit0.toString()));
     return argv;
+  }
+
+  /** Alternates the two, {@code args[0]} rounds (default 40) after 5 of warm-up, and prints medians. */
+  public static void main(String[] args) throws Exception {
+    int rounds = args.length > 0 ? Integer.parseInt(args[0]) : 40;
+    DockerBenchmark bench = new DockerBenchmark();
+    bench.setUp();
+    try {
+      long[] backendNanos = new long[rounds];
+      long[] cliNanos = new long[rounds];
+      for (int i = -5; i < rounds; i++) {
+        long start = System.nanoTime();
+        bench.backendCreateStartWaitRemove();
+        long middle = System.nanoTime();
+        bench.dockerRunRmFromProcessBuilder();
+        long end = System.nanoTime();
+        if (i >= 0) {
+          backendNanos[i] = middle - start;
+          cliNanos[i] = end - middle;
+        }
+      }
+      double backend = median(backendNanos) / 1e6;
+      double cli = median(cliNanos) / 1e6;
+      System.out.printf(
+          "rounds %d: backend median %.1f ms, docker run --rm median %.1f ms, ratio %.2f%n",
+          rounds, backend, cli, backend / cli);
+    } finally {
+      bench.tearDown();
+    }
+  }
+
+  private static double median(long[] values) {
+    long[] sorted = values.clone();
+    java.util.Arrays.sort(sorted);
+    int n = sorted.length;
+    return n % 2 == 1 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2.0;
   }
 
   @TearDown(Level.Trial)

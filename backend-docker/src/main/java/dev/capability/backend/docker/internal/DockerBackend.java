@@ -100,7 +100,7 @@ public final class DockerBackend implements ExecutionBackend {
       diagnostics.put("image", settings.image() + " " + imageId);
       HostJvm jvm = HostJvm.current();
       if (sweep) {
-        int removed = new LeakSweep(client, jvm).sweep();
+        int removed = new LeakSweep(client, jvm, settings.workDirectory()).sweep();
         diagnostics.put("leak-sweep", removed + " leftover container(s) of dead JVMs removed");
       }
       ContainerRun probeRun = new ContainerRun(client, settings, jvm, imageId);

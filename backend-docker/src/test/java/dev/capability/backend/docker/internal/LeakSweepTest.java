@@ -25,6 +25,7 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class LeakSweepTest {
   private static final DockerClient CLIENT = DockerClients.fromEnvironment();
+  private static final Path WORK = Path.of(System.getProperty("java.io.tmpdir")).toAbsolutePath();
 
   @TempDir Path tmp;
 
@@ -45,8 +46,13 @@ class LeakSweepTest {
         System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
     Process child =
         new ProcessBuilder(
-                java.toString(), "-cp", classPath, LeakedContainerMain.class.getName())
+                java.toString(),
+                "-Djava.io.tmpdir=" + WORK,
+                "-cp",
+                classPath,
+                LeakedContainerMain.class.getName())
             .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")))
+            .directory(new File("/"))
             .redirectOutput(tmp.resolve("stdout").toFile())
             .redirectError(tmp.resolve("stderr").toFile())
             .start();
@@ -66,12 +72,15 @@ class LeakSweepTest {
       assertThat(child.waitFor(60, TimeUnit.SECONDS)).isTrue();
     }
     String id = leaked.get().getId();
+    Path runDirectory = WORK.resolve("ck-docker-" + leaked.get().getLabels().get(Labels.RUN));
     assertThat(exists(id)).as("the container outlived its killed JVM").isTrue();
+    assertThat(runDirectory).as("the killed JVM's run directory").isDirectory();
 
-    int removed = new LeakSweep(CLIENT, HostJvm.current()).sweep();
+    int removed = new LeakSweep(CLIENT, HostJvm.current(), WORK).sweep();
 
     assertThat(removed).isPositive();
     assertThat(exists(id)).as("the sweep removed the leftover").isFalse();
+    assertThat(runDirectory).as("the sweep removed its run directory").doesNotExist();
   }
 
   @Test
@@ -81,7 +90,7 @@ class LeakSweepTest {
     String mine = created(Labels.forRun("live-" + System.nanoTime(), self));
     String orphan = created(Labels.forRun("dead-" + System.nanoTime(), dead));
     try {
-      new LeakSweep(CLIENT, self).sweep();
+      new LeakSweep(CLIENT, self, WORK).sweep();
 
       assertThat(exists(mine)).as("a live JVM's container").isTrue();
       assertThat(exists(orphan)).as("a container whose JVM start time no longer matches").isFalse();

@@ -1,0 +1,98 @@
+package dev.capability.backend.docker;
+
+import com.github.dockerjava.api.DockerClient;
+import dev.capability.backend.docker.internal.DockerClients;
+import dev.capability.backend.docker.internal.DockerSettings;
+import dev.capability.backend.docker.internal.RuntimeImageBuilder;
+import dev.capability.kernel.api.BackendUnavailableException;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * Builds the docker backend's minimal runtime image on the daemon, without any registry: a
+ * statically linked busybox (for {@code env -i}) and tini (PID 1), a {@code jlink} runtime of this
+ * JDK for capability code, and {@code /etc/passwd} naming {@code nobody}, loaded as a local image.
+ * Building again with the same inputs leaves the existing image alone.
+ *
+ * <pre>{@code
+ * String id = LocalRuntimeImage.ensure(LocalRuntimeImage.defaultTag());
+ * }</pre>
+ */
+public final class LocalRuntimeImage {
+  private static final List<Path> BUSYBOX =
+      List.of(Path.of("/bin/busybox"), Path.of("/usr/bin/busybox"));
+  private static final List<Path> TINI =
+      List.of(
+          Path.of("/usr/bin/tini-static"),
+          Path.of("/usr/bin/docker-init"),
+          Path.of("/usr/libexec/docker/docker-init"),
+          Path.of("/usr/sbin/docker-init"));
+
+  private LocalRuntimeImage() {}
+
+  /** The tag the backend uses by default, {@code capability/runtime:<Java feature release>}. */
+  public static String defaultTag() {
+    return DockerSettings.defaultImage();
+  }
+
+  /**
+   * Makes sure {@code tag} names the runtime image built from this host's busybox, tini and JDK,
+   * on the daemon named by {@code DOCKER_HOST}; builds it when it is missing or its inputs changed.
+   *
+   * @return the image id
+   * @throws BackendUnavailableException when the daemon, busybox-static, tini or jlink is missing
+   */
+  public static String ensure(String tag) {
+    Objects.requireNonNull(tag, "tag");
+    Path busybox = staticBinary(BUSYBOX, "busybox (install busybox-static)");
+    Path tini = staticBinary(TINI, "tini (install tini or docker.io)");
+    try (DockerClient client = DockerClients.fromEnvironment()) {
+      return new RuntimeImageBuilder(
+              client,
+              busybox,
+              tini,
+              RuntimeImageBuilder.DEFAULT_MODULES,
+              Path.of(System.getProperty("java.io.tmpdir")))
+          .ensure(tag);
+    } catch (IOException e) {
+      throw new BackendUnavailableException(
+          BackendUnavailableException.UNAVAILABLE, "cannot talk to the docker daemon: " + e, e);
+    } catch (RuntimeException e) {
+      if (e instanceof BackendUnavailableException) {
+        throw e;
+      }
+      throw new BackendUnavailableException(
+          BackendUnavailableException.UNAVAILABLE,
+          "cannot build the runtime image " + tag + ": " + e.getMessage(),
+          e);
+    }
+  }
+
+  private static Path staticBinary(List<Path> candidates, String what) {
+    Optional<Path> found =
+        candidates.stream()
+            .filter(Files::isRegularFile)
+            .map(LocalRuntimeImage::real)
+            .flatMap(Optional::stream)
+            .findFirst();
+    return found.orElseThrow(
+        () ->
+            new BackendUnavailableException(
+                BackendUnavailableException.UNAVAILABLE,
+                "no " + what + " at any of " + candidates));
+  }
+
+  private static Optional<Path> real(Path path) {
+    try {
+      Path real = path.toRealPath();
+      return Files.isRegularFile(real, LinkOption.NOFOLLOW_LINKS) ? Optional.of(real) : Optional.empty();
+    } catch (IOException e) {
+      return Optional.empty();
+    }
+  }
+}

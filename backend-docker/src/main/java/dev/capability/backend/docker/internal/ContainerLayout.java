@@ -1,0 +1,324 @@
+package dev.capability.backend.docker.internal;
+
+import com.github.dockerjava.api.model.Mount;
+import com.github.dockerjava.api.model.MountType;
+import dev.capability.kernel.api.backend.LaunchFailedException;
+import dev.capability.kernel.api.backend.LaunchSpec;
+import java.io.IOException;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.Path;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * The container's bind mounts for one launch; the image's root filesystem, read-only, is the rest.
+ *
+ * <ol>
+ *   <li>The configured system directories ({@code /usr}, {@code /bin}, {@code /sbin}, {@code
+ *       /lib*} by default) read-only at the same path; those that are symlinks on the host (merged
+ *       /usr) are not bound: the image carries the same symlinks. Selected {@code /etc} entries
+ *       the same way; symlinked ones are skipped.
+ *   <li>The repository read-only, the writable roots writable, and the working directory read-only
+ *       when neither shows it.
+ *   <li>Protected paths under a writable root rebound read-only; an absent one there is refused,
+ *       since the daemon would create its mount point on the host.
+ *   <li>The private copy of the pinned executable, read-only, at its canonical path.
+ * </ol>
+ *
+ * <p>Home directories, {@code /run}, {@code /var/run}, {@code /sys}, {@code /proc}, {@code /dev},
+ * the host's {@code /tmp} and anything holding the Docker socket are never bound, nor any directory
+ * that contains them. Every source is walked without following symlinks and refused when a file
+ * system is mounted below it.
+ */
+final class ContainerLayout {
+  static final Path ROOT = Path.of("/");
+  static final Path ETC = Path.of("/etc");
+  static final Path TMP = Path.of("/tmp");
+
+  /** Never bound, nor any directory that contains them. */
+  private static final List<Path> HIDDEN =
+      List.of("/sys", "/run", "/var/run", "/home", "/root", "/boot", "/var/lib/docker").stream()
+          .map(Path::of)
+          .toList();
+
+  /** Nothing is bound below these. */
+  private static final List<Path> NEVER_BELOW =
+      List.of("/proc", "/sys", "/dev", "/run", "/var/run", "/var/lib/docker").stream()
+          .map(Path::of)
+          .toList();
+
+  /** No writable root below these. */
+  private static final List<Path> NEVER_WRITABLE_BELOW =
+      List.of("/usr", "/etc", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/boot", "/opt")
+          .stream()
+          .map(Path::of)
+          .toList();
+
+  private final DockerSettings settings;
+  private final Set<Path> hidden;
+  private final Set<Path> imageTools;
+
+  ContainerLayout(DockerSettings settings) {
+    this.settings = Objects.requireNonNull(settings, "settings");
+    this.hidden = new LinkedHashSet<>(HIDDEN);
+    // The entrypoint runs these from the image before the command: a bind over them would run
+    // other bytes than the pinned executable, as PID 1.
+    this.imageTools = new LinkedHashSet<>();
+    for (String tool : List.of(settings.envTool(), settings.init())) {
+      Path parent = Path.of(tool).getParent();
+      imageTools.add(parent == null || parent.getNameCount() == 0 ? Path.of(tool) : parent);
+    }
+    Optional.ofNullable(System.getProperty("user.home"))
+        .map(Path::of)
+        .filter(Path::isAbsolute)
+        .map(Path::normalize)
+        .filter(home -> home.getNameCount() > 0)
+        .ifPresent(hidden::add);
+    Optional.ofNullable(System.getenv("XDG_RUNTIME_DIR"))
+        .map(Path::of)
+        .filter(Path::isAbsolute)
+        .map(Path::normalize)
+        .filter(runtime -> runtime.getNameCount() > 0)
+        .ifPresent(hidden::add);
+  }
+
+  /**
+   * Checks the spec's paths and plans the binds.
+   *
+   * @param executableCopy the private copy of the pinned executable
+   * @throws LaunchFailedException naming the path and what is wrong with it
+   */
+  List<Mount> plan(LaunchSpec spec, Path executableCopy, MountTable mounts) {
+    Path workingDirectory =
+        HostPaths.requireNormalAbsolute(spec.workingDirectory(), "working directory");
+    if (!Files.isDirectory(workingDirectory)) {
+      throw new LaunchFailedException(
+          "working directory " + workingDirectory + " does not exist or is not a directory");
+    }
+    Map<Path, Mount> binds = new LinkedHashMap<>();
+    Set<Path> hiddenNow = new LinkedHashSet<>(hidden);
+    hiddenNow.addAll(homeDirectories());
+    for (Path dir : settings.systemPaths()) {
+      if (isPlainDirectory(dir)) {
+        requireNotHidden(dir, "system directory", hiddenNow);
+        mounts.requireNoSubmounts(dir, "system directory");
+        binds.put(dir, bind(dir, dir, true));
+      }
+    }
+    for (Path entry : etcEntries()) {
+      Optional<BasicFileAttributes> attributes = attributes(entry);
+      if (attributes.isPresent()
+          && (attributes.get().isDirectory() || attributes.get().isRegularFile())) {
+        mounts.requireNoSubmounts(entry, "/etc entry");
+        binds.put(entry, bind(entry, entry, true));
+      }
+    }
+
+    List<Path> writable = spec.writableRoots();
+    Optional<Path> repository = spec.repository();
+    List<Path> tree = new ArrayList<>();
+    repository.ifPresent(
+        repo -> {
+          checkedTree(repo, "repository", false, hiddenNow, mounts);
+          tree.add(repo);
+          if (!writable.contains(repo)) {
+            binds.put(repo, bind(repo, repo, true));
+          }
+        });
+    for (Path root : writable) {
+      checkedTree(root, "writable root", true, hiddenNow, mounts);
+      tree.add(root);
+      binds.put(root, bind(root, root, false));
+    }
+    if (tree.stream().noneMatch(workingDirectory::startsWith)
+        && settings.systemPaths().stream().noneMatch(workingDirectory::startsWith)) {
+      checkedTree(workingDirectory, "working directory", false, hiddenNow, mounts);
+      binds.put(workingDirectory, bind(workingDirectory, workingDirectory, true));
+    }
+    for (Path path : protectedPaths(spec)) {
+      binds.put(path, bind(path, path, true));
+    }
+
+    Path executable = HostPaths.requireNormalAbsolute(spec.executable().path(), "executable path");
+    List<Path> notThere = new ArrayList<>(NEVER_BELOW);
+    notThere.addAll(imageTools);
+    for (Path below : notThere) {
+      if (executable.startsWith(below)) {
+        throw new LaunchFailedException(
+            "cannot place the executable at "
+                + executable
+                + " inside the container: "
+                + below
+                + " is the container's own");
+      }
+    }
+    binds.put(executable, bind(executableCopy, executable, true));
+    return List.copyOf(binds.values());
+  }
+
+  private static Mount bind(Path source, Path target, boolean readOnly) {
+    return new Mount()
+        .withType(MountType.BIND)
+        .withSource(source.toString())
+        .withTarget(target.toString())
+        .withReadOnly(readOnly);
+  }
+
+  private static boolean isPlainDirectory(Path dir) {
+    return attributes(dir).map(BasicFileAttributes::isDirectory).orElse(false);
+  }
+
+  private List<Path> etcEntries() {
+    Set<Path> entries = new LinkedHashSet<>();
+    for (String name : settings.etcEntries()) {
+      if (!name.endsWith("*")) {
+        entries.add(ETC.resolve(name));
+        continue;
+      }
+      String prefix = name.substring(0, name.length() - 1);
+      try (DirectoryStream<Path> matches =
+          Files.newDirectoryStream(ETC, p -> p.getFileName().toString().startsWith(prefix))) {
+        List<Path> sorted = new ArrayList<>();
+        matches.forEach(sorted::add);
+        sorted.sort(Comparator.naturalOrder());
+        entries.addAll(sorted);
+      } catch (IOException e) {
+        throw new LaunchFailedException("cannot list " + ETC + ": " + e, e);
+      }
+    }
+    return List.copyOf(entries);
+  }
+
+  private static List<Path> homeDirectories() {
+    List<Path> homes = new ArrayList<>();
+    Path home = Path.of("/home");
+    if (Files.isDirectory(home, LinkOption.NOFOLLOW_LINKS)) {
+      try (DirectoryStream<Path> entries = Files.newDirectoryStream(home)) {
+        entries.forEach(homes::add);
+      } catch (IOException e) {
+        throw new LaunchFailedException("cannot list " + home + ": " + e, e);
+      }
+    }
+    return homes;
+  }
+
+  private void requireNotHidden(Path path, String what, Set<Path> hiddenNow) {
+    List<Path> never = new ArrayList<>(hiddenNow);
+    never.addAll(imageTools);
+    never.addAll(NEVER_BELOW);
+    never.add(TMP);
+    for (Path reserved : never) {
+      if (reserved.startsWith(path) || path.startsWith(reserved)) {
+        throw new LaunchFailedException(
+            what + " " + path + " is, contains or lies in " + reserved
+                + ", which the container never shows from the host");
+      }
+    }
+  }
+
+  private void checkedTree(
+      Path path, String what, boolean writable, Set<Path> hiddenNow, MountTable mounts) {
+    HostPaths.requireNormalAbsolute(path, what);
+    if (path.equals(ROOT)) {
+      throw new LaunchFailedException(what + " " + path + " would expose the whole host filesystem");
+    }
+    List<Path> covered = new ArrayList<>(settings.systemPaths());
+    covered.addAll(List.of(ETC, TMP));
+    covered.addAll(NEVER_BELOW);
+    covered.addAll(hiddenNow);
+    covered.addAll(imageTools);
+    for (Path reserved : covered) {
+      if (reserved.startsWith(path)) {
+        throw new LaunchFailedException(
+            what
+                + " "
+                + path
+                + " is or contains "
+                + reserved
+                + ", which the container never shows from the host");
+      }
+    }
+    for (Path below : hiddenNow) {
+      if (path.startsWith(below)) {
+        throw new LaunchFailedException(
+            what + " " + path + " lies in " + below + ", which the container never shows");
+      }
+    }
+    List<Path> neverInside = new ArrayList<>(NEVER_BELOW);
+    neverInside.addAll(imageTools);
+    for (Path below : neverInside) {
+      if (path.startsWith(below)) {
+        throw new LaunchFailedException(
+            what + " " + path + " lies in " + below + ", which the container never shows from the host");
+      }
+    }
+    if (writable) {
+      for (Path system : NEVER_WRITABLE_BELOW) {
+        if (path.startsWith(system)) {
+          throw new LaunchFailedException(
+              what + " " + path + " lies in the system directory " + system + ", which stays read-only");
+        }
+      }
+    }
+    if (HostPaths.requireNoSymlink(path, what) != HostPaths.Kind.DIRECTORY) {
+      throw new LaunchFailedException(what + " " + path + " is not a directory");
+    }
+    mounts.requireNoSubmounts(path, what);
+  }
+
+  private static List<Path> protectedPaths(LaunchSpec spec) {
+    List<Path> protectedPaths = spec.protectedPaths();
+    if (protectedPaths.isEmpty()) {
+      return List.of();
+    }
+    Path repository =
+        spec.repository()
+            .orElseThrow(
+                () ->
+                    new LaunchFailedException(
+                        "the spec protects " + protectedPaths + " but names no repository"));
+    List<Path> binds = new ArrayList<>();
+    for (Path path : protectedPaths) {
+      HostPaths.requireNormalAbsolute(path, "protected path");
+      if (!path.startsWith(repository)) {
+        throw new LaunchFailedException(
+            "protected path " + path + " is outside the repository " + repository);
+      }
+      boolean exposed =
+          spec.writableRoots().stream().anyMatch(root -> path.startsWith(root) || root.startsWith(path));
+      if (!exposed) {
+        continue;
+      }
+      if (HostPaths.firstMissing(path, "protected path").isPresent()) {
+        throw new LaunchFailedException(
+            "protected path "
+                + path
+                + " does not exist under a writable root; the docker backend cannot keep it from"
+                + " being created (the daemon would create a mask's mount point on the host), so"
+                + " it refuses the launch");
+      }
+      binds.add(path);
+    }
+    binds.sort(Comparator.comparingInt(Path::getNameCount));
+    return binds;
+  }
+
+  private static Optional<BasicFileAttributes> attributes(Path path) {
+    try {
+      return Optional.of(
+          Files.readAttributes(path, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS));
+    } catch (IOException e) {
+      return Optional.empty();
+    }
+  }
+}

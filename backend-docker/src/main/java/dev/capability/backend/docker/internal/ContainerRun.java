@@ -1,0 +1,443 @@
+package dev.capability.backend.docker.internal;
+
+import com.github.dockerjava.api.DockerClient;
+import com.github.dockerjava.api.async.ResultCallback;
+import com.github.dockerjava.api.command.CreateContainerResponse;
+import com.github.dockerjava.api.command.WaitContainerResultCallback;
+import com.github.dockerjava.api.exception.DockerException;
+import com.github.dockerjava.api.exception.NotFoundException;
+import com.github.dockerjava.api.model.Capability;
+import com.github.dockerjava.api.model.Frame;
+import com.github.dockerjava.api.model.HostConfig;
+import com.github.dockerjava.api.model.LogConfig;
+import com.github.dockerjava.api.model.Mount;
+import dev.capability.kernel.api.NetworkMode;
+import dev.capability.kernel.api.backend.LaunchFailedException;
+import dev.capability.kernel.api.backend.LaunchResult;
+import dev.capability.kernel.api.backend.LaunchSpec;
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.OptionalInt;
+import java.util.UUID;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One launch: create, attach, start, wait, remove. The container is removed whatever happens, and
+ * {@link #run} returns only once it is gone: its processes cannot outlive the launch.
+ *
+ * <p>The entrypoint is {@code busybox env -i NAME=VALUE... tini -- executable arguments...}: {@code
+ * env -i} drops the variables the daemon always adds ({@code PATH}, {@code HOSTNAME}, {@code
+ * HOME}) before anything of the command runs, and tini, as PID 1 with exactly the spec's
+ * environment, forwards signals to the command and reports a death by signal N as 128 + N.
+ */
+final class ContainerRun {
+  private static final Logger LOG = LoggerFactory.getLogger(ContainerRun.class);
+  private static final Duration ATTACH_WAIT = Duration.ofSeconds(30);
+  private static final Duration OUTPUT_DRAIN = Duration.ofSeconds(5);
+  private static final Duration REMOVAL_WAIT = Duration.ofSeconds(30);
+  private static final Duration KILL_WAIT = Duration.ofSeconds(60);
+
+  private final DockerClient client;
+  private final DockerSettings settings;
+  private final ContainerLayout layout;
+  private final HostJvm jvm;
+  private final String imageId;
+
+  /**
+   * @param imageId the image's id ({@code sha256:...}) as resolved when the backend was created:
+   *     containers start from exactly that image, even if its tag is moved afterwards
+   */
+  ContainerRun(DockerClient client, DockerSettings settings, HostJvm jvm, String imageId) {
+    this.client = Objects.requireNonNull(client, "client");
+    this.imageId = Objects.requireNonNull(imageId, "imageId");
+    this.settings = Objects.requireNonNull(settings, "settings");
+    this.layout = new ContainerLayout(settings);
+    this.jvm = Objects.requireNonNull(jvm, "jvm");
+  }
+
+  /** Runs the spec; see the class comment. */
+  LaunchResult run(LaunchSpec spec) {
+    String runId = UUID.randomUUID().toString();
+    Path runDirectory = createRunDirectory(runId);
+    try {
+      Path copy = runDirectory.resolve("executable");
+      PinnedCopy.copy(spec.executable(), copy);
+      List<Mount> mounts = layout.plan(spec, copy, MountTable.current());
+      String id = create(spec, runId, mounts);
+      try {
+        return startAndWait(spec, id);
+      } finally {
+        remove(id);
+      }
+    } finally {
+      deleteTree(runDirectory);
+    }
+  }
+
+  private Path createRunDirectory(String runId) {
+    try {
+      return Files.createDirectory(
+          settings.workDirectory().resolve("ck-docker-" + runId),
+          PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx--x--x")));
+    } catch (IOException e) {
+      throw new LaunchFailedException(
+          "cannot create a run directory in " + settings.workDirectory() + ": " + e, e);
+    }
+  }
+
+  /** The entrypoint; see the class comment. */
+  List<String> entrypoint(LaunchSpec spec) {
+    List<String> argv = new ArrayList<>(List.of(settings.envTool(), "env", "-i", "--"));
+    spec.environment().entrySet().stream()
+        .sorted(Map.Entry.comparingByKey())
+        .forEach(
+            e -> {
+              if (e.getKey().isEmpty() || e.getKey().indexOf('=') >= 0) {
+                throw new LaunchFailedException(
+                    "environment variable name '" + e.getKey() + "' is empty or contains '='");
+              }
+              argv.add(e.getKey() + "=" + e.getValue());
+            });
+    argv.add(settings.init());
+    argv.add("--");
+    argv.add(spec.executable().path().toString());
+    argv.addAll(spec.arguments());
+    for (String arg : argv) {
+      if (arg.indexOf('\0') >= 0) {
+        throw new LaunchFailedException("an argument or environment value contains a NUL byte");
+      }
+    }
+    return argv;
+  }
+
+  private String create(LaunchSpec spec, String runId, List<Mount> mounts) {
+    boolean stdin = spec.stdin().isPresent();
+    HostConfig host =
+        HostConfig.newHostConfig()
+            .withReadonlyRootfs(true)
+            .withCapDrop(Capability.ALL)
+            .withSecurityOpts(List.of("no-new-privileges"))
+            .withNetworkMode(spec.network() == NetworkMode.NONE ? "none" : settings.network())
+            .withPidsLimit(settings.pids())
+            .withMemory(settings.memoryBytes())
+            .withMemorySwap(settings.memoryBytes())
+            .withNanoCPUs(settings.nanoCpus())
+            .withTmpFs(Map.of("/tmp", "rw,noexec,nosuid,nodev,size=" + settings.tmpSizeBytes()))
+            .withShmSize(settings.shmSizeBytes())
+            .withIpcMode("private")
+            .withPrivileged(false)
+            .withInit(false)
+            .withMounts(mounts)
+            .withLogConfig(logConfig());
+    try {
+      CreateContainerResponse created =
+          client
+              .createContainerCmd(imageId)
+              .withName("ck-" + runId)
+              .withEntrypoint(entrypoint(spec))
+              .withCmd(List.of())
+              .withEnv(List.of())
+              .withUser(settings.uid() + ":" + settings.gid())
+              .withWorkingDir(spec.workingDirectory().toString())
+              .withLabels(Labels.forRun(runId, jvm))
+              .withHostName("sandbox")
+              .withTty(false)
+              .withAttachStdin(stdin)
+              .withStdinOpen(stdin)
+              .withStdInOnce(stdin)
+              .withAttachStdout(true)
+              .withAttachStderr(true)
+              .withHostConfig(host)
+              .exec();
+      return created.getId();
+    } catch (DockerException e) {
+      throw new LaunchFailedException(
+          "the daemon refused to create the container for "
+              + spec.executable().path()
+              + ": "
+              + e.getMessage(),
+          e);
+    }
+  }
+
+  private LogConfig logConfig() {
+    return switch (settings.logDriver()) {
+      case "none" -> new LogConfig(LogConfig.LoggingType.NONE, null);
+      case "local" ->
+          new LogConfig(LogConfig.LoggingType.LOCAL, Map.of("max-size", settings.logMaxSize()));
+      default ->
+          new LogConfig(
+              LogConfig.LoggingType.JSON_FILE,
+              Map.of("max-size", settings.logMaxSize(), "max-file", "1"));
+    };
+  }
+
+  private LaunchResult startAndWait(LaunchSpec spec, String id) {
+    AtomicBoolean outputLimitHit = new AtomicBoolean();
+    OutputCapture output =
+        new OutputCapture(
+            spec.maxOutputBytes(),
+            () -> {
+              outputLimitHit.set(true);
+              signalAsync(id, "KILL");
+            });
+    try (OutputCapture attached =
+            client
+                .attachContainerCmd(id)
+                .withStdOut(true)
+                .withStdErr(true)
+                .withFollowStream(true)
+                .withLogs(false)
+                .exec(output);
+        StdinFeed stdin = StdinFeed.open(client, id, spec.stdin().orElse(null))) {
+      if (!attached.awaitStarted(ATTACH_WAIT.toMillis(), TimeUnit.MILLISECONDS)) {
+        throw new LaunchFailedException("the daemon did not attach to container " + id);
+      }
+      stdin.awaitAttached(ATTACH_WAIT);
+      try {
+        client.startContainerCmd(id).exec();
+      } catch (DockerException e) {
+        throw new LaunchFailedException(
+            "the daemon could not start " + spec.executable().path() + ": " + e.getMessage(), e);
+      }
+      Instant startedAt = Instant.now();
+      Deadline deadline = Deadline.after(spec.timeout());
+      String termination = "none";
+      boolean timedOut = false;
+      try (WaitContainerResultCallback wait =
+          client.waitContainerCmd(id).exec(new WaitContainerResultCallback())) {
+        boolean exited = wait.awaitCompletion(deadline.remainingNanos(), TimeUnit.NANOSECONDS);
+        if (!exited) {
+          timedOut = !outputLimitHit.get();
+          signal(id, "TERM");
+          termination = "container-term";
+          exited = wait.awaitCompletion(spec.terminationGrace().toNanos(), TimeUnit.NANOSECONDS);
+          if (!exited) {
+            signal(id, "KILL");
+            termination = "container-kill";
+            if (!wait.awaitCompletion(KILL_WAIT.toNanos(), TimeUnit.NANOSECONDS)) {
+              throw new LaunchFailedException(
+                  "container " + id + " did not end within " + KILL_WAIT + " of KILL");
+            }
+          }
+        }
+        if (outputLimitHit.get()) {
+          termination = "output-limit-kill";
+        }
+        OptionalInt exitCode = exitCode(wait);
+        if (!output.awaitCompletion(OUTPUT_DRAIN.toNanos(), TimeUnit.NANOSECONDS)) {
+          output.markIncomplete();
+        }
+        return new LaunchResult(
+            exitCode,
+            timedOut,
+            outputLimitHit.get(),
+            output.stdout(),
+            output.stderr(),
+            startedAt,
+            Instant.now(),
+            termination);
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new LaunchFailedException("interrupted while running container " + id, e);
+    } catch (IOException e) {
+      throw new LaunchFailedException("the attach stream of container " + id + " failed: " + e, e);
+    }
+  }
+
+  private static OptionalInt exitCode(WaitContainerResultCallback wait) {
+    try {
+      Integer code = wait.awaitStatusCode();
+      return code == null ? OptionalInt.empty() : OptionalInt.of(code);
+    } catch (DockerException | com.github.dockerjava.api.exception.DockerClientException e) {
+      LOG.debug("no exit status: {}", e.getMessage());
+      return OptionalInt.empty();
+    }
+  }
+
+  /**
+   * Signals from a fresh thread. The frame-reading thread must never wait for the daemon: once
+   * the container exits, the daemon holds the container's lock until its output is drained, so a
+   * kill sent from the reader would wait for the reader forever.
+   */
+  private void signalAsync(String id, String signal) {
+    Thread killer = new Thread(() -> signal(id, signal), "ck-docker-kill");
+    killer.setDaemon(true);
+    killer.start();
+  }
+
+  private void signal(String id, String signal) {
+    try {
+      client.killContainerCmd(id).withSignal(signal).exec();
+    } catch (DockerException e) {
+      // Not running any more: the signal has nothing left to end.
+      LOG.debug("signal {} to {}: {}", signal, id, e.getMessage());
+    }
+  }
+
+  private void remove(String id) {
+    try {
+      client.removeContainerCmd(id).withForce(true).withRemoveVolumes(true).exec();
+    } catch (NotFoundException e) {
+      return;
+    } catch (DockerException e) {
+      LOG.debug("removing {} failed: {}", id, e.getMessage());
+    }
+    waitUntilGone(id);
+  }
+
+  private void waitUntilGone(String id) {
+    Deadline deadline = Deadline.after(REMOVAL_WAIT);
+    while (!deadline.passed()) {
+      try {
+        client.inspectContainerCmd(id).exec();
+      } catch (NotFoundException e) {
+        return;
+      }
+      try {
+        client.removeContainerCmd(id).withForce(true).withRemoveVolumes(true).exec();
+      } catch (NotFoundException e) {
+        return;
+      } catch (DockerException e) {
+        LOG.debug("removing {} again failed: {}", id, e.getMessage());
+      }
+      try {
+        Thread.sleep(50);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new LaunchFailedException("interrupted while removing container " + id, e);
+      }
+    }
+    throw new LaunchFailedException("container " + id + " could not be removed");
+  }
+
+  private static void deleteTree(Path root) {
+    try (var walk = Files.walk(root)) {
+      for (Path path : walk.sorted(Comparator.reverseOrder()).toList()) {
+        Files.deleteIfExists(path);
+      }
+    } catch (IOException e) {
+      LOG.debug("cannot delete {}: {}", root, e.getMessage());
+    }
+  }
+
+  /** Threads whose uncaught exceptions are logged, not printed. */
+  private static final ThreadGroup QUIET =
+      new ThreadGroup("ck-docker-stdin") {
+        @Override
+        public void uncaughtException(Thread thread, Throwable e) {
+          LOG.debug("stdin writer {} ended: {}", thread.getName(), e.toString());
+        }
+      };
+
+  /** Writes the spec's input through a stdin-only attach and closes it, which closes stdin. */
+  static final class StdinFeed implements AutoCloseable {
+    private final ResultCallback.Adapter<Frame> callback;
+    private final CountDownLatch drained;
+
+    private StdinFeed(ResultCallback.Adapter<Frame> callback, CountDownLatch drained) {
+      this.callback = callback;
+      this.drained = drained;
+    }
+
+    static StdinFeed open(DockerClient client, String id, byte[] input) {
+      if (input == null) {
+        return new StdinFeed(null, new CountDownLatch(0));
+      }
+      CountDownLatch drained = new CountDownLatch(1);
+      InputStream source = new EndSignallingStream(new ByteArrayInputStream(input), drained);
+      ResultCallback.Adapter<Frame> callback = new ResultCallback.Adapter<>();
+      // docker-java writes stdin on a thread of its own, created by the thread that executes the
+      // attach, and lets a write that fails (the command exited without reading everything) end
+      // that thread with an exception. Attaching from a thread of a quiet group makes every thread
+      // docker-java starts for this attach log such an end instead of printing it.
+      Thread attacher =
+          new Thread(
+              QUIET,
+              () -> client.attachContainerCmd(id).withStdIn(source).withFollowStream(true).exec(callback),
+              "ck-docker-stdin-attach");
+      attacher.start();
+      try {
+        attacher.join();
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new LaunchFailedException("interrupted while attaching stdin to " + id, e);
+      }
+      StdinFeed feed = new StdinFeed(callback, drained);
+      Thread closer =
+          new Thread(
+              () -> {
+                try {
+                  drained.await();
+                  callback.close();
+                } catch (InterruptedException | IOException e) {
+                  LOG.debug("closing stdin of {}: {}", id, e.getMessage());
+                }
+              },
+              "ck-docker-stdin-" + id.substring(0, Math.min(12, id.length())));
+      closer.setDaemon(true);
+      closer.start();
+      return feed;
+    }
+
+    void awaitAttached(Duration wait) throws InterruptedException {
+      if (callback != null
+          && !callback.awaitStarted(wait.toMillis(), TimeUnit.MILLISECONDS)) {
+        throw new LaunchFailedException("the daemon did not attach stdin");
+      }
+    }
+
+    @Override
+    public void close() throws IOException {
+      if (callback != null) {
+        drained.countDown();
+        callback.close();
+      }
+    }
+  }
+
+  /** Counts down a latch when the wrapped stream is read to its end. */
+  private static final class EndSignallingStream extends InputStream {
+    private final InputStream in;
+    private final CountDownLatch ended;
+
+    EndSignallingStream(InputStream in, CountDownLatch ended) {
+      this.in = in;
+      this.ended = ended;
+    }
+
+    @Override
+    public int read() throws IOException {
+      int b = in.read();
+      if (b < 0) {
+        ended.countDown();
+      }
+      return b;
+    }
+
+    @Override
+    public int read(byte[] buffer, int offset, int length) throws IOException {
+      int n = in.read(buffer, offset, length);
+      if (n < 0) {
+        ended.countDown();
+      }
+      return n;
+    }
+  }
+}

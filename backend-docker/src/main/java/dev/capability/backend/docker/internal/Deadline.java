@@ -1,0 +1,37 @@
+package dev.capability.backend.docker.internal;
+
+import java.time.Duration;
+import java.util.Objects;
+
+/** A point on the monotonic clock; durations beyond a century count as a century. */
+final class Deadline {
+  private static final long CENTURY_NANOS = Duration.ofDays(36_500).toNanos();
+
+  private final long at;
+
+  private Deadline(long at) {
+    this.at = at;
+  }
+
+  static Deadline after(Duration duration) {
+    Objects.requireNonNull(duration, "duration");
+    long nanos;
+    if (duration.isNegative()) {
+      nanos = 0;
+    } else if (duration.compareTo(Duration.ofNanos(CENTURY_NANOS)) > 0) {
+      nanos = CENTURY_NANOS;
+    } else {
+      nanos = duration.toNanos();
+    }
+    return new Deadline(System.nanoTime() + nanos);
+  }
+
+  /** Nanoseconds left; zero once passed. */
+  long remainingNanos() {
+    return Math.max(0, at - System.nanoTime());
+  }
+
+  boolean passed() {
+    return remainingNanos() == 0;
+  }
+}

@@ -1,0 +1,420 @@
+package dev.capability.backend.docker.internal;
+
+import com.github.dockerjava.api.DockerClient;
+import com.github.dockerjava.api.command.InspectImageResponse;
+import com.github.dockerjava.api.command.PullImageResultCallback;
+import com.github.dockerjava.api.exception.NotFoundException;
+import com.github.dockerjava.api.model.Version;
+import dev.capability.kernel.api.BackendUnavailableException;
+import dev.capability.kernel.api.Sha256;
+import dev.capability.kernel.api.backend.BackendConfig;
+import dev.capability.kernel.api.backend.ExecutionBackend;
+import dev.capability.kernel.api.backend.IsolationCapability;
+import dev.capability.kernel.api.backend.LaunchResult;
+import dev.capability.kernel.api.backend.LaunchSpec;
+import dev.capability.kernel.api.backend.PinnedExecutable;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.EnumSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The {@code docker} backend: each launch runs in its own hardened container, created, started,
+ * waited for and removed through the daemon's API. Created only after a probe container showed what
+ * this daemon enforces; it advertises exactly that.
+ */
+public final class DockerBackend implements ExecutionBackend {
+  public static final String ID = "docker";
+
+  private final DockerClient client;
+  private final DockerSettings settings;
+  private final Set<IsolationCapability> capabilities;
+  private final Map<String, String> diagnostics;
+  private final ContainerRun runs;
+
+  private DockerBackend(
+      DockerClient client,
+      DockerSettings settings,
+      Set<IsolationCapability> capabilities,
+      Map<String, String> diagnostics,
+      HostJvm jvm,
+      String imageId) {
+    this.client = client;
+    this.settings = settings;
+    this.capabilities = Set.copyOf(capabilities);
+    this.diagnostics = Map.copyOf(diagnostics);
+    this.runs = new ContainerRun(client, settings, jvm, imageId);
+  }
+
+  /** The result of probing: available or not, and why. */
+  public record ProbeOutcome(boolean available, String description) {
+    public ProbeOutcome {
+      Objects.requireNonNull(description, "description");
+    }
+  }
+
+  /** Probes the daemon with default settings; never throws. */
+  public static ProbeOutcome probeDefaults() {
+    try (DockerBackend backend = create(BackendConfig.defaults(), false)) {
+      return new ProbeOutcome(true, backend.diagnostics.get("summary"));
+    } catch (BackendUnavailableException e) {
+      return new ProbeOutcome(false, e.getMessage());
+    } catch (RuntimeException e) {
+      return new ProbeOutcome(false, "probing the docker daemon failed: " + e);
+    }
+  }
+
+  /**
+   * Connects, sweeps the leftovers of dead JVMs, probes, and creates the backend.
+   *
+   * @throws BackendUnavailableException when a setting is invalid, the daemon cannot be reached,
+   *     the image is missing, or the probe container shows the defaults are not enforced
+   */
+  public static DockerBackend create(BackendConfig config) {
+    return create(config, true);
+  }
+
+  private static DockerBackend create(BackendConfig config, boolean sweep) {
+    DockerSettings settings = DockerSettings.from(Objects.requireNonNull(config, "config"));
+    DockerClient client = DockerClients.fromEnvironment();
+    try {
+      Map<String, String> diagnostics = new TreeMap<>();
+      Version version = version(client);
+      diagnostics.put("daemon", DockerClients.describeHost());
+      diagnostics.put("version", version.getVersion() + " (API " + version.getApiVersion() + ")");
+      diagnostics.put(
+          "recursive-read-only-binds",
+          "not used: every bind source with a file system mounted below it is refused");
+      String imageId = image(client, settings);
+      diagnostics.put("image", settings.image() + " " + imageId);
+      HostJvm jvm = HostJvm.current();
+      if (sweep) {
+        int removed = new LeakSweep(client, jvm, settings.workDirectory()).sweep();
+        diagnostics.put("leak-sweep", removed + " leftover container(s) of dead JVMs removed");
+      }
+      ContainerRun probeRun = new ContainerRun(client, settings, jvm, imageId);
+      ProbeReport report = probe(probeRun, settings);
+      Set<IsolationCapability> verified = assess(report, settings, diagnostics);
+      diagnostics.put(
+          "summary",
+          "docker "
+              + version.getVersion()
+              + " (API "
+              + version.getApiVersion()
+              + ") at "
+              + DockerClients.describeHost()
+              + "; image "
+              + settings.image()
+              + "; containers run as uid "
+              + settings.uid());
+      return new DockerBackend(client, settings, verified, diagnostics, jvm, imageId);
+    } catch (RuntimeException e) {
+      closeQuietly(client);
+      throw e;
+    }
+  }
+
+  private static Version version(DockerClient client) {
+    try {
+      client.pingCmd().exec();
+      return client.versionCmd().exec();
+    } catch (RuntimeException e) {
+      throw new BackendUnavailableException(
+          BackendUnavailableException.UNAVAILABLE,
+          "no docker daemon reachable at "
+              + DockerClients.describeHost()
+              + " (set DOCKER_HOST, DOCKER_TLS_VERIFY, DOCKER_CERT_PATH for a remote one): "
+              + e.getMessage(),
+          e);
+    }
+  }
+
+  private static String image(DockerClient client, DockerSettings settings) {
+    try {
+      InspectImageResponse image = client.inspectImageCmd(settings.image()).exec();
+      return image.getId();
+    } catch (NotFoundException e) {
+      if (!settings.allowPull()) {
+        throw new BackendUnavailableException(
+            BackendUnavailableException.UNAVAILABLE,
+            "image "
+                + settings.image()
+                + " is not present on the daemon and the backend never pulls unless "
+                + DockerSettings.ALLOW_PULL
+                + "=true; build it without a registry with "
+                + "dev.capability.backend.docker.LocalRuntimeImage (see docs/backends/docker.md)");
+      }
+    }
+    try {
+      client
+          .pullImageCmd(settings.image())
+          .exec(new PullImageResultCallback())
+          .awaitCompletion(10, TimeUnit.MINUTES);
+      return client.inspectImageCmd(settings.image()).exec().getId();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new BackendUnavailableException(
+          BackendUnavailableException.UNAVAILABLE, "interrupted while pulling " + settings.image());
+    } catch (RuntimeException e) {
+      throw new BackendUnavailableException(
+          BackendUnavailableException.UNAVAILABLE,
+          "cannot pull " + settings.image() + ": " + e.getMessage(),
+          e);
+    }
+  }
+
+  private static ProbeReport probe(ContainerRun run, DockerSettings settings) {
+    Path cat =
+        Stream.of(Path.of("/usr/bin/cat"), Path.of("/bin/cat"))
+            .filter(Files::isRegularFile)
+            .findFirst()
+            .orElseThrow(
+                () ->
+                    new BackendUnavailableException(
+                        BackendUnavailableException.UNAVAILABLE,
+                        "no cat in /usr/bin or /bin to run the probe container with"));
+    PinnedExecutable executable;
+    try {
+      Path real = cat.toRealPath();
+      executable =
+          new PinnedExecutable(
+              real,
+              Sha256.hex(Files.readAllBytes(real)),
+              real.toString(),
+              PinnedExecutable.Pinning.PROC_FD);
+    } catch (IOException e) {
+      throw new BackendUnavailableException(
+          BackendUnavailableException.UNAVAILABLE, "cannot read " + cat + ": " + e, e);
+    }
+    LaunchSpec spec =
+        LaunchSpec.builder(executable)
+            .arguments(ProbeReport.FILES)
+            .environment(Map.of())
+            .workingDirectory(Path.of("/usr"))
+            .timeout(Duration.ofSeconds(60))
+            .maxOutputBytes(1 << 20)
+            .build();
+    LaunchResult result;
+    try {
+      result = run.run(spec);
+    } catch (RuntimeException e) {
+      throw new BackendUnavailableException(
+          BackendUnavailableException.UNAVAILABLE,
+          "the probe container could not run in image "
+              + settings.image()
+              + ": "
+              + e.getMessage(),
+          e);
+    }
+    return ProbeReport.parse(result.stdout().text())
+        .orElseThrow(
+            () ->
+                new BackendUnavailableException(
+                    BackendUnavailableException.UNAVAILABLE,
+                    "the probe container in image "
+                        + settings.image()
+                        + " did not report itself (exit "
+                        + result.exitCode()
+                        + "): "
+                        + result.stderr().text().strip()));
+  }
+
+  static Set<IsolationCapability> assess(
+      ProbeReport report, DockerSettings settings, Map<String, String> diagnostics) {
+    if (report.environmentBytes() != 0) {
+      throw new BackendUnavailableException(
+          BackendUnavailableException.UNAVAILABLE,
+          "the probe container, given an empty environment, had "
+              + report.environmentBytes()
+              + " bytes of environment in PID 1 or itself; check "
+              + DockerSettings.ENV_TOOL
+              + " and "
+              + DockerSettings.INIT);
+    }
+    List<String> uids = report.ids("Uid");
+    if (uids.isEmpty()
+        || !uids.stream().allMatch(u -> u.equals(Integer.toString(settings.uid())))
+        || settings.uid() == 0) {
+      throw new BackendUnavailableException(
+          BackendUnavailableException.UNAVAILABLE,
+          "the probe container ran with uids " + uids + ", not " + settings.uid());
+    }
+    Set<IsolationCapability> verified = EnumSet.of(IsolationCapability.NON_ROOT);
+    check(
+        verified,
+        diagnostics,
+        IsolationCapability.PID_NAMESPACE,
+        "1".equals(report.status().get("PPid")),
+        "the probe command's parent is pid "
+            + report.status().get("PPid")
+            + ", not the container's PID 1 (tini)");
+    if (verified.contains(IsolationCapability.PID_NAMESPACE)) {
+      verified.add(IsolationCapability.SESSION_TERMINATION);
+      verified.add(IsolationCapability.TREE_TERMINATION);
+      diagnostics.put(
+          "termination",
+          "container: a timeout signals tini (TERM, then KILL after the grace); when PID 1 ends,"
+              + " the kernel ends the rest of the container's PID namespace");
+    }
+    verified.add(IsolationCapability.IPC_NAMESPACE);
+    verified.add(IsolationCapability.READ_ONLY_REPOSITORY);
+    verified.add(IsolationCapability.WRITABLE_SCOPE_ROOTS);
+    check(
+        verified,
+        diagnostics,
+        IsolationCapability.UTS_NAMESPACE,
+        report.hostname().equals("sandbox"),
+        "the probe container's host name is " + report.hostname());
+    check(
+        verified,
+        diagnostics,
+        IsolationCapability.NETWORK_NAMESPACE,
+        report.interfaces().equals(List.of("lo")),
+        "the probe container with network none saw interfaces " + report.interfaces());
+    check(
+        verified,
+        diagnostics,
+        IsolationCapability.CAPABILITY_DROP,
+        report.noCapabilities(),
+        "the probe container holds capabilities");
+    check(
+        verified,
+        diagnostics,
+        IsolationCapability.NO_NEW_PRIVILEGES,
+        "1".equals(report.status().get("NoNewPrivs")),
+        "the probe container runs without no_new_privs");
+    check(
+        verified,
+        diagnostics,
+        IsolationCapability.SECCOMP,
+        "2".equals(report.status().get("Seccomp")),
+        "the daemon installed no seccomp filter (Seccomp " + report.status().get("Seccomp") + ")");
+    check(
+        verified,
+        diagnostics,
+        IsolationCapability.READ_ONLY_ROOT,
+        report.readOnly("/"),
+        "the probe container's root is not mounted read-only");
+    check(
+        verified,
+        diagnostics,
+        IsolationCapability.PRIVATE_TMP,
+        "tmpfs".equals(report.mountTypes().get("/tmp")),
+        "the probe container has no private /tmp");
+    List<String> exposed =
+        Stream.of("/run", "/var/run", "/home", "/root", "/var/lib/docker")
+            .flatMap(d -> report.mountsUnder(d).stream())
+            .toList();
+    boolean socket = report.mounts().keySet().stream().anyMatch(p -> p.endsWith(".sock"));
+    check(
+        verified,
+        diagnostics,
+        IsolationCapability.HOST_SOCKETS_HIDDEN,
+        exposed.isEmpty() && !socket,
+        "the probe container shows " + exposed + (socket ? " and a socket" : ""));
+    check(
+        verified,
+        diagnostics,
+        IsolationCapability.MEMORY_LIMIT,
+        report.memoryLimit().equals(Optional.of(Long.toString(settings.memoryBytes()))),
+        "the probe container's memory limit is " + report.memoryLimit().orElse("unknown"));
+    check(
+        verified,
+        diagnostics,
+        IsolationCapability.PID_LIMIT,
+        report.pidsLimit().equals(Optional.of(Long.toString(settings.pids()))),
+        "the probe container's pids limit is " + report.pidsLimit().orElse("unknown"));
+    check(
+        verified,
+        diagnostics,
+        IsolationCapability.CPU_LIMIT,
+        report.cpuLimit().map(q -> !q.startsWith("-") && !q.startsWith("max")).orElse(false),
+        "the probe container's CPU quota is " + report.cpuLimit().orElse("unknown"));
+    diagnostics.put(
+        "USER_NAMESPACE",
+        "not provided: containers share the host's uid map (the daemon's userns-remap is not"
+            + " probed)");
+    diagnostics.put(
+        "CGROUP_NAMESPACE", "not claimed: cgroup v1 daemons share the host's cgroup namespace");
+    diagnostics.put(
+        "NO_NESTED_USER_NAMESPACES",
+        "not claimed: only the daemon's seccomp profile would stop them, and it is not probed");
+    return verified;
+  }
+
+  private static void check(
+      Set<IsolationCapability> verified,
+      Map<String, String> diagnostics,
+      IsolationCapability capability,
+      boolean ok,
+      String why) {
+    if (ok) {
+      verified.add(capability);
+    } else {
+      diagnostics.put(capability.name(), why);
+    }
+  }
+
+  @Override
+  public String id() {
+    return ID;
+  }
+
+  @Override
+  public Set<IsolationCapability> capabilities() {
+    return capabilities;
+  }
+
+  @Override
+  public Map<String, String> diagnostics() {
+    return new LinkedHashMap<>(diagnostics);
+  }
+
+  /** The settings this backend runs with. */
+  public DockerSettings settings() {
+    return settings;
+  }
+
+  @Override
+  public LaunchResult launch(LaunchSpec spec) {
+    Objects.requireNonNull(spec, "spec");
+    Set<IsolationCapability> missing = EnumSet.noneOf(IsolationCapability.class);
+    missing.addAll(spec.requiredCapabilities());
+    missing.removeAll(capabilities);
+    if (!missing.isEmpty()) {
+      throw new BackendUnavailableException(
+          BackendUnavailableException.ISOLATION_UNAVAILABLE,
+          "the docker backend cannot provide "
+              + missing
+              + " on this daemon, required to run "
+              + spec.executable().path()
+              + "; see its diagnostics for why");
+    }
+    return runs.run(spec);
+  }
+
+  @Override
+  public void close() {
+    closeQuietly(client);
+  }
+
+  private static void closeQuietly(DockerClient client) {
+    try {
+      client.close();
+    } catch (IOException e) {
+      LoggerFactory.getLogger(DockerBackend.class)
+          .debug("closing the docker client failed: {}", e.getMessage());
+    }
+  }
+}

@@ -1,0 +1,104 @@
+package dev.capability.backend.docker.internal;
+
+import dev.capability.kernel.api.backend.LaunchFailedException;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.util.Optional;
+
+/**
+ * Host paths walked one component at a time without following symlinks. A bind source that is, or
+ * passes through, a symlink is refused: a symlink planted by one container in its writable root must
+ * not redirect the mounts of the next.
+ */
+final class HostPaths {
+  private HostPaths() {}
+
+  /** What a walk found. */
+  enum Kind {
+    DIRECTORY,
+    FILE,
+    OTHER
+  }
+
+  /**
+   * The kind of {@code path} after checking that no component of it is a symlink.
+   *
+   * @throws LaunchFailedException when a component is a symlink, the path does not exist, or it
+   *     cannot be read
+   */
+  static Kind requireNoSymlink(Path path, String what) {
+    Walk walk = walk(path, what);
+    if (walk.firstMissing().isPresent()) {
+      throw new LaunchFailedException(what + " " + path + " does not exist");
+    }
+    return walk.kind();
+  }
+
+  /**
+   * The first component of {@code path} that does not exist, if any, after checking that no
+   * existing component is a symlink.
+   */
+  static Optional<Path> firstMissing(Path path, String what) {
+    return walk(path, what).firstMissing();
+  }
+
+  /** True when {@code path} is {@code ancestor} or lies below it. */
+  static boolean within(Path path, Path ancestor) {
+    return path.startsWith(ancestor);
+  }
+
+  /** Requires an absolute path with no {@code .} or {@code ..} components. */
+  static Path requireNormalAbsolute(Path path, String what) {
+    if (!path.isAbsolute() || !path.normalize().equals(path)) {
+      throw new LaunchFailedException(what + " " + path + " must be absolute, without . or ..");
+    }
+    return path;
+  }
+
+  private record Walk(Kind kind, Optional<Path> firstMissing) {}
+
+  private static Walk walk(Path path, String what) {
+    requireNormalAbsolute(path, what);
+    Path current = path.getRoot();
+    BasicFileAttributes attributes = attributes(current, path, what);
+    for (Path name : path) {
+      current = current.resolve(name);
+      try {
+        attributes =
+            Files.readAttributes(current, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+      } catch (NoSuchFileException e) {
+        return new Walk(Kind.OTHER, Optional.of(current));
+      } catch (IOException e) {
+        throw new LaunchFailedException(
+            "cannot inspect " + current + " on the way to " + what + " " + path + ": " + e, e);
+      }
+      if (attributes.isSymbolicLink()) {
+        throw new LaunchFailedException(
+            what
+                + " "
+                + path
+                + " is or passes through the symlink "
+                + current
+                + "; bind sources are never resolved through symlinks");
+      }
+    }
+    Kind kind =
+        attributes.isDirectory()
+            ? Kind.DIRECTORY
+            : attributes.isRegularFile() ? Kind.FILE : Kind.OTHER;
+    return new Walk(kind, Optional.empty());
+  }
+
+  private static BasicFileAttributes attributes(Path current, Path path, String what) {
+    try {
+      return Files.readAttributes(current, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+    } catch (IOException e) {
+      throw new LaunchFailedException(
+          "cannot inspect " + current + " on the way to " + what + " " + path + ": " + e, e);
+    }
+  }
+}

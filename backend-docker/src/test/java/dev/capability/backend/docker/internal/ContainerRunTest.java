@@ -1,0 +1,68 @@
+package dev.capability.backend.docker.internal;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.github.dockerjava.api.DockerClient;
+import dev.capability.kernel.api.backend.LaunchFailedException;
+import dev.capability.kernel.api.backend.LaunchSpec;
+import dev.capability.kernel.api.backend.PinnedExecutable;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Test;
+
+/** The entrypoint that gives the command exactly its environment and tini as PID 1. */
+class ContainerRunTest {
+  private static final DockerClient CLIENT = DockerClients.fromEnvironment();
+  private static final ContainerRun RUN =
+      new ContainerRun(CLIENT, DockerSettings.defaults(), HostJvm.current(), "sha256:" + "0".repeat(64));
+
+  @AfterAll
+  static void close() throws IOException {
+    CLIENT.close();
+  }
+
+  private static LaunchSpec.Builder spec() {
+    return LaunchSpec.builder(
+            new PinnedExecutable(
+                Path.of("/usr/bin/printf"), "0".repeat(64), "/proc/1/fd/3",
+                PinnedExecutable.Pinning.PROC_FD))
+        .workingDirectory(Path.of("/usr"));
+  }
+
+  @Test
+  void clearsTheEnvironmentSetsTheSpecsThenStartsTiniWithTheCanonicalPath() {
+    List<String> argv =
+        RUN.entrypoint(
+            spec()
+                .environment(Map.of("B", "2=two", "A", "line\nbreak", "-dash", ""))
+                .arguments(List.of("--", "-i", "X=1"))
+                .build());
+
+    assertThat(argv)
+        .containsExactly(
+            "/opt/capability/bin/busybox",
+            "env",
+            "-i",
+            "--",
+            "-dash=",
+            "A=line\nbreak",
+            "B=2=two",
+            "/opt/capability/bin/tini",
+            "--",
+            "/usr/bin/printf",
+            "--",
+            "-i",
+            "X=1");
+  }
+
+  @Test
+  void refusesANulByte() {
+    assertThatThrownBy(() -> RUN.entrypoint(spec().arguments(List.of("a\0b")).build()))
+        .isInstanceOf(LaunchFailedException.class)
+        .hasMessageContaining("NUL");
+  }
+}

@@ -14,7 +14,7 @@ import picocli.CommandLine.Command;
     mixinStandardHelpOptions = true,
     versionProvider = VersionProvider.class,
     description = "Run untrusted commands under operator-granted authority, and prove what ran.",
-    subcommands = {ParseCommand.class, CheckCommand.class, ExecCommand.class, DoctorCommand.class, LedgerCommand.class, InspectCommand.class, PlanCommand.class, RunCommand.class, AcquireCommand.class, SearchCommand.class, ImportOpenApiCommand.class})
+    subcommands = {ParseCommand.class, CheckCommand.class, ExecCommand.class, DoctorCommand.class, LedgerCommand.class, InspectCommand.class, PlanCommand.class, RunCommand.class, ImageCommand.class, AcquireCommand.class, SearchCommand.class, ImportOpenApiCommand.class})
 public final class CapabilityCli implements Runnable {
   /** An unexpected failure inside the CLI: a bug to report. */
   public static final int INTERNAL_ERROR = 70;

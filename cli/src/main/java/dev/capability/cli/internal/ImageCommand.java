@@ -1,0 +1,49 @@
+package dev.capability.cli.internal;
+
+import dev.capability.backend.docker.LocalRuntimeImage;
+import dev.capability.kernel.api.BackendUnavailableException;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/** {@code capability image}: builds the Docker backend's runtime image locally, without a registry. */
+@Command(
+    name = "image",
+    description =
+        "Build (or confirm) the Docker backend's runtime image from this host's busybox-static, tini and a jlink"
+            + " runtime of this JDK, without any registry.")
+final class ImageCommand implements Callable<Integer> {
+  private final Console console;
+
+  @Option(names = "--tag", paramLabel = "TAG", description = "The tag to build (default: the backend's default image).")
+  String tag = LocalRuntimeImage.defaultTag();
+
+  @Option(names = "--json", description = "Print JSON.")
+  boolean json;
+
+  ImageCommand(Console console) {
+    this.console = console;
+  }
+
+  @Override
+  public Integer call() {
+    String id;
+    try {
+      id = LocalRuntimeImage.ensure(tag);
+    } catch (BackendUnavailableException e) {
+      console.error(e, json);
+      return ExitCodes.CANNOT_EXECUTE;
+    }
+    if (json) {
+      Map<String, Object> view = new LinkedHashMap<>();
+      view.put("tag", tag);
+      view.put("id", id);
+      console.json(view);
+    } else {
+      console.out().println(tag + " " + id);
+    }
+    return ExitCodes.OK;
+  }
+}

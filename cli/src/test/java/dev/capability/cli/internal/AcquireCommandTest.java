@@ -36,13 +36,17 @@ import org.bouncycastle.openpgp.operator.bc.BcPGPContentSignerBuilder;
 import org.bouncycastle.openpgp.operator.bc.BcPGPDigestCalculatorProvider;
 import org.bouncycastle.openpgp.operator.bc.BcPGPKeyPair;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeEach;
+import dev.capability.backend.bwrap.BwrapBackendProvider;
+import dev.capability.backend.tck.BackendGate;
+import dev.capability.kernel.api.backend.BackendConfig;
+import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** {@code acquire} against a real loopback Maven repository, then {@code inspect} and {@code run} of what it stored. */
 class AcquireCommandTest {
+  private static final BackendGate BWRAP = BackendGate.of(new BwrapBackendProvider(), BackendConfig.defaults());
   private static final String PATH = "com/example/hello/1.0.0/hello-1.0.0.zip";
   private static final String SOURCE = "https://github.com/example/hello";
   private static final String COMMIT = "0123456789abcdef0123456789abcdef01234567";
@@ -130,10 +134,10 @@ class AcquireCommandTest {
     assertThat(inspected.exitCode()).as(inspected.err()).isZero();
     assertThat(inspected.out()).contains("name: hello");
 
-    CliRunner.Outcome ran = CliRunner.run("run", stored, "--input", "{\"name\":\"Ada\"}", "--json");
-    Assumptions.assumeFalse(ran.exitCode() == ExitCodes.CANNOT_EXECUTE, () -> "no isolation here: " + ran.out() + ran.err());
+    BWRAP.backend();
+    CliRunner.Outcome ran = CliRunner.run("run", stored, "--input", "{\"name\":\"Ada\"}", "--no-ledger", "--json");
     assertThat(ran.exitCode()).as(ran.out() + ran.err()).isZero();
-    assertThat(ran.out()).contains("\"boundary\":true").contains("Hello, Ada!");
+    assertThat(ran.out()).contains("\"boundaryApplied\":true").contains("Hello, Ada!");
   }
 
   @Test
@@ -279,5 +283,10 @@ class AcquireCommandTest {
     } catch (IOException e) {
       throw new AssertionError("not JSON: " + text, e);
     }
+  }
+
+  @AfterAll
+  static void close() {
+    BWRAP.close();
   }
 }

@@ -135,6 +135,33 @@ class CapabilityExamplesTest {
   }
 
   @Test
+  void runsInALinkedGitWorktreeWhoseGitDirectoryLivesElsewhere() throws Exception {
+    Path main = Files.createDirectories(repo.resolve("main"));
+    git(main, "init", "-q");
+    Files.writeString(main.resolve("README"), "x\n");
+    git(main, "add", "README");
+    git(main, "-c", "user.name=t", "-c", "user.email=t@example.org", "commit", "-q", "-m", "one");
+    Path worktree = repo.resolve("wt");
+    git(main, "worktree", "add", "-q", worktree.toString());
+    Files.setPosixFilePermissions(worktree, PosixFilePermissions.fromString("rwxr-xr-x"));
+
+    CliRunner.Outcome outcome =
+        CliRunner.run("run", EXAMPLES + "hello", "--repo", worktree.toString(), "--input", "{\"name\":\"Ada\"}", "--json");
+
+    assertThat(outcome.exitCode()).as(outcome.out() + outcome.err()).isZero();
+    assertThat(outcome.out()).contains("Hello, Ada!");
+  }
+
+  private static void git(Path directory, String... args) throws Exception {
+    String[] argv = new String[args.length + 1];
+    argv[0] = "git";
+    System.arraycopy(args, 0, argv, 1, args.length);
+    Process git = new ProcessBuilder(argv).directory(directory.toFile()).redirectErrorStream(true).start();
+    String output = new String(git.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+    assertThat(git.waitFor()).as(String.join(" ", argv) + ": " + output).isZero();
+  }
+
+  @Test
   void phoneHomeIsRefusedAtInspectionNamingClassMemberAndEffect() {
     CliRunner.Outcome outcome = CliRunner.run("inspect", EXAMPLES + "phone-home");
 

@@ -398,12 +398,14 @@ final class SandboxLayout {
     List<Path> missing = new ArrayList<>();
     for (Path path : protectedPaths) {
       HostPaths.requireNormalAbsolute(path, "protected path");
-      if (!HostPaths.within(path, repository)) {
-        throw new LaunchFailedException(
-            "protected path " + path + " is outside the repository " + repository);
-      }
+      // Only writable roots are writable: a protected path none of them exposes needs no mount,
+      // wherever it is (a linked worktree's git directory lives outside the repository).
       if (!exposedToWrites(path, spec.writableRoots())) {
         continue;
+      }
+      if (!HostPaths.within(path, repository)) {
+        throw new LaunchFailedException(
+            "protected path " + path + " is outside the repository " + repository + " but under a writable root");
       }
       Optional<Path> firstMissing = HostPaths.firstMissing(path, "protected path");
       if (firstMissing.isPresent()) {

@@ -135,13 +135,25 @@ class SandboxLayoutTest {
   }
 
   @Test
-  void refusesProtectedPathsOutsideTheRepositoryOrWithoutOne() {
+  void aProtectedPathOutsideTheRepositoryThatNoWritableRootExposesNeedsNoMount() {
+    // A linked worktree's git directory: outside the repository, and read-only like everything there.
+    Path gitDirElsewhere = tmp.resolve("main/.git/worktrees/wt");
+
+    List<MountOp> mounts =
+        layout.plan(spec().writableRoots(List.of(out)).protectedPaths(List.of(gitDirElsewhere)).build(), files).mounts();
+
+    assertThat(mounts).noneMatch(mount -> mount.toString().contains(gitDirElsewhere.toString()));
+  }
+
+  @Test
+  void refusesProtectedPathsOutsideTheRepositoryUnderAWritableRootOrWithoutOne() {
+    Path outsideRoot = Sandboxes.writableBy(tmp.resolve("scratch"), identity);
     assertThatThrownBy(
             () ->
                 layout.plan(
                     spec()
-                        .writableRoots(List.of(out))
-                        .protectedPaths(List.of(tmp.resolve("x")))
+                        .writableRoots(List.of(out, outsideRoot))
+                        .protectedPaths(List.of(outsideRoot.resolve("x")))
                         .build(),
                     files))
         .isInstanceOf(LaunchFailedException.class)

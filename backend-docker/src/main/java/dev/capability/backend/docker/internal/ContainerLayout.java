@@ -290,14 +290,16 @@ final class ContainerLayout {
     List<Path> binds = new ArrayList<>();
     for (Path path : protectedPaths) {
       HostPaths.requireNormalAbsolute(path, "protected path");
-      if (!path.startsWith(repository)) {
-        throw new LaunchFailedException(
-            "protected path " + path + " is outside the repository " + repository);
-      }
       boolean exposed =
           spec.writableRoots().stream().anyMatch(root -> path.startsWith(root) || root.startsWith(path));
+      // Only writable roots are writable: a protected path none of them exposes needs no bind,
+      // wherever it is (a linked worktree's git directory lives outside the repository).
       if (!exposed) {
         continue;
+      }
+      if (!path.startsWith(repository)) {
+        throw new LaunchFailedException(
+            "protected path " + path + " is outside the repository " + repository + " but under a writable root");
       }
       if (HostPaths.firstMissing(path, "protected path").isPresent()) {
         throw new LaunchFailedException(

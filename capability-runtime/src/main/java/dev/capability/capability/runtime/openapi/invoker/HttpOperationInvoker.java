@@ -416,6 +416,12 @@ public final class HttpOperationInvoker implements Capability {
       char c = text.charAt(i);
       if (c == '"' || c == '\\') {
         out.append('\\').append(c);
+      } else if (c == '\n') {
+        out.append("\\n");
+      } else if (c == '\r') {
+        out.append("\\r");
+      } else if (c == '\t') {
+        out.append("\\t");
       } else if (c < 0x20 || c == 0x2028 || c == 0x2029) {
         out.append(String.format(Locale.ROOT, "\\u%04x", (int) c));
       } else {

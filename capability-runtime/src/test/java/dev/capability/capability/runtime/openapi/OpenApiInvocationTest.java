@@ -20,6 +20,7 @@ import dev.capability.capability.runtime.Executor;
 import dev.capability.capability.runtime.discovery.NetworkAccess;
 import dev.capability.capability.runtime.internal.exec.ChildJvmExecutor;
 import dev.capability.capability.runtime.internal.exec.InProcessExecutor;
+import dev.capability.capability.runtime.openapi.invoker.HttpOperationInvoker;
 import dev.capability.kernel.api.CapabilityException;
 import dev.capability.kernel.api.backend.BackendConfig;
 import java.io.IOException;
@@ -30,6 +31,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
@@ -56,7 +58,8 @@ class OpenApiInvocationTest {
            "requestBody": {"required": true, "content": {"application/json": {"schema": {"type": "object"}}}},
            "responses": {"201": {"description": "created"}}}},
          "/moved": {"get": {"operationId": "moved", "responses": {"302": {"description": "elsewhere"}}}},
-         "/big": {"get": {"operationId": "big", "responses": {"200": {"description": "ok"}}}}
+         "/big": {"get": {"operationId": "big", "responses": {"200": {"description": "ok"}}}},
+         "/worst": {"get": {"operationId": "worst", "responses": {"200": {"description": "ok"}}}}
        }}
       """;
 
@@ -85,7 +88,11 @@ class OpenApiInvocationTest {
           exchange.sendResponseHeaders(302, -1);
           return;
         }
-        byte[] body = path.equals("/api/big") ? new byte[(1 << 20) + 1] : "said \"hi\"\n".getBytes(StandardCharsets.UTF_8);
+        byte[] body = switch (path) {
+          case "/api/big" -> new byte[HttpOperationInvoker.MAX_RESPONSE_BYTES + 1];
+          case "/api/worst" -> worstCaseBody();
+          default -> "said \"hi\"\n".getBytes(StandardCharsets.UTF_8);
+        };
         exchange.sendResponseHeaders(200, body.length);
         exchange.getResponseBody().write(body);
       }
@@ -110,6 +117,13 @@ class OpenApiInvocationTest {
   @AfterAll
   static void close() {
     GATE.close();
+  }
+
+  /** The largest body, all control characters: the most its escaping can grow. */
+  private static byte[] worstCaseBody() {
+    byte[] body = new byte[HttpOperationInvoker.MAX_RESPONSE_BYTES];
+    Arrays.fill(body, (byte) 1);
+    return body;
   }
 
   private String document() {
@@ -185,7 +199,7 @@ class OpenApiInvocationTest {
     ExecutionReceipt receipt = inProcess("big", "{}");
 
     assertThat(receipt.outcome()).isEqualTo(ExecutionOutcome.FAILED);
-    assertThat(receipt.message()).contains("larger than 1048576 bytes");
+    assertThat(receipt.message()).contains("larger than " + HttpOperationInvoker.MAX_RESPONSE_BYTES + " bytes");
   }
 
   @Test
@@ -208,6 +222,17 @@ class OpenApiInvocationTest {
     assertThat(receipt.grantedEffects()).containsExactly(Effect.of("network.connect", hostPort()));
     assertThat(receipt.output()).hasValue("{\"status\":200,\"body\":\"said \\\"hi\\\"\\n\"}");
     assertThat(seen).containsExactly("GET /api/notes/n1?q=a%20b trace=null cookie=null type=null body=");
+  }
+
+  @Test
+  void theLargestWorstCaseBodyFitsTheChildJvmsResponse() {
+    Executor executor = new ChildJvmExecutor("bwrap", false, List.of(GATE.backend()), work);
+
+    ExecutionReceipt receipt = run(executor, EffectPolicies.permissive(Approval::grant), "worst", "{}");
+
+    assertThat(receipt.outcome()).as(receipt.message()).isEqualTo(ExecutionOutcome.SUCCEEDED);
+    assertThat(receipt.output()).hasValueSatisfying(output -> assertThat(output).hasSize(
+        "{\"status\":200,\"body\":\"\"}".length() + 6 * HttpOperationInvoker.MAX_RESPONSE_BYTES));
   }
 
   @Test

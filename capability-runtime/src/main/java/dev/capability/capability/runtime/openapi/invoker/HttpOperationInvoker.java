@@ -46,8 +46,12 @@ public final class HttpOperationInvoker implements Capability {
   public static final String BINDING = "capability-http-operation.properties";
   /** The binding format this class reads. */
   public static final String FORMAT = "capability-http-operation/1";
-  /** The largest response body returned, in bytes; a larger one fails the run. */
-  public static final int MAX_RESPONSE_BYTES = 1 << 20;
+  /**
+   * The largest response body returned, in bytes; a larger one fails the run. Escaped twice (into
+   * the output, then into the child JVM's response) a body of control characters grows sevenfold,
+   * and must still fit the kernel's default 1 MiB output limit.
+   */
+  public static final int MAX_RESPONSE_BYTES = 128 << 10;
   /** How long connecting may take. */
   public static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(10);
   /** How long the whole request may take, until the response headers arrive. */

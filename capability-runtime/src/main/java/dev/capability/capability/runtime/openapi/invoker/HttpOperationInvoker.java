@@ -58,7 +58,9 @@ public final class HttpOperationInvoker implements Capability {
   public static final Duration REQUEST_TIMEOUT = Duration.ofSeconds(30);
 
   private static final List<String> METHODS = List.of("GET", "PUT", "POST", "DELETE", "OPTIONS", "HEAD", "PATCH", "TRACE");
+  private static final List<String> SECTIONS = List.of("path", "query", "header", "cookie", "body");
   private static final int MAX_DEPTH = 64;
+  private static final int MAX_BINDING_BYTES = 1 << 20;
 
   /** Creates the invoker; the binding is read on each run. */
   public HttpOperationInvoker() {}
@@ -67,22 +69,16 @@ public final class HttpOperationInvoker implements Capability {
   public String execute(String inputJson, CapabilityContext context) {
     Properties binding = binding();
     Map<String, String> input = object(inputJson, "input");
-    String scheme = required(binding, "scheme");
-    String host = required(binding, "host");
-    int port = port(required(binding, "port"));
-    String base = binding.getProperty("base", "");
+    for (String member : input.keySet()) {
+      if (!SECTIONS.contains(member)) {
+        throw new IllegalArgumentException("input." + member + " is not one of " + SECTIONS);
+      }
+    }
     String method = required(binding, "method");
-    if (!METHODS.contains(method) || !(scheme.equals("http") || scheme.equals("https"))) {
-      throw new IllegalStateException("the binding's method or scheme is not supported: " + method + " " + scheme);
+    if (!METHODS.contains(method)) {
+      throw new IllegalStateException("the binding's method is not supported: " + method);
     }
-    String path = expand(required(binding, "path"), section(input, "path", names(binding, "path")));
-    StringBuilder query = new StringBuilder();
-    for (Map.Entry<String, String> parameter : section(input, "query", names(binding, "query")).entrySet()) {
-      query.append(query.length() == 0 ? "" : "&").append(encode(parameter.getKey())).append('=').append(encode(parameter.getValue()));
-    }
-    URI uri = checked(scheme + "://" + authority(host, port) + base + path + (query.length() == 0 ? "" : "?" + query),
-        scheme, host, port, base);
-
+    URI uri = target(binding, input);
     HttpRequest.Builder request = HttpRequest.newBuilder(uri).timeout(REQUEST_TIMEOUT);
     for (Map.Entry<String, String> header : section(input, "header", names(binding, "header")).entrySet()) {
       request.header(header.getKey(), headerValue(header.getKey(), header.getValue()));
@@ -95,15 +91,37 @@ public final class HttpOperationInvoker implements Capability {
       request.header("Cookie", cookies.toString());
     }
     request.method(method, body(binding.getProperty("body"), input.get("body"), request));
+    // the path only: query values may be secrets, and the log is kept with the run
+    context.log("capability-http: " + method + " " + uri.getScheme() + "://" + uri.getRawAuthority() + uri.getRawPath());
+    return send(request.build());
+  }
 
-    context.log("capability-http: " + method + " " + scheme + "://" + authority(host, port) + uri.getRawPath());
+  /** The request URL: the binding's server, the expanded template and the query, checked to stay on that server. */
+  private static URI target(Properties binding, Map<String, String> input) {
+    String scheme = required(binding, "scheme");
+    if (!scheme.equals("http") && !scheme.equals("https")) {
+      throw new IllegalStateException("the binding's scheme is not supported: " + scheme);
+    }
+    String host = required(binding, "host");
+    int port = port(required(binding, "port"));
+    String base = binding.getProperty("base", "");
+    String path = expand(required(binding, "path"), section(input, "path", names(binding, "path")));
+    StringBuilder query = new StringBuilder();
+    for (Map.Entry<String, String> parameter : section(input, "query", names(binding, "query")).entrySet()) {
+      query.append(query.length() == 0 ? "" : "&").append(encode(parameter.getKey())).append('=').append(encode(parameter.getValue()));
+    }
+    return checked(scheme + "://" + authority(host, port) + base + path + (query.length() == 0 ? "" : "?" + query),
+        scheme, host, port, base);
+  }
+
+  private static String send(HttpRequest request) {
     HttpClient client = HttpClient.newBuilder()
         .followRedirects(HttpClient.Redirect.NEVER)
         .proxy(HttpClient.Builder.NO_PROXY)
         .connectTimeout(CONNECT_TIMEOUT)
         .build();
     try {
-      HttpResponse<InputStream> response = client.send(request.build(), HttpResponse.BodyHandlers.ofInputStream());
+      HttpResponse<InputStream> response = client.send(request, HttpResponse.BodyHandlers.ofInputStream());
       byte[] bytes;
       try (InputStream in = response.body()) {
         bytes = in.readNBytes(MAX_RESPONSE_BYTES + 1);
@@ -115,7 +133,7 @@ public final class HttpOperationInvoker implements Capability {
       quote(output, new String(bytes, StandardCharsets.UTF_8));
       return output.append('}').toString();
     } catch (IOException e) {
-      throw new UncheckedIOException("the request to " + scheme + "://" + authority(host, port) + " failed: " + e, e);
+      throw new UncheckedIOException("the request to " + request.uri().getScheme() + "://" + request.uri().getRawAuthority() + " failed: " + e, e);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new IllegalStateException("interrupted while waiting for the response", e);
@@ -128,7 +146,11 @@ public final class HttpOperationInvoker implements Capability {
       if (in == null) {
         throw new IllegalStateException("the module has no " + BINDING);
       }
-      binding.load(new StringReader(new String(in.readNBytes(65_536), StandardCharsets.UTF_8)));
+      byte[] bytes = in.readNBytes(MAX_BINDING_BYTES + 1);
+      if (bytes.length > MAX_BINDING_BYTES) {
+        throw new IllegalStateException(BINDING + " is larger than " + MAX_BINDING_BYTES + " bytes");
+      }
+      binding.load(new StringReader(new String(bytes, StandardCharsets.UTF_8)));
     } catch (IOException e) {
       throw new UncheckedIOException("cannot read " + BINDING, e);
     }

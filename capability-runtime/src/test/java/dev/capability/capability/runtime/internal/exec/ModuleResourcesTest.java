@@ -81,6 +81,8 @@ class ModuleResourcesTest {
     assertThatThrownBy(() -> invoker.execute("{\"path\":{\"id\":\"1\"},\"header\":{\"Host\":\"evil\"}}", new Log()))
         .hasMessageContaining("input.header.Host is not a parameter");
     assertThatThrownBy(() -> invoker.execute("{\"path\":{\"id\":[1]}}", new Log())).hasMessageContaining("string, number or boolean");
+    assertThatThrownBy(() -> invoker.execute("{\"path\":{\"id\":\"1\"},\"url\":\"http://evil\"}", new Log()))
+        .hasMessageContaining("input.url is not one of");
   }
 
   @Test

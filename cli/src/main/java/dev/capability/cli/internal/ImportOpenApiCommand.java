@@ -22,16 +22,16 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
-/** {@code capability import-openapi}: one inert capability description per OpenAPI operation. */
+/** {@code capability import-openapi}: one runnable capability package per OpenAPI operation. */
 @Command(name = "import-openapi",
-    description = "Turn an OpenAPI 3.0/3.1 JSON document into capability descriptions, one per operation.")
+    description = "Turn an OpenAPI 3.0/3.1 JSON document into capability packages, one per operation.")
 final class ImportOpenApiCommand implements Callable<Integer> {
   private final Console console;
 
   @Parameters(paramLabel = "FILE", description = "The OpenAPI document (JSON).")
   Path file;
 
-  @Option(names = "--out", paramLabel = "DIR", description = "Write DIR/<name>/capability.json and operation.json; DIR must not exist or be empty.")
+  @Option(names = "--out", paramLabel = "DIR", description = "Write the package DIR/<name>/ (capability.json, lib/http-operation.jar, operation.json); DIR must not exist or be empty.")
   Path out;
 
   @Option(names = "--server", paramLabel = "URL", description = "The server to use when the document lists several (after variable defaults).")

@@ -2,13 +2,26 @@ package dev.capability.cli.internal;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.sun.net.httpserver.HttpServer;
+import dev.capability.backend.bwrap.BwrapBackendProvider;
+import dev.capability.backend.tck.BackendGate;
+import dev.capability.kernel.api.backend.BackendConfig;
 import java.io.IOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 class ImportOpenApiCommandTest {
+  private static final BackendGate BWRAP = BackendGate.of(new BwrapBackendProvider(), BackendConfig.defaults());
   private static final String DOCUMENT = """
       {"openapi": "3.1.0", "info": {"title": "Notes", "version": "1.0.0"},
        "servers": [{"url": "https://notes.example.com/api"}],
@@ -17,7 +30,7 @@ class ImportOpenApiCommandTest {
       """;
 
   @Test
-  void writesOneManifestPerOperationAndInspectRefusesItAsAPackage(@TempDir Path temp) throws IOException {
+  void writesOneCompletePackagePerOperationThatInspectAccepts(@TempDir Path temp) throws IOException {
     Path file = Files.writeString(temp.resolve("openapi.json"), DOCUMENT);
     Path out = temp.resolve("out");
 
@@ -27,8 +40,60 @@ class ImportOpenApiCommandTest {
     assertThat(outcome.out()).contains("\"name\":\"add-note\"").contains("network.connect(notes.example.com:443)");
     assertThat(Files.readString(out.resolve("add-note/capability.json"))).contains("\"network.connect\"");
     CliRunner.Outcome inspect = CliRunner.run("inspect", out.resolve("add-note").toString(), "--json");
-    assertThat(inspect.exitCode()).isEqualTo(ExitCodes.CAPABILITY_REFUSED);
-    assertThat(inspect.out()).contains("MANIFEST_MISSING_FIELD");
+    assertThat(inspect.exitCode()).as(inspect.err() + inspect.out()).isZero();
+    assertThat(inspect.out()).contains("network.connect").contains("HttpOperationInvoker");
+  }
+
+  @Test
+  void anImportedOperationRunsInTheSandboxOnlyWithTheApprovedConnection(@TempDir Path temp) throws IOException {
+    BWRAP.backend();
+    List<String> seen = new ArrayList<>();
+    HttpServer server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+    server.createContext("/", exchange -> {
+      try (exchange) {
+        String body = new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8);
+        synchronized (seen) {
+          seen.add(exchange.getRequestMethod() + " " + exchange.getRequestURI().getRawPath() + " " + body);
+        }
+        byte[] response = "{\"id\":7}".getBytes(StandardCharsets.UTF_8);
+        exchange.sendResponseHeaders(201, response.length);
+        exchange.getResponseBody().write(response);
+      }
+    });
+    server.start();
+    try {
+      String hostPort = "127.0.0.1:" + server.getAddress().getPort();
+      // The sandbox runs as nobody: the package must be readable by it.
+      Files.setPosixFilePermissions(temp, PosixFilePermissions.fromString("rwxr-xr-x"));
+      Path file = Files.writeString(temp.resolve("openapi.json"), DOCUMENT.replace("https://notes.example.com", "http://" + hostPort));
+      Path out = temp.resolve("out");
+      assertThat(CliRunner.run("import-openapi", file.toString(), "--out", out.toString(), "--allow-http", "--allow-loopback").exitCode()).isZero();
+      try (Stream<Path> files = Files.walk(out)) {
+        for (Path path : files.toList()) {
+          Files.setPosixFilePermissions(path, PosixFilePermissions.fromString(Files.isDirectory(path) ? "rwxr-xr-x" : "rw-r--r--"));
+        }
+      }
+      String pkg = out.resolve("add-note").toString();
+      String input = "{\"body\":{\"text\":\"hi\"}}";
+
+      CliRunner.Outcome refused = CliRunner.run("run", pkg, "--input", input, "--policy", "permissive", "--repo", temp.toString(), "--no-ledger", "--json");
+      assertThat(refused.exitCode()).as(refused.err() + refused.out()).isEqualTo(ExitCodes.CAPABILITY_REFUSED);
+      assertThat(refused.err() + refused.out()).containsPattern("APPROVAL_[A-Z_]+|POLICY_[A-Z_]+");
+      assertThat(seen).isEmpty();
+
+      CliRunner.Outcome ran = CliRunner.run("run", pkg, "--input", input, "--policy", "permissive",
+          "--approve", "network.connect=" + hostPort, "--repo", temp.toString(), "--no-ledger", "--json");
+      assertThat(ran.exitCode()).as(ran.err() + ran.out()).isZero();
+      assertThat(ran.out()).contains("\"status\":\"SUCCEEDED\"").contains("\"boundaryApplied\":true").contains("{\\\"status\\\":201");
+      assertThat(seen).containsExactly("POST /api/notes {\"text\":\"hi\"}");
+    } finally {
+      server.stop(0);
+    }
+  }
+
+  @AfterAll
+  static void close() {
+    BWRAP.close();
   }
 
   @Test

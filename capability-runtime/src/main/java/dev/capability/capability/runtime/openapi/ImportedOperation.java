@@ -4,12 +4,14 @@ import dev.capability.capability.runtime.Effect;
 import dev.capability.capability.runtime.internal.openapi.ImportedDocuments;
 import java.net.URI;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.regex.Pattern;
 
 /**
- * One imported operation: an inert description of a capability that would call it. There is no
- * module, so nothing here can run; {@link #manifestJson()} is a {@code capability.json} without
- * {@code entry} and {@code modules}.
+ * One imported operation: the description of a capability that performs it. {@link OpenApiImport#write} turns
+ * it into a complete package whose module runs the generic
+ * {@link dev.capability.capability.runtime.openapi.invoker.HttpOperationInvoker} with this
+ * operation's binding.
  *
  * @param name the capability name (from {@code operationId}, or the method and path)
  * @param version the capability version
@@ -20,7 +22,11 @@ import java.util.regex.Pattern;
  * @param connect the one effect declared: {@code network.connect} to the server's host and port
  * @param inputSchemaJson a self-contained JSON Schema (draft 2020-12) of the input: an object
  *     with {@code path}, {@code query}, {@code header}, {@code cookie} and {@code body} members
- * @param outputSchemaJson a self-contained JSON Schema of a successful JSON response, or {@code true}
+ * @param outputSchemaJson a self-contained JSON Schema of a successful JSON response, or {@code true};
+ *     the capability's own output is {@code {"status", "body"}} with the body as text, and this
+ *     schema is recorded in {@code operation.json} as {@code response}
+ * @param requestMediaType the media type the request body is sent as, empty when the operation
+ *     takes no body
  */
 public record ImportedOperation(
     String name,
@@ -31,7 +37,8 @@ public record ImportedOperation(
     URI server,
     Effect connect,
     String inputSchemaJson,
-    String outputSchemaJson) {
+    String outputSchemaJson,
+    Optional<String> requestMediaType) {
   private static final Pattern NAME = Pattern.compile("[a-z0-9](?:[a-z0-9-]|\\.(?!\\.)){0,98}[a-z0-9]|[a-z0-9]");
 
   public ImportedOperation {
@@ -44,17 +51,18 @@ public record ImportedOperation(
     Objects.requireNonNull(connect, "connect");
     Objects.requireNonNull(inputSchemaJson, "inputSchemaJson");
     Objects.requireNonNull(outputSchemaJson, "outputSchemaJson");
+    Objects.requireNonNull(requestMediaType, "requestMediaType");
     if (!NAME.matcher(name).matches()) {
       throw new IllegalArgumentException("name must be a capability name, was '" + name + "'");
     }
   }
 
-  /** The {@code capability.json} of this operation, without {@code entry} and {@code modules}. */
+  /** The {@code capability.json} of this operation, with its module's {@code entry} and sha512 integrity. */
   public String manifestJson() {
     return ImportedDocuments.manifest(this);
   }
 
-  /** The HTTP binding: method, server, path template and where each input member goes. */
+  /** The HTTP binding for review: method, server, path template, parameters, body media type, response schema. */
   public String operationJson() {
     return ImportedDocuments.operation(this);
   }

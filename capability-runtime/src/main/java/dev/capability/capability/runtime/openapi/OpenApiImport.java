@@ -26,8 +26,10 @@ public final class OpenApiImport {
   }
 
   /**
-   * Writes {@code <directory>/<name>/capability.json} and {@code <directory>/<name>/operation.json}
-   * for each operation. The directory must not exist or be empty; it is created.
+   * Writes the package {@code <directory>/<name>/} for each operation: {@code capability.json},
+   * the module {@code lib/http-operation.jar} (the invoker and the operation's binding) and
+   * {@code operation.json} (the binding, for review). The directory must not exist or be empty;
+   * it is created.
    *
    * @return the directories written, one per operation
    * @throws OpenApiRefusedException {@link OpenApiCodes#OPENAPI_OUTPUT_INVALID}

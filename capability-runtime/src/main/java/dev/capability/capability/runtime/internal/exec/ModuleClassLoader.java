@@ -4,6 +4,7 @@ import dev.capability.capability.runtime.CapabilityCodes;
 import dev.capability.kernel.api.CapabilityException;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
+import java.io.InputStream;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.jar.JarEntry;
@@ -14,6 +15,10 @@ import java.util.jar.JarInputStream;
  * after the integrity check. Names resolve only against the platform and the capability API; this
  * keeps the host's classes out of the module's way, it is no isolation (the API's own loader is
  * reachable from the module).
+ *
+ * <p>The module's other entries are served by {@link #getResourceAsStream}, from the same verified
+ * bytes and before any parent's: a module reads its own data (the OpenAPI invoker its binding),
+ * never a file. Class files are not served as resources.
  */
 final class ModuleClassLoader extends ClassLoader {
   private static final String API_PACKAGE = "dev.capability.capability.api.";
@@ -23,12 +28,23 @@ final class ModuleClassLoader extends ClassLoader {
   }
 
   private final Map<String, byte[]> classes;
+  private final Map<String, byte[]> resources;
   private final ClassLoader api;
 
   ModuleClassLoader(String name, byte[] jar, ClassLoader api) {
     super(name, ClassLoader.getPlatformClassLoader());
-    this.classes = classesOf(jar, name);
+    Map<String, byte[]> classes = new HashMap<>();
+    Map<String, byte[]> resources = new HashMap<>();
+    read(jar, name, classes, resources);
+    this.classes = Map.copyOf(classes);
+    this.resources = Map.copyOf(resources);
     this.api = api;
+  }
+
+  @Override
+  public InputStream getResourceAsStream(String name) {
+    byte[] bytes = resources.get(name);
+    return bytes != null ? new ByteArrayInputStream(bytes) : super.getResourceAsStream(name);
   }
 
   @Override
@@ -48,18 +64,18 @@ final class ModuleClassLoader extends ClassLoader {
     return defineClass(name, bytes, 0, bytes.length);
   }
 
-  private static Map<String, byte[]> classesOf(byte[] jar, String module) {
-    Map<String, byte[]> classes = new HashMap<>();
+  private static void read(byte[] jar, String module, Map<String, byte[]> classes, Map<String, byte[]> resources) {
     try (JarInputStream in = new JarInputStream(new ByteArrayInputStream(jar), false)) {
       for (JarEntry entry = in.getNextJarEntry(); entry != null; entry = in.getNextJarEntry()) {
         String name = entry.getName();
         if (!entry.isDirectory() && name.endsWith(".class") && !name.endsWith("module-info.class")) {
           classes.put(name.substring(0, name.length() - ".class".length()).replace('/', '.'), in.readAllBytes());
+        } else if (!entry.isDirectory() && !name.endsWith(".class")) {
+          resources.put(name, in.readAllBytes());
         }
       }
     } catch (IOException e) {
       throw new CapabilityException(CapabilityCodes.ARCHIVE_CORRUPT, "module " + module + " cannot be read as a jar: " + e.getMessage(), e);
     }
-    return Map.copyOf(classes);
   }
 }

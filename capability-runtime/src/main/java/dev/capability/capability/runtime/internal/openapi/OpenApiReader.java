@@ -22,6 +22,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.regex.Pattern;
 
 /** Reads one OpenAPI document into operations; see {@code docs/openapi.md}. */
@@ -115,7 +116,8 @@ public final class OpenApiReader {
         checkSchema(input, here + " input");
         checkSchema(output, here + " output");
         operations.add(new ImportedOperation(name, version, description(operation, here), method.toUpperCase(Locale.ROOT),
-            path, server.url(), server.connect(), input.toString(), output.toString()));
+            path, server.url(), server.connect(), input.toString(), output.toString(),
+            requestMediaType(operation, here, references)));
       }
     }
     return List.copyOf(operations);
@@ -267,6 +269,30 @@ public final class OpenApiReader {
     ObjectNode text = NODES.objectNode();
     text.put("type", "string");
     return text;
+  }
+
+  /** The media type the body schema was taken from: the first JSON one, else the first. */
+  private static Optional<String> requestMediaType(JsonNode operation, String where, References references) {
+    JsonNode body = operation.get("requestBody");
+    if (body == null) {
+      return Optional.empty();
+    }
+    boolean entered = body.has("$ref");
+    JsonNode resolved = entered ? references.enter(body.get("$ref"), where + "/requestBody") : body;
+    try {
+      List<String> types = new ArrayList<>();
+      resolved.get("content").fieldNames().forEachRemaining(types::add);
+      String chosen = types.stream().filter(OpenApiReader::isJson).findFirst().orElse(types.get(0));
+      // sent as the Content-Type header: a printable, bounded header value
+      if (chosen.isEmpty() || chosen.length() > 256 || !chosen.chars().allMatch(c -> c >= 0x20 && c < 0x7f)) {
+        throw invalid(where + "/requestBody/content", "has a media type that is not a printable header value");
+      }
+      return Optional.of(chosen);
+    } finally {
+      if (entered) {
+        references.leave();
+      }
+    }
   }
 
   private static JsonNode output(JsonNode operation, String where, SchemaConverter converter, References references) {

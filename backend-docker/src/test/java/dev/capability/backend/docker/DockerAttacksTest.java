@@ -337,6 +337,20 @@ class DockerAttacksTest {
     assertThat(result.stdout().bytes()).isEqualTo(input);
   }
 
+  @Test
+  void theEndOfInputReachesTheCommandOnEveryRun() {
+    // Closing the stdin attach before the container ran once lost the end of input: the command
+    // then waited for it until its deadline. Small inputs on many runs are what exposed it.
+    for (int run = 0; run < 25; run++) {
+      byte[] input = ("run " + run + "\n").getBytes(StandardCharsets.UTF_8);
+
+      LaunchResult result = backend().launch(spec("cat").stdin(input).timeout(java.time.Duration.ofSeconds(20)).build());
+
+      assertThat(result.timedOut()).as("run %d waited for the end of its input", run).isFalse();
+      assertThat(result.stdout().bytes()).as("run %d", run).isEqualTo(input);
+    }
+  }
+
   private static long sdkContainers() {
     return CLIENT
         .listContainersCmd()

@@ -211,6 +211,7 @@ final class ContainerRun {
       stdin.awaitAttached(ATTACH_WAIT);
       try {
         client.startContainerCmd(id).exec();
+        stdin.containerStarted();
       } catch (DockerException e) {
         throw new LaunchFailedException(
             "the daemon could not start " + spec.executable().path() + ": " + e.getMessage(), e);
@@ -350,15 +351,17 @@ final class ContainerRun {
   static final class StdinFeed implements AutoCloseable {
     private final ResultCallback.Adapter<Frame> callback;
     private final CountDownLatch drained;
+    private final CountDownLatch started;
 
-    private StdinFeed(ResultCallback.Adapter<Frame> callback, CountDownLatch drained) {
+    private StdinFeed(ResultCallback.Adapter<Frame> callback, CountDownLatch drained, CountDownLatch started) {
       this.callback = callback;
       this.drained = drained;
+      this.started = started;
     }
 
     static StdinFeed open(DockerClient client, String id, byte[] input) {
       if (input == null) {
-        return new StdinFeed(null, new CountDownLatch(0));
+        return new StdinFeed(null, new CountDownLatch(0), new CountDownLatch(0));
       }
       CountDownLatch drained = new CountDownLatch(1);
       InputStream source = new EndSignallingStream(new ByteArrayInputStream(input), drained);
@@ -379,12 +382,17 @@ final class ContainerRun {
         Thread.currentThread().interrupt();
         throw new LaunchFailedException("interrupted while attaching stdin to " + id, e);
       }
-      StdinFeed feed = new StdinFeed(callback, drained);
+      CountDownLatch started = new CountDownLatch(1);
+      StdinFeed feed = new StdinFeed(callback, drained, started);
       Thread closer =
           new Thread(
               () -> {
                 try {
                   drained.await();
+                  // Detaching before the container runs loses the end of input: the daemon closes
+                  // a StdinOnce stdin only when its client leaves a running container, and the
+                  // command would wait for end of input until its deadline.
+                  started.await();
                   callback.close();
                 } catch (InterruptedException | IOException e) {
                   LOG.debug("closing stdin of {}: {}", id, e.getMessage());
@@ -394,6 +402,11 @@ final class ContainerRun {
       closer.setDaemon(true);
       closer.start();
       return feed;
+    }
+
+    /** Lets the input's end reach the command: called once the container runs. */
+    void containerStarted() {
+      started.countDown();
     }
 
     void awaitAttached(Duration wait) throws InterruptedException {
@@ -407,6 +420,7 @@ final class ContainerRun {
     public void close() throws IOException {
       if (callback != null) {
         drained.countDown();
+        started.countDown();
         callback.close();
       }
     }

@@ -8,7 +8,7 @@ import com.tngtech.archunit.core.importer.ImportOption;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
-/** The backend depends on kernel-api and docker-java (with what it brings) only. */
+/** The backend depends on kernel-api, the shared backend support and docker-java (with what it brings) only. */
 class ArchitectureTest {
   private static JavaClasses classes;
 
@@ -21,7 +21,7 @@ class ArchitectureTest {
   }
 
   @Test
-  void dependsOnTheKernelApiAndDockerJavaOnly() {
+  void dependsOnTheKernelApiTheBackendSupportAndDockerJavaOnly() {
     classes()
         .should()
         .onlyDependOnClassesThat()
@@ -29,6 +29,7 @@ class ArchitectureTest {
             "java..",
             "javax.net.ssl..",
             "dev.capability.kernel.api..",
+            "dev.capability.backend.support..",
             "dev.capability.backend.docker..",
             "com.github.dockerjava..",
             "org.apache.commons.compress..",

@@ -1,5 +1,6 @@
 package dev.capability.backend.bwrap.internal;
 
+import dev.capability.backend.support.HostPaths;
 import dev.capability.kernel.api.CapabilityException;
 import java.io.File;
 import java.io.IOException;

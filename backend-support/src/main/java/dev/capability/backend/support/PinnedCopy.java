@@ -1,4 +1,4 @@
-package dev.capability.backend.docker.internal;
+package dev.capability.backend.support;
 
 import dev.capability.kernel.api.Sha256;
 import dev.capability.kernel.api.backend.LaunchFailedException;
@@ -16,13 +16,15 @@ import java.security.MessageDigest;
 import java.util.Set;
 
 /**
- * Makes sure the bytes that run are the bytes the kernel hashed. Inside the container the kernel's
- * exec path ({@code /proc/<jvm-pid>/fd/<n>}) does not exist, so this JVM reads the hashed file
- * through that descriptor into a private copy, hashing as it copies, and refuses the launch when
- * the digest differs. The copy, mode 0555 in a private per-run directory, is bound read-only at the
- * executable's canonical path, so {@code /proc/self/exe} shows the real path.
+ * Makes sure the bytes that run are the bytes the kernel hashed. Inside a sandbox or container the
+ * kernel's exec path ({@code /proc/<jvm-pid>/fd/<n>}) does not exist (fresh {@code /proc}, another
+ * pid namespace), and a dropped uid could not open another uid's descriptor anyway. So this JVM reads
+ * the hashed file through that descriptor into a private copy, hashing as it copies, and refuses
+ * the launch when the digest differs. The copy is owned by this JVM's user, mode 0555, in a private
+ * directory nobody else can write; the sandbox or container sees it read-only at the executable's canonical
+ * path, so {@code /proc/self/exe} shows the real path.
  */
-final class PinnedCopy {
+public final class PinnedCopy {
   private static final int BUFFER = 1 << 16;
 
   private PinnedCopy() {}
@@ -32,7 +34,7 @@ final class PinnedCopy {
    *
    * @throws LaunchFailedException when it cannot be read, or its bytes are not the hashed ones
    */
-  static void copy(PinnedExecutable executable, Path target) {
+  public static void copy(PinnedExecutable executable, Path target) {
     Path source = Path.of(executable.execPath());
     MessageDigest digest = Sha256.newDigest();
     try (FileChannel in = FileChannel.open(source, StandardOpenOption.READ);

@@ -1,4 +1,4 @@
-package dev.capability.backend.docker.internal;
+package dev.capability.backend.support;
 
 import dev.capability.kernel.api.backend.LaunchFailedException;
 import java.io.IOException;
@@ -11,14 +11,14 @@ import java.util.Optional;
 
 /**
  * Host paths walked one component at a time without following symlinks. A bind source that is, or
- * passes through, a symlink is refused: a symlink planted by one container in its writable root must
+ * passes through, a symlink is refused: a symlink planted by one sandbox or container in its writable root must
  * not redirect the mounts of the next.
  */
-final class HostPaths {
+public final class HostPaths {
   private HostPaths() {}
 
   /** What a walk found. */
-  enum Kind {
+  public enum Kind {
     DIRECTORY,
     FILE,
     OTHER
@@ -30,7 +30,7 @@ final class HostPaths {
    * @throws LaunchFailedException when a component is a symlink, the path does not exist, or it
    *     cannot be read
    */
-  static Kind requireNoSymlink(Path path, String what) {
+  public static Kind requireNoSymlink(Path path, String what) {
     Walk walk = walk(path, what);
     if (walk.firstMissing().isPresent()) {
       throw new LaunchFailedException(what + " " + path + " does not exist");
@@ -42,17 +42,17 @@ final class HostPaths {
    * The first component of {@code path} that does not exist, if any, after checking that no
    * existing component is a symlink.
    */
-  static Optional<Path> firstMissing(Path path, String what) {
+  public static Optional<Path> firstMissing(Path path, String what) {
     return walk(path, what).firstMissing();
   }
 
   /** True when {@code path} is {@code ancestor} or lies below it. */
-  static boolean within(Path path, Path ancestor) {
+  public static boolean within(Path path, Path ancestor) {
     return path.startsWith(ancestor);
   }
 
   /** Requires an absolute path with no {@code .} or {@code ..} components. */
-  static Path requireNormalAbsolute(Path path, String what) {
+  public static Path requireNormalAbsolute(Path path, String what) {
     if (!path.isAbsolute() || !path.normalize().equals(path)) {
       throw new LaunchFailedException(what + " " + path + " must be absolute, without . or ..");
     }

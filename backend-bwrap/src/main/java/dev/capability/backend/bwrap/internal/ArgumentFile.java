@@ -1,5 +1,6 @@
 package dev.capability.backend.bwrap.internal;
 
+import dev.capability.backend.support.Deadline;
 import java.nio.file.Path;
 
 /** bwrap's options in a regular file only this JVM's user can read, written before the start. */

@@ -1,5 +1,6 @@
 package dev.capability.backend.bwrap.internal;
 
+import dev.capability.backend.support.Deadline;
 import dev.capability.kernel.api.backend.LaunchFailedException;
 import java.io.IOException;
 import java.nio.ByteBuffer;

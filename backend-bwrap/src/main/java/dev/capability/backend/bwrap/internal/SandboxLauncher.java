@@ -1,5 +1,6 @@
 package dev.capability.backend.bwrap.internal;
 
+import dev.capability.backend.support.Deadline;
 import dev.capability.backend.support.PinnedCopy;
 import dev.capability.kernel.api.BackendUnavailableException;
 import dev.capability.kernel.api.NetworkMode;

@@ -1,10 +1,10 @@
 package dev.capability.backend.bwrap.internal;
 
 import dev.capability.backend.support.HostPaths;
+import dev.capability.backend.support.SystemPaths;
 import dev.capability.kernel.api.backend.LaunchFailedException;
 import dev.capability.kernel.api.backend.LaunchSpec;
 import java.io.IOException;
-import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
@@ -152,7 +152,7 @@ final class SandboxLayout {
     }
     List<MountOp> mounts = new ArrayList<>(systemMounts(files));
     Set<Path> hiddenNow = new LinkedHashSet<>(hidden);
-    hiddenNow.addAll(homeDirectories());
+    hiddenNow.addAll(SystemPaths.homeDirectories());
 
     Optional<Path> repository = spec.repository();
     List<Path> writable = spec.writableRoots();
@@ -203,7 +203,7 @@ final class SandboxLayout {
     }
     Optional<BasicFileAttributes> etc = attributes(ETC);
     if (etc.isPresent() && etc.get().isDirectory()) {
-      for (Path entry : etcEntries()) {
+      for (Path entry : SystemPaths.etcEntries(settings.etcEntries())) {
         systemEntry(entry).ifPresent(mounts::add);
       }
     } else if (etc.isPresent()) {
@@ -244,40 +244,6 @@ final class SandboxLayout {
       return Optional.of(MountOp.readOnlyBind(path, path));
     }
     return Optional.empty();
-  }
-
-  private List<Path> etcEntries() {
-    Set<Path> entries = new LinkedHashSet<>();
-    for (String name : settings.etcEntries()) {
-      if (!name.endsWith("*")) {
-        entries.add(ETC.resolve(name));
-        continue;
-      }
-      String prefix = name.substring(0, name.length() - 1);
-      try (DirectoryStream<Path> matches =
-          Files.newDirectoryStream(ETC, p -> p.getFileName().toString().startsWith(prefix))) {
-        List<Path> sorted = new ArrayList<>();
-        matches.forEach(sorted::add);
-        sorted.sort(Comparator.naturalOrder());
-        entries.addAll(sorted);
-      } catch (IOException e) {
-        throw new LaunchFailedException("cannot list " + ETC + ": " + e, e);
-      }
-    }
-    return List.copyOf(entries);
-  }
-
-  private static List<Path> homeDirectories() {
-    List<Path> homes = new ArrayList<>();
-    Path home = Path.of("/home");
-    if (Files.isDirectory(home, LinkOption.NOFOLLOW_LINKS)) {
-      try (DirectoryStream<Path> entries = Files.newDirectoryStream(home)) {
-        entries.forEach(homes::add);
-      } catch (IOException e) {
-        throw new LaunchFailedException("cannot list " + home + ": " + e, e);
-      }
-    }
-    return homes;
   }
 
   private TreeBind checkedTree(Path path, String what, boolean writable, Set<Path> hiddenNow) {

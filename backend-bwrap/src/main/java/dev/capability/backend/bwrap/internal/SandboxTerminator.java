@@ -1,5 +1,6 @@
 package dev.capability.backend.bwrap.internal;
 
+import dev.capability.backend.support.Deadline;
 import java.io.UncheckedIOException;
 import java.time.Duration;
 import java.util.HashMap;

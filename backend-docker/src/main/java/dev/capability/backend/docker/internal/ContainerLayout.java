@@ -1,12 +1,12 @@
 package dev.capability.backend.docker.internal;
 
 import dev.capability.backend.support.HostPaths;
+import dev.capability.backend.support.SystemPaths;
 import com.github.dockerjava.api.model.Mount;
 import com.github.dockerjava.api.model.MountType;
 import dev.capability.kernel.api.backend.LaunchFailedException;
 import dev.capability.kernel.api.backend.LaunchSpec;
 import java.io.IOException;
-import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
@@ -108,7 +108,7 @@ final class ContainerLayout {
     }
     Map<Path, Mount> binds = new LinkedHashMap<>();
     Set<Path> hiddenNow = new LinkedHashSet<>(hidden);
-    hiddenNow.addAll(homeDirectories());
+    hiddenNow.addAll(SystemPaths.homeDirectories());
     for (Path dir : settings.systemPaths()) {
       if (isPlainDirectory(dir)) {
         requireNotHidden(dir, "system directory", hiddenNow);
@@ -116,7 +116,7 @@ final class ContainerLayout {
         binds.put(dir, bind(dir, dir, true));
       }
     }
-    for (Path entry : etcEntries()) {
+    for (Path entry : SystemPaths.etcEntries(settings.etcEntries())) {
       Optional<BasicFileAttributes> attributes = attributes(entry);
       if (attributes.isPresent()
           && (attributes.get().isDirectory() || attributes.get().isRegularFile())) {
@@ -177,40 +177,6 @@ final class ContainerLayout {
 
   private static boolean isPlainDirectory(Path dir) {
     return attributes(dir).map(BasicFileAttributes::isDirectory).orElse(false);
-  }
-
-  private List<Path> etcEntries() {
-    Set<Path> entries = new LinkedHashSet<>();
-    for (String name : settings.etcEntries()) {
-      if (!name.endsWith("*")) {
-        entries.add(ETC.resolve(name));
-        continue;
-      }
-      String prefix = name.substring(0, name.length() - 1);
-      try (DirectoryStream<Path> matches =
-          Files.newDirectoryStream(ETC, p -> p.getFileName().toString().startsWith(prefix))) {
-        List<Path> sorted = new ArrayList<>();
-        matches.forEach(sorted::add);
-        sorted.sort(Comparator.naturalOrder());
-        entries.addAll(sorted);
-      } catch (IOException e) {
-        throw new LaunchFailedException("cannot list " + ETC + ": " + e, e);
-      }
-    }
-    return List.copyOf(entries);
-  }
-
-  private static List<Path> homeDirectories() {
-    List<Path> homes = new ArrayList<>();
-    Path home = Path.of("/home");
-    if (Files.isDirectory(home, LinkOption.NOFOLLOW_LINKS)) {
-      try (DirectoryStream<Path> entries = Files.newDirectoryStream(home)) {
-        entries.forEach(homes::add);
-      } catch (IOException e) {
-        throw new LaunchFailedException("cannot list " + home + ": " + e, e);
-      }
-    }
-    return homes;
   }
 
   private void requireNotHidden(Path path, String what, Set<Path> hiddenNow) {

@@ -1,5 +1,6 @@
 package dev.capability.backend.docker.internal;
 
+import dev.capability.backend.support.Deadline;
 import dev.capability.backend.support.PinnedCopy;
 import com.github.dockerjava.api.DockerClient;
 import com.github.dockerjava.api.async.ResultCallback;

@@ -1,10 +1,10 @@
-package dev.capability.backend.bwrap.internal;
+package dev.capability.backend.support;
 
 import java.time.Duration;
 import java.util.Objects;
 
 /** A point on the monotonic clock; durations beyond a century count as a century. */
-final class Deadline {
+public final class Deadline {
   private static final long CENTURY_NANOS = Duration.ofDays(36_500).toNanos();
 
   private final long at;
@@ -13,7 +13,7 @@ final class Deadline {
     this.at = at;
   }
 
-  static Deadline after(Duration duration) {
+  public static Deadline after(Duration duration) {
     Objects.requireNonNull(duration, "duration");
     long nanos;
     if (duration.isNegative()) {
@@ -27,11 +27,12 @@ final class Deadline {
   }
 
   /** Nanoseconds left; zero once passed. */
-  long remainingNanos() {
+  public long remainingNanos() {
     return Math.max(0, at - System.nanoTime());
   }
 
-  boolean passed() {
+  /** Whether no time is left. */
+  public boolean passed() {
     return remainingNanos() == 0;
   }
 }

@@ -1,0 +1,65 @@
+package dev.capability.backend.support;
+
+import dev.capability.kernel.api.backend.LaunchFailedException;
+import java.io.IOException;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+
+/** The host's system entries the isolating backends show read-only, as the host has them now. */
+public final class SystemPaths {
+  private static final Path ETC = Path.of("/etc");
+  private static final Path HOME = Path.of("/home");
+
+  private SystemPaths() {}
+
+  /**
+   * The {@code /etc} entries {@code names} select, in order: a plain name is that entry (whether
+   * or not it exists); a name ending in {@code *} is every entry starting with the rest, sorted.
+   *
+   * @throws LaunchFailedException when {@code /etc} cannot be listed
+   */
+  public static List<Path> etcEntries(List<String> names) {
+    Set<Path> entries = new LinkedHashSet<>();
+    for (String name : names) {
+      if (!name.endsWith("*")) {
+        entries.add(ETC.resolve(name));
+        continue;
+      }
+      String prefix = name.substring(0, name.length() - 1);
+      try (DirectoryStream<Path> matches =
+          Files.newDirectoryStream(ETC, p -> p.getFileName().toString().startsWith(prefix))) {
+        List<Path> sorted = new ArrayList<>();
+        matches.forEach(sorted::add);
+        sorted.sort(Comparator.naturalOrder());
+        entries.addAll(sorted);
+      } catch (IOException e) {
+        throw new LaunchFailedException("cannot list " + ETC + ": " + e, e);
+      }
+    }
+    return List.copyOf(entries);
+  }
+
+  /**
+   * The entries of {@code /home}, none when it is missing or a symbolic link.
+   *
+   * @throws LaunchFailedException when it cannot be listed
+   */
+  public static List<Path> homeDirectories() {
+    List<Path> homes = new ArrayList<>();
+    if (Files.isDirectory(HOME, LinkOption.NOFOLLOW_LINKS)) {
+      try (DirectoryStream<Path> entries = Files.newDirectoryStream(HOME)) {
+        entries.forEach(homes::add);
+      } catch (IOException e) {
+        throw new LaunchFailedException("cannot list " + HOME + ": " + e, e);
+      }
+    }
+    return homes;
+  }
+}

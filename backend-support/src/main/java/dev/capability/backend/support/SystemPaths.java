@@ -11,13 +11,38 @@ import java.util.Comparator;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.regex.Pattern;
 
 /** The host's system entries the isolating backends show read-only, as the host has them now. */
 public final class SystemPaths {
   private static final Path ETC = Path.of("/etc");
   private static final Path HOME = Path.of("/home");
+  private static final Pattern ETC_NAME = Pattern.compile("[A-Za-z0-9._+-]+\\*?");
 
   private SystemPaths() {}
+
+  /**
+   * Parses a comma-separated list of {@code /etc} entry names as {@link #etcEntries} takes them;
+   * blank parts are skipped.
+   *
+   * @throws IllegalArgumentException naming the first part that is not a plain name (letters,
+   *     digits, {@code . _ + -}, optionally ending in {@code *}; never {@code .} or {@code ..})
+   */
+  public static List<String> etcNames(String value) {
+    List<String> names = new ArrayList<>();
+    for (String part : value.split(",")) {
+      String name = part.strip();
+      if (name.isEmpty()) {
+        continue;
+      }
+      if (!ETC_NAME.matcher(name).matches() || name.equals(".") || name.equals("..")) {
+        throw new IllegalArgumentException(
+            "'" + name + "' is not a plain name under /etc (letters, digits, . _ + -, optionally ending in *)");
+      }
+      names.add(name);
+    }
+    return names;
+  }
 
   /**
    * The {@code /etc} entries {@code names} select, in order: a plain name is that entry (whether

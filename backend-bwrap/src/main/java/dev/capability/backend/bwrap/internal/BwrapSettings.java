@@ -1,5 +1,6 @@
 package dev.capability.backend.bwrap.internal;
 
+import dev.capability.backend.support.SystemPaths;
 import dev.capability.kernel.api.BackendUnavailableException;
 import dev.capability.kernel.api.backend.BackendConfig;
 import java.nio.file.InvalidPathException;
@@ -109,7 +110,6 @@ record BwrapSettings(
 
   private static final Pattern HOSTNAME_SYNTAX =
       Pattern.compile("[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?");
-  private static final Pattern ETC_NAME = Pattern.compile("[A-Za-z0-9._+-]+\\*?");
 
   /** How run cgroups are chosen. */
   sealed interface CgroupChoice {
@@ -253,23 +253,11 @@ record BwrapSettings(
   }
 
   private static List<String> etcNames(String value) {
-    List<String> names = new ArrayList<>();
-    for (String part : value.split(",")) {
-      String name = part.strip();
-      if (name.isEmpty()) {
-        continue;
-      }
-      if (!ETC_NAME.matcher(name).matches() || name.equals(".") || name.equals("..")) {
-        throw invalid(
-            ETC,
-            "'"
-                + name
-                + "' is not a plain name under /etc (letters, digits, . _ + -, "
-                + "optionally ending in *)");
-      }
-      names.add(name);
+    try {
+      return SystemPaths.etcNames(value);
+    } catch (IllegalArgumentException e) {
+      throw invalid(ETC, e.getMessage());
     }
-    return names;
   }
 
   private static String hostname(String value) {

@@ -1,5 +1,6 @@
 package dev.capability.backend.docker.internal;
 
+import dev.capability.backend.support.SystemPaths;
 import dev.capability.kernel.api.BackendUnavailableException;
 import dev.capability.kernel.api.backend.BackendConfig;
 import java.math.BigDecimal;
@@ -144,7 +145,6 @@ public record DockerSettings(
   static final long DEFAULT_TMP_SIZE = 64L << 20;
   static final long DEFAULT_SHM_SIZE = 16L << 20;
 
-  private static final Pattern ETC_NAME = Pattern.compile("[A-Za-z0-9._+-]+\\*?");
   private static final Pattern IMAGE_REFERENCE =
       Pattern.compile("[a-z0-9][a-z0-9._/:-]*(@sha256:[0-9a-f]{64})?|sha256:[0-9a-f]{64}");
   private static final Pattern LOG_SIZE = Pattern.compile("[1-9][0-9]{0,5}[kmg]");
@@ -469,23 +469,11 @@ public record DockerSettings(
   }
 
   private static List<String> etcNames(String value) {
-    List<String> names = new ArrayList<>();
-    for (String part : value.split(",")) {
-      String name = part.strip();
-      if (name.isEmpty()) {
-        continue;
-      }
-      if (!ETC_NAME.matcher(name).matches() || name.equals(".") || name.equals("..")) {
-        throw invalid(
-            ETC,
-            "'"
-                + name
-                + "' is not a plain name under /etc (letters, digits, . _ + -, "
-                + "optionally ending in *)");
-      }
-      names.add(name);
+    try {
+      return SystemPaths.etcNames(value);
+    } catch (IllegalArgumentException e) {
+      throw invalid(ETC, e.getMessage());
     }
-    return names;
   }
 
   private static BackendUnavailableException invalid(String key, String why) {

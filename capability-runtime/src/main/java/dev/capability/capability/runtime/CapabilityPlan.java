@@ -1,6 +1,7 @@
 package dev.capability.capability.runtime;
 
 import dev.capability.kernel.api.json.CanonicalJson;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -57,6 +58,14 @@ public final class CapabilityPlan {
   /** The policy hash the plan was made for. */
   public String policyHash() {
     return (String) canonical.get("policy");
+  }
+
+  /**
+   * The plan as a JSON object of plain maps, lists and values: what {@link #canonicalJson()}
+   * serializes. Unmodifiable.
+   */
+  public Map<String, Object> toJson() {
+    return Collections.unmodifiableMap(canonical);
   }
 
   /** The canonical JSON text the fingerprint is computed over. */

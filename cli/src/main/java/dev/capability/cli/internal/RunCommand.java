@@ -1,8 +1,5 @@
 package dev.capability.cli.internal;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.core.type.TypeReference;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.capability.capability.runtime.Approval;
 import dev.capability.capability.runtime.CapabilityPackage;
 import dev.capability.capability.runtime.CapabilityPackages;
@@ -31,7 +28,6 @@ import picocli.CommandLine.Option;
  */
 @Command(name = "run", description = "Run a capability package under the chosen policy and executor, print the receipt and record it in the ledger.")
 final class RunCommand implements Callable<Integer> {
-  private static final ObjectMapper JSON = new ObjectMapper();
   private final Console console;
 
   @Option(names = "--json", description = "Print the receipt as JSON.")
@@ -97,7 +93,7 @@ final class RunCommand implements Callable<Integer> {
     Map<String, Object> planBody = new LinkedHashMap<>();
     planBody.put("fingerprint", plan.fingerprint());
     planBody.put("capability", plan.capability());
-    planBody.put("plan", object(plan.canonicalJson()));
+    planBody.put("plan", plan.toJson());
     records.add(LedgerRecord.of(RecordKind.PLAN, planBody));
     synchronized (options.answered) {
       for (Approval approval : options.answered) {
@@ -113,14 +109,6 @@ final class RunCommand implements Callable<Integer> {
     records.add(LedgerRecord.of(RecordKind.RECEIPT, ExecutionReceipts.toJson(redact ? receipt.redact() : receipt)));
     try (SqliteLedger ledger = SqliteLedger.forRepository(options.repository())) {
       records.forEach(ledger::append);
-    }
-  }
-
-  private static Map<String, Object> object(String json) {
-    try {
-      return JSON.readValue(json, new TypeReference<Map<String, Object>>() {});
-    } catch (JsonProcessingException e) {
-      throw new IllegalStateException("a plan's canonical JSON does not parse", e);
     }
   }
 }

@@ -1,6 +1,5 @@
 package dev.capability.cli.internal;
 
-import dev.capability.capability.runtime.discovery.NetworkAccess;
 import dev.capability.capability.runtime.openapi.ImportOptions;
 import dev.capability.capability.runtime.openapi.ImportedOperation;
 import dev.capability.capability.runtime.openapi.OpenApiCodes;
@@ -19,6 +18,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
@@ -40,14 +40,7 @@ final class ImportOpenApiCommand implements Callable<Integer> {
   @Option(names = "--capability-version", paramLabel = "SEMVER", description = "The version to give the capabilities when info.version is not semantic.")
   String version;
 
-  @Option(names = "--allow-http", description = "Accept a plain http server.")
-  boolean allowHttp;
-
-  @Option(names = "--allow-loopback", description = "Accept a loopback server (localhost, 127.0.0.0/8, ::1).")
-  boolean allowLoopback;
-
-  @Option(names = "--allow-private", description = "Accept a private, link-local or unique-local server address.")
-  boolean allowPrivate;
+  @Mixin NetworkAccessOptions network = new NetworkAccessOptions();
 
   @Option(names = "--max-operations", paramLabel = "N", description = "Most operations imported (default: ${DEFAULT-VALUE}).")
   int maxOperations = OpenApiLimits.defaults().maxOperations();
@@ -66,7 +59,7 @@ final class ImportOpenApiCommand implements Callable<Integer> {
       return ExitCodes.USAGE;
     }
     ImportOptions options = new ImportOptions(
-        new NetworkAccess(allowHttp, allowLoopback, allowPrivate),
+        network.access(),
         OpenApiLimits.defaults().withMaxOperations(maxOperations),
         Optional.ofNullable(server),
         Optional.ofNullable(version));

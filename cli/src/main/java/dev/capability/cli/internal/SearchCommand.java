@@ -7,7 +7,6 @@ import dev.capability.capability.runtime.discovery.FoundEntry;
 import dev.capability.capability.runtime.discovery.IndexFederation;
 import dev.capability.capability.runtime.discovery.IndexProblem;
 import dev.capability.capability.runtime.discovery.IndexSearch;
-import dev.capability.capability.runtime.discovery.NetworkAccess;
 import dev.capability.capability.runtime.discovery.SearchHit;
 import java.net.URI;
 import java.net.URISyntaxException;
@@ -18,6 +17,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
@@ -32,14 +32,7 @@ final class SearchCommand implements Callable<Integer> {
   @Option(names = "--index", paramLabel = "URL", required = true, description = "An index to start from (repeatable).")
   List<String> indexes;
 
-  @Option(names = "--allow-http", description = "Also read plain http URLs (tests, labs).")
-  boolean allowHttp;
-
-  @Option(names = "--allow-loopback", description = "Also connect to loopback addresses; implies nothing else.")
-  boolean allowLoopback;
-
-  @Option(names = "--allow-private", description = "Also connect to private, link-local and unique-local addresses.")
-  boolean allowPrivate;
+  @Mixin NetworkAccessOptions network = new NetworkAccessOptions();
 
   @Option(names = "--max-depth", paramLabel = "N", description = "Links followed from a seed (default: ${DEFAULT-VALUE}).")
   int maxDepth = DiscoveryLimits.defaults().maxDepth();
@@ -83,7 +76,7 @@ final class SearchCommand implements Callable<Integer> {
         return ExitCodes.USAGE;
       }
     }
-    DiscoveryResult result = IndexFederation.traverse(seeds, limits, new NetworkAccess(allowHttp, allowLoopback, allowPrivate));
+    DiscoveryResult result = IndexFederation.traverse(seeds, limits, network.access());
     List<SearchHit> hits;
     try {
       hits = IndexSearch.search(result, words);

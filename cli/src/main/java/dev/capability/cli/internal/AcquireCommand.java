@@ -16,6 +16,7 @@ import dev.capability.capability.runtime.acquire.PackageSource;
 import dev.capability.capability.runtime.acquire.PackageSources;
 import dev.capability.capability.runtime.acquire.TrustPolicies;
 import dev.capability.capability.runtime.acquire.TrustScore;
+import dev.capability.capability.runtime.acquire.SigstoreTrust;
 import dev.capability.capability.runtime.acquire.TrustedKeys;
 import dev.capability.kernel.api.CapabilityException;
 import java.net.URI;
@@ -55,6 +56,9 @@ final class AcquireCommand implements Callable<Integer> {
 
   @Option(names = "--keyring", paramLabel = "FILE", description = "The trusted keys and the coordinates each may sign (JSON).")
   Path keyring;
+
+  @Option(names = "--sigstore", paramLabel = "FILE", description = "The Sigstore trusted root and the signer identities each may sign for (JSON).")
+  Path sigstore;
 
   @Option(names = "--npm-keys", paramLabel = "FILE", description = "The pinned npm registry keys (the registry's /-/npm/v1/keys JSON).")
   Path npmKeys;
@@ -106,7 +110,7 @@ final class AcquireCommand implements Callable<Integer> {
 
   private Acquisition acquireNpm() {
     NpmCoordinates exact = NpmCoordinates.parse(coordinates.substring(NPM_PREFIX.length()));
-    if (localRepository != null || keyring != null || expectedRepository != null || expectedCommit != null) {
+    if (localRepository != null || keyring != null || sigstore != null || expectedRepository != null || expectedCommit != null) {
       throw new CapabilityException(
           "USAGE", "npm: coordinates take --repository, --npm-keys, --trust, --store, --max-bytes and --allow-http-loopback only");
     }
@@ -126,6 +130,7 @@ final class AcquireCommand implements Callable<Integer> {
     }
     PackageAcquirer.Builder builder = PackageAcquirer.builder(source(), store)
         .keys(keyring == null ? TrustedKeys.none() : TrustedKeys.load(keyring))
+        .sigstore(sigstore == null ? SigstoreTrust.none() : SigstoreTrust.load(sigstore))
         .policy(TrustPolicies.named(trust))
         .maxBytes(maxBytes);
     if (expectedRepository != null) {
@@ -175,7 +180,7 @@ final class AcquireCommand implements Callable<Integer> {
     out.println("identity: " + line(o.identity()));
     out.println("signature: " + line(o.signature()) + o.signingKey().map(key -> " [key " + key + "]").orElse(""));
     out.println("provenance: " + line(o.provenance()));
-    out.println("sigstore: " + line(o.sigstore()));
+    out.println("sigstore: " + line(o.sigstore()) + o.sigstoreSigner().map(signer -> " [signer " + signer + "]").orElse(""));
     TrustScore score = acquisition.score();
     StringBuilder items = new StringBuilder();
     for (TrustScore.Component component : score.components()) {

@@ -57,8 +57,16 @@ public final class AcquisitionCodes {
   public static final String IDENTITY_MISMATCH = "IDENTITY_MISMATCH";
   public static final String IDENTITY_UNCHECKED = "IDENTITY_UNCHECKED";
 
-  // Sigstore bundles are recorded, not verified, by this version.
-  public static final String SIGSTORE_NOT_VERIFIED = "SIGSTORE_NOT_VERIFIED";
+  // Sigstore bundles.
+  public static final String SIGSTORE_TRUST_INVALID = "SIGSTORE_TRUST_INVALID";
+  public static final String SIGSTORE_MISSING = "SIGSTORE_MISSING";
+  public static final String SIGSTORE_UNCHECKED = "SIGSTORE_UNCHECKED";
+  public static final String SIGSTORE_BUNDLE_INVALID = "SIGSTORE_BUNDLE_INVALID";
+  public static final String SIGSTORE_CERTIFICATE_UNTRUSTED = "SIGSTORE_CERTIFICATE_UNTRUSTED";
+  public static final String SIGSTORE_IDENTITY_UNKNOWN = "SIGSTORE_IDENTITY_UNKNOWN";
+  public static final String SIGSTORE_IDENTITY_NOT_AUTHORIZED = "SIGSTORE_IDENTITY_NOT_AUTHORIZED";
+  public static final String SIGSTORE_TLOG_INVALID = "SIGSTORE_TLOG_INVALID";
+  public static final String SIGSTORE_SIGNATURE_INVALID = "SIGSTORE_SIGNATURE_INVALID";
 
   // Trust policies.
   public static final String TRUST_POLICY_INVALID = "TRUST_POLICY_INVALID";

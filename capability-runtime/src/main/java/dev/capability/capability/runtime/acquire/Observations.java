@@ -24,7 +24,10 @@ import java.util.Optional;
  * @param provenance the in-toto statement with SLSA provenance
  * @param repository the source repository the provenance names
  * @param commit the commit the provenance names
- * @param sigstore a Sigstore bundle: recorded when present, never counted as verified
+ * @param sigstore the Sigstore bundle ({@code .sigstore.json}), verified against the operator's
+ *     Sigstore trust when one is configured
+ * @param sigstoreSigner the identity in the bundle's certificate, once the certificate was found
+ *     certified by the trusted root: {@code subject (issuer ...)}
  */
 public record Observations(
     String coordinates,
@@ -40,7 +43,8 @@ public record Observations(
     Check provenance,
     Optional<String> repository,
     Optional<String> commit,
-    Check sigstore) {
+    Check sigstore,
+    Optional<String> sigstoreSigner) {
   public Observations {
     Objects.requireNonNull(coordinates, "coordinates");
     Objects.requireNonNull(source, "source");
@@ -55,6 +59,7 @@ public record Observations(
     Objects.requireNonNull(repository, "repository");
     Objects.requireNonNull(commit, "commit");
     Objects.requireNonNull(sigstore, "sigstore");
+    Objects.requireNonNull(sigstoreSigner, "sigstoreSigner");
   }
 
   /** The first failed check, in the order integrity, signature, provenance, identity, Sigstore. */

@@ -9,7 +9,7 @@ import java.util.Optional;
 /**
  * Acquires exact coordinates from one source into a content-addressed store, inertly: the bytes
  * are streamed under a size limit, hashed, checked against the repository's checksums, the
- * detached PGP signature and the provenance statement, and stored as {@code <store>/sha256/<hex>}
+ * detached PGP signature, the provenance statement and the Sigstore bundle, and stored as {@code <store>/sha256/<hex>}
  * only when every check that ran held and the trust policy accepts. Nothing is extracted, nothing
  * is loaded, nothing runs; a refusal leaves nothing in the store.
  *
@@ -33,6 +33,7 @@ public final class PackageAcquirer {
         builder.source,
         new ContentStore(builder.store),
         builder.keys.keyring(),
+        builder.sigstore.verifier(),
         builder.policy,
         builder.expectedRepository,
         builder.expectedCommit,
@@ -54,11 +55,15 @@ public final class PackageAcquirer {
     return pipeline.acquire(Objects.requireNonNull(coordinates, "coordinates"));
   }
 
-  /** Settings of a {@link PackageAcquirer}; defaults: no trusted keys, the default policy, 64 MiB. */
+  /**
+   * Settings of a {@link PackageAcquirer}; defaults: no trusted keys, no Sigstore trust, the
+   * default policy, 64 MiB.
+   */
   public static final class Builder {
     private final PackageSource source;
     private final Path store;
     private TrustedKeys keys = TrustedKeys.none();
+    private SigstoreTrust sigstore = SigstoreTrust.none();
     private TrustPolicy policy = TrustPolicies.standard();
     private Optional<String> expectedRepository = Optional.empty();
     private Optional<String> expectedCommit = Optional.empty();
@@ -71,6 +76,12 @@ public final class PackageAcquirer {
 
     public Builder keys(TrustedKeys keys) {
       this.keys = Objects.requireNonNull(keys, "keys");
+      return this;
+    }
+
+    /** The Sigstore trusted root and expected signers that {@code .sigstore.json} bundles are verified against. */
+    public Builder sigstore(SigstoreTrust sigstore) {
+      this.sigstore = Objects.requireNonNull(sigstore, "sigstore");
       return this;
     }
 

@@ -11,10 +11,11 @@ public final class TrustPolicies {
   /**
    * Exact identity (exact coordinates, and a manifest declaring that artifact id and version),
    * verified integrity, a verified signature by a key authorized for the coordinates, and
-   * verified provenance (consistent, signed, naming the expected repository).
+   * verified provenance (consistent, signed, naming the expected repository). A Sigstore bundle is
+   * not required; one that is present and fails refuses, as under every policy.
    */
   public static TrustPolicy strict() {
-    return new RequirementPolicy("strict", true, true, true);
+    return new RequirementPolicy("strict", true, true, true, false);
   }
 
   /**
@@ -22,12 +23,13 @@ public final class TrustPolicies {
    * fail, but their absence is only recorded.
    */
   public static TrustPolicy standard() {
-    return new RequirementPolicy("default", false, false, false);
+    return new RequirementPolicy("default", false, false, false, false);
   }
 
   /**
    * A policy file: {@code {"name": "...", "requireIdentity": true|false, "requireSignature":
-   * true|false, "requireProvenance": true|false}}; {@code requireIdentity} may be left out (false)
+   * true|false, "requireProvenance": true|false, "requireSigstore": true|false}}; {@code
+   * requireIdentity} and {@code requireSigstore} may be left out (false)
    * (schema {@code docs/schemas/trust-policy.schema.json}).
    *
    * @throws AcquisitionRefusedException {@link AcquisitionCodes#TRUST_POLICY_INVALID}

@@ -303,7 +303,7 @@ class PackageAcquirerTest {
     assertThat(acquisition.score().components()).extracting(TrustScore.Component::name)
         .containsExactly("integrity", "signature", "provenance", "sigstore");
     assertThat(acquisition.observations().sigstore().status()).isEqualTo(Check.Status.UNVERIFIED);
-    assertThat(acquisition.observations().sigstore().code()).isEqualTo(AcquisitionCodes.SIGSTORE_NOT_VERIFIED);
+    assertThat(acquisition.observations().sigstore().code()).isEqualTo(AcquisitionCodes.SIGSTORE_UNCHECKED);
   }
 
   @Test

@@ -44,7 +44,9 @@ public final class AcquisitionJson {
     provenance.put("repository", o.repository().orElse(null));
     provenance.put("commit", o.commit().orElse(null));
     observations.put("provenance", provenance);
-    observations.put("sigstore", check(o.sigstore()));
+    Map<String, Object> sigstore = check(o.sigstore());
+    sigstore.put("signer", o.sigstoreSigner().orElse(null));
+    observations.put("sigstore", sigstore);
     Map<String, Object> view = new LinkedHashMap<>();
     view.put("coordinates", o.coordinates());
     view.put("stored", acquisition.stored().map(Path::toString).orElse(null));

@@ -25,7 +25,7 @@ import java.util.Optional;
 
 /**
  * One acquisition, top to bottom: stage the artifact, fetch its side files, verify checksums,
- * signature and provenance, record observations, refuse on any failed check, ask the policy,
+ * signature, provenance and Sigstore bundle, record observations, refuse on any failed check, ask the policy,
  * then store or discard. The staged file is discarded on every path that does not store it.
  */
 public final class AcquisitionPipeline {
@@ -38,6 +38,7 @@ public final class AcquisitionPipeline {
   private final PackageSource source;
   private final ContentStore store;
   private final SignatureVerifier signatures;
+  private final Optional<SigstoreVerifier> sigstoreVerifier;
   private final ProvenanceVerifier provenance;
   private final TrustPolicy policy;
   private final ProvenanceVerifier.Expectations expectations;
@@ -47,6 +48,7 @@ public final class AcquisitionPipeline {
       PackageSource source,
       ContentStore store,
       Keyring keyring,
+      Optional<SigstoreVerifier> sigstoreVerifier,
       TrustPolicy policy,
       Optional<String> expectedRepository,
       Optional<String> expectedCommit,
@@ -54,6 +56,7 @@ public final class AcquisitionPipeline {
     this.source = source;
     this.store = store;
     this.signatures = new SignatureVerifier(keyring);
+    this.sigstoreVerifier = sigstoreVerifier;
     this.provenance = new ProvenanceVerifier(signatures);
     this.policy = policy;
     this.expectations = new ProvenanceVerifier.Expectations(expectedRepository, expectedCommit);
@@ -85,13 +88,17 @@ public final class AcquisitionPipeline {
 
       ProvenanceVerifier.Outcome provenanceOutcome = provenance(path, what, coordinates, staged.sha256(), fetched);
 
-      Check sigstore = side(path + ".sigstore.json", BUNDLE_MAX_BYTES, fetched).isPresent()
-          ? Check.unverified(AcquisitionCodes.SIGSTORE_NOT_VERIFIED, "a Sigstore bundle is present; this version records it and does not verify it")
-          : Check.absent(AcquisitionCodes.SIGSTORE_NOT_VERIFIED, "the repository has no " + what + ".sigstore.json");
+      Optional<byte[]> bundle = side(path + ".sigstore.json", BUNDLE_MAX_BYTES, fetched);
+      SigstoreVerifier.Outcome sigstore = bundle.isEmpty()
+          ? SigstoreVerifier.absent(what)
+          : sigstoreVerifier
+              .map(verifier -> verifier.verify(bundle.get(), staged.sha256(), coordinates, what))
+              .orElseGet(() -> SigstoreVerifier.unchecked(what));
 
       boolean failedSoFar = !integrity.isVerified()
           || signature.check().status() == Check.Status.FAILED
-          || provenanceOutcome.check().status() == Check.Status.FAILED;
+          || provenanceOutcome.check().status() == Check.Status.FAILED
+          || sigstore.check().status() == Check.Status.FAILED;
       Check identity = failedSoFar
           ? Check.unverified(AcquisitionCodes.IDENTITY_UNCHECKED, "not inspected: an earlier check failed")
           : IdentityCheck.check(staged.file(), coordinates);
@@ -99,7 +106,8 @@ public final class AcquisitionPipeline {
       Observations observations = new Observations(
           coordinates.toString(), source.describe(), fetched, staged.sha256(), staged.digests().get("sha512"), staged.size(),
           integrity, identity, signature.check(), signature.keyFingerprint(),
-          provenanceOutcome.check(), provenanceOutcome.repository(), provenanceOutcome.commit(), sigstore);
+          provenanceOutcome.check(), provenanceOutcome.repository(), provenanceOutcome.commit(),
+          sigstore.check(), sigstore.signer());
       Acquisition acquisition = conclude(store, staged, observations, checksums.containsKey("sha512"), policy);
       stored = acquisition.accepted();
       return acquisition;

@@ -14,10 +14,16 @@ public record CoordinatePattern(String group, boolean subgroups, String artifact
   private static final Pattern GROUP = Pattern.compile("[A-Za-z0-9_-]+(\\.[A-Za-z0-9_-]+)*");
   private static final Pattern ARTIFACT = Pattern.compile("\\*|[A-Za-z0-9_][A-Za-z0-9_.-]*");
 
+  /** Parses a pattern from a keyring; a bad one is {@link AcquisitionCodes#KEYRING_INVALID}. */
   public static CoordinatePattern parse(String text) {
+    return parse(text, AcquisitionCodes.KEYRING_INVALID);
+  }
+
+  /** Parses a pattern; a bad one is refused with {@code code}. */
+  public static CoordinatePattern parse(String text, String code) {
     int colon = text.indexOf(':');
     if (colon < 0 || text.indexOf(':', colon + 1) >= 0) {
-      throw invalid(text);
+      throw invalid(text, code);
     }
     String group = text.substring(0, colon);
     String artifact = text.substring(colon + 1);
@@ -26,7 +32,7 @@ public record CoordinatePattern(String group, boolean subgroups, String artifact
       group = group.substring(0, group.length() - 2);
     }
     if (!GROUP.matcher(group).matches() || !ARTIFACT.matcher(artifact).matches() || artifact.contains("..")) {
-      throw invalid(text);
+      throw invalid(text, code);
     }
     return new CoordinatePattern(group, subgroups, artifact);
   }
@@ -41,9 +47,9 @@ public record CoordinatePattern(String group, boolean subgroups, String artifact
     return group + (subgroups ? ".*" : "") + ":" + artifact;
   }
 
-  private static AcquisitionRefusedException invalid(String text) {
+  private static AcquisitionRefusedException invalid(String text, String code) {
     return new AcquisitionRefusedException(
-        AcquisitionCodes.KEYRING_INVALID,
+        code,
         "coordinate pattern '" + text + "' is not group:artifact, group.*:artifact or group:* (artifact may be *)");
   }
 }

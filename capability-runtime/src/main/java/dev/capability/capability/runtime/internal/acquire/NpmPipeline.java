@@ -94,13 +94,15 @@ public final class NpmPipeline {
           ? Check.unverified(AcquisitionCodes.PROVENANCE_NOT_VERIFIED, "npm provenance attestations are listed at " + printable(attestations.path("url").asText("?")) + "; this version does not verify them")
           : Check.absent(AcquisitionCodes.PROVENANCE_MISSING, "the registry lists no provenance attestations");
       Check sigstore = attestations.isObject()
-          ? Check.unverified(AcquisitionCodes.SIGSTORE_NOT_VERIFIED, "the attestations are Sigstore bundles; recorded, not verified")
-          : Check.absent(AcquisitionCodes.SIGSTORE_NOT_VERIFIED, "no Sigstore bundle");
+          ? Check.unverified(
+              AcquisitionCodes.SIGSTORE_UNCHECKED,
+              "the attestations are Sigstore bundles whose in-toto subjects name the tarball by SHA-512; this version does not check them")
+          : Check.absent(AcquisitionCodes.SIGSTORE_MISSING, "the registry lists no attestations");
       Check identity = Check.verified("the registry manifest names " + coordinates.name() + " " + coordinates.version()
           + lifecycleScripts(manifest.path("scripts")));
       Observations observations = new Observations(
           coordinates.toString(), registry.toString(), fetched, staged.sha256(), staged.digests().get("sha512"), staged.size(),
-          integrity, identity, signature.check(), signature.keyFingerprint(), provenance, Optional.empty(), Optional.empty(), sigstore);
+          integrity, identity, signature.check(), signature.keyFingerprint(), provenance, Optional.empty(), Optional.empty(), sigstore, Optional.empty());
       Acquisition acquisition = AcquisitionPipeline.conclude(store, staged, observations, integrity.isVerified(), policy);
       stored = acquisition.accepted();
       return acquisition;

@@ -14,10 +14,14 @@ import java.nio.file.Path;
 import java.util.Iterator;
 import java.util.Set;
 
-/** A policy that requires a verified signature, verified provenance, or both, beyond integrity. */
-public record RequirementPolicy(String name, boolean requireIdentity, boolean requireSignature, boolean requireProvenance)
+/**
+ * A policy that requires, beyond integrity, any of: the declared identity, a verified signature,
+ * verified provenance, a verified Sigstore bundle.
+ */
+public record RequirementPolicy(
+    String name, boolean requireIdentity, boolean requireSignature, boolean requireProvenance, boolean requireSigstore)
     implements TrustPolicy {
-  private static final Set<String> FIELDS = Set.of("name", "requireIdentity", "requireSignature", "requireProvenance");
+  private static final Set<String> FIELDS = Set.of("name", "requireIdentity", "requireSignature", "requireProvenance", "requireSigstore");
 
   public static RequirementPolicy load(Path file) {
     JsonNode root;
@@ -42,7 +46,9 @@ public record RequirementPolicy(String name, boolean requireIdentity, boolean re
       throw invalid(file + " needs a \"name\" of 1 to 64 letters, digits, '_', '.' or '-'");
     }
     boolean requireIdentity = root.has("requireIdentity") && flag(root, "requireIdentity", file);
-    return new RequirementPolicy(name.asText(), requireIdentity, flag(root, "requireSignature", file), flag(root, "requireProvenance", file));
+    boolean requireSigstore = root.has("requireSigstore") && flag(root, "requireSigstore", file);
+    return new RequirementPolicy(
+        name.asText(), requireIdentity, flag(root, "requireSignature", file), flag(root, "requireProvenance", file), requireSigstore);
   }
 
   @Override
@@ -56,6 +62,9 @@ public record RequirementPolicy(String name, boolean requireIdentity, boolean re
     if (requireProvenance && !observations.provenance().isVerified()) {
       return refuse(observations.provenance(), "policy " + name + " requires verified provenance");
     }
+    if (requireSigstore && !observations.sigstore().isVerified()) {
+      return refuse(observations.sigstore(), "policy " + name + " requires a verified Sigstore bundle");
+    }
     return TrustDecision.accept(name, "policy " + name + " is satisfied: " + summary(observations));
   }
 
@@ -67,7 +76,8 @@ public record RequirementPolicy(String name, boolean requireIdentity, boolean re
     return "integrity " + observations.integrity().status()
         + ", identity " + observations.identity().status()
         + ", signature " + observations.signature().status()
-        + ", provenance " + observations.provenance().status();
+        + ", provenance " + observations.provenance().status()
+        + ", sigstore " + observations.sigstore().status();
   }
 
   private static boolean flag(JsonNode root, String field, Path file) {

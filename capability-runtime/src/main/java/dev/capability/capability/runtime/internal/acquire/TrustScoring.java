@@ -15,11 +15,7 @@ public final class TrustScoring {
         integrity(observations, sha512),
         component("signature", observations.signature(), 30, 0),
         component("provenance", observations.provenance(), 30, 10),
-        new TrustScore.Component(
-            "sigstore", 0, 15,
-            observations.sigstore().status() == Check.Status.ABSENT
-                ? "no Sigstore bundle"
-                : "a Sigstore bundle is present but this version does not verify it")));
+        component("sigstore", observations.sigstore(), 15, 0)));
   }
 
   private static TrustScore.Component integrity(Observations observations, boolean sha512) {

@@ -35,6 +35,7 @@ class TrustPolicySchemaTest {
       "{\"name\": \"strict-ish\", \"requireSignature\": true, \"requireProvenance\": false}",
       "{\"name\": \"team.v2\", \"requireSignature\": false, \"requireProvenance\": true}",
       "{\"name\": \"identity\", \"requireIdentity\": true, \"requireSignature\": false, \"requireProvenance\": false}",
+      "{\"name\": \"sigstore-only\", \"requireSignature\": false, \"requireProvenance\": false, \"requireSigstore\": true}",
   })
   void whatTheSchemaAcceptsTheReaderAccepts(String json) throws IOException {
     assertThat(schema.validate(MAPPER.readTree(json))).isEmpty();
@@ -49,6 +50,7 @@ class TrustPolicySchemaTest {
       "{\"name\": \"has space\", \"requireSignature\": true, \"requireProvenance\": true}",
       "{\"name\": \"x\", \"requireSignature\": true}",
       "{\"name\": \"x\", \"requireIdentity\": 1, \"requireSignature\": true, \"requireProvenance\": true}",
+      "{\"name\": \"x\", \"requireSignature\": true, \"requireProvenance\": true, \"requireSigstore\": \"yes\"}",
   })
   void whatTheSchemaRefusesTheReaderRefuses(String json) throws IOException {
     Path file = Files.writeString(work.resolve("policy.json"), json);

@@ -1,0 +1,71 @@
+package dev.capability.capability.runtime.internal.acquire;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.security.cert.CertificateParsingException;
+import java.security.cert.X509Certificate;
+import java.util.Collection;
+import java.util.List;
+import java.util.Optional;
+import org.bouncycastle.asn1.ASN1OctetString;
+import org.bouncycastle.asn1.ASN1Primitive;
+import org.bouncycastle.asn1.ASN1UTF8String;
+
+/**
+ * Who a Fulcio certificate was issued to: the OIDC issuer (Fulcio's extension, or its older raw
+ * form) and the email or URI subject alternative name.
+ */
+record SigstoreSigner(String issuer, String subject) {
+  private static final String ISSUER_V2 = "1.3.6.1.4.1.57264.1.8";
+  private static final String ISSUER_V1 = "1.3.6.1.4.1.57264.1.1";
+  private static final int SAN_EMAIL = 1;
+  private static final int SAN_URI = 6;
+
+  static Optional<SigstoreSigner> of(X509Certificate certificate) {
+    Optional<String> issuer = issuer(certificate);
+    Optional<String> subject = subject(certificate);
+    if (issuer.isEmpty() || subject.isEmpty()) {
+      return Optional.empty();
+    }
+    return Optional.of(new SigstoreSigner(issuer.get(), subject.get()));
+  }
+
+  private static Optional<String> issuer(X509Certificate certificate) {
+    try {
+      byte[] v2 = certificate.getExtensionValue(ISSUER_V2);
+      if (v2 != null) {
+        byte[] inner = ASN1OctetString.getInstance(v2).getOctets();
+        return Optional.of(ASN1UTF8String.getInstance(ASN1Primitive.fromByteArray(inner)).getString());
+      }
+      byte[] v1 = certificate.getExtensionValue(ISSUER_V1);
+      if (v1 != null) {
+        return Optional.of(new String(ASN1OctetString.getInstance(v1).getOctets(), StandardCharsets.UTF_8));
+      }
+      return Optional.empty();
+    } catch (IOException | IllegalArgumentException e) {
+      return Optional.empty();
+    }
+  }
+
+  private static Optional<String> subject(X509Certificate certificate) {
+    Collection<List<?>> names;
+    try {
+      names = certificate.getSubjectAlternativeNames();
+    } catch (CertificateParsingException e) {
+      return Optional.empty();
+    }
+    if (names == null) {
+      return Optional.empty();
+    }
+    return names.stream()
+        .filter(name -> name.size() == 2 && name.get(1) instanceof String)
+        .filter(name -> name.get(0).equals(SAN_EMAIL) || name.get(0).equals(SAN_URI))
+        .map(name -> (String) name.get(1))
+        .findFirst();
+  }
+
+  @Override
+  public String toString() {
+    return subject + " (issuer " + issuer + ")";
+  }
+}

@@ -1,0 +1,180 @@
+package dev.capability.capability.runtime.internal.acquire;
+
+import dev.capability.capability.runtime.acquire.AcquisitionCodes;
+import dev.capability.capability.runtime.acquire.AcquisitionRefusedException;
+import dev.capability.capability.runtime.acquire.Check;
+import dev.capability.capability.runtime.acquire.Coordinates;
+import dev.sigstore.KeylessVerificationException;
+import dev.sigstore.KeylessVerifier;
+import dev.sigstore.VerificationOptions;
+import dev.sigstore.bundle.Bundle;
+import dev.sigstore.bundle.BundleParseException;
+import dev.sigstore.fulcio.client.FulcioVerificationException;
+import dev.sigstore.fulcio.client.FulcioVerifier;
+import dev.sigstore.rekor.client.RekorEntry;
+import dev.sigstore.rekor.client.RekorVerificationException;
+import dev.sigstore.rekor.client.RekorVerifier;
+import dev.sigstore.strings.StringMatcher;
+import java.io.IOException;
+import java.io.StringReader;
+import java.nio.charset.StandardCharsets;
+import java.security.GeneralSecurityException;
+import java.security.cert.CertificateExpiredException;
+import java.security.cert.CertificateNotYetValidException;
+import java.security.cert.X509Certificate;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Date;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Verifies a Sigstore bundle over an artifact with sigstore-java, offline, against the operator's
+ * trusted root and expected signers. The steps run in order so that each failure has its own
+ * code: the bundle parses; its certificate chains to a trusted CA and carries a valid SCT from a
+ * trusted CT log; the certificate's identity is one the operator expects and authorizes for the
+ * coordinates; the transparency-log entry is signed by a trusted log, included under a signed
+ * checkpoint and integrated while the certificate was valid; the bundle signs these bytes. Last,
+ * sigstore-java's own {@link KeylessVerifier} verifies the whole bundle again with the identity
+ * found, so no check it makes is skipped.
+ */
+public final class SigstoreVerifier {
+  private final SigstoreTrustFile.Contents trust;
+  private final FulcioVerifier certificates;
+  private final RekorVerifier log;
+  private final KeylessVerifier keyless;
+
+  /** A verification's check, and the signer when the certificate was trusted. */
+  public record Outcome(Check check, Optional<String> signer) {
+    static Outcome failed(String code, String detail, Optional<String> signer) {
+      return new Outcome(Check.failed(code, detail), signer);
+    }
+  }
+
+  public SigstoreVerifier(SigstoreTrustFile.Contents trust) {
+    this.trust = trust;
+    try {
+      this.certificates = FulcioVerifier.newFulcioVerifier(trust.trustedRoot());
+      this.log = RekorVerifier.newRekorVerifier(trust.trustedRoot());
+      this.keyless = KeylessVerifier.builder().trustedRootProvider(trust::trustedRoot).build();
+    } catch (IOException | GeneralSecurityException | RuntimeException e) {
+      throw new AcquisitionRefusedException(
+          AcquisitionCodes.SIGSTORE_TRUST_INVALID, "the trusted root " + trust.trustedRootFile() + " cannot be used: " + e.getMessage());
+    }
+  }
+
+  /** The outcome when the repository has no bundle. */
+  public static Outcome absent(String what) {
+    return new Outcome(Check.absent(AcquisitionCodes.SIGSTORE_MISSING, "the repository has no " + what + ".sigstore.json"), Optional.empty());
+  }
+
+  /** The outcome when a bundle is present but the operator configured no Sigstore trust. */
+  public static Outcome unchecked(String what) {
+    return new Outcome(
+        Check.unverified(
+            AcquisitionCodes.SIGSTORE_UNCHECKED,
+            "the repository has " + what + ".sigstore.json but no Sigstore trust is configured (--sigstore), so it was not checked"),
+        Optional.empty());
+  }
+
+  /**
+   * @param bundleBytes the bundle as fetched
+   * @param sha256 the artifact's SHA-256, hex
+   */
+  public Outcome verify(byte[] bundleBytes, String sha256, Coordinates coordinates, String what) {
+    Bundle bundle;
+    try {
+      bundle = Bundle.from(new StringReader(new String(bundleBytes, StandardCharsets.UTF_8)));
+    } catch (BundleParseException | RuntimeException e) {
+      return Outcome.failed(AcquisitionCodes.SIGSTORE_BUNDLE_INVALID, what + ".sigstore.json is not a Sigstore bundle: " + e.getMessage(), Optional.empty());
+    }
+    if (bundle.getEntries().size() != 1) {
+      return Outcome.failed(
+          AcquisitionCodes.SIGSTORE_BUNDLE_INVALID,
+          what + ".sigstore.json has " + bundle.getEntries().size() + " transparency-log entries; exactly one is required",
+          Optional.empty());
+    }
+    X509Certificate leaf;
+    try {
+      if (bundle.getCertPath().getCertificates().isEmpty()) {
+        return Outcome.failed(AcquisitionCodes.SIGSTORE_BUNDLE_INVALID, what + ".sigstore.json has no signing certificate", Optional.empty());
+      }
+      leaf = (X509Certificate) bundle.getCertPath().getCertificates().get(0);
+      certificates.verifySigningCertificate(bundle.getCertPath());
+    } catch (FulcioVerificationException | IOException | RuntimeException e) {
+      return Outcome.failed(
+          AcquisitionCodes.SIGSTORE_CERTIFICATE_UNTRUSTED,
+          "the certificate in " + what + ".sigstore.json is not certified by the trusted root " + trust.trustedRootFile() + ": " + e.getMessage(),
+          Optional.empty());
+    }
+
+    Optional<SigstoreSigner> signer = SigstoreSigner.of(leaf);
+    if (signer.isEmpty()) {
+      return Outcome.failed(
+          AcquisitionCodes.SIGSTORE_IDENTITY_UNKNOWN,
+          "the certificate in " + what + ".sigstore.json names no OIDC issuer or no email or URI subject",
+          Optional.empty());
+    }
+    Optional<String> described = Optional.of(signer.get().toString());
+    List<SigstoreIdentity> known = new ArrayList<>();
+    for (SigstoreIdentity identity : trust.identities()) {
+      if (identity.matches(signer.get().issuer(), signer.get().subject())) {
+        known.add(identity);
+      }
+    }
+    if (known.isEmpty()) {
+      return Outcome.failed(
+          AcquisitionCodes.SIGSTORE_IDENTITY_UNKNOWN, what + " was signed by " + described.get() + ", which is not an expected Sigstore identity", described);
+    }
+    if (known.stream().noneMatch(identity -> identity.authorizes(coordinates))) {
+      return Outcome.failed(
+          AcquisitionCodes.SIGSTORE_IDENTITY_NOT_AUTHORIZED,
+          what + " was signed by " + described.get() + ", which the Sigstore trust authorizes only for " + known.get(0).patterns() + ", not " + coordinates.module(),
+          described);
+    }
+
+    RekorEntry entry = bundle.getEntries().get(0);
+    try {
+      log.verifyEntry(entry);
+      leaf.checkValidity(Date.from(entry.getIntegratedTimeInstant()));
+    } catch (RekorVerificationException | RuntimeException e) {
+      return Outcome.failed(
+          AcquisitionCodes.SIGSTORE_TLOG_INVALID, "the transparency-log entry in " + what + ".sigstore.json does not verify: " + e.getMessage(), described);
+    } catch (CertificateExpiredException | CertificateNotYetValidException e) {
+      return Outcome.failed(
+          AcquisitionCodes.SIGSTORE_TLOG_INVALID,
+          "the transparency log integrated " + what + "'s entry at " + entry.getIntegratedTimeInstant() + ", outside the certificate's validity",
+          described);
+    }
+
+    byte[] digest = HexFormat.of().parseHex(sha256);
+    Optional<byte[]> signedDigest = bundle.getMessageSignature().flatMap(Bundle.MessageSignature::getMessageDigest).map(Bundle.MessageDigest::getDigest);
+    if (signedDigest.isPresent() && !Arrays.equals(signedDigest.get(), digest)) {
+      return Outcome.failed(
+          AcquisitionCodes.SIGSTORE_SIGNATURE_INVALID,
+          what + ".sigstore.json signs other bytes (SHA-256 " + HexFormat.of().formatHex(signedDigest.get()) + "), not " + what + " (" + sha256 + ")",
+          described);
+    }
+    try {
+      keyless.verify(digest, bundle, expecting(signer.get()));
+    } catch (KeylessVerificationException | RuntimeException e) {
+      return Outcome.failed(
+          AcquisitionCodes.SIGSTORE_SIGNATURE_INVALID, what + ".sigstore.json does not verify over " + what + ": " + e.getMessage(), described);
+    }
+    return new Outcome(
+        Check.verified(
+            what + " is signed by " + described.get() + ", certified by a CA of " + trust.trustedRootFile().getFileName()
+                + " and logged at index " + entry.getLogIndex() + " at " + entry.getIntegratedTimeInstant()),
+        described);
+  }
+
+  private static VerificationOptions expecting(SigstoreSigner signer) {
+    return VerificationOptions.builder()
+        .addCertificateMatchers(VerificationOptions.CertificateMatcher.fulcio()
+            .issuer(StringMatcher.string(signer.issuer()))
+            .subjectAlternativeName(StringMatcher.string(signer.subject()))
+            .build())
+        .build();
+  }
+}

@@ -119,6 +119,11 @@ final class SigstoreFixture {
       return artifactDigest.clone();
     }
 
+    /** {@link #artifactDigest()} in lowercase hex. */
+    String artifactSha256Hex() {
+      return HexFormat.of().formatHex(artifactDigest);
+    }
+
     /** The bundle as sigstore-java reads it. */
     Bundle bundle() {
       try {

@@ -20,6 +20,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.security.MessageDigest;
 import java.security.cert.Certificate;
+import java.util.HexFormat;
 import java.util.List;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -56,6 +57,7 @@ class SigstoreFixtureTest {
 
     assertThatCode(() -> verifier.verify(sha256(ARTIFACT), signed.bundle(), matching(ISSUER, WORKFLOW))).doesNotThrowAnyException();
     assertThat(signed.artifactDigest()).isEqualTo(sha256(ARTIFACT));
+    assertThat(signed.artifactSha256Hex()).isEqualTo(HexFormat.of().formatHex(sha256(ARTIFACT)));
   }
 
   @Test

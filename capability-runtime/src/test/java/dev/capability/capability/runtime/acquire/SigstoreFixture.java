@@ -97,6 +97,10 @@ final class SigstoreFixture {
     WRONG_ROOT_HASH,
     /** The checkpoint, signed by the log, is for a root hash other than the inclusion proof's. */
     CHECKPOINT_MISMATCH,
+    /** The entry's log index (which the signed entry timestamp covers) is not the inclusion proof's. */
+    LOG_INDEX_MISMATCH,
+    /** The checkpoint, signed by the log, is for another tree size than the inclusion proof's. */
+    CHECKPOINT_SIZE_MISMATCH,
     /** Message digest and signature are over other bytes, and the log entry agrees with them rather than with the artifact. */
     SIGNATURE_OVER_OTHER_BYTES,
     /** The entry's integrated time lies after the leaf certificate expired. */
@@ -332,14 +336,15 @@ final class SigstoreFixture {
     byte[] rootHash = defect == Defect.WRONG_ROOT_HASH ? sha256("not the root".getBytes(StandardCharsets.UTF_8)) : treeHash(leaves);
     byte[] checkpointHash = defect == Defect.CHECKPOINT_MISMATCH ? sha256("another root".getBytes(StandardCharsets.UTF_8)) : rootHash;
 
+    int entryIndex = defect == Defect.LOG_INDEX_MISMATCH ? ENTRY_INDEX + 1 : ENTRY_INDEX;
     // The signed entry timestamp covers the canonical JSON (RFC 8785) of these four members, in this order.
     String signable = "{\"body\":\"" + base64(body) + "\",\"integratedTime\":" + integratedTime
-        + ",\"logID\":\"" + HexFormat.of().formatHex(logId) + "\",\"logIndex\":" + ENTRY_INDEX + "}";
+        + ",\"logID\":\"" + HexFormat.of().formatHex(logId) + "\",\"logIndex\":" + entryIndex + "}";
     PrivateKey setKey = defect == Defect.SET_FROM_UNKNOWN_KEY ? newKeyPair(random).getPrivate() : rekorKeys.getPrivate();
     byte[] signedEntryTimestamp = sign("SHA256withECDSA", setKey, signable.getBytes(StandardCharsets.UTF_8));
 
     ObjectNode entry = JSON.createObjectNode();
-    entry.put("logIndex", Integer.toString(ENTRY_INDEX));
+    entry.put("logIndex", Integer.toString(entryIndex));
     entry.putObject("logId").put("keyId", base64(logId));
     entry.putObject("kindVersion").put("kind", "hashedrekord").put("version", "0.0.1");
     entry.put("integratedTime", Long.toString(integratedTime));
@@ -350,14 +355,15 @@ final class SigstoreFixture {
     proof.put("treeSize", Integer.toString(TREE_SIZE));
     ArrayNode hashes = proof.putArray("hashes");
     auditPath(ENTRY_INDEX, leaves).forEach(hash -> hashes.add(base64(hash)));
-    proof.putObject("checkpoint").put("envelope", checkpoint(checkpointHash));
+    int checkpointSize = defect == Defect.CHECKPOINT_SIZE_MISMATCH ? TREE_SIZE + 94 : TREE_SIZE;
+    proof.putObject("checkpoint").put("envelope", checkpoint(checkpointSize, checkpointHash));
     entry.put("canonicalizedBody", base64(body));
     return entry;
   }
 
   /** A signed note: the header, a blank line, and one signature line of key hint and signature. */
-  private String checkpoint(byte[] rootHash) throws GeneralSecurityException {
-    String header = CHECKPOINT_ORIGIN + "\n" + TREE_SIZE + "\n" + base64(rootHash) + "\n";
+  private String checkpoint(int treeSize, byte[] rootHash) throws GeneralSecurityException {
+    String header = CHECKPOINT_ORIGIN + "\n" + treeSize + "\n" + base64(rootHash) + "\n";
     byte[] signature = sign("SHA256withECDSA", rekorKeys.getPrivate(), header.getBytes(StandardCharsets.UTF_8));
     byte[] keyHint = sha256(rekorKeys.getPublic().getEncoded());
     byte[] hintAndSignature = ByteBuffer.allocate(4 + signature.length).put(keyHint, 0, 4).put(signature).array();

@@ -12,6 +12,7 @@ import dev.sigstore.bundle.BundleParseException;
 import dev.sigstore.fulcio.client.FulcioVerificationException;
 import dev.sigstore.fulcio.client.FulcioVerifier;
 import dev.sigstore.rekor.client.RekorEntry;
+import dev.sigstore.rekor.client.RekorParseException;
 import dev.sigstore.rekor.client.RekorVerificationException;
 import dev.sigstore.rekor.client.RekorVerifier;
 import dev.sigstore.strings.StringMatcher;
@@ -137,8 +138,13 @@ public final class SigstoreVerifier {
     RekorEntry entry = bundle.getEntries().get(0);
     try {
       log.verifyEntry(entry);
+      Optional<String> inconsistency = inconsistency(entry);
+      if (inconsistency.isPresent()) {
+        return Outcome.failed(
+            AcquisitionCodes.SIGSTORE_TLOG_INVALID, "the transparency-log entry in " + what + ".sigstore.json " + inconsistency.get(), described);
+      }
       leaf.checkValidity(Date.from(entry.getIntegratedTimeInstant()));
-    } catch (RekorVerificationException | RuntimeException e) {
+    } catch (RekorVerificationException | RekorParseException | RuntimeException e) {
       return Outcome.failed(
           AcquisitionCodes.SIGSTORE_TLOG_INVALID, "the transparency-log entry in " + what + ".sigstore.json does not verify: " + e.getMessage(), described);
     } catch (CertificateExpiredException | CertificateNotYetValidException e) {
@@ -167,6 +173,22 @@ public final class SigstoreVerifier {
             what + " is signed by " + described.get() + ", certified by a CA of " + trust.trustedRootFile().getFileName()
                 + " and logged at index " + entry.getLogIndex() + " at " + entry.getIntegratedTimeInstant()),
         described);
+  }
+
+  /**
+   * What sigstore-java 1.3.0 leaves unbound: the index the signed entry timestamp covers against
+   * the index the inclusion proof is for, and the tree size of the proof against the checkpoint's.
+   */
+  private static Optional<String> inconsistency(RekorEntry entry) throws RekorParseException {
+    RekorEntry.InclusionProof proof = entry.getVerification().getInclusionProof();
+    if (proof.getLogIndex() == null || proof.getLogIndex() != entry.getLogIndex()) {
+      return Optional.of("is at index " + entry.getLogIndex() + " but its inclusion proof is for index " + proof.getLogIndex());
+    }
+    Long checkpointSize = proof.parsedCheckpoint().getSize();
+    if (proof.getTreeSize() == null || !proof.getTreeSize().equals(checkpointSize)) {
+      return Optional.of("has an inclusion proof in a tree of " + proof.getTreeSize() + " entries but a checkpoint for " + checkpointSize);
+    }
+    return Optional.empty();
   }
 
   private static VerificationOptions expecting(SigstoreSigner signer) {

@@ -39,6 +39,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import dev.capability.backend.bwrap.BwrapBackendProvider;
 import dev.capability.backend.tck.BackendGate;
+import dev.capability.capability.runtime.acquire.SigstoreFixture;
 import dev.capability.kernel.api.backend.BackendConfig;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
@@ -50,6 +51,8 @@ class AcquireCommandTest {
   private static final String PATH = "com/example/hello/1.0.0/hello-1.0.0.zip";
   private static final String SOURCE = "https://github.com/example/hello";
   private static final String COMMIT = "0123456789abcdef0123456789abcdef01234567";
+  private static final String OIDC_ISSUER = "https://token.actions.githubusercontent.com";
+  private static final String WORKFLOW = "https://github.com/example/hello/.github/workflows/release.yml@refs/tags/v1.0.0";
 
   @TempDir Path work;
   private HttpServer server;
@@ -141,6 +144,50 @@ class AcquireCommandTest {
   }
 
   @Test
+  void verifiesASigstoreBundleAgainstTheOperatorsTrustedRootAndNamesTheSigner() throws IOException {
+    SigstoreFixture sigstore = SigstoreFixture.create();
+    Path trust = sigstoreTrust(sigstore);
+    write(PATH + ".sigstore.json", sigstore.sign(packageBytes, OIDC_ISSUER, WORKFLOW).bundleJson().getBytes(StandardCharsets.UTF_8));
+
+    CliRunner.Outcome acquired = CliRunner.run(acquire(work.resolve("store"), "--sigstore", trust.toString(), "--json"));
+
+    assertThat(acquired.exitCode()).as(acquired.out() + acquired.err()).isZero();
+    JsonNode bundle = json(acquired.out()).path("observations").path("sigstore");
+    assertThat(bundle.path("status").asText()).as(bundle.toString()).isEqualTo("VERIFIED");
+    assertThat(bundle.path("signer").asText()).isEqualTo(WORKFLOW + " (issuer " + OIDC_ISSUER + ")");
+    assertThat(json(acquired.out()).path("score").path("total").asInt()).isEqualTo(100);
+  }
+
+  @Test
+  void refusesASigstoreBundleByAnUnexpectedSignerWithExitThree() throws IOException {
+    SigstoreFixture sigstore = SigstoreFixture.create();
+    Path trust = sigstoreTrust(sigstore);
+    String attacker = "https://github.com/attacker/hello/.github/workflows/release.yml@refs/heads/main";
+    write(PATH + ".sigstore.json", sigstore.sign(packageBytes, OIDC_ISSUER, attacker).bundleJson().getBytes(StandardCharsets.UTF_8));
+    Path store = work.resolve("store");
+
+    CliRunner.Outcome refused = CliRunner.run(acquire(store, "--sigstore", trust.toString()));
+
+    assertThat(refused.exitCode()).isEqualTo(3);
+    assertThat(refused.err()).contains("SIGSTORE_IDENTITY_UNKNOWN").contains(attacker);
+    assertThat(refused.out()).contains("sigstore: FAILED SIGSTORE_IDENTITY_UNKNOWN").contains("[signer " + attacker);
+    try (Stream<Path> files = Files.walk(store)) {
+      assertThat(files.filter(Files::isRegularFile).toList()).isEmpty();
+    }
+  }
+
+  @Test
+  void aMalformedSigstoreTrustFileIsRefusedBeforeAnythingIsFetched() throws IOException {
+    Path trust = Files.writeString(work.resolve("sigstore.json"), "{\"trustedRoot\": \"trusted_root.json\", \"identities\": []}");
+
+    CliRunner.Outcome refused = CliRunner.run(acquire(work.resolve("store"), "--sigstore", trust.toString(), "--json"));
+
+    assertThat(refused.exitCode()).isEqualTo(3);
+    assertThat(json(refused.out()).path("error").path("code").asText()).isEqualTo("SIGSTORE_TRUST_INVALID");
+    assertThat(work.resolve("store")).doesNotExist();
+  }
+
+  @Test
   void printsObservationsAndTheScoreInPlainText() {
     CliRunner.Outcome acquired = CliRunner.run(acquire(work.resolve("store")));
 
@@ -222,6 +269,13 @@ class AcquireCommandTest {
     assertThat(view.path("coordinates").asText()).isEqualTo("npm:hello-cap@1.0.0");
     assertThat(view.path("observations").path("signature").path("key").asText()).isEqualTo("SHA256:k");
     assertThat(Files.readAllBytes(Path.of(view.path("stored").asText()))).isEqualTo(tgz);
+  }
+
+  private Path sigstoreTrust(SigstoreFixture sigstore) throws IOException {
+    Path operator = Files.createDirectories(work.resolve("operator"));
+    sigstore.writeTrustedRoot(operator);
+    return Files.writeString(operator.resolve("sigstore.json"), "{\"trustedRoot\": \"trusted_root.json\", \"identities\": [{\"issuer\": \""
+        + OIDC_ISSUER + "\", \"subject\": \"" + WORKFLOW + "\", \"coordinates\": [\"com.example:hello\"]}]}");
   }
 
   private String[] acquire(Path store, String... extra) {

@@ -63,7 +63,7 @@ import org.bouncycastle.operator.jcajce.JcaContentSignerBuilder;
  * once and returns a v0.3 bundle that sigstore-java 1.3.0 accepts. A {@link Defect} makes the
  * bundle wrong in one chosen way, to attack the verifier with.
  */
-final class SigstoreFixture {
+public final class SigstoreFixture {
   static final String TRUSTED_ROOT_MEDIA_TYPE = "application/vnd.dev.sigstore.trustedroot+json;version=0.1";
   static final String BUNDLE_MEDIA_TYPE = "application/vnd.dev.sigstore.bundle.v0.3+json";
   static final String CA_ORGANIZATION = "fixture.test";
@@ -82,7 +82,7 @@ final class SigstoreFixture {
   private static final ObjectMapper JSON = new ObjectMapper();
 
   /** What {@link #sign} gets wrong on purpose; each but {@link #NONE} is an attack a verifier must refuse. */
-  enum Defect {
+  public enum Defect {
     /** Nothing: a bundle sigstore-java accepts. */
     NONE,
     /** The leaf is issued by a CA with the trusted CA's name but another key, so its chain does not reach the trusted root. */
@@ -111,8 +111,8 @@ final class SigstoreFixture {
    * One signing: the bundle's JSON, the digest of the artifact that was asked to be signed, and the
    * leaf certificate inside the bundle.
    */
-  record Signed(String bundleJson, byte[] artifactDigest, X509Certificate leaf) {
-    Signed {
+  public record Signed(String bundleJson, byte[] artifactDigest, X509Certificate leaf) {
+    public Signed {
       Objects.requireNonNull(bundleJson, "bundleJson");
       artifactDigest = Objects.requireNonNull(artifactDigest, "artifactDigest").clone();
       Objects.requireNonNull(leaf, "leaf");
@@ -124,7 +124,7 @@ final class SigstoreFixture {
     }
 
     /** {@link #artifactDigest()} in lowercase hex. */
-    String artifactSha256Hex() {
+    public String artifactSha256Hex() {
       return HexFormat.of().formatHex(artifactDigest);
     }
 
@@ -155,7 +155,7 @@ final class SigstoreFixture {
   }
 
   /** A fresh deployment whose CA and logs have been valid since a day ago. */
-  static SigstoreFixture create() {
+  public static SigstoreFixture create() {
     SecureRandom random = new SecureRandom();
     Instant validFrom = Instant.now().minus(Duration.ofDays(1)).truncatedTo(ChronoUnit.SECONDS);
     KeyPair caKeys = newKeyPair(random);
@@ -192,7 +192,7 @@ final class SigstoreFixture {
   }
 
   /** Writes {@link #trustedRootJson()} to {@code trusted_root.json} in {@code directory}. */
-  Path writeTrustedRoot(Path directory) {
+  public Path writeTrustedRoot(Path directory) {
     try {
       return Files.writeString(directory.resolve("trusted_root.json"), trustedRootJson());
     } catch (IOException e) {
@@ -201,7 +201,7 @@ final class SigstoreFixture {
   }
 
   /** A good bundle for {@code artifact}; see {@link #sign(byte[], String, String, Defect)}. */
-  Signed sign(byte[] artifact, String issuer, String subject) {
+  public Signed sign(byte[] artifact, String issuer, String subject) {
     return sign(artifact, issuer, subject, Defect.NONE);
   }
 
@@ -212,7 +212,7 @@ final class SigstoreFixture {
    * embedded SCT, a hashedrekord entry in a five-leaf Rekor tree with a signed entry timestamp,
    * an inclusion proof and a signed checkpoint. {@code defect} spoils exactly one of those.
    */
-  Signed sign(byte[] artifact, String issuer, String subject, Defect defect) {
+  public Signed sign(byte[] artifact, String issuer, String subject, Defect defect) {
     Objects.requireNonNull(artifact, "artifact");
     Objects.requireNonNull(issuer, "issuer");
     Objects.requireNonNull(subject, "subject");

@@ -12,7 +12,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HexFormat;
-import java.util.Iterator;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
@@ -108,30 +107,14 @@ public final class Keyring {
     if (!node.isObject()) {
       throw invalid(where + " is not an object");
     }
-    for (Iterator<String> names = node.fieldNames(); names.hasNext(); ) {
-      String name = names.next();
-      if (!ENTRY_FIELDS.contains(name)) {
-        throw invalid(where + " has the unknown field \"" + name + "\"");
-      }
-    }
+    OperatorFileFields.onlyKnown(node, ENTRY_FIELDS, where, AcquisitionCodes.KEYRING_INVALID);
     String fingerprint = text(node, "fingerprint", where).replace(" ", "").toUpperCase(Locale.ROOT);
     if (!fingerprint.matches("[0-9A-F]{40}|[0-9A-F]{64}")) {
       throw invalid(where + " fingerprint is not 40 or 64 hex digits");
     }
     byte[] armored = armoredKey(node, baseDirectory, where);
     PGPPublicKeyRing ring = ring(armored, fingerprint, where);
-    JsonNode patterns = node.path("coordinates");
-    if (!patterns.isArray() || patterns.isEmpty()) {
-      throw invalid(where + " needs a non-empty \"coordinates\" array of group:artifact patterns");
-    }
-    List<CoordinatePattern> parsed = new ArrayList<>();
-    for (JsonNode pattern : patterns) {
-      if (!pattern.isTextual()) {
-        throw invalid(where + " coordinates must be strings");
-      }
-      parsed.add(CoordinatePattern.parse(pattern.asText()));
-    }
-    return new Entry(fingerprint, ring, parsed);
+    return new Entry(fingerprint, ring, OperatorFileFields.coordinatePatterns(node, where, AcquisitionCodes.KEYRING_INVALID));
   }
 
   private static byte[] armoredKey(JsonNode node, Path baseDirectory, String where) {
@@ -168,11 +151,7 @@ public final class Keyring {
   }
 
   private static String text(JsonNode node, String field, String where) {
-    JsonNode value = node.get(field);
-    if (value == null || !value.isTextual() || value.asText().isEmpty()) {
-      throw invalid(where + " needs the string \"" + field + "\"");
-    }
-    return value.asText();
+    return OperatorFileFields.text(node, field, where, AcquisitionCodes.KEYRING_INVALID);
   }
 
   private static AcquisitionRefusedException invalid(String message) {

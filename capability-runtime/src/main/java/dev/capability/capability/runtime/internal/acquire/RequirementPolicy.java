@@ -11,7 +11,6 @@ import dev.capability.capability.runtime.internal.manifest.StrictJson;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Iterator;
 import java.util.Set;
 
 /**
@@ -35,12 +34,7 @@ public record RequirementPolicy(
     if (!root.isObject()) {
       throw invalid(file + " is not a JSON object");
     }
-    for (Iterator<String> names = root.fieldNames(); names.hasNext(); ) {
-      String field = names.next();
-      if (!FIELDS.contains(field)) {
-        throw invalid(file + " has the unknown field \"" + field + "\"");
-      }
-    }
+    OperatorFileFields.onlyKnown(root, FIELDS, file.toString(), AcquisitionCodes.TRUST_POLICY_INVALID);
     JsonNode name = root.get("name");
     if (name == null || !name.isTextual() || !name.asText().matches("[A-Za-z0-9_.-]{1,64}")) {
       throw invalid(file + " needs a \"name\" of 1 to 64 letters, digits, '_', '.' or '-'");

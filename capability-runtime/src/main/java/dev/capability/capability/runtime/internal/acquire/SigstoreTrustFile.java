@@ -11,7 +11,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.GeneralSecurityException;
 import java.util.ArrayList;
-import java.util.Iterator;
 import java.util.List;
 import java.util.Set;
 import java.util.regex.Pattern;
@@ -50,7 +49,7 @@ public final class SigstoreTrustFile {
     if (!root.isObject()) {
       throw invalid(file + " is not a JSON object");
     }
-    unknownFields(root, FIELDS, file.toString());
+    OperatorFileFields.onlyKnown(root, FIELDS, file.toString(), AcquisitionCodes.SIGSTORE_TRUST_INVALID);
     Path trustedRootFile = file.toAbsolutePath().getParent().resolve(text(root, "trustedRoot", file.toString()));
     JsonNode identities = root.path("identities");
     if (!identities.isArray() || identities.isEmpty()) {
@@ -86,7 +85,7 @@ public final class SigstoreTrustFile {
     if (!node.isObject()) {
       throw invalid(where + " is not an object");
     }
-    unknownFields(node, IDENTITY_FIELDS, where);
+    OperatorFileFields.onlyKnown(node, IDENTITY_FIELDS, where, AcquisitionCodes.SIGSTORE_TRUST_INVALID);
     String issuer = text(node, "issuer", where);
     if (node.has("subject") == node.has("subjectPattern")) {
       throw invalid(where + " needs exactly one of \"subject\" and \"subjectPattern\"");
@@ -101,35 +100,11 @@ public final class SigstoreTrustFile {
         throw invalid(where + " subjectPattern is not a regular expression: " + e.getDescription());
       }
     }
-    JsonNode patterns = node.path("coordinates");
-    if (!patterns.isArray() || patterns.isEmpty()) {
-      throw invalid(where + " needs a non-empty \"coordinates\" array of group:artifact patterns");
-    }
-    List<CoordinatePattern> parsed = new ArrayList<>();
-    for (JsonNode pattern : patterns) {
-      if (!pattern.isTextual()) {
-        throw invalid(where + " coordinates must be strings");
-      }
-      parsed.add(CoordinatePattern.parse(pattern.asText(), AcquisitionCodes.SIGSTORE_TRUST_INVALID));
-    }
-    return new SigstoreIdentity(issuer, subject, parsed);
-  }
-
-  private static void unknownFields(JsonNode node, Set<String> known, String where) {
-    for (Iterator<String> names = node.fieldNames(); names.hasNext(); ) {
-      String name = names.next();
-      if (!known.contains(name)) {
-        throw invalid(where + " has the unknown field \"" + name + "\"");
-      }
-    }
+    return new SigstoreIdentity(issuer, subject, OperatorFileFields.coordinatePatterns(node, where, AcquisitionCodes.SIGSTORE_TRUST_INVALID));
   }
 
   private static String text(JsonNode node, String field, String where) {
-    JsonNode value = node.get(field);
-    if (value == null || !value.isTextual() || value.asText().isEmpty()) {
-      throw invalid(where + " needs the string \"" + field + "\"");
-    }
-    return value.asText();
+    return OperatorFileFields.text(node, field, where, AcquisitionCodes.SIGSTORE_TRUST_INVALID);
   }
 
   private static AcquisitionRefusedException invalid(String message) {

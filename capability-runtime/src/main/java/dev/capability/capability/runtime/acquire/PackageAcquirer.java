@@ -9,8 +9,8 @@ import java.util.Optional;
 /**
  * Acquires exact coordinates from one source into a content-addressed store, inertly: the bytes
  * are streamed under a size limit, hashed, checked against the repository's checksums, the
- * detached PGP signature, the provenance statement and the Sigstore bundle, and stored as {@code <store>/sha256/<hex>}
- * only when every check that ran held and the trust policy accepts. Nothing is extracted, nothing
+ * detached PGP signature, the provenance statement and the Sigstore bundle, and stored as {@code
+ * <store>/sha256/<hex>} only when every check that ran held and the trust policy accepts. Nothing is extracted, nothing
  * is loaded, nothing runs; a refusal leaves nothing in the store.
  *
  * <pre>{@code

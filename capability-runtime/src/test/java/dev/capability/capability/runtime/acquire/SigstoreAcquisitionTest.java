@@ -2,6 +2,10 @@ package dev.capability.capability.runtime.acquire;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.capability.capability.runtime.acquire.SigstoreFixture.Defect;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -30,6 +34,8 @@ class SigstoreAcquisitionTest {
   private static final String WORKFLOW = "https://github.com/example/hello/.github/workflows/release.yml@refs/tags/v1.0.0";
   private static final String REPOSITORY = "https://github.com/example/hello";
   private static final String COMMIT = "0123456789abcdef0123456789abcdef01234567";
+
+  private static final ObjectMapper JSON = new ObjectMapper();
 
   private static SigstoreFixture sigstore;
   private static PgpFixture releaseKey;
@@ -226,6 +232,30 @@ class SigstoreAcquisitionTest {
     repository.write(PATH + ".sigstore.json", "{\"mediaType\": \"application/vnd.dev.sigstore.bundle.v0.3+json\"}");
 
     assertRefused(acquirer(TrustPolicies.standard(), SigstoreTrust.load(trust)), AcquisitionCodes.SIGSTORE_BUNDLE_INVALID);
+  }
+
+  @Test
+  void refusesABundleWithASecondLogEntryRatherThanChoosingOne() throws IOException {
+    publishChecksummed(packageBytes);
+    ObjectNode bundle = (ObjectNode) JSON.readTree(sigstore.sign(packageBytes, ISSUER, WORKFLOW).bundleJson());
+    ArrayNode entries = (ArrayNode) bundle.path("verificationMaterial").path("tlogEntries");
+    entries.add(entries.get(0).deepCopy());
+    repository.write(PATH + ".sigstore.json", JSON.writeValueAsBytes(bundle));
+
+    Acquisition acquisition = assertRefused(acquirer(TrustPolicies.standard(), SigstoreTrust.load(trust)), AcquisitionCodes.SIGSTORE_BUNDLE_INVALID);
+
+    assertThat(acquisition.decision().reason()).contains("2 transparency-log entries");
+  }
+
+  @Test
+  void refusesABundleWhoseCertificateWasSwappedForAnotherSignersOfTheSameDeployment() throws IOException {
+    publishChecksummed(packageBytes);
+    ObjectNode bundle = (ObjectNode) JSON.readTree(sigstore.sign(packageBytes, ISSUER, WORKFLOW).bundleJson());
+    JsonNode otherCertificate = JSON.readTree(sigstore.sign(packageBytes, ISSUER, WORKFLOW).bundleJson()).path("verificationMaterial").path("certificate");
+    ((ObjectNode) bundle.path("verificationMaterial")).set("certificate", otherCertificate);
+    repository.write(PATH + ".sigstore.json", JSON.writeValueAsBytes(bundle));
+
+    assertRefused(acquirer(TrustPolicies.standard(), SigstoreTrust.load(trust)), AcquisitionCodes.SIGSTORE_SIGNATURE_INVALID);
   }
 
   private Acquisition assertRefused(PackageAcquirer acquirer, String code) {

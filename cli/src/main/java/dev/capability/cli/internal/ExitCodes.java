@@ -26,7 +26,6 @@ public final class ExitCodes {
   /** exec: the executable was not found. */
   public static final int NOT_FOUND = 127;
 
-  /** The exit code of {@code exec} for a result. */
   /** {@code run}: the capability ran and failed. */
   public static final int CAPABILITY_FAILED = 1;
   /** {@code inspect}, {@code plan}, {@code run}: refused by inspection or policy. */
@@ -46,6 +45,7 @@ public final class ExitCodes {
     return e.code().equals(CapabilityCodes.ISOLATION_UNAVAILABLE) ? CANNOT_EXECUTE : CAPABILITY_REFUSED;
   }
 
+  /** The exit code of {@code exec} for a result. */
   public static int forExec(ExecutionResult result) {
     return switch (result.status()) {
       case COMPLETED -> result.exitCode().orElse(CANNOT_EXECUTE);

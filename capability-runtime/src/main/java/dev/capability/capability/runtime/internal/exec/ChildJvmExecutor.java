@@ -15,6 +15,7 @@ import dev.capability.capability.runtime.HookOutcome;
 import dev.capability.kernel.api.Attestation;
 import dev.capability.kernel.api.AttestationJson;
 import dev.capability.kernel.api.CapabilityException;
+import dev.capability.kernel.api.ExecutionStatus;
 import dev.capability.kernel.api.NetworkMode;
 import dev.capability.kernel.api.backend.BackendConfig;
 import dev.capability.kernel.api.backend.BackendProvider;
@@ -258,6 +259,16 @@ public final class ChildJvmExecutor implements Executor {
                 .stdin(hostRequest.encode())
                 .backend(backendId)
                 .build());
+    if (result.status() == ExecutionStatus.DENIED || result.status() == ExecutionStatus.LAUNCH_FAILED) {
+      // Nothing ran: the executor's own command was refused or the sandbox could not start it. As
+      // the Executor contract says, that is an executor that could not run the capability (a
+      // refusal with nothing granted), not a run of the capability that failed.
+      throw new CapabilityException(
+          CapabilityCodes.ISOLATION_UNAVAILABLE,
+          "backend '" + backendId + "' did not start the capability host (" + result.status()
+              + (result.status() == ExecutionStatus.DENIED ? " " + result.decision().code() + ": " + result.decision().message() : "")
+              + (result.failureMessage() == null ? "" : ": " + result.failureMessage()) + "); nothing ran");
+    }
     Optional<String> attestation = Optional.of(JSON.writeValueAsString(AttestationJson.toMap(result.attestation())));
     List<Effect> used = usedWrites(request.granted(), result.attestation().changes());
     if (!result.succeeded()) {

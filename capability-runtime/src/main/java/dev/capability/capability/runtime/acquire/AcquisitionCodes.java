@@ -39,6 +39,7 @@ public final class AcquisitionCodes {
   public static final String SIGNATURE_KEY_NOT_AUTHORIZED = "SIGNATURE_KEY_NOT_AUTHORIZED";
   public static final String SIGNATURE_KEY_REVOKED = "SIGNATURE_KEY_REVOKED";
   public static final String SIGNATURE_KEY_EXPIRED = "SIGNATURE_KEY_EXPIRED";
+  public static final String SIGNATURE_KEY_UNBOUND = "SIGNATURE_KEY_UNBOUND";
   public static final String SIGNATURE_INVALID = "SIGNATURE_INVALID";
 
   // Provenance.

@@ -71,6 +71,39 @@ class GpgInteroperabilityTest {
     assertThat(bad.decision().code()).isEqualTo(AcquisitionCodes.SIGNATURE_INVALID);
   }
 
+  @Test
+  void aSignatureByAGpgSigningSubkeyVerifies() throws Exception {
+    String primary = fingerprints().get(0);
+    gpg("--quick-add-key", primary, "ed25519", "sign", "never");
+    String subkey = fingerprints().get(1);
+    byte[] bytes = PackageAcquirerTest.helloPackage("1.0.0");
+    Path repository = work.resolve("repo");
+    Path artifact = repository.resolve(PATH);
+    Files.createDirectories(artifact.getParent());
+    Files.write(artifact, bytes);
+    Files.writeString(repository.resolve(PATH + ".sha512"), RepositoryFixture.hex("SHA-512", bytes));
+    gpg("--armor", "--detach-sign", "--local-user", subkey + "!", "--output", repository.resolve(PATH + ".asc").toString(), artifact.toString());
+    Files.writeString(work.resolve("release.asc"), gpg("--armor", "--export", "release@example.com"));
+    Path keyring = Files.writeString(work.resolve("keyring.json"),
+        "{\"keys\":[{\"fingerprint\":\"" + primary + "\",\"publicKeyFile\":\"release.asc\",\"coordinates\":[\"com.example:hello\"]}]}");
+
+    Acquisition acquisition = PackageAcquirer.builder(PackageSources.localRepository(repository), work.resolve("store"))
+        .keys(TrustedKeys.load(keyring))
+        .build()
+        .acquire(Coordinates.parse("com.example:hello:1.0.0@zip"));
+
+    assertThat(acquisition.accepted()).as(acquisition.decision().reason()).isTrue();
+    assertThat(acquisition.observations().signingKey()).contains(subkey);
+  }
+
+  /** The primary key's fingerprint, then each subkey's, as gpg lists them. */
+  private List<String> fingerprints() throws Exception {
+    return gpg("--with-colons", "--list-keys", "release@example.com").lines()
+        .filter(line -> line.startsWith("fpr:"))
+        .map(line -> line.split(":")[9])
+        .toList();
+  }
+
   private String gpg(String... args) throws Exception {
     List<String> argv = new ArrayList<>(List.of(
         "/usr/bin/gpg", "--homedir", home.toString(), "--batch", "--pinentry-mode", "loopback", "--passphrase", ""));

@@ -24,6 +24,8 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 class PackageAcquirerTest {
   private static final String COORDINATES = "com.example:hello:1.0.0@zip";
@@ -562,6 +564,55 @@ class PackageAcquirerTest {
     assertThatThrownBy(() -> TrustedKeys.load(keyring))
         .extracting(e -> ((AcquisitionRefusedException) e).code())
         .isEqualTo(AcquisitionCodes.KEYRING_INVALID);
+  }
+
+  @Test
+  void acceptsASignatureByASubkeyBoundForSigning() throws IOException {
+    PgpFixture release = PgpFixture.withSubkey("Hello Release <release@example.com>", PgpFixture.Subkey.BOUND);
+    trustOnly(release);
+    publishSignedBy(release);
+
+    Acquisition acquisition = acquirer(TrustPolicies.standard()).acquire(Coordinates.parse(COORDINATES));
+
+    assertThat(acquisition.accepted()).as(acquisition.decision().reason()).isTrue();
+    assertThat(acquisition.observations().signature().isVerified()).isTrue();
+  }
+
+  @ParameterizedTest
+  @EnumSource(names = {"UNBOUND", "NOT_FOR_SIGNING", "NOT_CROSS_CERTIFIED"})
+  void refusesASignatureByASubkeyThePrimaryKeyDidNotBindForSigning(PgpFixture.Subkey shape) throws IOException {
+    PgpFixture release = PgpFixture.withSubkey("Hello Release <release@example.com>", shape);
+    trustOnly(release);
+    publishSignedBy(release);
+
+    Acquisition acquisition = assertRefused(acquirer(TrustPolicies.standard()), AcquisitionCodes.SIGNATURE_KEY_UNBOUND);
+
+    assertThat(acquisition.decision().reason()).contains(release.fingerprint());
+  }
+
+  @Test
+  void refusesASignatureByASubkeyAnAttackerAppendedToTheTrustedRing() throws IOException {
+    PgpFixture attacker = PgpFixture.withSubkey("Attacker <attacker@example.net>", PgpFixture.Subkey.BOUND);
+    PgpFixture poisoned = releaseKey.withSubkeyOf(attacker);
+    trustOnly(poisoned);
+    publishSignedBy(poisoned);
+
+    Acquisition acquisition = assertRefused(acquirer(TrustPolicies.standard()), AcquisitionCodes.SIGNATURE_KEY_UNBOUND);
+
+    assertThat(acquisition.decision().reason()).contains("no valid binding signature");
+  }
+
+  private void trustOnly(PgpFixture key) throws IOException {
+    Files.writeString(keyring, """
+        {"keys": [{"fingerprint": "%s", "publicKey": %s, "coordinates": ["com.example:hello"]}]}
+        """.formatted(key.fingerprint(), json(key.armoredPublicKey())));
+  }
+
+  private void publishSignedBy(PgpFixture key) {
+    repository.write(PATH, packageBytes);
+    repository.write(PATH + ".sha256", RepositoryFixture.hex("SHA-256", packageBytes));
+    repository.write(PATH + ".sha512", RepositoryFixture.hex("SHA-512", packageBytes));
+    repository.write(PATH + ".asc", key.sign(packageBytes));
   }
 
   private Acquisition assertRefused(PackageAcquirer acquirer, String code) {

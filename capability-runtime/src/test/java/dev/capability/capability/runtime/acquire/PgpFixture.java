@@ -8,17 +8,20 @@ import java.nio.charset.StandardCharsets;
 import java.security.SecureRandom;
 import java.util.Date;
 import java.util.HexFormat;
+import java.util.Iterator;
 import org.bouncycastle.bcpg.ArmoredOutputStream;
 import org.bouncycastle.bcpg.CompressionAlgorithmTags;
 import org.bouncycastle.bcpg.HashAlgorithmTags;
 import org.bouncycastle.bcpg.PublicKeyAlgorithmTags;
 import org.bouncycastle.bcpg.PublicKeyPacket;
+import org.bouncycastle.bcpg.sig.KeyFlags;
 import org.bouncycastle.crypto.generators.Ed25519KeyPairGenerator;
 import org.bouncycastle.crypto.params.Ed25519KeyGenerationParameters;
 import org.bouncycastle.openpgp.PGPCompressedDataGenerator;
 import org.bouncycastle.openpgp.PGPException;
 import org.bouncycastle.openpgp.PGPKeyPair;
 import org.bouncycastle.openpgp.PGPKeyRingGenerator;
+import org.bouncycastle.openpgp.PGPPublicKey;
 import org.bouncycastle.openpgp.PGPPublicKeyRing;
 import org.bouncycastle.openpgp.PGPSignature;
 import org.bouncycastle.openpgp.PGPSignatureGenerator;
@@ -59,6 +62,66 @@ final class PgpFixture {
     } catch (PGPException e) {
       throw new IllegalStateException(e);
     }
+  }
+
+  /** How a signing subkey is attached to its primary key. */
+  enum Subkey {
+    /** Bound for signing, with a back signature: what GnuPG makes. */
+    BOUND,
+    /** Its binding signature was stripped, as anyone can do to a published key ring. */
+    UNBOUND,
+    /** Bound, but for encryption only. */
+    NOT_FOR_SIGNING,
+    /** Bound for signing, but without the subkey's back signature. */
+    NOT_CROSS_CERTIFIED
+  }
+
+  /** A primary key with one subkey shaped as {@code shape}; {@link #sign} signs with the subkey. */
+  static PgpFixture withSubkey(String userId, Subkey shape) {
+    try {
+      PGPKeyPair primary = ed25519(new Date());
+      PGPKeyPair subkey = ed25519(new Date());
+      PGPKeyRingGenerator rings = new PGPKeyRingGenerator(
+          PGPSignature.POSITIVE_CERTIFICATION, primary, userId,
+          new BcPGPDigestCalculatorProvider().get(HashAlgorithmTags.SHA1), null, null,
+          new BcPGPContentSignerBuilder(primary.getPublicKey().getAlgorithm(), HashAlgorithmTags.SHA256), null);
+      PGPSignatureSubpacketGenerator flags = new PGPSignatureSubpacketGenerator();
+      flags.setKeyFlags(false, shape == Subkey.NOT_FOR_SIGNING ? KeyFlags.ENCRYPT_COMMS | KeyFlags.ENCRYPT_STORAGE : KeyFlags.SIGN_DATA);
+      BcPGPContentSignerBuilder backSignature = shape == Subkey.NOT_CROSS_CERTIFIED
+          ? null
+          : new BcPGPContentSignerBuilder(subkey.getPublicKey().getAlgorithm(), HashAlgorithmTags.SHA256);
+      rings.addSubKey(subkey, flags.generate(), null, backSignature);
+      PGPPublicKeyRing ring = rings.generatePublicKeyRing();
+      if (shape == Subkey.UNBOUND) {
+        ring = PGPPublicKeyRing.insertPublicKey(ring, withoutSignatures(ring.getPublicKey(subkey.getKeyID())));
+      }
+      return new PgpFixture(subkey, ring);
+    } catch (PGPException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  /**
+   * This key ring with {@code other}'s signing subkey appended, binding and all, as an attacker
+   * could append it to a published ring; {@link #sign} signs with that subkey.
+   */
+  PgpFixture withSubkeyOf(PgpFixture other) {
+    PGPPublicKey appended = other.publicRing.getPublicKey(other.pair.getKeyID());
+    return new PgpFixture(other.pair, PGPPublicKeyRing.insertPublicKey(publicRing, appended));
+  }
+
+  private static PGPPublicKey withoutSignatures(PGPPublicKey key) {
+    PGPPublicKey stripped = key;
+    for (Iterator<PGPSignature> signatures = key.getSignatures(); signatures.hasNext(); ) {
+      stripped = PGPPublicKey.removeCertification(stripped, signatures.next());
+    }
+    return stripped;
+  }
+
+  private static PGPKeyPair ed25519(Date created) throws PGPException {
+    Ed25519KeyPairGenerator generator = new Ed25519KeyPairGenerator();
+    generator.init(new Ed25519KeyGenerationParameters(new SecureRandom()));
+    return new BcPGPKeyPair(PublicKeyPacket.VERSION_4, PublicKeyAlgorithmTags.EDDSA_LEGACY, generator.generateKeyPair(), created);
   }
 
   String fingerprint() {

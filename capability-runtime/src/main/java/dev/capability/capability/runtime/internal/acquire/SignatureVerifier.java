@@ -27,7 +27,8 @@ import org.bouncycastle.openpgp.operator.bc.BcPGPContentVerifierBuilderProvider;
 /**
  * Checks a detached PGP signature ({@code .asc}) over some bytes against the operator keyring: the
  * file must hold exactly one binary-document signature with a SHA-2 or SHA-3 hash, made by a
- * trusted, unrevoked key that the keyring authorizes for the coordinates.
+ * trusted, unrevoked key (a primary key, or a subkey bound to it for signing) that the keyring
+ * authorizes for the coordinates.
  */
 public final class SignatureVerifier {
   private static final Set<Integer> STRONG_HASHES = Set.of(
@@ -88,6 +89,10 @@ public final class SignatureVerifier {
     }
     for (Keyring.Match match : authorized) {
       String fingerprint = Keyring.fingerprint(match.key());
+      Optional<String> unbound = SubkeyBinding.problem(match.entry().ring().getPublicKey(), match.key());
+      if (unbound.isPresent()) {
+        return failed(AcquisitionCodes.SIGNATURE_KEY_UNBOUND, "the signature of " + what + " was made by " + unbound.get(), fingerprint);
+      }
       if (match.key().hasRevocation() || match.entry().ring().getPublicKey().hasRevocation()) {
         return failed(AcquisitionCodes.SIGNATURE_KEY_REVOKED, "key " + fingerprint + " that signed " + what + " is revoked", fingerprint);
       }

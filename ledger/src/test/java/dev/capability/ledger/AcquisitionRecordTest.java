@@ -3,16 +3,22 @@ package dev.capability.ledger;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.networknt.schema.JsonSchema;
 import dev.capability.kernel.api.Sha256;
 import dev.capability.ledger.LedgerVerification.Status;
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.security.PublicKey;
+import java.security.Signature;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.Statement;
 import java.util.ArrayList;
+import java.util.Base64;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -22,6 +28,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /** Acquisition records: what they must hold, how they are queried, and that the chain covers them. */
 class AcquisitionRecordTest {
+  private static final ObjectMapper JSON = new ObjectMapper();
   @TempDir Path dir;
 
   static final String HELLO_SHA256 = Sha256.hex("hello package".getBytes(StandardCharsets.UTF_8));
@@ -163,6 +170,39 @@ class AcquisitionRecordTest {
     List<String> lines = out.toString(StandardCharsets.UTF_8).lines().toList();
     assertThat(lines.get(1)).startsWith("{\"body\":{\"coordinates\":\"com.example:hello:1.0.0@zip\"")
         .contains("\"kind\":\"acquisition\"").contains("\"sha256\":\"" + HELLO_SHA256 + "\"");
+  }
+
+  @Test
+  void theSignedExportStatesEachAcquisitionAboutThePackageDigests() throws Exception {
+    Path db = ledgerWithTwoAcquisitions();
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+
+    long written = LedgerReader.open(db, Fixtures.options()).export(ExportFormat.INTOTO, out);
+
+    assertThat(written).as("the execution and both acquisitions").isEqualTo(3);
+    JsonSchema schema = ExportTest.schema("/in-toto-statement-v1.schema.json");
+    PublicKey publicKey = ExportTest.publicKey(dir.resolve("ledger-key.pub"));
+    List<JsonNode> statements = new ArrayList<>();
+    for (String line : out.toString(StandardCharsets.UTF_8).lines().toList()) {
+      JsonNode envelope = JSON.readTree(line);
+      byte[] payload = Base64.getDecoder().decode(envelope.get("payload").asText());
+      Signature verifier = Signature.getInstance("Ed25519");
+      verifier.initVerify(publicKey);
+      verifier.update(ExportTest.pae("application/vnd.in-toto+json", payload));
+      assertThat(verifier.verify(Base64.getDecoder().decode(envelope.get("signatures").get(0).get("sig").asText()))).isTrue();
+      JsonNode statement = JSON.readTree(payload);
+      assertThat(schema.validate(statement)).as(statement.toString()).isEmpty();
+      statements.add(statement);
+    }
+    JsonNode refused = statements.get(2);
+    assertThat(refused.get("predicateType").asText()).isEqualTo("https://capability.dev/ledger/acquisition/v1");
+    assertThat(refused.get("subject")).hasSize(1);
+    assertThat(refused.get("subject").get(0).get("name").asText()).isEqualTo("com.example:hello:1.0.1@zip");
+    assertThat(refused.get("subject").get(0).get("digest").get("sha256").asText()).isEqualTo(TAMPERED_SHA256);
+    assertThat(refused.get("subject").get(0).get("digest").get("sha512").asText()).isEqualTo("00".repeat(64));
+    assertThat(refused.get("predicate").get("acquisition").get("decision").get("accepted").asBoolean()).isFalse();
+    assertThat(refused.get("predicate").get("ledger").get("sequence").asLong()).isEqualTo(3);
+    assertThat(statements.get(0).get("predicateType").asText()).isEqualTo("https://capability.dev/ledger/execution/v1");
   }
 
   @Test

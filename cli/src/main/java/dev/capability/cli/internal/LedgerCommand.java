@@ -329,7 +329,9 @@ final class LedgerCommand implements Callable<Integer> {
   }
 
   /** {@code capability ledger export}. */
-  @Command(name = "export", description = "Write the ledger to stdout: every record as JSON lines, or executions as signed in-toto statements.")
+  @Command(
+      name = "export",
+      description = "Write the ledger to stdout: every record as JSON lines, or executions and acquisitions as signed in-toto statements.")
   static final class ExportCommand implements Callable<Integer> {
     private final Console console;
 

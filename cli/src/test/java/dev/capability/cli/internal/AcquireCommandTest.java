@@ -251,6 +251,14 @@ class AcquireCommandTest {
     CliRunner.Outcome verified = ledger("verify");
     assertThat(verified.exitCode()).as(verified.out() + verified.err()).isZero();
     assertThat(verified.out()).startsWith("INTACT: 1 records");
+
+    CliRunner.Outcome exported = ledger("export", "--format", "intoto");
+    assertThat(exported.exitCode()).as(exported.err()).isZero();
+    JsonNode statement = json(new String(java.util.Base64.getDecoder().decode(json(exported.out()).path("payload").asText()),
+        StandardCharsets.UTF_8));
+    assertThat(statement.path("predicateType").asText()).isEqualTo("https://capability.dev/ledger/acquisition/v1");
+    assertThat(statement.path("subject").get(0).path("name").asText()).isEqualTo("com.example:hello:1.0.0@zip");
+    assertThat(statement.path("subject").get(0).path("digest").path("sha256").asText()).isEqualTo(sha256);
   }
 
   @Test

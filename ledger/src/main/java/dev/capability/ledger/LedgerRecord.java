@@ -19,8 +19,8 @@ import java.util.Objects;
  * fingerprint}; an approval the {@code fingerprint} of the plan it decides and {@code approved}
  * (a boolean); a receipt the plan's {@code fingerprint} and a {@code status}; an acquisition its
  * {@code coordinates}, the artifact's {@code sha256} and a {@code decision} object with a boolean
- * {@code accepted} and a string {@code code}. Optional members the
- * tables index too: a plan's {@code planId} (unique), an approval's {@code approvalId} (unique),
+ * {@code accepted} and a non-empty string {@code code}. Optional members the tables index too: a
+ * plan's {@code planId} (unique), an approval's {@code approvalId} (unique),
  * {@code approver}, {@code reason} and {@code expiresAt}, a receipt's {@code receiptId} (unique)
  * and {@code executionSequence} (the execution record it reports), an acquisition's {@code
  * decision.policy}.

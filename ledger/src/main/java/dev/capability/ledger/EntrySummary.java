@@ -11,13 +11,17 @@ import java.util.Objects;
  * @param kind its kind
  * @param recordedAt when the ledger recorded it
  * @param status an execution's status; {@code ALLOWED} or {@code DENIED} for a decision; an
- *     {@code APPROVED} or {@code REFUSED} for an approval; a receipt's status
+ *     {@code APPROVED} or {@code REFUSED} for an approval; a receipt's status; {@code ACQUIRED} or
+ *     {@code REFUSED} for an acquisition
  * @param exitCode an execution's exit code
  * @param executable the canonical path of the executable
  * @param backend the backend that launched (or would launch) it
  * @param policyHash the policy's hash
  * @param argv the argv of an execution or decision
  * @param planFingerprint the fingerprint of the plan a plan, approval or receipt is about
+ * @param coordinates the coordinates an acquisition asked for
+ * @param sha256 the SHA-256 of the artifact an acquisition fetched
+ * @param decisionCode an acquisition's decision code: {@code ACQUIRED}, or why it was refused
  */
 public record EntrySummary(
     long sequence,
@@ -29,7 +33,10 @@ public record EntrySummary(
     String backend,
     String policyHash,
     List<String> argv,
-    String planFingerprint) {
+    String planFingerprint,
+    String coordinates,
+    String sha256,
+    String decisionCode) {
   public EntrySummary {
     Objects.requireNonNull(kind, "kind");
     Objects.requireNonNull(recordedAt, "recordedAt");

@@ -8,8 +8,9 @@ public enum ExportFormat {
    */
   JSONL,
   /**
-   * One DSSE envelope a line for every execution covered by a checkpoint, whose payload is an
-   * in-toto Statement (v1) with the attestation as predicate, signed with the ledger key.
+   * One DSSE envelope a line for every execution and acquisition covered by a checkpoint, whose
+   * payload is an in-toto Statement (v1) with the attestation, or the acquisition, as predicate,
+   * signed with the ledger key.
    */
   INTOTO
 }

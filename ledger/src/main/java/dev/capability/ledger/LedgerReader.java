@@ -102,8 +102,8 @@ public final class LedgerReader {
    * Writes the ledger to {@code out} and returns how many records it wrote. {@link
    * ExportFormat#JSONL} writes every record, as stored, whatever verification says (useful to
    * examine a damaged ledger). {@link ExportFormat#INTOTO} signs, so it first verifies the ledger,
-   * refuses with {@code LEDGER_NOT_INTACT} unless it is intact, and exports only executions a
-   * checkpoint covers; it needs the private key.
+   * refuses with {@code LEDGER_NOT_INTACT} unless it is intact, and exports only the executions
+   * and acquisitions a checkpoint covers; it needs the private key.
    */
   public long export(ExportFormat format, OutputStream out) {
     Objects.requireNonNull(format, "format");

@@ -17,10 +17,13 @@ import java.util.Objects;
  * attestation ({@code status}, {@code startedAt}, {@code policyHash}, {@code decision}, ...); a
  * decision has {@code decidedAt}, {@code argv} and {@code decision}; a plan its {@code
  * fingerprint}; an approval the {@code fingerprint} of the plan it decides and {@code approved}
- * (a boolean); a receipt the plan's {@code fingerprint} and a {@code status}. Optional members the
- * tables index too: a plan's {@code planId} (unique), an approval's {@code approvalId} (unique),
+ * (a boolean); a receipt the plan's {@code fingerprint} and a {@code status}; an acquisition its
+ * {@code coordinates}, the artifact's {@code sha256} and a {@code decision} object with a boolean
+ * {@code accepted} and a non-empty string {@code code}. Optional members the tables index too: a
+ * plan's {@code planId} (unique), an approval's {@code approvalId} (unique),
  * {@code approver}, {@code reason} and {@code expiresAt}, a receipt's {@code receiptId} (unique)
- * and {@code executionSequence} (the execution record it reports).
+ * and {@code executionSequence} (the execution record it reports), an acquisition's {@code
+ * decision.policy}.
  */
 public record LedgerRecord(RecordKind kind, Map<String, Object> body) {
 
@@ -29,7 +32,8 @@ public record LedgerRecord(RecordKind kind, Map<String, Object> body) {
       RecordKind.DECISION, List.of("decidedAt"),
       RecordKind.PLAN, List.of("fingerprint"),
       RecordKind.APPROVAL, List.of("fingerprint"),
-      RecordKind.RECEIPT, List.of("fingerprint", "status"));
+      RecordKind.RECEIPT, List.of("fingerprint", "status"),
+      RecordKind.ACQUISITION, List.of("coordinates", "sha256"));
 
   public LedgerRecord {
     Objects.requireNonNull(kind, "kind");
@@ -43,11 +47,26 @@ public record LedgerRecord(RecordKind kind, Map<String, Object> body) {
     if ((kind == RecordKind.EXECUTION || kind == RecordKind.DECISION) && !(body.get("decision") instanceof Map)) {
       throw new LedgerException("LEDGER_RECORD_INVALID", "a " + kind.id() + " record needs an object member 'decision'");
     }
+    if (kind == RecordKind.ACQUISITION) {
+      requireAcquisitionDecision(body);
+    }
     if (kind == RecordKind.APPROVAL && !(body.get("approved") instanceof Boolean)) {
       throw new LedgerException("LEDGER_RECORD_INVALID", "an approval record needs a boolean member 'approved'");
     }
     if (kind == RecordKind.DECISION && !(body.get("argv") instanceof List)) {
       throw new LedgerException("LEDGER_RECORD_INVALID", "a decision record needs an array member 'argv'");
+    }
+  }
+
+  private static void requireAcquisitionDecision(Map<String, Object> body) {
+    if (!(body.get("decision") instanceof Map<?, ?> decision)) {
+      throw new LedgerException("LEDGER_RECORD_INVALID", "an acquisition record needs an object member 'decision'");
+    }
+    if (!(decision.get("accepted") instanceof Boolean)) {
+      throw new LedgerException("LEDGER_RECORD_INVALID", "an acquisition record needs a boolean member 'decision.accepted'");
+    }
+    if (!(decision.get("code") instanceof String code) || code.isEmpty()) {
+      throw new LedgerException("LEDGER_RECORD_INVALID", "an acquisition record needs a non-empty string member 'decision.code'");
     }
   }
 
@@ -66,7 +85,10 @@ public record LedgerRecord(RecordKind kind, Map<String, Object> body) {
     return new LedgerRecord(RecordKind.DECISION, Objects.requireNonNull(decision, "decision").toMap());
   }
 
-  /** A record of any kind, for example a plan, approval or receipt of the capability runtime. */
+  /**
+   * A record of any kind, for example a plan, approval or receipt of the capability runtime, or an
+   * acquisition (the parsed JSON of {@code Acquisition.toJson()}).
+   */
   public static LedgerRecord of(RecordKind kind, Map<String, Object> body) {
     return new LedgerRecord(kind, body);
   }

@@ -16,7 +16,12 @@ public enum RecordKind {
   /** An approval or refusal of a recorded plan, for the runtime: its {@code fingerprint}, {@code approved}. */
   APPROVAL("approvals"),
   /** What came of a recorded plan, for the runtime: its {@code fingerprint}, a {@code status}. */
-  RECEIPT("receipts");
+  RECEIPT("receipts"),
+  /**
+   * A package fetched and verified by {@code capability acquire}, accepted or refused: its {@code
+   * coordinates}, {@code sha256} and {@code decision}; the body is the acquisition's JSON.
+   */
+  ACQUISITION("acquisitions");
 
   private final String table;
 
@@ -41,6 +46,6 @@ public enum RecordKind {
         return kind;
       }
     }
-    throw new IllegalArgumentException("no record kind '" + id + "'; kinds are execution, decision, plan, approval, receipt");
+    throw new IllegalArgumentException("no record kind '" + id + "'; kinds are execution, decision, plan, approval, receipt, acquisition");
   }
 }

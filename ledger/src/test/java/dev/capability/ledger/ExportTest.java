@@ -165,7 +165,7 @@ class ExportTest {
     return KeyFactory.getInstance("Ed25519").generatePublic(new X509EncodedKeySpec(Base64.getDecoder().decode(text)));
   }
 
-  private static JsonSchema schema(String resource) throws Exception {
+  static JsonSchema schema(String resource) throws Exception {
     try (InputStream in = ExportTest.class.getResourceAsStream(resource)) {
       return JsonSchemaFactory.getInstance(SpecVersion.VersionFlag.V202012).getSchema(in);
     }

@@ -91,6 +91,64 @@ class MigrationTest {
     assertThat(v.records()).isEqualTo(next);
   }
 
+  @org.junit.jupiter.api.Test
+  void aVersionOneLedgerMigratesInPlaceTakesAcquisitionsAndStillVerifies() throws Exception {
+    Path db = dir.resolve("state.db");
+    Path key = dir.resolve("ledger-key");
+    LedgerOptions options = Fixtures.options().toBuilder().keyFile(key).build();
+    // Built by this code, then taken back to exactly what version 1 wrote: its tables, and user_version 1.
+    try (SqliteLedger ledger = SqliteLedger.open(db, options)) {
+      ledger.record(Fixtures.completed(List.of("ls"), 0, ""));
+      ledger.append(LedgerRecord.of(RecordKind.PLAN, Fixtures.plan("p-1")));
+      ledger.append(LedgerRecord.of(RecordKind.RECEIPT, java.util.Map.of("fingerprint", Fixtures.fingerprint("p-1"), "status", "DONE")));
+    }
+    try (Connection c = Fixtures.raw(db); Statement s = c.createStatement()) {
+      s.execute("DROP TABLE acquisitions");
+      s.execute("PRAGMA user_version = 1");
+      try (ResultSet rs = s.executeQuery("SELECT count(*) FROM sqlite_schema WHERE tbl_name = 'acquisitions'")) {
+        rs.next();
+        assertThat(rs.getInt(1)).isZero();
+      }
+    }
+    assertThat(catchCode(() -> LedgerReader.open(db, options))).isEqualTo("LEDGER_SCHEMA_OLD");
+    String before = SqliteLedgerTest.dump(db);
+
+    try (SqliteLedger ledger = SqliteLedger.open(db, options)) {
+      assertThat(ledger.append(LedgerRecord.of(RecordKind.ACQUISITION, AcquisitionRecordTest.acquisition(
+          "com.example:hello:1.0.0@zip", AcquisitionRecordTest.HELLO_SHA256, true, "ACQUIRED"))).sequence()).isEqualTo(4);
+    }
+
+    try (Connection c = Fixtures.raw(db); Statement s = c.createStatement()) {
+      try (ResultSet rs = s.executeQuery("PRAGMA user_version")) {
+        rs.next();
+        assertThat(rs.getInt(1)).isEqualTo(2);
+      }
+      try (ResultSet rs = s.executeQuery("SELECT seq, accepted, code FROM acquisitions WHERE sha256 = '" + AcquisitionRecordTest.HELLO_SHA256 + "'")) {
+        assertThat(rs.next()).isTrue();
+        assertThat(rs.getLong(1)).isEqualTo(4);
+        assertThat(rs.getInt(2)).isEqualTo(1);
+        assertThat(rs.getString(3)).isEqualTo("ACQUIRED");
+      }
+    }
+    assertThat(SqliteLedgerTest.dump(db)).isEqualTo(before);
+    LedgerReader reader = LedgerReader.open(db, options);
+    LedgerVerification v = reader.verify(true);
+    assertThat(v.intact()).as(v.toString()).isTrue();
+    assertThat(v.records()).isEqualTo(4);
+    assertThat(v.checkpointSequence()).isEqualTo(4);
+    assertThat(reader.list(LedgerQuery.latest(10))).extracting(EntrySummary::kind)
+        .containsExactly(RecordKind.ACQUISITION, RecordKind.RECEIPT, RecordKind.PLAN, RecordKind.EXECUTION);
+  }
+
+  private static String catchCode(Runnable action) {
+    try {
+      action.run();
+    } catch (LedgerException e) {
+      return e.code();
+    }
+    throw new AssertionError("expected a LedgerException");
+  }
+
   private String keyId() throws Exception {
     byte[] der = ExportTest.publicKey(dir.resolve("ledger-key.pub")).getEncoded();
     return java.util.HexFormat.of().formatHex(java.security.MessageDigest.getInstance("SHA-256").digest(der));

@@ -1,6 +1,7 @@
 package dev.capability.cli.internal;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.capability.capability.runtime.acquire.Acquisition;
@@ -19,18 +20,27 @@ import dev.capability.capability.runtime.acquire.TrustScore;
 import dev.capability.capability.runtime.acquire.SigstoreTrust;
 import dev.capability.capability.runtime.acquire.TrustedKeys;
 import dev.capability.kernel.api.CapabilityException;
+import dev.capability.ledger.LedgerException;
+import dev.capability.ledger.LedgerRecord;
+import dev.capability.ledger.RecordKind;
+import dev.capability.ledger.SqliteLedger;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.nio.file.Path;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
-/** {@code capability acquire}: fetch exact coordinates, verify them, decide under a trust policy, store by digest. */
+/**
+ * {@code capability acquire}: fetch exact coordinates, verify them, decide under a trust policy,
+ * store by digest; then record the acquisition, accepted or refused, in the ledger of {@code --repo}.
+ */
 @Command(
     name = "acquire",
-    description = "Fetch a package by exact coordinates, verify checksums, signature and provenance, and store it by digest. Nothing runs.")
+    description = "Fetch a package by exact coordinates, verify checksums, signature and provenance, store it by digest and record"
+        + " the acquisition in the ledger. Nothing runs.")
 final class AcquireCommand implements Callable<Integer> {
   private static final ObjectMapper JSON = new ObjectMapper();
   static final String MAVEN_CENTRAL = "https://repo.maven.apache.org/maven2/";
@@ -78,6 +88,12 @@ final class AcquireCommand implements Callable<Integer> {
   @Option(names = "--json", description = "Print JSON.")
   boolean json;
 
+  @Option(names = "--repo", paramLabel = "DIR", description = "The repository whose ledger records the acquisition (default: the working directory).")
+  Path repo;
+
+  @Option(names = "--no-ledger", description = "Do not record the acquisition in <repo>/.capability/state.db.")
+  boolean noLedger;
+
   AcquireCommand(Console console) {
     this.console = console;
   }
@@ -99,13 +115,34 @@ final class AcquireCommand implements Callable<Integer> {
     } else {
       printPlain(acquisition);
     }
-    if (!acquisition.accepted()) {
-      if (!json) {
-        console.err().println("capability: " + acquisition.decision().code() + ": " + acquisition.decision().reason());
-      }
-      return ExitCodes.CAPABILITY_REFUSED;
+    if (!acquisition.accepted() && !json) {
+      console.err().println("capability: " + acquisition.decision().code() + ": " + acquisition.decision().reason());
     }
-    return ExitCodes.OK;
+    if (!noLedger) {
+      // After the report, as run does: what was fetched and decided is shown even if the ledger fails.
+      try {
+        record(acquisition);
+      } catch (LedgerException e) {
+        // Plain on stderr even under --json: stdout already holds the acquisition, one JSON document.
+        console.error(e, false);
+        return ExitCodes.CONFIGURATION;
+      }
+    }
+    return acquisition.accepted() ? ExitCodes.OK : ExitCodes.CAPABILITY_REFUSED;
+  }
+
+  /** One ACQUISITION record whose body is the acquisition's JSON, the same document --json prints. */
+  private void record(Acquisition acquisition) {
+    Map<String, Object> body;
+    try {
+      body = JSON.readValue(acquisition.toJson(), new TypeReference<Map<String, Object>>() {});
+    } catch (JsonProcessingException e) {
+      throw new IllegalStateException("the runtime wrote invalid JSON", e);
+    }
+    Path repository = (repo == null ? Path.of("") : repo).toAbsolutePath().normalize();
+    try (SqliteLedger ledger = SqliteLedger.forRepository(repository)) {
+      ledger.append(LedgerRecord.of(RecordKind.ACQUISITION, body));
+    }
   }
 
   private Acquisition acquireNpm() {

@@ -103,10 +103,10 @@ final class LedgerCommand implements Callable<Integer> {
     String since;
 
     @Option(names = "--status", paramLabel = "S",
-        description = "Only records with this status: COMPLETED, DENIED, TIMED_OUT, OUTPUT_LIMIT, LAUNCH_FAILED; ALLOWED or DENIED for checks; APPROVED or REFUSED for approvals.")
+        description = "Only records with this status: COMPLETED, DENIED, TIMED_OUT, OUTPUT_LIMIT, LAUNCH_FAILED; ALLOWED or DENIED for checks; APPROVED or REFUSED for approvals; ACQUIRED or REFUSED for acquisitions.")
     String status;
 
-    @Option(names = "--kind", paramLabel = "K", description = "Only records of this kind: execution, decision, plan, approval, receipt.")
+    @Option(names = "--kind", paramLabel = "K", description = "Only records of this kind: execution, decision, plan, approval, receipt, acquisition.")
     String kind;
 
     @Option(names = "--limit", paramLabel = "N", defaultValue = "50", description = "At most N records (default 50, at most 100000).")
@@ -182,6 +182,10 @@ final class LedgerCommand implements Callable<Integer> {
     }
 
     private static String describe(EntrySummary e) {
+      if (e.coordinates() != null) {
+        String acquired = Console.quote(e.coordinates()) + " sha256:" + orDash(e.sha256());
+        return "REFUSED".equals(e.status()) ? acquired + " " + orDash(e.decisionCode()) : acquired;
+      }
       if (e.argv() != null) {
         return String.join(" ", e.argv().stream().map(Console::quote).toList());
       }
@@ -204,6 +208,9 @@ final class LedgerCommand implements Callable<Integer> {
       m.put("backend", e.backend());
       m.put("policyHash", e.policyHash());
       m.put("planFingerprint", e.planFingerprint());
+      m.put("coordinates", e.coordinates());
+      m.put("sha256", e.sha256());
+      m.put("decisionCode", e.decisionCode());
       return m;
     }
   }
@@ -322,7 +329,9 @@ final class LedgerCommand implements Callable<Integer> {
   }
 
   /** {@code capability ledger export}. */
-  @Command(name = "export", description = "Write the ledger to stdout: every record as JSON lines, or executions as signed in-toto statements.")
+  @Command(
+      name = "export",
+      description = "Write the ledger to stdout: every record as JSON lines, or executions and acquisitions as signed in-toto statements.")
   static final class ExportCommand implements Callable<Integer> {
     private final Console console;
 

@@ -15,6 +15,10 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.MessageDigest;
 import java.security.SecureRandom;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.Statement;
 import java.util.Date;
 import java.util.HexFormat;
 import java.util.List;
@@ -41,6 +45,7 @@ import dev.capability.backend.bwrap.BwrapBackendProvider;
 import dev.capability.backend.tck.BackendGate;
 import dev.capability.capability.runtime.acquire.SigstoreFixture;
 import dev.capability.kernel.api.backend.BackendConfig;
+import dev.capability.ledger.internal.ChainHash;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -185,6 +190,7 @@ class AcquireCommandTest {
     assertThat(refused.exitCode()).isEqualTo(3);
     assertThat(json(refused.out()).path("error").path("code").asText()).isEqualTo("SIGSTORE_TRUST_INVALID");
     assertThat(work.resolve("store")).doesNotExist();
+    assertThat(work.resolve(".capability")).doesNotExist();
   }
 
   @Test
@@ -227,21 +233,132 @@ class AcquireCommandTest {
   }
 
   @Test
+  void anAcceptedAcquisitionIsRecordedInTheLedgerWhichVerifies() {
+    CliRunner.Outcome acquired = CliRunner.run(acquire(work.resolve("store"), "--json"));
+    assertThat(acquired.exitCode()).as(acquired.out() + acquired.err()).isZero();
+    String sha256 = hex("SHA-256", packageBytes);
+
+    CliRunner.Outcome listed = ledger("list");
+    assertThat(listed.exitCode()).as(listed.err()).isZero();
+    assertThat(listed.out().lines().toList()).singleElement().asString()
+        .startsWith("1  ").contains("  acquisition  ACQUIRED  -  \"com.example:hello:1.0.0@zip\" sha256:" + sha256);
+    JsonNode record = json(ledger("show", "1", "--json").out());
+    assertThat(record.path("hashMatches").asBoolean()).isTrue();
+    assertThat(record.path("body")).isEqualTo(json(acquired.out()));
+    assertThat(record.path("body").path("decision").path("accepted").asBoolean()).isTrue();
+    assertThat(record.path("body").path("observations").path("signature").path("status").asText()).isEqualTo("VERIFIED");
+
+    CliRunner.Outcome verified = ledger("verify");
+    assertThat(verified.exitCode()).as(verified.out() + verified.err()).isZero();
+    assertThat(verified.out()).startsWith("INTACT: 1 records");
+
+    CliRunner.Outcome exported = ledger("export", "--format", "intoto");
+    assertThat(exported.exitCode()).as(exported.err()).isZero();
+    JsonNode statement = json(new String(java.util.Base64.getDecoder().decode(json(exported.out()).path("payload").asText()),
+        StandardCharsets.UTF_8));
+    assertThat(statement.path("predicateType").asText()).isEqualTo("https://capability.dev/ledger/acquisition/v1");
+    assertThat(statement.path("subject").get(0).path("name").asText()).isEqualTo("com.example:hello:1.0.0@zip");
+    assertThat(statement.path("subject").get(0).path("digest").path("sha256").asText()).isEqualTo(sha256);
+  }
+
+  @Test
+  void aTamperedPackageIsRecordedAsRefusedWithWhatWasObserved() throws IOException {
+    byte[] tampered = packageBytes.clone();
+    tampered[10] ^= 1;
+    write(PATH, tampered);
+
+    CliRunner.Outcome refused = CliRunner.run(acquire(work.resolve("store")));
+    assertThat(refused.exitCode()).isEqualTo(3);
+
+    JsonNode records = json(ledger("list", "--json", "--kind", "acquisition").out()).path("records");
+    assertThat(records).hasSize(1);
+    assertThat(records.get(0).path("status").asText()).isEqualTo("REFUSED");
+    assertThat(records.get(0).path("decisionCode").asText()).isEqualTo("CHECKSUM_MISMATCH");
+    assertThat(records.get(0).path("sha256").asText()).isEqualTo(hex("SHA-256", tampered));
+    assertThat(ledger("list").out()).contains("acquisition  REFUSED").endsWith("CHECKSUM_MISMATCH" + System.lineSeparator());
+    JsonNode body = json(ledger("show", "1", "--json").out()).path("body");
+    assertThat(body.path("decision").path("accepted").isBoolean()).isTrue();
+    assertThat(body.path("decision").path("accepted").asBoolean()).isFalse();
+    assertThat(body.path("stored").isNull()).isTrue();
+    assertThat(body.path("observations").path("integrity").path("status").asText()).isEqualTo("FAILED");
+    assertThat(ledger("verify").exitCode()).isZero();
+  }
+
+  @Test
+  void noLedgerRecordsNothing() {
+    CliRunner.Outcome acquired = CliRunner.run(acquire(work.resolve("store"), "--no-ledger"));
+
+    assertThat(acquired.exitCode()).as(acquired.err()).isZero();
+    assertThat(work.resolve("store").resolve("sha256").resolve(hex("SHA-256", packageBytes))).isRegularFile();
+    assertThat(work.resolve(".capability")).doesNotExist();
+  }
+
+  @Test
+  void aRefusalRewrittenAsAnAcceptanceInTheDatabaseFailsVerification() throws Exception {
+    write(PATH, "not the package".getBytes(StandardCharsets.UTF_8));
+    assertThat(CliRunner.run(acquire(work.resolve("store"))).exitCode()).isEqualTo(3);
+    assertThat(ledger("verify").exitCode()).isZero();
+    Path db = work.resolve(".capability").resolve("state.db");
+
+    try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + db); Statement s = c.createStatement()) {
+      assertThat(s.executeUpdate("UPDATE acquisitions SET body = replace(replace(body, '\"accepted\":false', '\"accepted\":true'),"
+          + " 'CHECKSUM_MISMATCH', 'ACQUIRED') WHERE seq = 1")).isEqualTo(1);
+    }
+
+    CliRunner.Outcome edited = ledger("verify");
+    assertThat(edited.exitCode()).isEqualTo(ExitCodes.REFUSED);
+    assertThat(edited.out()).startsWith("CHAIN_BROKEN at 1: record 1 does not match its hash");
+    assertThat(ledger("list").out()).contains("acquisition  ACQUIRED");
+    assertThat(ledger("show", "1").exitCode()).as("show flags the record too").isEqualTo(ExitCodes.REFUSED);
+
+    // An attacker who also rewrites the record's hash in entries is caught by the signed checkpoint.
+    try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + db); Statement s = c.createStatement();
+        ResultSet rs = s.executeQuery("SELECT e.prev_hash, e.recorded_at, a.body FROM entries e JOIN acquisitions a ON a.seq = e.seq")) {
+      assertThat(rs.next()).isTrue();
+      String hash = ChainHash.hash(ChainHash.newDigest(), rs.getString(1), 1, "acquisition", rs.getString(2),
+          rs.getString(3).getBytes(StandardCharsets.UTF_8));
+      try (Statement u = c.createStatement()) {
+        assertThat(u.executeUpdate("UPDATE entries SET hash = '" + hash + "' WHERE seq = 1")).isEqualTo(1);
+      }
+    }
+
+    CliRunner.Outcome rechained = ledger("verify");
+    assertThat(rechained.exitCode()).isEqualTo(ExitCodes.REFUSED);
+    assertThat(rechained.out()).startsWith("CHECKPOINT_MISMATCH at 1");
+  }
+
+  @Test
+  void aLedgerThatCannotBeWrittenIsReportedAfterTheAcquisitionWithExitThree() throws IOException {
+    Path notADirectory = Files.writeString(work.resolve("repo-file"), "not a repository");
+    List<String> args = new java.util.ArrayList<>(List.of(acquire(work.resolve("store"), "--json")));
+    args.set(args.indexOf("--repo") + 1, notADirectory.toString());
+
+    CliRunner.Outcome outcome = CliRunner.run(args.toArray(String[]::new));
+
+    assertThat(outcome.exitCode()).isEqualTo(ExitCodes.CONFIGURATION);
+    assertThat(json(outcome.out()).path("decision").path("code").asText()).as("the acquisition is still reported").isEqualTo("ACQUIRED");
+    assertThat(outcome.err()).contains("LEDGER_IO_ERROR").contains(notADirectory.toString());
+  }
+
+  @Test
   void aRangeIsRefusedBeforeAnythingIsFetched() {
     CliRunner.Outcome refused = CliRunner.run("acquire", "com.example:hello:[1.0,2.0)", "--repository", uri(), "--allow-http-loopback",
-        "--store", work.resolve("store").toString());
+        "--store", work.resolve("store").toString(), "--repo", work.toString());
 
     assertThat(refused.exitCode()).isEqualTo(3);
     assertThat(refused.err()).contains("COORDINATES_RANGE");
     assertThat(work.resolve("store")).doesNotExist();
+    assertThat(work.resolve(".capability")).as("nothing was fetched, so nothing is recorded").doesNotExist();
   }
 
   @Test
   void plainHttpNeedsTheLoopbackFlag() {
-    CliRunner.Outcome refused = CliRunner.run("acquire", "com.example:hello:1.0.0@zip", "--repository", uri(), "--store", work.resolve("store").toString());
+    CliRunner.Outcome refused = CliRunner.run("acquire", "com.example:hello:1.0.0@zip", "--repository", uri(), "--store", work.resolve("store").toString(),
+        "--repo", work.toString());
 
     assertThat(refused.exitCode()).isEqualTo(3);
     assertThat(refused.err()).contains("SOURCE_INSECURE");
+    assertThat(work.resolve(".capability")).doesNotExist();
   }
 
   @Test
@@ -262,13 +379,16 @@ class AcquireCommandTest {
         + "\"scheme\":\"ecdsa-sha2-nistp256\",\"key\":\"" + java.util.Base64.getEncoder().encodeToString(registryKey.getPublic().getEncoded()) + "\"}]}");
 
     CliRunner.Outcome acquired = CliRunner.run("acquire", "npm:hello-cap@1.0.0", "--repository", uri(), "--allow-http-loopback",
-        "--npm-keys", keys.toString(), "--store", work.resolve("store").toString(), "--json");
+        "--npm-keys", keys.toString(), "--store", work.resolve("store").toString(), "--repo", work.toString(), "--json");
 
     assertThat(acquired.exitCode()).as(acquired.out() + acquired.err()).isZero();
     JsonNode view = json(acquired.out());
     assertThat(view.path("coordinates").asText()).isEqualTo("npm:hello-cap@1.0.0");
     assertThat(view.path("observations").path("signature").path("key").asText()).isEqualTo("SHA256:k");
     assertThat(Files.readAllBytes(Path.of(view.path("stored").asText()))).isEqualTo(tgz);
+    JsonNode record = json(CliRunner.run("ledger", "show", "1", "--repo", work.toString(), "--json").out());
+    assertThat(record.path("kind").asText()).isEqualTo("acquisition");
+    assertThat(record.path("body")).isEqualTo(view);
   }
 
   private Path sigstoreTrust(SigstoreFixture sigstore) throws IOException {
@@ -283,9 +403,15 @@ class AcquireCommandTest {
         "acquire", "com.example:hello:1.0.0@zip",
         "--repository", uri(), "--allow-http-loopback",
         "--trust", "strict", "--keyring", keyring.toString(),
-        "--expect-repository", SOURCE, "--store", store.toString()));
+        "--expect-repository", SOURCE, "--store", store.toString(), "--repo", work.toString()));
     args.addAll(List.of(extra));
     return args.toArray(String[]::new);
+  }
+
+  private CliRunner.Outcome ledger(String subcommand, String... extra) {
+    List<String> args = new java.util.ArrayList<>(List.of("ledger", subcommand, "--repo", work.toString()));
+    args.addAll(List.of(extra));
+    return CliRunner.run(args.toArray(String[]::new));
   }
 
   private String uri() {

@@ -13,6 +13,7 @@ final class ChainRows {
           WHEN 'plan' THEN (SELECT body FROM plans WHERE seq = e.seq)
           WHEN 'approval' THEN (SELECT body FROM approvals WHERE seq = e.seq)
           WHEN 'receipt' THEN (SELECT body FROM receipts WHERE seq = e.seq)
+          WHEN 'acquisition' THEN (SELECT body FROM acquisitions WHERE seq = e.seq)
         END AS body
       FROM entries e""";
 

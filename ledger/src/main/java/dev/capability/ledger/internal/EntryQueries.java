@@ -21,26 +21,32 @@ import java.util.Optional;
 /** {@code list} and {@code show}: reads through the generated columns, never through anything the chain does not cover. */
 public final class EntryQueries {
   private static final String LIST = """
-      SELECT seq, kind, recorded_at, status, exit_code, executable, backend, policy_hash, argv, fingerprint FROM (
+      SELECT seq, kind, recorded_at, status, exit_code, executable, backend, policy_hash, argv, fingerprint,
+          coordinates, sha256, decision_code FROM (
         SELECT e.seq, e.kind, e.recorded_at,
           CASE e.kind
             WHEN 'execution' THEN x.status
             WHEN 'decision' THEN CASE d.allowed WHEN 1 THEN 'ALLOWED' WHEN 0 THEN 'DENIED' END
             WHEN 'approval' THEN CASE a.approved WHEN 1 THEN 'APPROVED' WHEN 0 THEN 'REFUSED' END
             WHEN 'receipt' THEN r.status
+            WHEN 'acquisition' THEN CASE q.accepted WHEN 1 THEN 'ACQUIRED' WHEN 0 THEN 'REFUSED' END
           END AS status,
           x.exit_code AS exit_code,
           COALESCE(x.executable, d.executable) AS executable,
           COALESCE(x.backend, d.backend) AS backend,
           COALESCE(x.policy_hash, d.policy_hash) AS policy_hash,
           COALESCE(x.argv, d.argv) AS argv,
-          COALESCE(p.fingerprint, a.fingerprint, r.fingerprint) AS fingerprint
+          COALESCE(p.fingerprint, a.fingerprint, r.fingerprint) AS fingerprint,
+          q.coordinates AS coordinates,
+          q.sha256 AS sha256,
+          q.code AS decision_code
         FROM entries e
           LEFT JOIN executions x ON e.kind = 'execution' AND x.seq = e.seq
           LEFT JOIN decisions d ON e.kind = 'decision' AND d.seq = e.seq
           LEFT JOIN plans p ON e.kind = 'plan' AND p.seq = e.seq
           LEFT JOIN approvals a ON e.kind = 'approval' AND a.seq = e.seq
           LEFT JOIN receipts r ON e.kind = 'receipt' AND r.seq = e.seq
+          LEFT JOIN acquisitions q ON e.kind = 'acquisition' AND q.seq = e.seq
         WHERE (?1 IS NULL OR e.recorded_at >= ?1) AND (?2 IS NULL OR e.kind = ?2)
       )
       WHERE (?3 IS NULL OR status = ?3)
@@ -65,7 +71,8 @@ public final class EntryQueries {
           Object exit = rs.getObject(5);
           out.add(new EntrySummary(rs.getLong(1), kind(rs.getString(2), rs.getLong(1)), rs.getString(3), rs.getString(4),
               exit instanceof Number n ? Integer.valueOf(n.intValue()) : null, rs.getString(6), rs.getString(7),
-              rs.getString(8), argv(rs.getString(9), rs.getLong(1)), rs.getString(10)));
+              rs.getString(8), argv(rs.getString(9), rs.getLong(1)), rs.getString(10), rs.getString(11), rs.getString(12),
+              rs.getString(13)));
         }
       }
       return out;

@@ -18,16 +18,19 @@ import java.util.Map;
 import java.util.Set;
 import java.util.regex.Pattern;
 
-/** Writes records as JSON lines, or executions as in-toto Statements in signed DSSE envelopes. */
+/** Writes records as JSON lines, or executions and acquisitions as in-toto Statements in signed DSSE envelopes. */
 public final class Exporter {
   /** The in-toto Statement type, v1. */
   public static final String STATEMENT_TYPE = "https://in-toto.io/Statement/v1";
   /** The predicate type of an exported execution. */
   public static final String PREDICATE_TYPE = "https://capability.dev/ledger/execution/v1";
+  /** The predicate type of an exported acquisition. */
+  public static final String ACQUISITION_PREDICATE_TYPE = "https://capability.dev/ledger/acquisition/v1";
   /** The DSSE payload type of an in-toto Statement. */
   public static final String PAYLOAD_TYPE = "application/vnd.in-toto+json";
 
   private static final Pattern SHA256 = Pattern.compile("[0-9a-f]{64}");
+  private static final Pattern SHA512 = Pattern.compile("[0-9a-f]{128}");
   private static final Set<String> RAN = Set.of("COMPLETED", "TIMED_OUT", "OUTPUT_LIMIT");
 
   private final Path db;
@@ -69,12 +72,13 @@ public final class Exporter {
   }
 
   /**
-   * Every execution up to {@code throughSequence}, as a DSSE envelope (one a line) around an
-   * in-toto Statement v1 whose predicate is the attestation and its place in the ledger.
+   * Every execution and acquisition up to {@code throughSequence}, in order, as a DSSE envelope
+   * (one a line) around an in-toto Statement v1 whose predicate is the record's body and its place
+   * in the ledger.
    */
   public long intoto(Connection c, OutputStream out, LedgerKey key, String ledgerId, long throughSequence) {
     long count = 0;
-    String sql = ChainRows.SELECT + " WHERE e.kind = 'execution' AND e.seq <= ? ORDER BY e.seq";
+    String sql = ChainRows.SELECT + " WHERE e.kind IN ('execution', 'acquisition') AND e.seq <= ? ORDER BY e.seq";
     try (PreparedStatement s = c.prepareStatement(sql)) {
       s.setLong(1, throughSequence);
       try (ResultSet rs = s.executeQuery()) {
@@ -84,13 +88,15 @@ public final class Exporter {
           if (body == null) {
             throw new LedgerException("LEDGER_CORRUPT", "record " + seq + " of " + db + " has no body in its table");
           }
-          Map<String, Object> attestation = Json.object(new String(body, StandardCharsets.UTF_8), "the body of record " + seq);
+          Map<String, Object> record = Json.object(new String(body, StandardCharsets.UTF_8), "the body of record " + seq);
           Map<String, Object> ledger = new LinkedHashMap<>();
           ledger.put("ledgerId", ledgerId);
           ledger.put("sequence", seq);
           ledger.put("hash", rs.getString(5));
           ledger.put("recordedAt", rs.getString(3));
-          byte[] payload = CanonicalJson.bytes(statement(attestation, ledger));
+          Map<String, Object> statement = "acquisition".equals(rs.getString(2))
+              ? acquisitionStatement(record, ledger) : statement(record, ledger);
+          byte[] payload = CanonicalJson.bytes(statement);
           out.write(envelope(payload, key).getBytes(StandardCharsets.UTF_8));
           out.write('\n');
           count++;
@@ -113,6 +119,38 @@ public final class Exporter {
     statement.put("_type", STATEMENT_TYPE);
     statement.put("subject", subjects(attestation, ledger));
     statement.put("predicateType", PREDICATE_TYPE);
+    statement.put("predicate", predicate);
+    return statement;
+  }
+
+  /**
+   * An acquisition's statement: its subject is the package, named by its coordinates, with the
+   * digests observed; the predicate is everything the acquisition observed and decided.
+   */
+  static Map<String, Object> acquisitionStatement(Map<String, Object> acquisition, Map<String, Object> ledger) {
+    Map<String, Object> digest = new LinkedHashMap<>();
+    if (acquisition.get("sha256") instanceof String hex && SHA256.matcher(hex).matches()) {
+      digest.put("sha256", hex);
+    }
+    if (acquisition.get("sha512") instanceof String hex && SHA512.matcher(hex).matches()) {
+      digest.put("sha512", hex);
+    }
+    List<Map<String, Object>> subjects = new ArrayList<>();
+    if (!digest.isEmpty() && acquisition.get("coordinates") instanceof String coordinates) {
+      Map<String, Object> subject = new LinkedHashMap<>();
+      subject.put("name", coordinates);
+      subject.put("digest", digest);
+      subjects.add(subject);
+    } else {
+      addSubject(subjects, "ledger:" + ledger.get("ledgerId") + "#" + ledger.get("sequence"), ledger.get("hash"));
+    }
+    Map<String, Object> predicate = new LinkedHashMap<>();
+    predicate.put("acquisition", acquisition);
+    predicate.put("ledger", ledger);
+    Map<String, Object> statement = new LinkedHashMap<>();
+    statement.put("_type", STATEMENT_TYPE);
+    statement.put("subject", subjects);
+    statement.put("predicateType", ACQUISITION_PREDICATE_TYPE);
     statement.put("predicate", predicate);
     return statement;
   }

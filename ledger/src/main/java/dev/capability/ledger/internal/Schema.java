@@ -117,7 +117,24 @@ public final class Schema {
             execution_seq INTEGER AS (json_extract(body, '$.executionSequence')) VIRTUAL
           )""",
           "CREATE INDEX receipts_fingerprint ON receipts (fingerprint)",
-          "CREATE UNIQUE INDEX receipts_receipt_id ON receipts (receipt_id)")));
+          "CREATE UNIQUE INDEX receipts_receipt_id ON receipts (receipt_id)")),
+      new Migration(2, List.of(
+          """
+          CREATE TABLE acquisitions (
+            seq         INTEGER PRIMARY KEY NOT NULL REFERENCES entries (seq),
+            body        TEXT NOT NULL CHECK (typeof(body) = 'text'),
+            coordinates TEXT AS (json_extract(body, '$.coordinates')) VIRTUAL,
+            sha256      TEXT AS (json_extract(body, '$.sha256')) VIRTUAL,
+            sha512      TEXT AS (json_extract(body, '$.sha512')) VIRTUAL,
+            size        INTEGER AS (json_extract(body, '$.size')) VIRTUAL,
+            stored      TEXT AS (json_extract(body, '$.stored')) VIRTUAL,
+            accepted    INTEGER AS (json_extract(body, '$.decision.accepted')) VIRTUAL,
+            code        TEXT AS (json_extract(body, '$.decision.code')) VIRTUAL,
+            policy      TEXT AS (json_extract(body, '$.decision.policy')) VIRTUAL,
+            source      TEXT AS (json_extract(body, '$.observations.source')) VIRTUAL
+          )""",
+          "CREATE INDEX acquisitions_sha256 ON acquisitions (sha256)",
+          "CREATE INDEX acquisitions_coordinates ON acquisitions (coordinates)")));
 
   private Schema() {}
 

@@ -22,6 +22,7 @@ import java.util.Deque;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.SortedMap;
 import java.util.TreeMap;
 import java.util.jar.JarFile;
@@ -60,7 +61,18 @@ final class HostClassPath {
   private static final long MODIFIED_SPAN_SECONDS = 1L << 28;
 
   /** The jar's bytes and the modification time every copy of it gets. */
-  record Jar(byte[] bytes, FileTime modified) {}
+  record Jar(byte[] bytes, FileTime modified) {
+    Jar {
+      bytes = Objects.requireNonNull(bytes, "bytes").clone();
+      Objects.requireNonNull(modified, "modified");
+    }
+
+    /** A copy: the jar kept for the JVM's lifetime is never changed by a caller. */
+    @Override
+    public byte[] bytes() {
+      return bytes.clone();
+    }
+  }
 
   private static Jar built;
 
@@ -177,11 +189,17 @@ final class HostClassPath {
           entries = jar.stream().map(ZipEntry::getName).toList();
         }
       }
-      return entries.stream()
-          .filter(entry -> entry.startsWith(API_PACKAGE) && entry.endsWith(".class") && entry.indexOf('/', API_PACKAGE.length()) < 0)
-          .map(entry -> entry.substring(0, entry.length() - ".class".length()))
-          .sorted()
-          .toList();
+      List<String> classes =
+          entries.stream()
+              .filter(entry -> entry.startsWith(API_PACKAGE) && entry.endsWith(".class") && entry.indexOf('/', API_PACKAGE.length()) < 0)
+              .map(entry -> entry.substring(0, entry.length() - ".class".length()))
+              .sorted()
+              .toList();
+      if (!classes.contains(internalName(Capability.class))) {
+        throw new CapabilityException(
+            CapabilityCodes.ISOLATION_UNAVAILABLE, "cannot find the classes of the capability API package in " + source);
+      }
+      return classes;
     } catch (IOException | UncheckedIOException e) {
       throw new CapabilityException(
           CapabilityCodes.ISOLATION_UNAVAILABLE, "cannot list the capability API package in " + source + ": " + e.getMessage());

@@ -35,7 +35,27 @@ class ChildJvmHostPathsTest {
           context.log("readable " + context.readablePaths() + " writable " + context.writablePaths());
           if (in.contains("throw")) { throw new IllegalArgumentException("bad \\"input\\"\\n\\u2028\\u0001"); }
           if (in.contains("null")) { return null; }
+          if (in.contains("probe")) { return "{\\"loaded\\":\\"" + loadable() + "\\"}"; }
           return "{\\"text\\":\\"caf\\u00e9 \\\\\\"quoted\\\\\\" \\\\u0001\\"}";
+        }
+        /** The application classes the API's class loader, which capability code can reach, hands out. */
+        private static String loadable() {
+          StringBuilder loaded = new StringBuilder();
+          for (String name : new String[] {
+              "dev.capability.capability.runtime.internal.exec.CapabilityHost",
+              "com.fasterxml.jackson.databind.ObjectMapper",
+              "dev.capability.kernel.core.CommandKernel",
+              "dev.capability.capability.runtime.internal.exec.ChildJvmExecutor",
+              "dev.capability.capability.runtime.CapabilityRuntime",
+              "org.slf4j.LoggerFactory"}) {
+            try {
+              Class.forName(name, false, dev.capability.capability.api.Capability.class.getClassLoader());
+              loaded.append(name).append(' ');
+            } catch (ClassNotFoundException e) {
+              // not on the host's class path
+            }
+          }
+          return loaded.toString().strip();
         }
         @Override
         public boolean verify(String in, String out, dev.capability.capability.api.CapabilityContext context) {
@@ -87,6 +107,15 @@ class ChildJvmHostPathsTest {
     assertThat(receipt.outcome()).as(receipt.message()).isEqualTo(ExecutionOutcome.SUCCEEDED);
     assertThat(receipt.output()).hasValue("{\"text\":\"café \\\"quoted\\\" \\u0001\"}");
     assertThat(statuses(receipt)).containsExactly(Status.SUCCEEDED, Status.SUCCEEDED);
+  }
+
+  @Test
+  void capabilityCodeReachesNoneOfTheApplicationsLibrariesThroughTheApiLoader() throws IOException {
+    ExecutionReceipt receipt = runtime.run(pkg("probe", ""), "{\"text\":\"probe\"}");
+
+    assertThat(receipt.outcome()).as(receipt.message()).isEqualTo(ExecutionOutcome.SUCCEEDED);
+    // The host's own classes are there (the probe works); the executor, the kernel, Jackson and the logging facade are not.
+    assertThat(receipt.output()).hasValue("{\"loaded\":\"dev.capability.capability.runtime.internal.exec.CapabilityHost\"}");
   }
 
   @Test

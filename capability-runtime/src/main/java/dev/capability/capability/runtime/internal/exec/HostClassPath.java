@@ -36,8 +36,8 @@ import java.util.zip.ZipOutputStream;
  * the child does not open the application's whole (possibly shaded) jar to load a few dozen
  * classes. It holds the classes {@link CapabilityHost} reaches through its class files' references,
  * and every class of the capability API package, which capability code links against; JDK classes
- * are left to the JDK. The API's class loader, which capability code can reach, so holds none of
- * the application's libraries.
+ * are left to the JDK. So the API's class loader, which capability code can reach, hands out none
+ * of the application's libraries.
  *
  * <p>The jar is built once per JVM and is the same bytes in every JVM built from the same classes:
  * entries sorted and stored (not compressed, so no zlib version changes them) with one fixed entry

@@ -1,6 +1,5 @@
 package dev.capability.bench;
 
-import dev.capability.capability.api.Capability;
 import dev.capability.capability.runtime.CapabilityExecutors;
 import dev.capability.capability.runtime.CapabilityPackage;
 import dev.capability.capability.runtime.CapabilityPackages;
@@ -11,7 +10,6 @@ import dev.capability.capability.runtime.ExecutionReceipt;
 import dev.capability.backend.bwrap.BwrapBackendProvider;
 import dev.capability.capability.runtime.internal.exec.ChildJvmExecutor;
 import dev.capability.capability.runtime.internal.exec.HostRequest;
-import dev.capability.kernel.api.CapabilityException;
 import dev.capability.kernel.api.backend.BackendConfig;
 import dev.capability.kernel.api.backend.ExecutionBackend;
 import dev.capability.kernel.api.policy.ExecutableRule;
@@ -21,7 +19,6 @@ import dev.capability.kernel.core.ExecutionPolicies;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
-import java.net.URISyntaxException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -61,7 +58,8 @@ import org.openjdk.jmh.annotations.Warmup;
  * project, because the kernel reads every file under it on every run.
  *
  * <p>Run from the repository root (or set {@code -Dcapability.root}), from {@code benchmarks.jar}:
- * the executor stages the host's class path, and the archives here are made for that one jar.
+ * the host archive is made for the small class path the executor stages, which this setup writes
+ * as an operator does ({@code java -cp benchmarks.jar ...HostClassPath DIR}).
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.SampleTime)
@@ -74,6 +72,9 @@ public class ChildJvmBenchmark {
   private static final List<String> CHILD_OPTIONS =
       List.of("-XX:+DisableAttachMechanism", "-XX:-UsePerfData", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-Xmx128m", "-Xss1m");
   private static final String HOST = "dev.capability.capability.runtime.internal.exec.CapabilityHost";
+  private static final String HOST_CLASS_PATH = "dev.capability.capability.runtime.internal.exec.HostClassPath";
+  /** The name the executor stages the host's class path under (HostClassPath). */
+  private static final String HOST_JAR = "host.jar";
   private static final String INPUT = "{\"name\":\"World\"}";
   private static final String GREETING = "Hello, World!";
 
@@ -132,11 +133,11 @@ public class ChildJvmBenchmark {
     emptyArgv.addAll(List.of("-cp", baseline.toString(), EmptyMain.class.getName()));
     empty = List.copyOf(emptyArgv);
 
-    // The host started directly, laid out as the executor stages a run: the class path relative to
-    // the working directory, the jar with its original modification time.
-    hostJar = hostClassPath();
+    // The host started directly, laid out as the executor stages a run: its small class path
+    // relative to the working directory, with the modification time the executor gives it.
+    hostJar = hostClassPath(Files.createDirectory(directory.resolve("host-class-path")));
     hostDirectory = Files.createDirectory(directory.resolve("host"));
-    stage(hostJar, hostDirectory.resolve("cp0.jar"));
+    stage(hostJar, hostDirectory.resolve(HOST_JAR));
     Path module = Files.copy(packageRoot.resolve("lib/hello.jar"), hostDirectory.resolve("module.jar"));
     hostRequest = Files.write(directory.resolve("request.json"), hostRequest(module));
     host = hostArgv(List.of());
@@ -220,7 +221,7 @@ public class ChildJvmBenchmark {
     return run(empty, directory, rawInput);
   }
 
-  /** The capability host as the executor starts it, without kernel or sandbox: JVM, runtime and Jackson classes. */
+  /** The capability host as the executor starts it, without kernel or sandbox: JVM, the host's classes, the lifecycle. */
   @Benchmark
   public String partHostDirect() throws IOException, InterruptedException {
     return requireGreeting(run(host, hostDirectory, hostRequest));
@@ -231,11 +232,11 @@ public class ChildJvmBenchmark {
     return requireGreeting(run(hostCds, hostDirectory, hostRequest));
   }
 
-  /** What the executor does per run before launch: copy the host class path into a fresh directory, then remove it. */
+  /** What the executor does per run before launch: write the host class path into a fresh directory, then remove it. */
   @Benchmark
   public long partStageClassPath() throws IOException {
     Path staging = Files.createTempDirectory("capability-run");
-    Path copy = stage(hostJar, staging.resolve("cp0.jar"));
+    Path copy = stage(hostJar, staging.resolve(HOST_JAR));
     long size = Files.size(copy);
     Files.delete(copy);
     Files.delete(staging);
@@ -263,7 +264,7 @@ public class ChildJvmBenchmark {
     List<String> argv = new ArrayList<>(List.of(java.toString()));
     argv.addAll(CHILD_OPTIONS);
     argv.addAll(archiveOptions);
-    argv.addAll(List.of("-cp", "cp0.jar", HOST));
+    argv.addAll(List.of("-cp", HOST_JAR, HOST));
     return List.copyOf(argv);
   }
 
@@ -284,24 +285,17 @@ public class ChildJvmBenchmark {
         .encode();
   }
 
-  /** The one jar the executor stages as the host class path when it runs from benchmarks.jar. */
-  private static Path hostClassPath() throws IOException {
-    List<Path> sources = new ArrayList<>();
-    for (String anchor :
-        List.of(HOST, Capability.class.getName(), CapabilityException.class.getName())) {
-      try {
-        Path source = Path.of(Class.forName(anchor).getProtectionDomain().getCodeSource().getLocation().toURI()).toRealPath();
-        if (!sources.contains(source)) {
-          sources.add(source);
-        }
-      } catch (ClassNotFoundException | URISyntaxException e) {
-        throw new IllegalStateException("cannot locate " + anchor, e);
-      }
+  /**
+   * The small class path the executor stages for the host, written as an operator writes it for a
+   * training run: the same bytes and modification time as every run's copy.
+   */
+  private Path hostClassPath(Path into) throws IOException, InterruptedException {
+    run(List.of(java.toString(), "-cp", System.getProperty("java.class.path"), HOST_CLASS_PATH, into.toString()), Path.of("").toAbsolutePath(), rawInput);
+    Path jar = into.resolve(HOST_JAR);
+    if (!Files.isRegularFile(jar)) {
+      throw new IllegalStateException("no host class path was written at " + jar);
     }
-    if (sources.size() != 1 || Files.isDirectory(sources.get(0))) {
-      throw new IllegalStateException("run this benchmark from benchmarks.jar; the host class path here is " + sources);
-    }
-    return sources.get(0);
+    return jar;
   }
 
   private static Path stage(Path jar, Path target) throws IOException {

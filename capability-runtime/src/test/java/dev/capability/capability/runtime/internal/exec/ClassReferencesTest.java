@@ -1,0 +1,54 @@
+package dev.capability.capability.runtime.internal.exec;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.util.concurrent.atomic.LongAdder;
+import java.util.zip.Adler32;
+import java.util.zip.CRC32C;
+import org.junit.jupiter.api.Test;
+
+/** The class names a class file refers to, read from its bytes. */
+class ClassReferencesTest {
+  /** Types it names only in places without a class entry of their own. */
+  @SuppressWarnings("unused")
+  static final class Fixture {
+    private Adler32 onlyAFieldType;
+
+    static void onlyAParameterType(LongAdder adder) {}
+
+    static Object onlyAnArrayElement() {
+      return new CRC32C[0];
+    }
+  }
+
+  private static byte[] classFile(Class<?> type) throws IOException {
+    try (InputStream in = type.getClassLoader().getResourceAsStream(type.getName().replace('.', '/') + ".class")) {
+      return in.readAllBytes();
+    }
+  }
+
+  @Test
+  void namesTheTypesOfItsOwnMembersAndArrayElements() throws IOException {
+    assertThat(ClassReferences.of(classFile(Fixture.class)))
+        .contains("java/util/zip/Adler32", "java/util/concurrent/atomic/LongAdder", "java/util/zip/CRC32C", "java/lang/Object")
+        .noneMatch(name -> name.startsWith("[") || name.endsWith(";"));
+  }
+
+  @Test
+  void namesTheTypesInTheDescriptorsOfMembersItCalls() throws IOException {
+    // CapabilityHost calls Lifecycle.run(Capability, String, GrantedContext, boolean, boolean).
+    assertThat(ClassReferences.of(classFile(CapabilityHost.class)))
+        .contains(Lifecycle.class.getName().replace('.', '/'), GrantedContext.class.getName().replace('.', '/'));
+  }
+
+  @Test
+  void refusesBytesThatAreNoClassFile() throws IOException {
+    byte[] cut = classFile(CapabilityHost.class);
+    byte[] truncated = java.util.Arrays.copyOf(cut, cut.length / 2);
+    assertThatThrownBy(() -> ClassReferences.of(new byte[] {1, 2, 3, 4})).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("class file");
+    assertThatThrownBy(() -> ClassReferences.of(truncated)).isInstanceOf(IllegalArgumentException.class);
+  }
+}

@@ -2,6 +2,8 @@ package dev.capability.capability.runtime.internal.exec;
 
 import dev.capability.capability.api.Capability;
 import dev.capability.capability.runtime.CapabilityCodes;
+import dev.capability.capability.runtime.PackageRefusedException;
+import dev.capability.capability.runtime.internal.scan.ClassFileReader;
 import dev.capability.kernel.api.CapabilityException;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -131,8 +133,8 @@ final class HostClassPath {
       classes.put(name + ".class", bytes);
       Iterable<String> references;
       try {
-        references = ClassReferences.of(bytes);
-      } catch (IllegalArgumentException e) {
+        references = ClassFileReader.read(bytes, name).referencedClassNames();
+      } catch (PackageRefusedException e) {
         throw incomplete(name, neededBy.get(name), e.getMessage());
       }
       for (String reference : references) {

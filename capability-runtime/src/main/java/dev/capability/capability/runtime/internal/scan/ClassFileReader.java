@@ -8,12 +8,14 @@ import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.TreeSet;
 
 /**
- * Reads the constant pool of a class file as bytes, never through a class loader: the class is
- * never defined, linked or initialized.
+ * Reads the constant pool of a class file, and the descriptors of its own fields and methods, as
+ * bytes, never through a class loader: the class is never defined, linked or initialized. The
+ * effect scanner reads what a class calls; the child JVM's host class path, what it needs loaded.
  */
-final class ClassFileReader {
+public final class ClassFileReader {
   private static final int UTF8 = 1;
   private static final int INTEGER = 3;
   private static final int FLOAT = 4;
@@ -33,14 +35,60 @@ final class ClassFileReader {
   private static final int PACKAGE = 20;
 
   /** A field or method reference: owner internal name, member name and descriptor. */
-  record MemberRef(String owner, String name, String descriptor) {}
+  public record MemberRef(String owner, String name, String descriptor) {}
 
-  /** What a class refers to. */
-  record References(String thisClass, Set<String> classes, List<MemberRef> members, Set<String> strings) {}
+  /**
+   * What a class refers to.
+   *
+   * @param classes the constant pool's class entries (array classes as their descriptors)
+   * @param descriptors every field and method descriptor the class holds: of its own members, of
+   *     the members it refers to, and its method types
+   */
+  public record References(
+      String thisClass, Set<String> classes, List<MemberRef> members, Set<String> strings, Set<String> descriptors) {
+    /**
+     * The internal names ({@code a/b/C}) of every class this one names, in class entries or in
+     * descriptors (the verifier and reflection may load a type named only in a descriptor), arrays
+     * reduced to their element class, primitives left out.
+     */
+    public Set<String> referencedClassNames() {
+      Set<String> names = new TreeSet<>();
+      for (String name : classes) {
+        if (name.startsWith("[")) {
+          addDescriptorTypes(name, names);
+        } else {
+          names.add(name);
+        }
+      }
+      descriptors.forEach(descriptor -> addDescriptorTypes(descriptor, names));
+      return names;
+    }
+
+    private void addDescriptorTypes(String descriptor, Set<String> names) {
+      int at = 0;
+      while (at < descriptor.length()) {
+        if (descriptor.charAt(at) == 'L') {
+          int end = descriptor.indexOf(';', at);
+          if (end < 0) {
+            throw invalid(thisClass, "has the descriptor " + descriptor + " with an unterminated class type");
+          }
+          names.add(descriptor.substring(at + 1, end));
+          at = end + 1;
+        } else {
+          at++;
+        }
+      }
+    }
+  }
 
   private ClassFileReader() {}
 
-  static References read(byte[] bytes, String where) {
+  /**
+   * @param where the class file's name, for messages
+   * @throws PackageRefusedException {@code CLASS_FILE_INVALID} when the bytes are not a class file
+   *     this reader understands
+   */
+  public static References read(byte[] bytes, String where) {
     try {
       ByteBuffer in = ByteBuffer.wrap(bytes);
       if (in.getInt() != 0xCAFEBABE) {
@@ -86,6 +134,7 @@ final class ClassFileReader {
       String thisClass = utf8(utf8, tags, first, thisIndex, CLASS, where);
       Set<String> classes = new LinkedHashSet<>();
       Set<String> strings = new LinkedHashSet<>();
+      Set<String> descriptors = new LinkedHashSet<>();
       List<MemberRef> members = new ArrayList<>();
       for (int i = 1; i < count; i++) {
         switch (tags[i]) {
@@ -97,10 +146,29 @@ final class ClassFileReader {
             check(tags, nameAndType, NAME_AND_TYPE, where);
             members.add(new MemberRef(owner, plain(utf8, tags, first[nameAndType], where), plain(utf8, tags, second[nameAndType], where)));
           }
+          case NAME_AND_TYPE -> descriptors.add(plain(utf8, tags, second[i], where));
+          case METHOD_TYPE -> descriptors.add(plain(utf8, tags, first[i], where));
           default -> {}
         }
       }
-      return new References(thisClass, classes, members, strings);
+      in.getShort();
+      int interfaces = in.getShort() & 0xffff;
+      in.position(in.position() + 2 * interfaces);
+      for (int kind = 0; kind < 2; kind++) {
+        int memberCount = in.getShort() & 0xffff;
+        for (int m = 0; m < memberCount; m++) {
+          in.getShort();
+          in.getShort();
+          descriptors.add(plain(utf8, tags, in.getShort() & 0xffff, where));
+          int attributes = in.getShort() & 0xffff;
+          for (int a = 0; a < attributes; a++) {
+            in.getShort();
+            int length = in.getInt();
+            in.position(Math.addExact(in.position(), length));
+          }
+        }
+      }
+      return new References(thisClass, classes, members, strings, descriptors);
     } catch (RuntimeException e) {
       if (e instanceof PackageRefusedException refused) {
         throw refused;

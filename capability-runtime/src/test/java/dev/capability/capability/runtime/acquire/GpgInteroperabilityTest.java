@@ -41,19 +41,10 @@ class GpgInteroperabilityTest {
   void aGpgSignatureVerifiesAndTamperingIsCaught() throws Exception {
     byte[] bytes = PackageAcquirerTest.helloPackage("1.0.0");
     Path repository = work.resolve("repo");
-    Path artifact = repository.resolve(PATH);
-    Files.createDirectories(artifact.getParent());
-    Files.write(artifact, bytes);
-    Files.writeString(repository.resolve(PATH + ".sha512"), RepositoryFixture.hex("SHA-512", bytes));
+    Path artifact = publish(repository, bytes);
     gpg("--armor", "--detach-sign", "--output", repository.resolve(PATH + ".asc").toString(), artifact.toString());
-    Files.writeString(work.resolve("release.asc"), gpg("--armor", "--export", "release@example.com"));
-    String fingerprint = gpg("--with-colons", "--list-keys", "release@example.com").lines()
-        .filter(line -> line.startsWith("fpr:")).findFirst().orElseThrow().split(":")[9];
-    Path keyring = Files.writeString(work.resolve("keyring.json"),
-        "{\"keys\":[{\"fingerprint\":\"" + fingerprint + "\",\"publicKeyFile\":\"release.asc\",\"coordinates\":[\"com.example:hello\"]}]}");
-    PackageAcquirer acquirer = PackageAcquirer.builder(PackageSources.localRepository(repository), work.resolve("store"))
-        .keys(TrustedKeys.load(keyring))
-        .build();
+    String fingerprint = fingerprints().get(0);
+    PackageAcquirer acquirer = acquirerTrusting(repository, fingerprint);
 
     Acquisition good = acquirer.acquire(Coordinates.parse("com.example:hello:1.0.0@zip"));
 
@@ -76,24 +67,33 @@ class GpgInteroperabilityTest {
     String primary = fingerprints().get(0);
     gpg("--quick-add-key", primary, "ed25519", "sign", "never");
     String subkey = fingerprints().get(1);
-    byte[] bytes = PackageAcquirerTest.helloPackage("1.0.0");
     Path repository = work.resolve("repo");
+    Path artifact = publish(repository, PackageAcquirerTest.helloPackage("1.0.0"));
+    gpg("--armor", "--detach-sign", "--local-user", subkey + "!", "--output", repository.resolve(PATH + ".asc").toString(), artifact.toString());
+
+    Acquisition acquisition = acquirerTrusting(repository, primary).acquire(Coordinates.parse("com.example:hello:1.0.0@zip"));
+
+    assertThat(acquisition.accepted()).as(acquisition.decision().reason()).isTrue();
+    assertThat(acquisition.observations().signingKey()).contains(subkey);
+  }
+
+  /** Writes the artifact and its SHA-512 into a repository directory; returns the artifact. */
+  private static Path publish(Path repository, byte[] bytes) throws Exception {
     Path artifact = repository.resolve(PATH);
     Files.createDirectories(artifact.getParent());
     Files.write(artifact, bytes);
     Files.writeString(repository.resolve(PATH + ".sha512"), RepositoryFixture.hex("SHA-512", bytes));
-    gpg("--armor", "--detach-sign", "--local-user", subkey + "!", "--output", repository.resolve(PATH + ".asc").toString(), artifact.toString());
+    return artifact;
+  }
+
+  /** An acquirer whose keyring trusts gpg's exported key ring under {@code fingerprint} for the coordinates. */
+  private PackageAcquirer acquirerTrusting(Path repository, String fingerprint) throws Exception {
     Files.writeString(work.resolve("release.asc"), gpg("--armor", "--export", "release@example.com"));
     Path keyring = Files.writeString(work.resolve("keyring.json"),
-        "{\"keys\":[{\"fingerprint\":\"" + primary + "\",\"publicKeyFile\":\"release.asc\",\"coordinates\":[\"com.example:hello\"]}]}");
-
-    Acquisition acquisition = PackageAcquirer.builder(PackageSources.localRepository(repository), work.resolve("store"))
+        "{\"keys\":[{\"fingerprint\":\"" + fingerprint + "\",\"publicKeyFile\":\"release.asc\",\"coordinates\":[\"com.example:hello\"]}]}");
+    return PackageAcquirer.builder(PackageSources.localRepository(repository), work.resolve("store"))
         .keys(TrustedKeys.load(keyring))
-        .build()
-        .acquire(Coordinates.parse("com.example:hello:1.0.0@zip"));
-
-    assertThat(acquisition.accepted()).as(acquisition.decision().reason()).isTrue();
-    assertThat(acquisition.observations().signingKey()).contains(subkey);
+        .build();
   }
 
   /** The primary key's fingerprint, then each subkey's, as gpg lists them. */

@@ -248,6 +248,19 @@ class SigstoreAcquisitionTest {
   }
 
   @Test
+  void refusesABundleCarryingTimestampsSigstoreJavaCannotVerify() throws IOException {
+    publishChecksummed(packageBytes);
+    ObjectNode bundle = (ObjectNode) JSON.readTree(sigstore.sign(packageBytes, ISSUER, WORKFLOW).bundleJson());
+    ((ObjectNode) bundle.path("verificationMaterial")).putObject("timestampVerificationData").putArray("rfc3161Timestamps")
+        .addObject().put("signedTimestamp", java.util.Base64.getEncoder().encodeToString("not a timestamp".getBytes(StandardCharsets.UTF_8)));
+    repository.write(PATH + ".sigstore.json", JSON.writeValueAsBytes(bundle));
+
+    Acquisition acquisition = assertRefused(acquirer(TrustPolicies.standard(), SigstoreTrust.load(trust)), AcquisitionCodes.SIGSTORE_SIGNATURE_INVALID);
+
+    assertThat(acquisition.decision().reason()).contains("timestamp");
+  }
+
+  @Test
   void refusesABundleWhoseCertificateWasSwappedForAnotherSignersOfTheSameDeployment() throws IOException {
     publishChecksummed(packageBytes);
     ObjectNode bundle = (ObjectNode) JSON.readTree(sigstore.sign(packageBytes, ISSUER, WORKFLOW).bundleJson());

@@ -23,7 +23,6 @@ import java.security.GeneralSecurityException;
 import java.security.cert.CertificateExpiredException;
 import java.security.cert.CertificateNotYetValidException;
 import java.security.cert.X509Certificate;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Date;
 import java.util.HexFormat;
@@ -117,62 +116,76 @@ public final class SigstoreVerifier {
           "the certificate in " + what + ".sigstore.json names no OIDC issuer or no email or URI subject",
           Optional.empty());
     }
-    Optional<String> described = Optional.of(signer.get().toString());
-    List<SigstoreIdentity> known = new ArrayList<>();
-    for (SigstoreIdentity identity : trust.identities()) {
-      if (identity.matches(signer.get().issuer(), signer.get().subject())) {
-        known.add(identity);
-      }
+    Optional<String> signerName = Optional.of(signer.get().toString());
+    RekorEntry entry = bundle.getEntries().get(0);
+    Optional<Outcome> failure = identityFailure(signer.get(), coordinates, what)
+        .or(() -> logFailure(entry, leaf, what))
+        .or(() -> signatureFailure(bundle, sha256, signer.get(), what));
+    if (failure.isPresent()) {
+      return new Outcome(failure.get().check(), signerName);
     }
+    return new Outcome(
+        Check.verified(
+            what + " is signed by " + signerName.get() + ", certified by a CA of " + trust.trustedRootFile().getFileName()
+                + " and logged at index " + entry.getLogIndex() + " at " + entry.getIntegratedTimeInstant()),
+        signerName);
+  }
+
+  /** The signer must be an expected identity, and one authorized for the coordinates. */
+  private Optional<Outcome> identityFailure(SigstoreSigner signer, Coordinates coordinates, String what) {
+    List<SigstoreIdentity> known = trust.identities().stream().filter(identity -> identity.matches(signer.issuer(), signer.subject())).toList();
     if (known.isEmpty()) {
-      return Outcome.failed(
-          AcquisitionCodes.SIGSTORE_IDENTITY_UNKNOWN, what + " was signed by " + described.get() + ", which is not an expected Sigstore identity", described);
+      return failure(AcquisitionCodes.SIGSTORE_IDENTITY_UNKNOWN, what + " was signed by " + signer + ", which is not an expected Sigstore identity");
     }
     if (known.stream().noneMatch(identity -> identity.authorizes(coordinates))) {
-      return Outcome.failed(
+      return failure(
           AcquisitionCodes.SIGSTORE_IDENTITY_NOT_AUTHORIZED,
-          what + " was signed by " + described.get() + ", which the Sigstore trust authorizes only for " + known.get(0).patterns() + ", not " + coordinates.module(),
-          described);
+          what + " was signed by " + signer + ", which the Sigstore trust authorizes only for " + known.get(0).patterns() + ", not " + coordinates.module());
     }
+    return Optional.empty();
+  }
 
-    RekorEntry entry = bundle.getEntries().get(0);
+  /** The entry must be signed and included by a trusted log, consistently, while the certificate was valid. */
+  private Optional<Outcome> logFailure(RekorEntry entry, X509Certificate leaf, String what) {
     try {
       log.verifyEntry(entry);
       Optional<String> inconsistency = inconsistency(entry);
       if (inconsistency.isPresent()) {
-        return Outcome.failed(
-            AcquisitionCodes.SIGSTORE_TLOG_INVALID, "the transparency-log entry in " + what + ".sigstore.json " + inconsistency.get(), described);
+        return failure(AcquisitionCodes.SIGSTORE_TLOG_INVALID, "the transparency-log entry in " + what + ".sigstore.json " + inconsistency.get());
       }
       leaf.checkValidity(Date.from(entry.getIntegratedTimeInstant()));
+      return Optional.empty();
     } catch (RekorVerificationException | RekorParseException | RuntimeException e) {
-      return Outcome.failed(
-          AcquisitionCodes.SIGSTORE_TLOG_INVALID, "the transparency-log entry in " + what + ".sigstore.json does not verify: " + e.getMessage(), described);
+      return failure(AcquisitionCodes.SIGSTORE_TLOG_INVALID, "the transparency-log entry in " + what + ".sigstore.json does not verify: " + e.getMessage());
     } catch (CertificateExpiredException | CertificateNotYetValidException e) {
-      return Outcome.failed(
+      return failure(
           AcquisitionCodes.SIGSTORE_TLOG_INVALID,
-          "the transparency log integrated " + what + "'s entry at " + entry.getIntegratedTimeInstant() + ", outside the certificate's validity",
-          described);
+          "the transparency log integrated " + what + "'s entry at " + entry.getIntegratedTimeInstant() + ", outside the certificate's validity");
     }
+  }
 
+  /**
+   * The bundle must sign these bytes; then sigstore-java verifies the whole bundle once more, with
+   * the identity found, so no check it makes is skipped by the order above.
+   */
+  private Optional<Outcome> signatureFailure(Bundle bundle, String sha256, SigstoreSigner signer, String what) {
     byte[] digest = HexFormat.of().parseHex(sha256);
     Optional<byte[]> signedDigest = bundle.getMessageSignature().flatMap(Bundle.MessageSignature::getMessageDigest).map(Bundle.MessageDigest::getDigest);
     if (signedDigest.isPresent() && !Arrays.equals(signedDigest.get(), digest)) {
-      return Outcome.failed(
+      return failure(
           AcquisitionCodes.SIGSTORE_SIGNATURE_INVALID,
-          what + ".sigstore.json signs other bytes (SHA-256 " + HexFormat.of().formatHex(signedDigest.get()) + "), not " + what + " (" + sha256 + ")",
-          described);
+          what + ".sigstore.json signs other bytes (SHA-256 " + HexFormat.of().formatHex(signedDigest.get()) + "), not " + what + " (" + sha256 + ")");
     }
     try {
-      keyless.verify(digest, bundle, expecting(signer.get()));
+      keyless.verify(digest, bundle, expecting(signer));
+      return Optional.empty();
     } catch (KeylessVerificationException | RuntimeException e) {
-      return Outcome.failed(
-          AcquisitionCodes.SIGSTORE_SIGNATURE_INVALID, what + ".sigstore.json does not verify over " + what + ": " + e.getMessage(), described);
+      return failure(AcquisitionCodes.SIGSTORE_SIGNATURE_INVALID, what + ".sigstore.json does not verify over " + what + ": " + e.getMessage());
     }
-    return new Outcome(
-        Check.verified(
-            what + " is signed by " + described.get() + ", certified by a CA of " + trust.trustedRootFile().getFileName()
-                + " and logged at index " + entry.getLogIndex() + " at " + entry.getIntegratedTimeInstant()),
-        described);
+  }
+
+  private static Optional<Outcome> failure(String code, String detail) {
+    return Optional.of(Outcome.failed(code, detail, Optional.empty()));
   }
 
   /**

@@ -139,7 +139,8 @@ class SigstoreAcquisitionTest {
         Arguments.of(Defect.LOG_INDEX_MISMATCH, AcquisitionCodes.SIGSTORE_TLOG_INVALID),
         Arguments.of(Defect.CHECKPOINT_SIZE_MISMATCH, AcquisitionCodes.SIGSTORE_TLOG_INVALID),
         Arguments.of(Defect.INTEGRATED_AFTER_EXPIRY, AcquisitionCodes.SIGSTORE_TLOG_INVALID),
-        Arguments.of(Defect.SIGNATURE_OVER_OTHER_BYTES, AcquisitionCodes.SIGSTORE_SIGNATURE_INVALID));
+        Arguments.of(Defect.SIGNATURE_OVER_OTHER_BYTES, AcquisitionCodes.SIGSTORE_SIGNATURE_INVALID),
+        Arguments.of(Defect.SECOND_SUBJECT, AcquisitionCodes.SIGSTORE_IDENTITY_UNKNOWN));
   }
 
   @ParameterizedTest

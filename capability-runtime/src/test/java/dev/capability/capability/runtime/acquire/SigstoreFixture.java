@@ -97,6 +97,8 @@ public final class SigstoreFixture {
     WRONG_ROOT_HASH,
     /** The checkpoint, signed by the log, is for a root hash other than the inclusion proof's. */
     CHECKPOINT_MISMATCH,
+    /** The leaf names a second subject alternative name, an attacker's email, after the expected subject. */
+    SECOND_SUBJECT,
     /** The entry's log index (which the signed entry timestamp covers) is not the inclusion proof's. */
     LOG_INDEX_MISMATCH,
     /** The checkpoint, signed by the log, is for another tree size than the inclusion proof's. */
@@ -264,7 +266,7 @@ public final class SigstoreFixture {
     KeyPair issuingKeys = defect == Defect.UNTRUSTED_CA ? newKeyPair(random) : caKeys;
     X500Name issuerName = X500Name.getInstance(caCertificate.getSubjectX500Principal().getEncoded());
     BigInteger serial = new BigInteger(128, random);
-    X509v3CertificateBuilder precertificate = leafBuilder(issuerName, serial, notBefore, notAfter, leafKey, issuer, subject);
+    X509v3CertificateBuilder precertificate = leafBuilder(issuerName, serial, notBefore, notAfter, leafKey, issuer, subject, defect);
     if (defect == Defect.NO_SCT) {
       return signCertificate(precertificate, issuingKeys.getPrivate());
     }
@@ -273,12 +275,13 @@ public final class SigstoreFixture {
     byte[] precertificateTbs = signCertificate(precertificate, issuingKeys.getPrivate()).getTBSCertificate();
     KeyPair ctLog = defect == Defect.SCT_FROM_UNKNOWN_LOG ? newKeyPair(random) : ctKeys;
     byte[] sct = signedCertificateTimestamp(ctLog, Instant.now().toEpochMilli(), sha256(issuingKeys.getPublic().getEncoded()), precertificateTbs);
-    X509v3CertificateBuilder certificate = leafBuilder(issuerName, serial, notBefore, notAfter, leafKey, issuer, subject);
+    X509v3CertificateBuilder certificate = leafBuilder(issuerName, serial, notBefore, notAfter, leafKey, issuer, subject, defect);
     certificate.addExtension(EMBEDDED_SCT_LIST, false, new DEROctetString(sctList(sct)));
     return signCertificate(certificate, issuingKeys.getPrivate());
   }
 
-  private static X509v3CertificateBuilder leafBuilder(X500Name issuerName, BigInteger serial, Instant notBefore, Instant notAfter, PublicKey key, String issuer, String subject)
+  private static X509v3CertificateBuilder leafBuilder(
+      X500Name issuerName, BigInteger serial, Instant notBefore, Instant notAfter, PublicKey key, String issuer, String subject, Defect defect)
       throws IOException {
     // Like Fulcio: an empty subject, the identity only in a critical SAN.
     X509v3CertificateBuilder builder = new JcaX509v3CertificateBuilder(
@@ -286,7 +289,10 @@ public final class SigstoreFixture {
     builder.addExtension(Extension.keyUsage, true, new KeyUsage(KeyUsage.digitalSignature));
     builder.addExtension(Extension.extendedKeyUsage, false, new ExtendedKeyUsage(KeyPurposeId.id_kp_codeSigning));
     int nameType = subject.contains("://") ? GeneralName.uniformResourceIdentifier : GeneralName.rfc822Name;
-    builder.addExtension(Extension.subjectAlternativeName, true, new GeneralNames(new GeneralName(nameType, subject)));
+    GeneralNames names = defect == Defect.SECOND_SUBJECT
+        ? new GeneralNames(new GeneralName[] {new GeneralName(nameType, subject), new GeneralName(GeneralName.rfc822Name, "attacker@example.net")})
+        : new GeneralNames(new GeneralName(nameType, subject));
+    builder.addExtension(Extension.subjectAlternativeName, true, names);
     builder.addExtension(FULCIO_ISSUER_LEGACY, false, issuer.getBytes(StandardCharsets.UTF_8));
     builder.addExtension(FULCIO_ISSUER, false, new DERUTF8String(issuer));
     return builder;

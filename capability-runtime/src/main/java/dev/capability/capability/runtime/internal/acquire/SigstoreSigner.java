@@ -13,7 +13,7 @@ import org.bouncycastle.asn1.ASN1UTF8String;
 
 /**
  * Who a Fulcio certificate was issued to: the OIDC issuer (Fulcio's extension, or its older raw
- * form) and the email or URI subject alternative name.
+ * form) and its one subject alternative name, an email address or a URI.
  */
 record SigstoreSigner(String issuer, String subject) {
   private static final String ISSUER_V2 = "1.3.6.1.4.1.57264.1.8";
@@ -54,14 +54,14 @@ record SigstoreSigner(String issuer, String subject) {
     } catch (CertificateParsingException e) {
       return Optional.empty();
     }
-    if (names == null) {
+    // Fulcio issues exactly one: a certificate naming several identities names none we could
+    // match without choosing among them.
+    if (names == null || names.size() != 1) {
       return Optional.empty();
     }
-    return names.stream()
-        .filter(name -> name.size() == 2 && name.get(1) instanceof String)
-        .filter(name -> name.get(0).equals(SAN_EMAIL) || name.get(0).equals(SAN_URI))
-        .map(name -> (String) name.get(1))
-        .findFirst();
+    List<?> name = names.iterator().next();
+    boolean emailOrUri = name.get(0).equals(SAN_EMAIL) || name.get(0).equals(SAN_URI);
+    return emailOrUri && name.get(1) instanceof String text ? Optional.of(text) : Optional.empty();
   }
 
   @Override

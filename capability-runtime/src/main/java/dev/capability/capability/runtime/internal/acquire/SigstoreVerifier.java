@@ -113,7 +113,7 @@ public final class SigstoreVerifier {
     if (signer.isEmpty()) {
       return Outcome.failed(
           AcquisitionCodes.SIGSTORE_IDENTITY_UNKNOWN,
-          "the certificate in " + what + ".sigstore.json names no OIDC issuer or no email or URI subject",
+          "the certificate in " + what + ".sigstore.json names no OIDC issuer, or not exactly one subject (an email address or a URI)",
           Optional.empty());
     }
     Optional<String> signerName = Optional.of(signer.get().toString());

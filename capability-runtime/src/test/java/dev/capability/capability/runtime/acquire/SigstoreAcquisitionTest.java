@@ -249,6 +249,16 @@ class SigstoreAcquisitionTest {
   }
 
   @Test
+  void refusesAnAttestationByTheExpectedSignerAsASignatureOfThePackage() {
+    publishChecksummed(packageBytes);
+    publishBundle(sigstore.attest(packageBytes, ISSUER, WORKFLOW, "https://example.com/scan-result/v1"));
+
+    Acquisition acquisition = assertRefused(acquirer(TrustPolicies.standard(), SigstoreTrust.load(trust)), AcquisitionCodes.SIGSTORE_BUNDLE_INVALID);
+
+    assertThat(acquisition.decision().reason()).contains("DSSE");
+  }
+
+  @Test
   void refusesABundleCarryingTimestampsSigstoreJavaCannotVerify() throws IOException {
     publishChecksummed(packageBytes);
     ObjectNode bundle = (ObjectNode) JSON.readTree(sigstore.sign(packageBytes, ISSUER, WORKFLOW).bundleJson());

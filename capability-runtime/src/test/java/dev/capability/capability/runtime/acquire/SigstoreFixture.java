@@ -239,13 +239,58 @@ public final class SigstoreFixture {
       bundle.put("mediaType", BUNDLE_MEDIA_TYPE);
       ObjectNode material = bundle.putObject("verificationMaterial");
       material.putObject("certificate").put("rawBytes", base64(leaf.getEncoded()));
-      material.putArray("tlogEntries").add(logEntry(body, integratedTime, defect));
+      material.putArray("tlogEntries").add(logEntry("hashedrekord", body, integratedTime, defect));
       ObjectNode messageSignature = bundle.putObject("messageSignature");
       messageSignature.putObject("messageDigest").put("algorithm", "SHA2_256").put("digest", base64(signedDigest));
       messageSignature.put("signature", base64(signature));
       return new Signed(JSON.writerWithDefaultPrettyPrinter().writeValueAsString(bundle), sha256(artifact), leaf);
     } catch (IOException | GeneralSecurityException | OperatorCreationException e) {
       throw new IllegalStateException("could not sign", e);
+    }
+  }
+
+  /**
+   * A DSSE attestation by the signer: an in-toto statement whose one subject names the artifact by
+   * SHA-256, with {@code predicateType} and an arbitrary predicate, logged as a dsse entry. This is
+   * not a signature of the artifact, but sigstore-java 1.3.0 verifies it as one.
+   */
+  public Signed attest(byte[] artifact, String issuer, String subject, String predicateType) {
+    try {
+      Instant now = Instant.now().truncatedTo(ChronoUnit.SECONDS);
+      Instant notBefore = now.minus(Duration.ofMinutes(1));
+      KeyPair signer = newKeyPair(random);
+      X509Certificate leaf = issueLeaf(signer.getPublic(), issuer, subject, notBefore, notBefore.plus(LEAF_LIFETIME), Defect.NONE);
+      ObjectNode statement = JSON.createObjectNode();
+      statement.put("_type", "https://in-toto.io/Statement/v1");
+      statement.putArray("subject").addObject().put("name", "anything").putObject("digest").put("sha256", HexFormat.of().formatHex(sha256(artifact)));
+      statement.put("predicateType", predicateType);
+      statement.putObject("predicate").put("verdict", "whatever the signer says about these bytes");
+      byte[] payload = JSON.writeValueAsBytes(statement);
+      String payloadType = "application/vnd.in-toto+json";
+      byte[] preAuthenticationEncoding = concat(
+          ("DSSEv1 " + payloadType.length() + " " + payloadType + " " + payload.length + " ").getBytes(StandardCharsets.UTF_8), payload);
+      byte[] signature = sign("SHA256withECDSA", signer.getPrivate(), preAuthenticationEncoding);
+      ObjectNode envelope = JSON.createObjectNode();
+      envelope.put("payload", base64(payload));
+      envelope.put("payloadType", payloadType);
+      envelope.putArray("signatures").addObject().put("sig", base64(signature)).put("keyid", "");
+      ObjectNode body = JSON.createObjectNode().put("apiVersion", "0.0.1").put("kind", "dsse");
+      ObjectNode spec = body.putObject("spec");
+      spec.putObject("envelopeHash").put("algorithm", "sha256").put("value", HexFormat.of().formatHex(sha256(JSON.writeValueAsBytes(envelope))));
+      spec.putObject("payloadHash").put("algorithm", "sha256").put("value", HexFormat.of().formatHex(sha256(payload)));
+      spec.putArray("signatures").addObject()
+          .put("signature", base64(signature))
+          .put("verifier", base64(Certificates.toPemBytes(leaf)));
+
+      ObjectNode bundle = JSON.createObjectNode();
+      bundle.put("mediaType", BUNDLE_MEDIA_TYPE);
+      ObjectNode material = bundle.putObject("verificationMaterial");
+      material.putObject("certificate").put("rawBytes", base64(leaf.getEncoded()));
+      material.putArray("tlogEntries").add(logEntry("dsse", JSON.writeValueAsBytes(body), now.getEpochSecond(), Defect.NONE));
+      bundle.set("dsseEnvelope", envelope);
+      return new Signed(JSON.writerWithDefaultPrettyPrinter().writeValueAsString(bundle), sha256(artifact), leaf);
+    } catch (IOException | GeneralSecurityException | OperatorCreationException e) {
+      throw new IllegalStateException("could not attest", e);
     }
   }
 
@@ -332,7 +377,7 @@ public final class SigstoreFixture {
     return list.toByteArray();
   }
 
-  private ObjectNode logEntry(byte[] body, long integratedTime, Defect defect) throws GeneralSecurityException {
+  private ObjectNode logEntry(String kind, byte[] body, long integratedTime, Defect defect) throws GeneralSecurityException {
     byte[] logId = sha256(rekorKeys.getPublic().getEncoded());
     List<byte[]> leaves = new ArrayList<>();
     for (int index = 0; index < TREE_SIZE; index++) {
@@ -352,7 +397,7 @@ public final class SigstoreFixture {
     ObjectNode entry = JSON.createObjectNode();
     entry.put("logIndex", Integer.toString(entryIndex));
     entry.putObject("logId").put("keyId", base64(logId));
-    entry.putObject("kindVersion").put("kind", "hashedrekord").put("version", "0.0.1");
+    entry.putObject("kindVersion").put("kind", kind).put("version", "0.0.1");
     entry.put("integratedTime", Long.toString(integratedTime));
     entry.putObject("inclusionPromise").put("signedEntryTimestamp", base64(signedEntryTimestamp));
     ObjectNode proof = entry.putObject("inclusionProof");

@@ -217,6 +217,15 @@ class SigstoreFixtureTest {
         .hasMessageContaining("Signing time was after certificate expiry");
   }
 
+  /** Why acquisition refuses bundles without a message signature: sigstore-java 1.3.0 takes any attestation. */
+  @Test
+  void keylessVerificationTakesAnAttestationAboutTheDigestAsVerifyingIt() {
+    Signed attestation = fixture.attest(ARTIFACT, ISSUER, WORKFLOW, "https://example.com/scan-result/v1");
+
+    assertThat(attestation.bundle().getMessageSignature()).isEmpty();
+    assertThatCode(() -> verifier.verify(sha256(ARTIFACT), attestation.bundle(), matching(ISSUER, WORKFLOW))).doesNotThrowAnyException();
+  }
+
   /** Why {@code SigstoreVerifier} binds these itself: sigstore-java 1.3.0 does not. */
   @ParameterizedTest
   @EnumSource(names = {"LOG_INDEX_MISMATCH", "CHECKPOINT_SIZE_MISMATCH"})

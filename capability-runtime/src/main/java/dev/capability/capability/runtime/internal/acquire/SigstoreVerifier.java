@@ -89,6 +89,16 @@ public final class SigstoreVerifier {
     } catch (BundleParseException | RuntimeException e) {
       return Outcome.failed(AcquisitionCodes.SIGSTORE_BUNDLE_INVALID, what + ".sigstore.json is not a Sigstore bundle: " + e.getMessage(), Optional.empty());
     }
+    if (bundle.getMessageSignature().isEmpty()) {
+      // A DSSE envelope is an attestation: a statement, of any predicate, about some digest. That
+      // the signer said something about these bytes is not that it signed them, though
+      // sigstore-java 1.3.0 verifies it as if it were (and does not tie its log entry to the
+      // certificate).
+      return Outcome.failed(
+          AcquisitionCodes.SIGSTORE_BUNDLE_INVALID,
+          what + ".sigstore.json holds a DSSE attestation, not a message signature of " + what + "; attestations are not taken as signatures",
+          Optional.empty());
+    }
     if (bundle.getEntries().size() != 1) {
       return Outcome.failed(
           AcquisitionCodes.SIGSTORE_BUNDLE_INVALID,
@@ -140,7 +150,8 @@ public final class SigstoreVerifier {
     if (known.stream().noneMatch(identity -> identity.authorizes(coordinates))) {
       return failure(
           AcquisitionCodes.SIGSTORE_IDENTITY_NOT_AUTHORIZED,
-          what + " was signed by " + signer + ", which the Sigstore trust authorizes only for " + known.get(0).patterns() + ", not " + coordinates.module());
+          what + " was signed by " + signer + ", which the Sigstore trust authorizes only for "
+              + known.stream().flatMap(identity -> identity.patterns().stream()).distinct().toList() + ", not " + coordinates.module());
     }
     return Optional.empty();
   }
@@ -170,7 +181,7 @@ public final class SigstoreVerifier {
    */
   private Optional<Outcome> signatureFailure(Bundle bundle, String sha256, SigstoreSigner signer, String what) {
     byte[] digest = HexFormat.of().parseHex(sha256);
-    Optional<byte[]> signedDigest = bundle.getMessageSignature().flatMap(Bundle.MessageSignature::getMessageDigest).map(Bundle.MessageDigest::getDigest);
+    Optional<byte[]> signedDigest = bundle.getMessageSignature().orElseThrow().getMessageDigest().map(Bundle.MessageDigest::getDigest);
     if (signedDigest.isPresent() && !Arrays.equals(signedDigest.get(), digest)) {
       return failure(
           AcquisitionCodes.SIGSTORE_SIGNATURE_INVALID,

@@ -19,6 +19,7 @@ import java.util.stream.Stream;
 import java.util.zip.ZipEntry;
 import java.util.zip.ZipOutputStream;
 import org.bouncycastle.bcpg.HashAlgorithmTags;
+import org.bouncycastle.openpgp.PGPSignature;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
@@ -600,6 +601,52 @@ class PackageAcquirerTest {
     Acquisition acquisition = assertRefused(acquirer(TrustPolicies.standard()), AcquisitionCodes.SIGNATURE_KEY_UNBOUND);
 
     assertThat(acquisition.decision().reason()).contains("no valid binding signature");
+  }
+
+  @Test
+  void refusesASignatureByARevokedKey() throws IOException {
+    PgpFixture revoked = releaseKey.revoked();
+    trustOnly(revoked);
+    publishSignedBy(revoked);
+
+    assertRefused(acquirer(TrustPolicies.standard()), AcquisitionCodes.SIGNATURE_KEY_REVOKED);
+  }
+
+  @Test
+  void aRevocationAppendedByAnotherKeyRevokesNothing() throws IOException {
+    PgpFixture forged = releaseKey.withForgedSignature(PGPSignature.KEY_REVOCATION, strangerKey);
+    trustOnly(forged);
+    publishSignedBy(forged);
+
+    Acquisition acquisition = acquirer(TrustPolicies.standard()).acquire(Coordinates.parse(COORDINATES));
+
+    assertThat(acquisition.accepted()).as(acquisition.decision().reason()).isTrue();
+  }
+
+  @Test
+  void anExpiredKeyIsNotRevivedByAnAppendedSelfSignatureWithoutExpiry() throws IOException {
+    long day = 24 * 3600;
+    PgpFixture expired = PgpFixture.generate("Expired <expired@example.com>", new Date(System.currentTimeMillis() - 3 * day * 1000), day);
+    PgpFixture revived = expired.withForgedSignature(PGPSignature.POSITIVE_CERTIFICATION, strangerKey);
+    trustOnly(revived);
+    publishSignedBy(revived);
+
+    assertRefused(acquirer(TrustPolicies.standard()), AcquisitionCodes.SIGNATURE_KEY_EXPIRED);
+  }
+
+  @Test
+  void aSubkeyReboundForEncryptionOnlyNoLongerSignsButEarlierSignaturesStand() throws IOException {
+    long now = System.currentTimeMillis();
+    PgpFixture rebound = PgpFixture.withSubkey("Hello Release <release@example.com>", PgpFixture.Subkey.BOUND)
+        .reboundForEncryptionOnly(new Date(now + 60_000));
+    trustOnly(rebound);
+    publishSignedBy(rebound);
+    repository.write(PATH + ".asc", rebound.sign(packageBytes, new Date(now + 120_000)));
+
+    assertRefused(acquirer(TrustPolicies.standard()), AcquisitionCodes.SIGNATURE_KEY_UNBOUND);
+
+    repository.write(PATH + ".asc", rebound.sign(packageBytes, new Date(now)));
+    assertThat(acquirer(TrustPolicies.standard()).acquire(Coordinates.parse(COORDINATES)).accepted()).isTrue();
   }
 
   private void trustOnly(PgpFixture key) throws IOException {

@@ -21,6 +21,7 @@ import org.bouncycastle.openpgp.PGPCompressedDataGenerator;
 import org.bouncycastle.openpgp.PGPException;
 import org.bouncycastle.openpgp.PGPKeyPair;
 import org.bouncycastle.openpgp.PGPKeyRingGenerator;
+import org.bouncycastle.openpgp.PGPPrivateKey;
 import org.bouncycastle.openpgp.PGPPublicKey;
 import org.bouncycastle.openpgp.PGPPublicKeyRing;
 import org.bouncycastle.openpgp.PGPSignature;
@@ -32,10 +33,13 @@ import org.bouncycastle.openpgp.operator.bc.BcPGPKeyPair;
 
 /** A real Ed25519 PGP key made at test time, its armored public key ring, and detached signatures. */
 final class PgpFixture {
+  private final PGPKeyPair primary;
   private final PGPKeyPair pair;
   private final PGPPublicKeyRing publicRing;
 
-  private PgpFixture(PGPKeyPair pair, PGPPublicKeyRing publicRing) {
+  /** {@code pair} is the key {@link #sign} signs with: the primary key, or a subkey. */
+  private PgpFixture(PGPKeyPair primary, PGPKeyPair pair, PGPPublicKeyRing publicRing) {
+    this.primary = primary;
     this.pair = pair;
     this.publicRing = publicRing;
   }
@@ -58,7 +62,7 @@ final class PgpFixture {
           PGPSignature.POSITIVE_CERTIFICATION, pair, userId,
           new BcPGPDigestCalculatorProvider().get(HashAlgorithmTags.SHA1), selfSignature.generate(), null,
           new BcPGPContentSignerBuilder(pair.getPublicKey().getAlgorithm(), HashAlgorithmTags.SHA256), null);
-      return new PgpFixture(pair, rings.generatePublicKeyRing());
+      return new PgpFixture(pair, pair, rings.generatePublicKeyRing());
     } catch (PGPException e) {
       throw new IllegalStateException(e);
     }
@@ -95,7 +99,7 @@ final class PgpFixture {
       if (shape == Subkey.UNBOUND) {
         ring = PGPPublicKeyRing.insertPublicKey(ring, withoutSignatures(ring.getPublicKey(subkey.getKeyID())));
       }
-      return new PgpFixture(subkey, ring);
+      return new PgpFixture(primary, subkey, ring);
     } catch (PGPException e) {
       throw new IllegalStateException(e);
     }
@@ -107,7 +111,65 @@ final class PgpFixture {
    */
   PgpFixture withSubkeyOf(PgpFixture other) {
     PGPPublicKey appended = other.publicRing.getPublicKey(other.pair.getKeyID());
-    return new PgpFixture(other.pair, PGPPublicKeyRing.insertPublicKey(publicRing, appended));
+    return new PgpFixture(primary, other.pair, PGPPublicKeyRing.insertPublicKey(publicRing, appended));
+  }
+
+  /** This key ring with a revocation of the primary key, made by the primary key. */
+  PgpFixture revoked() {
+    try {
+      PGPSignatureGenerator generator = generator(primary);
+      generator.init(PGPSignature.KEY_REVOCATION, primary.getPrivateKey());
+      PGPPublicKey key = PGPPublicKey.addCertification(publicRing.getPublicKey(), generator.generateCertification(publicRing.getPublicKey()));
+      return new PgpFixture(primary, pair, PGPPublicKeyRing.insertPublicKey(publicRing, key));
+    } catch (PGPException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  /**
+   * This key ring with a signature appended that claims to be by its primary key but was made by
+   * {@code forger}: a revocation ({@code PGPSignature.KEY_REVOCATION}), or a newer self-certification of
+   * the user ID without any expiry ({@code PGPSignature.POSITIVE_CERTIFICATION}).
+   */
+  PgpFixture withForgedSignature(int type, PgpFixture forger) {
+    try {
+      PGPPublicKey key = publicRing.getPublicKey();
+      PGPPrivateKey claimingThisKey = new PGPPrivateKey(
+          key.getKeyID(), forger.primary.getPrivateKey().getPublicKeyPacket(), forger.primary.getPrivateKey().getPrivateKeyDataPacket());
+      PGPSignatureSubpacketGenerator hashed = new PGPSignatureSubpacketGenerator();
+      hashed.setSignatureCreationTime(true, new Date());
+      hashed.setIssuerKeyID(false, key.getKeyID());
+      PGPSignatureGenerator generator = generator(forger.primary);
+      generator.init(type, claimingThisKey);
+      generator.setHashedSubpackets(hashed.generate());
+      PGPPublicKey forged = type == PGPSignature.KEY_REVOCATION
+          ? PGPPublicKey.addCertification(key, generator.generateCertification(key))
+          : PGPPublicKey.addCertification(key, key.getUserIDs().next(), generator.generateCertification(key.getUserIDs().next(), key));
+      return new PgpFixture(primary, pair, PGPPublicKeyRing.insertPublicKey(publicRing, forged));
+    } catch (PGPException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  /** This key ring with a newer binding of its signing subkey, made at {@code at}, for encryption only. */
+  PgpFixture reboundForEncryptionOnly(Date at) {
+    try {
+      PGPPublicKey subkey = publicRing.getPublicKey(pair.getKeyID());
+      PGPSignatureSubpacketGenerator hashed = new PGPSignatureSubpacketGenerator();
+      hashed.setSignatureCreationTime(true, at);
+      hashed.setKeyFlags(false, KeyFlags.ENCRYPT_COMMS | KeyFlags.ENCRYPT_STORAGE);
+      PGPSignatureGenerator generator = generator(primary);
+      generator.init(PGPSignature.SUBKEY_BINDING, primary.getPrivateKey());
+      generator.setHashedSubpackets(hashed.generate());
+      PGPPublicKey rebound = PGPPublicKey.addCertification(subkey, generator.generateCertification(publicRing.getPublicKey(), subkey));
+      return new PgpFixture(primary, pair, PGPPublicKeyRing.insertPublicKey(publicRing, rebound));
+    } catch (PGPException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  private static PGPSignatureGenerator generator(PGPKeyPair signer) {
+    return new PGPSignatureGenerator(new BcPGPContentSignerBuilder(signer.getPublicKey().getAlgorithm(), HashAlgorithmTags.SHA256), signer.getPublicKey());
   }
 
   private static PGPPublicKey withoutSignatures(PGPPublicKey key) {
@@ -166,10 +228,23 @@ final class PgpFixture {
   }
 
   byte[] sign(byte[] data, int hashAlgorithm) {
+    return sign(data, hashAlgorithm, new Date());
+  }
+
+  /** A detached signature whose creation time says {@code at}. */
+  byte[] sign(byte[] data, Date at) {
+    return sign(data, HashAlgorithmTags.SHA256, at);
+  }
+
+  private byte[] sign(byte[] data, int hashAlgorithm, Date at) {
     try {
       PGPSignatureGenerator generator = new PGPSignatureGenerator(
           new BcPGPContentSignerBuilder(pair.getPublicKey().getAlgorithm(), hashAlgorithm), pair.getPublicKey());
       generator.init(PGPSignature.BINARY_DOCUMENT, pair.getPrivateKey());
+      PGPSignatureSubpacketGenerator hashed = new PGPSignatureSubpacketGenerator();
+      hashed.setSignatureCreationTime(true, at);
+      hashed.setIssuerKeyID(false, pair.getKeyID());
+      generator.setHashedSubpackets(hashed.generate());
       generator.update(data);
       ByteArrayOutputStream bytes = new ByteArrayOutputStream();
       try (ArmoredOutputStream armored = new ArmoredOutputStream(bytes)) {

@@ -8,7 +8,6 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
-import java.util.Date;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Optional;
@@ -16,7 +15,6 @@ import java.util.Set;
 import org.bouncycastle.bcpg.HashAlgorithmTags;
 import org.bouncycastle.openpgp.PGPCompressedData;
 import org.bouncycastle.openpgp.PGPException;
-import org.bouncycastle.openpgp.PGPPublicKey;
 import org.bouncycastle.openpgp.PGPObjectFactory;
 import org.bouncycastle.openpgp.PGPSignature;
 import org.bouncycastle.openpgp.PGPSignatureList;
@@ -27,8 +25,9 @@ import org.bouncycastle.openpgp.operator.bc.BcPGPContentVerifierBuilderProvider;
 /**
  * Checks a detached PGP signature ({@code .asc}) over some bytes against the operator keyring: the
  * file must hold exactly one binary-document signature with a SHA-2 or SHA-3 hash, made by a
- * trusted, unrevoked key (a primary key, or a subkey bound to it for signing) that the keyring
- * authorizes for the coordinates.
+ * trusted key that the keyring authorizes for the coordinates and that could sign at the time the
+ * signature names (see {@link KeyValidity}: unrevoked, unexpired, and a subkey only when bound
+ * to its primary key for signing).
  */
 public final class SignatureVerifier {
   private static final Set<Integer> STRONG_HASHES = Set.of(
@@ -89,16 +88,9 @@ public final class SignatureVerifier {
     }
     for (Keyring.Match match : authorized) {
       String fingerprint = Keyring.fingerprint(match.key());
-      Optional<String> unbound = SubkeyBinding.problem(match.entry().ring().getPublicKey(), match.key());
-      if (unbound.isPresent()) {
-        return failed(AcquisitionCodes.SIGNATURE_KEY_UNBOUND, "the signature of " + what + " was made by " + unbound.get(), fingerprint);
-      }
-      if (match.key().hasRevocation() || match.entry().ring().getPublicKey().hasRevocation()) {
-        return failed(AcquisitionCodes.SIGNATURE_KEY_REVOKED, "key " + fingerprint + " that signed " + what + " is revoked", fingerprint);
-      }
-      Optional<String> outsideValidity = outsideValidity(signature, match.key(), match.entry().ring().getPublicKey());
-      if (outsideValidity.isPresent()) {
-        return failed(AcquisitionCodes.SIGNATURE_KEY_EXPIRED, "the signature of " + what + " " + outsideValidity.get(), fingerprint);
+      Optional<KeyValidity.Problem> problem = KeyValidity.problem(match.entry().ring().getPublicKey(), match.key(), signature.getCreationTime());
+      if (problem.isPresent()) {
+        return failed(problem.get().code(), "the signature of " + what + " by key " + fingerprint + ": " + problem.get().detail(), fingerprint);
       }
       try (InputStream in = signed.open()) {
         signature.init(new BcPGPContentVerifierBuilderProvider(), match.key());
@@ -133,29 +125,6 @@ public final class SignatureVerifier {
       throw new PGPException("expected exactly one signature");
     }
     return list.get(0);
-  }
-
-  /**
-   * A signature counts only when it was made while the signing key, and its primary key, were
-   * valid: not before the key was created, not after it expired. The signature's own creation
-   * time is what is compared, so a release signed before expiry stays verifiable.
-   */
-  private static Optional<String> outsideValidity(PGPSignature signature, PGPPublicKey... keys) {
-    Date made = signature.getCreationTime();
-    for (PGPPublicKey key : keys) {
-      Date created = key.getCreationTime();
-      if (made.before(created)) {
-        return Optional.of("was made at " + made.toInstant() + ", before key " + Keyring.fingerprint(key) + " was created");
-      }
-      long validSeconds = key.getValidSeconds();
-      if (validSeconds > 0) {
-        Date expires = new Date(created.getTime() + validSeconds * 1000);
-        if (made.after(expires)) {
-          return Optional.of("was made at " + made.toInstant() + ", after key " + Keyring.fingerprint(key) + " expired at " + expires.toInstant());
-        }
-      }
-    }
-    return Optional.empty();
   }
 
   /** The armor decoder stops after the first block, so anything after it would go unseen. */

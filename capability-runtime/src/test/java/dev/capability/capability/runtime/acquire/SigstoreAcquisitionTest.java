@@ -208,6 +208,26 @@ class SigstoreAcquisitionTest {
   }
 
   @Test
+  void aPinnedSourceRepositoryTellsTheProjectFromAnotherCallingTheSameSharedWorkflow() throws IOException {
+    String shared = "https://github.com/builders/shared/.github/workflows/release.yml@refs/tags/v2.0.0";
+    Path pinned = writeTrust(work.resolve("operator"), "{\"issuer\": \"" + ISSUER + "\", \"subject\": \"" + shared + "\", "
+        + "\"sourceRepository\": \"" + REPOSITORY + "\", \"coordinates\": [\"com.example:hello\"]}");
+    publishChecksummed(packageBytes);
+    publishBundle(sigstore.sign(packageBytes, ISSUER, shared, REPOSITORY));
+
+    Acquisition ours = acquirer(TrustPolicies.standard(), SigstoreTrust.load(pinned)).acquire(Coordinates.parse(COORDINATES));
+    assertThat(ours.observations().sigstore().isVerified()).as(ours.observations().sigstore().detail()).isTrue();
+    assertThat(ours.observations().sigstoreSigner()).hasValueSatisfying(signer -> assertThat(signer).contains("repository " + REPOSITORY));
+
+    store = work.resolve("another-store");
+    publishBundle(sigstore.sign(packageBytes, ISSUER, shared, "https://github.com/attacker/hello"));
+    assertRefused(acquirer(TrustPolicies.standard(), SigstoreTrust.load(pinned)), AcquisitionCodes.SIGSTORE_IDENTITY_UNKNOWN);
+
+    publishBundle(sigstore.sign(packageBytes, ISSUER, shared));
+    assertRefused(acquirer(TrustPolicies.standard(), SigstoreTrust.load(pinned)), AcquisitionCodes.SIGSTORE_IDENTITY_UNKNOWN);
+  }
+
+  @Test
   void refusesAGoodBundleForOtherBytes() {
     publishChecksummed(packageBytes);
     publishBundle(sigstore.sign(PackageAcquirerTest.helloPackage("0.9.0"), ISSUER, WORKFLOW));

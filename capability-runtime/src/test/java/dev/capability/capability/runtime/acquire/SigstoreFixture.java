@@ -35,6 +35,7 @@ import java.util.Date;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 import org.bouncycastle.asn1.ASN1ObjectIdentifier;
 import org.bouncycastle.asn1.DEROctetString;
 import org.bouncycastle.asn1.DERUTF8String;
@@ -70,6 +71,7 @@ public final class SigstoreFixture {
   static final String CA_COMMON_NAME = "fixture-fulcio";
 
   private static final ASN1ObjectIdentifier FULCIO_ISSUER = new ASN1ObjectIdentifier("1.3.6.1.4.1.57264.1.8");
+  private static final ASN1ObjectIdentifier FULCIO_SOURCE_REPOSITORY = new ASN1ObjectIdentifier("1.3.6.1.4.1.57264.1.12");
   private static final ASN1ObjectIdentifier FULCIO_ISSUER_LEGACY = new ASN1ObjectIdentifier("1.3.6.1.4.1.57264.1.1");
   private static final ASN1ObjectIdentifier EMBEDDED_SCT_LIST = new ASN1ObjectIdentifier("1.3.6.1.4.1.11129.2.4.2");
   private static final String KEY_DETAILS = "PKIX_ECDSA_P256_SHA_256";
@@ -215,6 +217,15 @@ public final class SigstoreFixture {
    * an inclusion proof and a signed checkpoint. {@code defect} spoils exactly one of those.
    */
   public Signed sign(byte[] artifact, String issuer, String subject, Defect defect) {
+    return sign(artifact, issuer, subject, defect, Optional.empty());
+  }
+
+  /** A good bundle whose certificate also names the source repository (Fulcio's extension 1.3.6.1.4.1.57264.1.12). */
+  public Signed sign(byte[] artifact, String issuer, String subject, String sourceRepository) {
+    return sign(artifact, issuer, subject, Defect.NONE, Optional.of(sourceRepository));
+  }
+
+  private Signed sign(byte[] artifact, String issuer, String subject, Defect defect, Optional<String> sourceRepository) {
     Objects.requireNonNull(artifact, "artifact");
     Objects.requireNonNull(issuer, "issuer");
     Objects.requireNonNull(subject, "subject");
@@ -224,7 +235,7 @@ public final class SigstoreFixture {
       Instant notBefore = now.minus(Duration.ofMinutes(1));
       Instant notAfter = notBefore.plus(LEAF_LIFETIME);
       KeyPair signer = newKeyPair(random);
-      X509Certificate leaf = issueLeaf(signer.getPublic(), issuer, subject, notBefore, notAfter, defect);
+      X509Certificate leaf = issueLeaf(signer.getPublic(), issuer, subject, notBefore, notAfter, defect, sourceRepository);
 
       byte[] signedBytes = defect == Defect.SIGNATURE_OVER_OTHER_BYTES
           ? ("not the artifact: " + base64(artifact)).getBytes(StandardCharsets.UTF_8)
@@ -259,7 +270,7 @@ public final class SigstoreFixture {
       Instant now = Instant.now().truncatedTo(ChronoUnit.SECONDS);
       Instant notBefore = now.minus(Duration.ofMinutes(1));
       KeyPair signer = newKeyPair(random);
-      X509Certificate leaf = issueLeaf(signer.getPublic(), issuer, subject, notBefore, notBefore.plus(LEAF_LIFETIME), Defect.NONE);
+      X509Certificate leaf = issueLeaf(signer.getPublic(), issuer, subject, notBefore, notBefore.plus(LEAF_LIFETIME), Defect.NONE, Optional.empty());
       ObjectNode statement = JSON.createObjectNode();
       statement.put("_type", "https://in-toto.io/Statement/v1");
       statement.putArray("subject").addObject().put("name", "anything").putObject("digest").put("sha256", HexFormat.of().formatHex(sha256(artifact)));
@@ -306,12 +317,13 @@ public final class SigstoreFixture {
     return log;
   }
 
-  private X509Certificate issueLeaf(PublicKey leafKey, String issuer, String subject, Instant notBefore, Instant notAfter, Defect defect)
+  private X509Certificate issueLeaf(
+      PublicKey leafKey, String issuer, String subject, Instant notBefore, Instant notAfter, Defect defect, Optional<String> sourceRepository)
       throws GeneralSecurityException, IOException, OperatorCreationException {
     KeyPair issuingKeys = defect == Defect.UNTRUSTED_CA ? newKeyPair(random) : caKeys;
     X500Name issuerName = X500Name.getInstance(caCertificate.getSubjectX500Principal().getEncoded());
     BigInteger serial = new BigInteger(128, random);
-    X509v3CertificateBuilder precertificate = leafBuilder(issuerName, serial, notBefore, notAfter, leafKey, issuer, subject, defect);
+    X509v3CertificateBuilder precertificate = leafBuilder(issuerName, serial, notBefore, notAfter, leafKey, issuer, subject, defect, sourceRepository);
     if (defect == Defect.NO_SCT) {
       return signCertificate(precertificate, issuingKeys.getPrivate());
     }
@@ -320,13 +332,14 @@ public final class SigstoreFixture {
     byte[] precertificateTbs = signCertificate(precertificate, issuingKeys.getPrivate()).getTBSCertificate();
     KeyPair ctLog = defect == Defect.SCT_FROM_UNKNOWN_LOG ? newKeyPair(random) : ctKeys;
     byte[] sct = signedCertificateTimestamp(ctLog, Instant.now().toEpochMilli(), sha256(issuingKeys.getPublic().getEncoded()), precertificateTbs);
-    X509v3CertificateBuilder certificate = leafBuilder(issuerName, serial, notBefore, notAfter, leafKey, issuer, subject, defect);
+    X509v3CertificateBuilder certificate = leafBuilder(issuerName, serial, notBefore, notAfter, leafKey, issuer, subject, defect, sourceRepository);
     certificate.addExtension(EMBEDDED_SCT_LIST, false, new DEROctetString(sctList(sct)));
     return signCertificate(certificate, issuingKeys.getPrivate());
   }
 
   private static X509v3CertificateBuilder leafBuilder(
-      X500Name issuerName, BigInteger serial, Instant notBefore, Instant notAfter, PublicKey key, String issuer, String subject, Defect defect)
+      X500Name issuerName, BigInteger serial, Instant notBefore, Instant notAfter, PublicKey key, String issuer, String subject, Defect defect,
+      Optional<String> sourceRepository)
       throws IOException {
     // Like Fulcio: an empty subject, the identity only in a critical SAN.
     X509v3CertificateBuilder builder = new JcaX509v3CertificateBuilder(
@@ -340,6 +353,9 @@ public final class SigstoreFixture {
     builder.addExtension(Extension.subjectAlternativeName, true, names);
     builder.addExtension(FULCIO_ISSUER_LEGACY, false, issuer.getBytes(StandardCharsets.UTF_8));
     builder.addExtension(FULCIO_ISSUER, false, new DERUTF8String(issuer));
+    if (sourceRepository.isPresent()) {
+      builder.addExtension(FULCIO_SOURCE_REPOSITORY, false, new DERUTF8String(sourceRepository.get()));
+    }
     return builder;
   }
 

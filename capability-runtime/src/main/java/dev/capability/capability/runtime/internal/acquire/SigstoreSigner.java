@@ -15,8 +15,9 @@ import org.bouncycastle.asn1.ASN1UTF8String;
  * Who a Fulcio certificate was issued to: the OIDC issuer (Fulcio's extension, or its older raw
  * form) and its one subject alternative name, an email address or a URI.
  */
-record SigstoreSigner(String issuer, String subject) {
+record SigstoreSigner(String issuer, String subject, Optional<String> sourceRepository) {
   private static final String ISSUER_V2 = "1.3.6.1.4.1.57264.1.8";
+  private static final String SOURCE_REPOSITORY = "1.3.6.1.4.1.57264.1.12";
   private static final String ISSUER_V1 = "1.3.6.1.4.1.57264.1.1";
   private static final int SAN_EMAIL = 1;
   private static final int SAN_URI = 6;
@@ -27,21 +28,30 @@ record SigstoreSigner(String issuer, String subject) {
     if (issuer.isEmpty() || subject.isEmpty()) {
       return Optional.empty();
     }
-    return Optional.of(new SigstoreSigner(issuer.get(), subject.get()));
+    return Optional.of(new SigstoreSigner(issuer.get(), subject.get(), utf8Extension(certificate, SOURCE_REPOSITORY)));
   }
 
   private static Optional<String> issuer(X509Certificate certificate) {
+    if (certificate.getExtensionValue(ISSUER_V2) != null) {
+      return utf8Extension(certificate, ISSUER_V2);
+    }
     try {
-      byte[] v2 = certificate.getExtensionValue(ISSUER_V2);
-      if (v2 != null) {
-        byte[] inner = ASN1OctetString.getInstance(v2).getOctets();
-        return Optional.of(ASN1UTF8String.getInstance(ASN1Primitive.fromByteArray(inner)).getString());
-      }
       byte[] v1 = certificate.getExtensionValue(ISSUER_V1);
-      if (v1 != null) {
-        return Optional.of(new String(ASN1OctetString.getInstance(v1).getOctets(), StandardCharsets.UTF_8));
-      }
+      return v1 == null ? Optional.empty() : Optional.of(new String(ASN1OctetString.getInstance(v1).getOctets(), StandardCharsets.UTF_8));
+    } catch (IllegalArgumentException e) {
       return Optional.empty();
+    }
+  }
+
+  /** An extension holding a DER UTF8String, as Fulcio writes its newer extensions; empty when absent or not one. */
+  private static Optional<String> utf8Extension(X509Certificate certificate, String oid) {
+    try {
+      byte[] value = certificate.getExtensionValue(oid);
+      if (value == null) {
+        return Optional.empty();
+      }
+      byte[] inner = ASN1OctetString.getInstance(value).getOctets();
+      return Optional.of(ASN1UTF8String.getInstance(ASN1Primitive.fromByteArray(inner)).getString());
     } catch (IOException | IllegalArgumentException e) {
       return Optional.empty();
     }
@@ -66,6 +76,6 @@ record SigstoreSigner(String issuer, String subject) {
 
   @Override
   public String toString() {
-    return subject + " (issuer " + issuer + ")";
+    return subject + " (issuer " + issuer + sourceRepository.map(repository -> ", repository " + repository).orElse("") + ")";
   }
 }

@@ -12,6 +12,7 @@ import java.nio.file.Path;
 import java.security.GeneralSecurityException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 import java.util.regex.Pattern;
 import java.util.regex.PatternSyntaxException;
@@ -19,14 +20,14 @@ import java.util.regex.PatternSyntaxException;
 /**
  * Reads the operator's Sigstore trust: {@code {"trustedRoot": "<path to a Sigstore
  * trusted_root.json>", "identities": [{"issuer": "...", "subject": "..." | "subjectPattern":
- * "...", "coordinates": ["group:artifact", ...]}]}}. The trusted root is read from disk, relative
+ * "...", "sourceRepository": "..." (optional), "coordinates": ["group:artifact", ...]}]}}. The trusted root is read from disk, relative
  * to this file, and never fetched: which CAs and logs to believe is the operator's decision.
  */
 public final class SigstoreTrustFile {
   private static final int MAX_BYTES = 256 * 1024;
   private static final long TRUSTED_ROOT_MAX_BYTES = 4L * 1024 * 1024;
   private static final Set<String> FIELDS = Set.of("trustedRoot", "identities");
-  private static final Set<String> IDENTITY_FIELDS = Set.of("issuer", "subject", "subjectPattern", "coordinates");
+  private static final Set<String> IDENTITY_FIELDS = Set.of("issuer", "subject", "subjectPattern", "sourceRepository", "coordinates");
 
   /** The trusted root and the expected signers. */
   public record Contents(SigstoreTrustedRoot trustedRoot, Path trustedRootFile, List<SigstoreIdentity> identities) {
@@ -100,7 +101,9 @@ public final class SigstoreTrustFile {
         throw invalid(where + " subjectPattern is not a regular expression: " + e.getDescription());
       }
     }
-    return new SigstoreIdentity(issuer, subject, OperatorFileFields.coordinatePatterns(node, where, AcquisitionCodes.SIGSTORE_TRUST_INVALID));
+    Optional<String> sourceRepository = node.has("sourceRepository") ? Optional.of(text(node, "sourceRepository", where)) : Optional.empty();
+    return new SigstoreIdentity(
+        issuer, subject, sourceRepository, OperatorFileFields.coordinatePatterns(node, where, AcquisitionCodes.SIGSTORE_TRUST_INVALID));
   }
 
   private static String text(JsonNode node, String field, String where) {

@@ -143,7 +143,7 @@ public final class SigstoreVerifier {
 
   /** The signer must be an expected identity, and one authorized for the coordinates. */
   private Optional<Outcome> identityFailure(SigstoreSigner signer, Coordinates coordinates, String what) {
-    List<SigstoreIdentity> known = trust.identities().stream().filter(identity -> identity.matches(signer.issuer(), signer.subject())).toList();
+    List<SigstoreIdentity> known = trust.identities().stream().filter(identity -> identity.matches(signer)).toList();
     if (known.isEmpty()) {
       return failure(AcquisitionCodes.SIGSTORE_IDENTITY_UNKNOWN, what + " was signed by " + signer + ", which is not an expected Sigstore identity");
     }

@@ -8,6 +8,7 @@ import dev.capability.capability.runtime.acquire.AcquisitionRefusedException;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -72,12 +73,17 @@ class SigstoreTrustFileTest {
   @Test
   void aSubjectPatternMustMatchTheWholeSubject() {
     SigstoreIdentity identity = new SigstoreIdentity(
-        "https://issuer.example", java.util.regex.Pattern.compile("release@example\\.com"), java.util.List.of(CoordinatePattern.parse("com.example:hello")));
+        "https://issuer.example", java.util.regex.Pattern.compile("release@example\\.com"), Optional.empty(),
+        java.util.List.of(CoordinatePattern.parse("com.example:hello")));
 
-    assertThat(identity.matches("https://issuer.example", "release@example.com")).isTrue();
-    assertThat(identity.matches("https://issuer.example", "release@example.com.attacker.net")).isFalse();
-    assertThat(identity.matches("https://issuer.example", "x-release@example.com")).isFalse();
-    assertThat(identity.matches("https://issuer.example.attacker.net", "release@example.com")).isFalse();
+    assertThat(identity.matches(signer("https://issuer.example", "release@example.com"))).isTrue();
+    assertThat(identity.matches(signer("https://issuer.example", "release@example.com.attacker.net"))).isFalse();
+    assertThat(identity.matches(signer("https://issuer.example", "x-release@example.com"))).isFalse();
+    assertThat(identity.matches(signer("https://issuer.example.attacker.net", "release@example.com"))).isFalse();
+  }
+
+  private static SigstoreSigner signer(String issuer, String subject) {
+    return new SigstoreSigner(issuer, subject, Optional.empty());
   }
 
   private static void assertRefused(Path file) {

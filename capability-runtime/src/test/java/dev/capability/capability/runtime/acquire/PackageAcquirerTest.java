@@ -19,6 +19,7 @@ import java.util.stream.Stream;
 import java.util.zip.ZipEntry;
 import java.util.zip.ZipOutputStream;
 import org.bouncycastle.bcpg.HashAlgorithmTags;
+import org.bouncycastle.bcpg.sig.KeyFlags;
 import org.bouncycastle.openpgp.PGPSignature;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -646,6 +647,27 @@ class PackageAcquirerTest {
     assertRefused(acquirer(TrustPolicies.standard()), AcquisitionCodes.SIGNATURE_KEY_UNBOUND);
 
     repository.write(PATH + ".asc", rebound.sign(packageBytes, new Date(now)));
+    assertThat(acquirer(TrustPolicies.standard()).acquire(Coordinates.parse(COORDINATES)).accepted()).isTrue();
+  }
+
+  @Test
+  void refusesASignatureByAPrimaryKeyWhoseFlagsAllowOnlyCertifying() throws IOException {
+    PgpFixture certifyOnly = PgpFixture.generate("Certify Only <ca@example.com>", KeyFlags.CERTIFY_OTHER);
+    trustOnly(certifyOnly);
+    publishSignedBy(certifyOnly);
+
+    Acquisition acquisition = assertRefused(acquirer(TrustPolicies.standard()), AcquisitionCodes.SIGNATURE_KEY_UNBOUND);
+
+    assertThat(acquisition.decision().reason()).contains("not allowed to sign data");
+  }
+
+  @Test
+  void acceptsASignatureByAPrimaryKeyWhoseFlagsAllowSigning() throws IOException {
+    PgpFixture signing = PgpFixture.generate("Signer <signer@example.com>",
+        KeyFlags.CERTIFY_OTHER | KeyFlags.SIGN_DATA);
+    trustOnly(signing);
+    publishSignedBy(signing);
+
     assertThat(acquirer(TrustPolicies.standard()).acquire(Coordinates.parse(COORDINATES)).accepted()).isTrue();
   }
 

@@ -50,6 +50,15 @@ final class PgpFixture {
 
   /** A key created at {@code created} that expires {@code validSeconds} later (0: never). */
   static PgpFixture generate(String userId, Date created, long validSeconds) {
+    return generate(userId, created, validSeconds, 0);
+  }
+
+  /** A key whose self-signature carries the key flags {@code keyFlags} (0: none, as older keys). */
+  static PgpFixture generate(String userId, int keyFlags) {
+    return generate(userId, new Date(), 0, keyFlags);
+  }
+
+  private static PgpFixture generate(String userId, Date created, long validSeconds, int keyFlags) {
     try {
       Ed25519KeyPairGenerator generator = new Ed25519KeyPairGenerator();
       generator.init(new Ed25519KeyGenerationParameters(new SecureRandom()));
@@ -57,6 +66,9 @@ final class PgpFixture {
       PGPSignatureSubpacketGenerator selfSignature = new PGPSignatureSubpacketGenerator();
       if (validSeconds > 0) {
         selfSignature.setKeyExpirationTime(true, validSeconds);
+      }
+      if (keyFlags != 0) {
+        selfSignature.setKeyFlags(false, keyFlags);
       }
       PGPKeyRingGenerator rings = new PGPKeyRingGenerator(
           PGPSignature.POSITIVE_CERTIFICATION, pair, userId,

@@ -8,6 +8,7 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
+import org.bouncycastle.bcpg.SignatureSubpacketTags;
 import org.bouncycastle.bcpg.sig.KeyFlags;
 import org.bouncycastle.openpgp.PGPException;
 import org.bouncycastle.openpgp.PGPPublicKey;
@@ -22,7 +23,8 @@ import org.bouncycastle.openpgp.operator.bc.BcPGPContentVerifierBuilderProvider;
  * not a revocation (appended ones would refuse any key), not an expiry (an appended
  * "self-signature" could revive an expired key), not a subkey or its binding.
  *
- * <p>The primary key's expiry comes from its newest self-signature that verifies. A subkey signs
+ * <p>The primary key's expiry, and whether it may sign data (when its key flags say), come from
+ * its newest self-signature that verifies. A subkey signs
  * only as GnuPG requires: its binding in force (the newest binding by the primary key that
  * verifies and was made no later than the signature) is unexpired, allows signing data, and
  * carries a back signature by the subkey; its expiry comes from that binding. Revocations count
@@ -49,8 +51,16 @@ final class KeyValidity {
       return Optional.of(new Problem(AcquisitionCodes.SIGNATURE_KEY_UNBOUND, primaryName + " has no valid self-signature"));
     }
     Optional<Problem> outside = outside(primaryName, primary, keyExpiration(selfSignature.get()), signedAt);
-    if (outside.isPresent() || key.isMasterKey()) {
+    if (outside.isPresent()) {
       return outside;
+    }
+    if (key.isMasterKey()) {
+      // Key flags are optional on a self-signature (older keys have none); when present they must allow signing.
+      PGPSignatureSubpacketVector hashed = selfSignature.get().getHashedSubPackets();
+      boolean flagged = hashed != null && hashed.hasSubpacket(SignatureSubpacketTags.KEY_FLAGS);
+      return flagged && (hashed.getKeyFlags() & KeyFlags.SIGN_DATA) == 0
+          ? unbound(primaryName + " is not allowed to sign data (its self-signature's key flags say so); a signing subkey must sign")
+          : Optional.empty();
     }
     String subkeyName = "subkey " + Keyring.fingerprint(key) + " of " + primaryName;
     if (revoked(key, primary, PGPSignature.SUBKEY_REVOCATION)) {

@@ -1,13 +1,10 @@
 package dev.capability.backend.bwrap.internal;
 
-import dev.capability.backend.support.SystemPaths;
+import dev.capability.backend.support.SettingValues;
 import dev.capability.kernel.api.BackendUnavailableException;
 import dev.capability.kernel.api.backend.BackendConfig;
-import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
@@ -44,6 +41,7 @@ record BwrapSettings(
     CgroupChoice cgroup,
     Path workDirectory,
     ResourceLimits limits) {
+  private static final SettingValues VALUES = new SettingValues("bwrap");
 
   static final String PREFIX = "bwrap.";
   static final String PATH = "bwrap.path";
@@ -158,18 +156,18 @@ record BwrapSettings(
       }
     }
     return new BwrapSettings(
-        config.get(PATH).map(v -> absolutePath(PATH, v)),
-        config.get(UID).map(v -> id(UID, v)).orElse(NOBODY),
-        config.get(GID).map(v -> id(GID, v)).orElse(NOBODY),
-        config.get(TMP_SIZE).map(v -> bytes(TMP_SIZE, v)).orElse(DEFAULT_TMP_SIZE),
-        config.get(SHM_SIZE).map(v -> bytes(SHM_SIZE, v)).orElse(DEFAULT_SHM_SIZE),
-        config.get(ETC).map(BwrapSettings::etcNames).orElse(DEFAULT_ETC),
-        config.get(READ_ONLY_PATHS).map(BwrapSettings::paths).orElse(List.of()),
+        config.get(PATH).map(v -> VALUES.absolutePath(PATH, v)),
+        config.get(UID).map(v -> VALUES.id(UID, v)).orElse(NOBODY),
+        config.get(GID).map(v -> VALUES.id(GID, v)).orElse(NOBODY),
+        config.get(TMP_SIZE).map(v -> VALUES.bytes(TMP_SIZE, v)).orElse(DEFAULT_TMP_SIZE),
+        config.get(SHM_SIZE).map(v -> VALUES.bytes(SHM_SIZE, v)).orElse(DEFAULT_SHM_SIZE),
+        config.get(ETC).map(v -> VALUES.etcNames(ETC, v)).orElse(DEFAULT_ETC),
+        config.get(READ_ONLY_PATHS).map(v -> VALUES.absolutePaths(READ_ONLY_PATHS, v)).orElse(List.of()),
         config.get(HOSTNAME).map(BwrapSettings::hostname).orElse("sandbox"),
         config.get(CGROUP).map(BwrapSettings::cgroupChoice).orElse(new CgroupChoice.Auto()),
         config
             .get(WORK_DIR)
-            .map(v -> absolutePath(WORK_DIR, v))
+            .map(v -> VALUES.absolutePath(WORK_DIR, v))
             .orElseGet(() -> Path.of(System.getProperty("java.io.tmpdir")).toAbsolutePath()),
         new ResourceLimits(
             optionalBytes(config, LIMIT_MEMORY),
@@ -179,85 +177,15 @@ record BwrapSettings(
             optionalCount(config, LIMIT_OPEN_FILES),
             optionalBytes(config, LIMIT_ADDRESS_SPACE)));
   }
-
-  /** Parses a byte count: digits with an optional binary suffix K, M or G. */
-  static long bytes(String key, String value) {
-    String v = value.strip().toUpperCase(Locale.ROOT);
-    int shift = 0;
-    if (v.endsWith("K") || v.endsWith("M") || v.endsWith("G")) {
-      shift = v.endsWith("K") ? 10 : v.endsWith("M") ? 20 : 30;
-      v = v.substring(0, v.length() - 1);
-    }
-    long n = positiveLong(key, v, value);
-    if (n > (Long.MAX_VALUE >> shift)) {
-      throw invalid(key, "'" + value + "' is too large");
-    }
-    return n << shift;
-  }
-
   private static OptionalLong optionalBytes(BackendConfig config, String key) {
-    return config.get(key).map(v -> OptionalLong.of(bytes(key, v))).orElse(OptionalLong.empty());
+    return config.get(key).map(v -> OptionalLong.of(VALUES.bytes(key, v))).orElse(OptionalLong.empty());
   }
 
   private static OptionalLong optionalCount(BackendConfig config, String key) {
     return config
         .get(key)
-        .map(v -> OptionalLong.of(positiveLong(key, v.strip(), v)))
+        .map(v -> OptionalLong.of(VALUES.count(key, v)))
         .orElse(OptionalLong.empty());
-  }
-
-  private static long positiveLong(String key, String digits, String original) {
-    if (digits.isEmpty() || !digits.chars().allMatch(c -> c >= '0' && c <= '9')) {
-      throw invalid(key, "'" + original + "' is not a positive whole number");
-    }
-    try {
-      long n = Long.parseLong(digits);
-      if (n <= 0) {
-        throw invalid(key, "'" + original + "' must be positive");
-      }
-      return n;
-    } catch (NumberFormatException e) {
-      throw invalid(key, "'" + original + "' is too large");
-    }
-  }
-
-  private static int id(String key, String value) {
-    long n = positiveLong(key, value.strip(), value);
-    // 2^32-1 is (uid_t) -1, which means "unchanged" to setresuid.
-    if (n >= 0xFFFF_FFFFL || n > Integer.MAX_VALUE) {
-      throw invalid(key, "'" + value + "' is out of range");
-    }
-    return (int) n;
-  }
-
-  private static Path absolutePath(String key, String value) {
-    try {
-      Path path = Path.of(value.strip());
-      if (!path.isAbsolute() || !path.normalize().equals(path)) {
-        throw invalid(key, "'" + value + "' must be an absolute path without . or ..");
-      }
-      return path;
-    } catch (InvalidPathException e) {
-      throw invalid(key, "'" + value + "' is not a path: " + e.getMessage());
-    }
-  }
-
-  private static List<Path> paths(String value) {
-    List<Path> paths = new ArrayList<>();
-    for (String part : value.split(",")) {
-      if (!part.isBlank()) {
-        paths.add(absolutePath(READ_ONLY_PATHS, part));
-      }
-    }
-    return paths;
-  }
-
-  private static List<String> etcNames(String value) {
-    try {
-      return SystemPaths.etcNames(value);
-    } catch (IllegalArgumentException e) {
-      throw invalid(ETC, e.getMessage());
-    }
   }
 
   private static String hostname(String value) {
@@ -271,12 +199,11 @@ record BwrapSettings(
     return switch (value.strip()) {
       case "auto" -> new CgroupChoice.Auto();
       case "none" -> new CgroupChoice.Disabled();
-      default -> new CgroupChoice.Under(absolutePath(CGROUP, value));
+      default -> new CgroupChoice.Under(VALUES.absolutePath(CGROUP, value));
     };
   }
 
   private static BackendUnavailableException invalid(String key, String why) {
-    return new BackendUnavailableException(
-        BackendUnavailableException.UNAVAILABLE, "invalid bwrap setting " + key + ": " + why);
+    return VALUES.invalid(key, why);
   }
 }

@@ -1,12 +1,10 @@
 package dev.capability.backend.docker.internal;
 
-import dev.capability.backend.support.SystemPaths;
+import dev.capability.backend.support.SettingValues;
 import dev.capability.kernel.api.BackendUnavailableException;
 import dev.capability.kernel.api.backend.BackendConfig;
 import java.math.BigDecimal;
-import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -66,6 +64,7 @@ public record DockerSettings(
     String init,
     String network,
     Path workDirectory) {
+  private static final SettingValues VALUES = new SettingValues("docker");
 
   static final String PREFIX = "docker.";
   static final String IMAGE = "docker.image";
@@ -219,20 +218,20 @@ public record DockerSettings(
     Builder b = builder();
     config.get(IMAGE).map(DockerSettings::image).ifPresent(b::image);
     config.get(ALLOW_PULL).map(v -> bool(ALLOW_PULL, v)).ifPresent(b::allowPull);
-    config.get(UID).map(v -> id(UID, v)).ifPresent(b::uid);
-    config.get(GID).map(v -> id(GID, v)).ifPresent(b::gid);
-    config.get(LIMIT_MEMORY).map(v -> bytes(LIMIT_MEMORY, v)).ifPresent(b::memoryBytes);
-    config.get(LIMIT_PIDS).map(v -> count(LIMIT_PIDS, v)).ifPresent(b::pids);
+    config.get(UID).map(v -> VALUES.id(UID, v)).ifPresent(b::uid);
+    config.get(GID).map(v -> VALUES.id(GID, v)).ifPresent(b::gid);
+    config.get(LIMIT_MEMORY).map(v -> VALUES.bytes(LIMIT_MEMORY, v)).ifPresent(b::memoryBytes);
+    config.get(LIMIT_PIDS).map(v -> VALUES.count(LIMIT_PIDS, v)).ifPresent(b::pids);
     config.get(LIMIT_CPUS).map(DockerSettings::nanoCpus).ifPresent(b::nanoCpus);
-    config.get(TMP_SIZE).map(v -> bytes(TMP_SIZE, v)).ifPresent(b::tmpSizeBytes);
-    config.get(SHM_SIZE).map(v -> bytes(SHM_SIZE, v)).ifPresent(b::shmSizeBytes);
+    config.get(TMP_SIZE).map(v -> VALUES.bytes(TMP_SIZE, v)).ifPresent(b::tmpSizeBytes);
+    config.get(SHM_SIZE).map(v -> VALUES.bytes(SHM_SIZE, v)).ifPresent(b::shmSizeBytes);
     b.logDriver(logDriver, logMaxSize);
-    config.get(SYSTEM_PATHS).map(DockerSettings::paths).ifPresent(b::systemPaths);
-    config.get(ETC).map(DockerSettings::etcNames).ifPresent(b::etcEntries);
-    config.get(ENV_TOOL).map(v -> absolutePath(ENV_TOOL, v).toString()).ifPresent(b::envTool);
-    config.get(INIT).map(v -> absolutePath(INIT, v).toString()).ifPresent(b::init);
+    config.get(SYSTEM_PATHS).map(v -> VALUES.absolutePaths(SYSTEM_PATHS, v)).ifPresent(b::systemPaths);
+    config.get(ETC).map(v -> VALUES.etcNames(ETC, v)).ifPresent(b::etcEntries);
+    config.get(ENV_TOOL).map(v -> VALUES.absolutePath(ENV_TOOL, v).toString()).ifPresent(b::envTool);
+    config.get(INIT).map(v -> VALUES.absolutePath(INIT, v).toString()).ifPresent(b::init);
     config.get(NETWORK).map(DockerSettings::network).ifPresent(b::network);
-    config.get(WORK_DIR).map(v -> absolutePath(WORK_DIR, v)).ifPresent(b::workDirectory);
+    config.get(WORK_DIR).map(v -> VALUES.absolutePath(WORK_DIR, v)).ifPresent(b::workDirectory);
     return b.build();
   }
 
@@ -369,38 +368,6 @@ public record DockerSettings(
           workDirectory);
     }
   }
-
-  /** Parses a byte count: digits with an optional binary suffix K, M or G. */
-  static long bytes(String key, String value) {
-    String v = value.strip().toUpperCase(Locale.ROOT);
-    int shift = 0;
-    if (v.endsWith("K") || v.endsWith("M") || v.endsWith("G")) {
-      shift = v.endsWith("K") ? 10 : v.endsWith("M") ? 20 : 30;
-      v = v.substring(0, v.length() - 1);
-    }
-    long n = count(key, v);
-    if (n > (Long.MAX_VALUE >> shift)) {
-      throw invalid(key, "'" + value + "' is too large");
-    }
-    return n << shift;
-  }
-
-  private static long count(String key, String value) {
-    String digits = value.strip();
-    if (digits.isEmpty() || !digits.chars().allMatch(c -> c >= '0' && c <= '9')) {
-      throw invalid(key, "'" + value + "' is not a positive whole number");
-    }
-    try {
-      long n = Long.parseLong(digits);
-      if (n <= 0) {
-        throw invalid(key, "'" + value + "' must be positive");
-      }
-      return n;
-    } catch (NumberFormatException e) {
-      throw invalid(key, "'" + value + "' is too large");
-    }
-  }
-
   private static long nanoCpus(String value) {
     try {
       BigDecimal cpus = new BigDecimal(value.strip());
@@ -430,14 +397,6 @@ public record DockerSettings(
     };
   }
 
-  private static int id(String key, String value) {
-    long n = count(key, value);
-    if (n >= 0xFFFF_FFFFL || n > Integer.MAX_VALUE) {
-      throw invalid(key, "'" + value + "' is out of range");
-    }
-    return (int) n;
-  }
-
   private static String image(String value) {
     String v = value.strip();
     if (!IMAGE_REFERENCE.matcher(v).matches()) {
@@ -446,38 +405,7 @@ public record DockerSettings(
     return v;
   }
 
-  private static Path absolutePath(String key, String value) {
-    try {
-      Path path = Path.of(value.strip());
-      if (!path.isAbsolute() || !path.normalize().equals(path) || path.getNameCount() == 0) {
-        throw invalid(key, "'" + value + "' must be an absolute path without . or .., not /");
-      }
-      return path;
-    } catch (InvalidPathException e) {
-      throw invalid(key, "'" + value + "' is not a path: " + e.getMessage());
-    }
-  }
-
-  private static List<Path> paths(String value) {
-    List<Path> paths = new ArrayList<>();
-    for (String part : value.split(",")) {
-      if (!part.isBlank()) {
-        paths.add(absolutePath(SYSTEM_PATHS, part));
-      }
-    }
-    return paths;
-  }
-
-  private static List<String> etcNames(String value) {
-    try {
-      return SystemPaths.etcNames(value);
-    } catch (IllegalArgumentException e) {
-      throw invalid(ETC, e.getMessage());
-    }
-  }
-
   private static BackendUnavailableException invalid(String key, String why) {
-    return new BackendUnavailableException(
-        BackendUnavailableException.UNAVAILABLE, "invalid docker setting " + key + ": " + why);
+    return VALUES.invalid(key, why);
   }
 }

@@ -32,7 +32,8 @@ import java.util.Optional;
 /**
  * Verifies a Sigstore bundle over an artifact with sigstore-java, offline, against the operator's
  * trusted root and expected signers. The steps run in order so that each failure has its own
- * code: the bundle parses; its certificate chains to a trusted CA and carries a valid SCT from a
+ * code: the bundle parses and holds a message signature (not a DSSE attestation) and one log
+ * entry; its certificate chains to a trusted CA and carries a valid SCT from a
  * trusted CT log; the certificate's identity is one the operator expects and authorizes for the
  * coordinates; the transparency-log entry is signed by a trusted log, included under a signed
  * checkpoint and integrated while the certificate was valid; the bundle signs these bytes. Last,

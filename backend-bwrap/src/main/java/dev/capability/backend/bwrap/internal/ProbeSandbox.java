@@ -1,5 +1,6 @@
 package dev.capability.backend.bwrap.internal;
 
+import dev.capability.backend.support.DirectoryTrees;
 import dev.capability.kernel.api.CapabilityException;
 import dev.capability.kernel.api.NetworkMode;
 import dev.capability.kernel.api.Sha256;
@@ -17,7 +18,6 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
-import java.util.stream.Stream;
 
 /**
  * One probe sandbox, started through the launcher real runs use, with a writable root into which it
@@ -142,15 +142,8 @@ final class ProbeSandbox {
 
   /** Deletes a directory the probe made, without following symlinks a sandbox may have left. */
   static void deleteTree(Path directory) {
-    try (Stream<Path> entries = Files.list(directory)) {
-      for (Path entry : entries.toList()) {
-        if (Files.isDirectory(entry, LinkOption.NOFOLLOW_LINKS)) {
-          deleteTree(entry);
-        } else {
-          Files.deleteIfExists(entry);
-        }
-      }
-      Files.deleteIfExists(directory);
+    try {
+      DirectoryTrees.delete(directory);
     } catch (IOException e) {
       // A leftover private directory is harmless.
     }

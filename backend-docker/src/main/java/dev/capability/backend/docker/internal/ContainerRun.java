@@ -1,5 +1,6 @@
 package dev.capability.backend.docker.internal;
 
+import dev.capability.backend.support.DirectoryTrees;
 import dev.capability.backend.support.Deadline;
 import dev.capability.backend.support.PinnedCopy;
 import com.github.dockerjava.api.DockerClient;
@@ -26,7 +27,6 @@ import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -331,10 +331,8 @@ final class ContainerRun {
   }
 
   private static void deleteTree(Path root) {
-    try (var walk = Files.walk(root)) {
-      for (Path path : walk.sorted(Comparator.reverseOrder()).toList()) {
-        Files.deleteIfExists(path);
-      }
+    try {
+      DirectoryTrees.delete(root);
     } catch (IOException e) {
       LOG.debug("cannot delete {}: {}", root, e.getMessage());
     }

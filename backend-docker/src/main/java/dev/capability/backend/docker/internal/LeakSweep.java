@@ -4,16 +4,15 @@ import com.github.dockerjava.api.DockerClient;
 import com.github.dockerjava.api.exception.DockerException;
 import com.github.dockerjava.api.exception.NotFoundException;
 import com.github.dockerjava.api.model.Container;
+import dev.capability.backend.support.DirectoryTrees;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.regex.Pattern;
-import java.util.stream.Stream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -82,10 +81,8 @@ final class LeakSweep {
     if (!Files.isDirectory(directory, LinkOption.NOFOLLOW_LINKS)) {
       return;
     }
-    try (Stream<Path> walk = Files.walk(directory)) {
-      for (Path path : walk.sorted(Comparator.reverseOrder()).toList()) {
-        Files.deleteIfExists(path);
-      }
+    try {
+      DirectoryTrees.delete(directory);
     } catch (IOException e) {
       LOG.debug("could not delete leftover {}: {}", directory, e.getMessage());
     }

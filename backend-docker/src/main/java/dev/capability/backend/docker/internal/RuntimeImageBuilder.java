@@ -3,6 +3,7 @@ package dev.capability.backend.docker.internal;
 import com.github.dockerjava.api.DockerClient;
 import com.github.dockerjava.api.command.InspectImageResponse;
 import com.github.dockerjava.api.exception.NotFoundException;
+import dev.capability.backend.support.DirectoryTrees;
 import dev.capability.kernel.api.BackendUnavailableException;
 import dev.capability.kernel.api.Sha256;
 import java.io.File;
@@ -398,10 +399,8 @@ public final class RuntimeImageBuilder {
   }
 
   private static void deleteTree(Path root) {
-    try (var walk = Files.walk(root)) {
-      for (Path path : walk.sorted(Comparator.reverseOrder()).toList()) {
-        Files.deleteIfExists(path);
-      }
+    try {
+      DirectoryTrees.delete(root);
     } catch (IOException e) {
       LOG.debug("cannot delete {}: {}", root, e.getMessage());
     }

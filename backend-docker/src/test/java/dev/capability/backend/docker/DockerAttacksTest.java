@@ -151,11 +151,7 @@ class DockerAttacksTest {
       listener.bind(new InetSocketAddress(InetAddress.getByName("0.0.0.0"), 0));
       listener.configureBlocking(false);
       int port = ((InetSocketAddress) listener.getLocalAddress()).getPort();
-      String perl =
-          "use IO::Socket::INET; for my $h (@ARGV) { exit 0 if IO::Socket::INET->new("
-              + "PeerAddr => $h, PeerPort => "
-              + port
-              + ", Timeout => 3) } exit 10";
+      String perl = connectsToAny(port);
 
       LaunchResult result = attack(NetworkMode.NONE, perl, "127.0.0.1", bridgeGateway());
 
@@ -170,17 +166,19 @@ class DockerAttacksTest {
       listener.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
       listener.configureBlocking(false);
       int port = ((InetSocketAddress) listener.getLocalAddress()).getPort();
-      String perl =
-          "use IO::Socket::INET; for my $h (@ARGV) { exit 0 if IO::Socket::INET->new("
-              + "PeerAddr => $h, PeerPort => "
-              + port
-              + ", Timeout => 3) } exit 10";
+      String perl = connectsToAny(port);
 
       LaunchResult result = attack(NetworkMode.HOST, perl, "127.0.0.1", bridgeGateway());
 
       assertThat(listener.accept()).as("a connection reached the host's loopback").isNull();
       assertThat(result.exitCode()).hasValue(10);
     }
+  }
+
+  /** A perl program that exits 0 when it connects to {@code port} on any host given as an argument, 10 otherwise. */
+  private static String connectsToAny(int port) {
+    return "use IO::Socket::INET; for my $h (@ARGV) { exit 0 if IO::Socket::INET->new("
+        + "PeerAddr => $h, PeerPort => " + port + ", Timeout => 3) } exit 10";
   }
 
   @Test

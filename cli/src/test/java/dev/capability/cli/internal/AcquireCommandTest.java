@@ -4,45 +4,26 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.sun.net.httpserver.HttpServer;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.OutputStream;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.MessageDigest;
-import java.security.SecureRandom;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.Statement;
-import java.util.Date;
-import java.util.HexFormat;
 import java.util.List;
 import java.util.stream.Stream;
 import java.util.zip.ZipEntry;
 import java.util.zip.ZipOutputStream;
-import org.bouncycastle.bcpg.ArmoredOutputStream;
-import org.bouncycastle.bcpg.HashAlgorithmTags;
-import org.bouncycastle.bcpg.PublicKeyAlgorithmTags;
-import org.bouncycastle.bcpg.PublicKeyPacket;
-import org.bouncycastle.crypto.generators.Ed25519KeyPairGenerator;
-import org.bouncycastle.crypto.params.Ed25519KeyGenerationParameters;
-import org.bouncycastle.openpgp.PGPKeyPair;
-import org.bouncycastle.openpgp.PGPKeyRingGenerator;
-import org.bouncycastle.openpgp.PGPPublicKeyRing;
-import org.bouncycastle.openpgp.PGPSignature;
-import org.bouncycastle.openpgp.PGPSignatureGenerator;
-import org.bouncycastle.openpgp.operator.bc.BcPGPContentSignerBuilder;
-import org.bouncycastle.openpgp.operator.bc.BcPGPDigestCalculatorProvider;
-import org.bouncycastle.openpgp.operator.bc.BcPGPKeyPair;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import dev.capability.backend.bwrap.BwrapBackendProvider;
 import dev.capability.backend.tck.BackendGate;
+import dev.capability.capability.runtime.acquire.PgpFixture;
+import dev.capability.capability.runtime.acquire.RepositoryFixture;
 import dev.capability.capability.runtime.acquire.SigstoreFixture;
 import dev.capability.kernel.api.backend.BackendConfig;
 import dev.capability.ledger.internal.ChainHash;
@@ -60,66 +41,36 @@ class AcquireCommandTest {
   private static final String WORKFLOW = "https://github.com/example/hello/.github/workflows/release.yml@refs/tags/v1.0.0";
 
   @TempDir Path work;
-  private HttpServer server;
-  private Path repository;
-  private PGPKeyPair key;
+  private RepositoryFixture repository;
   private Path keyring;
   private byte[] packageBytes;
 
   @BeforeEach
   void publishHelloOnLoopback() throws Exception {
-    repository = Files.createDirectories(work.resolve("repo"));
-    server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
-    server.createContext("/", exchange -> {
-      try (exchange) {
-        Path file = repository.resolve(exchange.getRequestURI().getPath().substring(1)).normalize();
-        if (!file.startsWith(repository) || !Files.isRegularFile(file)) {
-          exchange.sendResponseHeaders(404, -1);
-          return;
-        }
-        byte[] body = Files.readAllBytes(file);
-        exchange.sendResponseHeaders(200, body.length);
-        try (OutputStream out = exchange.getResponseBody()) {
-          out.write(body);
-        }
-      }
-    });
-    server.start();
-
-    Ed25519KeyPairGenerator generator = new Ed25519KeyPairGenerator();
-    generator.init(new Ed25519KeyGenerationParameters(new SecureRandom()));
-    key = new BcPGPKeyPair(PublicKeyPacket.VERSION_4, PublicKeyAlgorithmTags.EDDSA_LEGACY, generator.generateKeyPair(), new Date());
-    PGPPublicKeyRing ring = new PGPKeyRingGenerator(
-            PGPSignature.POSITIVE_CERTIFICATION, key, "Hello Release <release@example.com>",
-            new BcPGPDigestCalculatorProvider().get(HashAlgorithmTags.SHA1), null, null,
-            new BcPGPContentSignerBuilder(key.getPublicKey().getAlgorithm(), HashAlgorithmTags.SHA256), null)
-        .generatePublicKeyRing();
-    ByteArrayOutputStream armoredKey = new ByteArrayOutputStream();
-    try (ArmoredOutputStream armored = new ArmoredOutputStream(armoredKey)) {
-      ring.encode(armored);
-    }
-    Files.write(work.resolve("release.asc"), armoredKey.toByteArray());
+    repository = new RepositoryFixture(Files.createDirectories(work.resolve("server")));
+    PgpFixture release = PgpFixture.generate("Hello Release <release@example.com>");
+    Files.writeString(work.resolve("release.asc"), release.armoredPublicKey());
     keyring = work.resolve("keyring.json");
-    Files.writeString(keyring, "{\"keys\":[{\"fingerprint\":\"" + HexFormat.of().formatHex(ring.getPublicKey().getFingerprint())
+    Files.writeString(keyring, "{\"keys\":[{\"fingerprint\":\"" + release.fingerprint()
         + "\",\"publicKeyFile\":\"release.asc\",\"coordinates\":[\"com.example:hello\"]}]}");
 
     packageBytes = helloPackage();
     byte[] statement = ("{\"_type\":\"https://in-toto.io/Statement/v1\","
-        + "\"subject\":[{\"name\":\"hello-1.0.0.zip\",\"digest\":{\"sha256\":\"" + hex("SHA-256", packageBytes) + "\"}}],"
+        + "\"subject\":[{\"name\":\"hello-1.0.0.zip\",\"digest\":{\"sha256\":\"" + RepositoryFixture.hex("SHA-256", packageBytes) + "\"}}],"
         + "\"predicateType\":\"https://slsa.dev/provenance/v1\","
         + "\"predicate\":{\"buildDefinition\":{\"buildType\":\"https://example.com/build/v1\",\"externalParameters\":{},"
         + "\"resolvedDependencies\":[{\"uri\":\"git+" + SOURCE + "@refs/tags/v1.0.0\",\"digest\":{\"gitCommit\":\"" + COMMIT + "\"}}]},"
         + "\"runDetails\":{\"builder\":{\"id\":\"https://example.com/builder\"}}}}").getBytes(StandardCharsets.UTF_8);
-    write(PATH, packageBytes);
-    write(PATH + ".sha512", hex("SHA-512", packageBytes).getBytes(StandardCharsets.US_ASCII));
-    write(PATH + ".asc", sign(packageBytes));
-    write(PATH + ".intoto.json", statement);
-    write(PATH + ".intoto.json.asc", sign(statement));
+    repository.write(PATH, packageBytes);
+    repository.write(PATH + ".sha512", RepositoryFixture.hex("SHA-512", packageBytes));
+    repository.write(PATH + ".asc", release.sign(packageBytes));
+    repository.write(PATH + ".intoto.json", statement);
+    repository.write(PATH + ".intoto.json.asc", release.sign(statement));
   }
 
   @AfterEach
   void stopServer() {
-    server.stop(0);
+    repository.close();
   }
 
   @Test
@@ -131,7 +82,7 @@ class AcquireCommandTest {
     assertThat(acquired.exitCode()).as(acquired.out() + acquired.err()).isZero();
     JsonNode view = json(acquired.out());
     String stored = view.path("stored").asText();
-    assertThat(stored).isEqualTo(store.resolve("sha256").resolve(hex("SHA-256", packageBytes)).toString());
+    assertThat(stored).isEqualTo(store.resolve("sha256").resolve(RepositoryFixture.hex("SHA-256", packageBytes)).toString());
     assertThat(view.path("decision").path("code").asText()).isEqualTo("ACQUIRED");
     assertThat(view.path("decision").path("policy").asText()).isEqualTo("strict");
     assertThat(view.path("observations").path("signature").path("status").asText()).isEqualTo("VERIFIED");
@@ -152,7 +103,7 @@ class AcquireCommandTest {
   void verifiesASigstoreBundleAgainstTheOperatorsTrustedRootAndNamesTheSigner() throws IOException {
     SigstoreFixture sigstore = SigstoreFixture.create();
     Path trust = sigstoreTrust(sigstore);
-    write(PATH + ".sigstore.json", sigstore.sign(packageBytes, OIDC_ISSUER, WORKFLOW).bundleJson().getBytes(StandardCharsets.UTF_8));
+    repository.write(PATH + ".sigstore.json", sigstore.sign(packageBytes, OIDC_ISSUER, WORKFLOW).bundleJson().getBytes(StandardCharsets.UTF_8));
 
     CliRunner.Outcome acquired = CliRunner.run(acquire(work.resolve("store"), "--sigstore", trust.toString(), "--json"));
 
@@ -168,7 +119,7 @@ class AcquireCommandTest {
     SigstoreFixture sigstore = SigstoreFixture.create();
     Path trust = sigstoreTrust(sigstore);
     String attacker = "https://github.com/attacker/hello/.github/workflows/release.yml@refs/heads/main";
-    write(PATH + ".sigstore.json", sigstore.sign(packageBytes, OIDC_ISSUER, attacker).bundleJson().getBytes(StandardCharsets.UTF_8));
+    repository.write(PATH + ".sigstore.json", sigstore.sign(packageBytes, OIDC_ISSUER, attacker).bundleJson().getBytes(StandardCharsets.UTF_8));
     Path store = work.resolve("store");
 
     CliRunner.Outcome refused = CliRunner.run(acquire(store, "--sigstore", trust.toString()));
@@ -209,7 +160,7 @@ class AcquireCommandTest {
   void aTamperedPackageIsRefusedWithExitThreeAndNothingStored() throws IOException {
     byte[] tampered = packageBytes.clone();
     tampered[10] ^= 1;
-    write(PATH, tampered);
+    repository.write(PATH, tampered);
     Path store = work.resolve("store");
 
     CliRunner.Outcome refused = CliRunner.run(acquire(store));
@@ -224,7 +175,7 @@ class AcquireCommandTest {
 
   @Test
   void anUnsignedPackageIsRefusedByStrictWithTheCodeInJson() throws IOException {
-    Files.delete(repository.resolve(PATH + ".asc"));
+    repository.delete(PATH + ".asc");
 
     CliRunner.Outcome refused = CliRunner.run(acquire(work.resolve("store"), "--json"));
 
@@ -236,7 +187,7 @@ class AcquireCommandTest {
   void anAcceptedAcquisitionIsRecordedInTheLedgerWhichVerifies() {
     CliRunner.Outcome acquired = CliRunner.run(acquire(work.resolve("store"), "--json"));
     assertThat(acquired.exitCode()).as(acquired.out() + acquired.err()).isZero();
-    String sha256 = hex("SHA-256", packageBytes);
+    String sha256 = RepositoryFixture.hex("SHA-256", packageBytes);
 
     CliRunner.Outcome listed = ledger("list");
     assertThat(listed.exitCode()).as(listed.err()).isZero();
@@ -265,7 +216,7 @@ class AcquireCommandTest {
   void aTamperedPackageIsRecordedAsRefusedWithWhatWasObserved() throws IOException {
     byte[] tampered = packageBytes.clone();
     tampered[10] ^= 1;
-    write(PATH, tampered);
+    repository.write(PATH, tampered);
 
     CliRunner.Outcome refused = CliRunner.run(acquire(work.resolve("store")));
     assertThat(refused.exitCode()).isEqualTo(3);
@@ -274,7 +225,7 @@ class AcquireCommandTest {
     assertThat(records).hasSize(1);
     assertThat(records.get(0).path("status").asText()).isEqualTo("REFUSED");
     assertThat(records.get(0).path("decisionCode").asText()).isEqualTo("CHECKSUM_MISMATCH");
-    assertThat(records.get(0).path("sha256").asText()).isEqualTo(hex("SHA-256", tampered));
+    assertThat(records.get(0).path("sha256").asText()).isEqualTo(RepositoryFixture.hex("SHA-256", tampered));
     assertThat(ledger("list").out()).contains("acquisition  REFUSED").endsWith("CHECKSUM_MISMATCH" + System.lineSeparator());
     JsonNode body = json(ledger("show", "1", "--json").out()).path("body");
     assertThat(body.path("decision").path("accepted").isBoolean()).isTrue();
@@ -289,13 +240,13 @@ class AcquireCommandTest {
     CliRunner.Outcome acquired = CliRunner.run(acquire(work.resolve("store"), "--no-ledger"));
 
     assertThat(acquired.exitCode()).as(acquired.err()).isZero();
-    assertThat(work.resolve("store").resolve("sha256").resolve(hex("SHA-256", packageBytes))).isRegularFile();
+    assertThat(work.resolve("store").resolve("sha256").resolve(RepositoryFixture.hex("SHA-256", packageBytes))).isRegularFile();
     assertThat(work.resolve(".capability")).doesNotExist();
   }
 
   @Test
   void aRefusalRewrittenAsAnAcceptanceInTheDatabaseFailsVerification() throws Exception {
-    write(PATH, "not the package".getBytes(StandardCharsets.UTF_8));
+    repository.write(PATH, "not the package".getBytes(StandardCharsets.UTF_8));
     assertThat(CliRunner.run(acquire(work.resolve("store"))).exitCode()).isEqualTo(3);
     assertThat(ledger("verify").exitCode()).isZero();
     Path db = work.resolve(".capability").resolve("state.db");
@@ -371,8 +322,8 @@ class AcquireCommandTest {
     java.security.Signature signer = java.security.Signature.getInstance("SHA256withECDSA");
     signer.initSign(registryKey.getPrivate());
     signer.update(("hello-cap@1.0.0:" + integrity).getBytes(StandardCharsets.UTF_8));
-    write("hello-cap/-/hello-cap-1.0.0.tgz", tgz);
-    write("hello-cap/1.0.0", ("{\"name\":\"hello-cap\",\"version\":\"1.0.0\",\"dist\":{\"tarball\":\"" + uri() + "hello-cap/-/hello-cap-1.0.0.tgz\","
+    repository.write("hello-cap/-/hello-cap-1.0.0.tgz", tgz);
+    repository.write("hello-cap/1.0.0", ("{\"name\":\"hello-cap\",\"version\":\"1.0.0\",\"dist\":{\"tarball\":\"" + uri() + "hello-cap/-/hello-cap-1.0.0.tgz\","
         + "\"integrity\":\"" + integrity + "\",\"signatures\":[{\"keyid\":\"SHA256:k\",\"sig\":\""
         + java.util.Base64.getEncoder().encodeToString(signer.sign()) + "\"}]}}").getBytes(StandardCharsets.UTF_8));
     Path keys = Files.writeString(work.resolve("npm-keys.json"), "{\"keys\":[{\"keyid\":\"SHA256:k\",\"keytype\":\"ecdsa-sha2-nistp256\","
@@ -415,25 +366,7 @@ class AcquireCommandTest {
   }
 
   private String uri() {
-    return "http://127.0.0.1:" + server.getAddress().getPort() + "/";
-  }
-
-  private void write(String path, byte[] bytes) throws IOException {
-    Path file = repository.resolve(path);
-    Files.createDirectories(file.getParent());
-    Files.write(file, bytes);
-  }
-
-  private byte[] sign(byte[] data) throws Exception {
-    PGPSignatureGenerator generator = new PGPSignatureGenerator(
-        new BcPGPContentSignerBuilder(key.getPublicKey().getAlgorithm(), HashAlgorithmTags.SHA256), key.getPublicKey());
-    generator.init(PGPSignature.BINARY_DOCUMENT, key.getPrivateKey());
-    generator.update(data);
-    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-    try (ArmoredOutputStream armored = new ArmoredOutputStream(bytes)) {
-      generator.generate().encode(armored);
-    }
-    return bytes.toByteArray();
+    return repository.uri().toString();
   }
 
   private static byte[] helloPackage() throws IOException {
@@ -447,14 +380,6 @@ class AcquireCommandTest {
       }
     }
     return bytes.toByteArray();
-  }
-
-  private static String hex(String algorithm, byte[] bytes) {
-    try {
-      return HexFormat.of().formatHex(MessageDigest.getInstance(algorithm).digest(bytes));
-    } catch (java.security.NoSuchAlgorithmException e) {
-      throw new IllegalStateException(e);
-    }
   }
 
   private static JsonNode json(String text) {

@@ -32,7 +32,7 @@ import org.bouncycastle.openpgp.operator.bc.BcPGPDigestCalculatorProvider;
 import org.bouncycastle.openpgp.operator.bc.BcPGPKeyPair;
 
 /** A real Ed25519 PGP key made at test time, its armored public key ring, and detached signatures. */
-final class PgpFixture {
+public final class PgpFixture {
   private final PGPKeyPair primary;
   private final PGPKeyPair pair;
   private final PGPPublicKeyRing publicRing;
@@ -44,7 +44,7 @@ final class PgpFixture {
     this.publicRing = publicRing;
   }
 
-  static PgpFixture generate(String userId) {
+  public static PgpFixture generate(String userId) {
     return generate(userId, new Date(), 0);
   }
 
@@ -198,11 +198,11 @@ final class PgpFixture {
     return new BcPGPKeyPair(PublicKeyPacket.VERSION_4, PublicKeyAlgorithmTags.EDDSA_LEGACY, generator.generateKeyPair(), created);
   }
 
-  String fingerprint() {
+  public String fingerprint() {
     return HexFormat.of().withUpperCase().formatHex(publicRing.getPublicKey().getFingerprint());
   }
 
-  String armoredPublicKey() {
+  public String armoredPublicKey() {
     ByteArrayOutputStream bytes = new ByteArrayOutputStream();
     try (ArmoredOutputStream armored = new ArmoredOutputStream(bytes)) {
       publicRing.encode(armored);
@@ -213,7 +213,7 @@ final class PgpFixture {
   }
 
   /** A detached, armored binary-document signature over {@code data}. */
-  byte[] sign(byte[] data) {
+  public byte[] sign(byte[] data) {
     return sign(data, HashAlgorithmTags.SHA256);
   }
 

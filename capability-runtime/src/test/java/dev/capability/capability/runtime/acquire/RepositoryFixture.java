@@ -23,7 +23,7 @@ import java.util.concurrent.Executors;
  * A Maven repository the test writes into a directory and a real HTTP server on loopback that
  * serves it; paths can be answered with a fixed status instead (redirects, server errors).
  */
-final class RepositoryFixture implements AutoCloseable {
+public final class RepositoryFixture implements AutoCloseable {
   private final Path root;
   private final HttpServer server;
   private final Map<String, Integer> statuses = new ConcurrentHashMap<>();
@@ -31,7 +31,7 @@ final class RepositoryFixture implements AutoCloseable {
   private final CountDownLatch closed = new CountDownLatch(1);
   private final ExecutorService handlers = Executors.newCachedThreadPool();
 
-  RepositoryFixture(Path root) throws IOException {
+  public RepositoryFixture(Path root) throws IOException {
     this.root = root;
     this.server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
     server.createContext("/", exchange -> {
@@ -83,7 +83,7 @@ final class RepositoryFixture implements AutoCloseable {
     return root;
   }
 
-  URI uri() {
+  public URI uri() {
     return URI.create("http://127.0.0.1:" + server.getAddress().getPort() + "/repo/");
   }
 
@@ -93,7 +93,7 @@ final class RepositoryFixture implements AutoCloseable {
   }
 
   /** Writes {@code repositoryPath} under the repository root. */
-  void write(String repositoryPath, byte[] bytes) {
+  public void write(String repositoryPath, byte[] bytes) {
     try {
       Path file = root.resolve("repo").resolve(repositoryPath);
       Files.createDirectories(file.getParent());
@@ -103,11 +103,11 @@ final class RepositoryFixture implements AutoCloseable {
     }
   }
 
-  void write(String repositoryPath, String text) {
+  public void write(String repositoryPath, String text) {
     write(repositoryPath, text.getBytes(StandardCharsets.UTF_8));
   }
 
-  void delete(String repositoryPath) {
+  public void delete(String repositoryPath) {
     try {
       Files.deleteIfExists(root.resolve("repo").resolve(repositoryPath));
     } catch (IOException e) {
@@ -115,7 +115,7 @@ final class RepositoryFixture implements AutoCloseable {
     }
   }
 
-  static String hex(String algorithm, byte[] bytes) {
+  public static String hex(String algorithm, byte[] bytes) {
     try {
       return HexFormat.of().formatHex(MessageDigest.getInstance(algorithm).digest(bytes));
     } catch (NoSuchAlgorithmException e) {

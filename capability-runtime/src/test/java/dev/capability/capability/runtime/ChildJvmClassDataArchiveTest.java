@@ -13,7 +13,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeEach;
@@ -23,7 +22,6 @@ import org.junit.jupiter.api.io.TempDir;
 /** The operator's class-data archive for the child JVM: used and attested when it is the operator's, refused otherwise. */
 class ChildJvmClassDataArchiveTest {
   private static final BackendGate GATE = BackendGate.of(new BwrapBackendProvider(), BackendConfig.defaults());
-  private static final String ENTRY = "com.example.Tool";
   @TempDir Path work;
   private Path archive;
 
@@ -50,18 +48,7 @@ class ChildJvmClassDataArchiveTest {
   }
 
   private CapabilityPackage pkg(String effects) throws IOException {
-    String source =
-        """
-        package com.example;
-        public final class Tool implements dev.capability.capability.api.Capability {
-          @Override
-          public String execute(String in, dev.capability.capability.api.CapabilityContext context) { return "{\\"ok\\":true}"; }
-          @Override
-          public boolean verify(String in, String out, dev.capability.capability.api.CapabilityContext context) { return true; }
-        }
-        """;
-    byte[] jar = TestPackages.jar(work, Map.of(ENTRY, source), null, Map.of());
-    return CapabilityPackages.open(TestPackages.directory(work.resolve("packages").resolve("tool"), jar, ENTRY, effects));
+    return TestPackages.verifyingTool(work, effects);
   }
 
   private ExecutionReceipt run(Path classDataArchive, String effects) throws IOException {

@@ -9,29 +9,16 @@ import dev.capability.kernel.api.backend.ExecutionBackend;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** The child-JVM executor on the plain process backend, where the host allows it explicitly. */
 class ChildJvmProcessBackendTest {
-  private static final String ENTRY = "com.example.Tool";
   @TempDir Path work;
 
   @Test
   void runsWhenAllowedAndAttestsTheHostNetworkItCannotTakeAway() throws IOException {
-    String source =
-        """
-        package com.example;
-        public final class Tool implements dev.capability.capability.api.Capability {
-          @Override
-          public String execute(String in, dev.capability.capability.api.CapabilityContext context) { return "{\\"ok\\":true}"; }
-          @Override
-          public boolean verify(String in, String out, dev.capability.capability.api.CapabilityContext context) { return true; }
-        }
-        """;
-    byte[] jar = TestPackages.jar(work, Map.of(ENTRY, source), null, Map.of());
-    CapabilityPackage pkg = CapabilityPackages.open(TestPackages.directory(work.resolve("packages").resolve("tool"), jar, ENTRY, "{}"));
+    CapabilityPackage pkg = TestPackages.verifyingTool(work, "{}");
     try (ExecutionBackend backend = new ProcessBackendProvider().create(BackendConfig.defaults())) {
       Executor executor = new ChildJvmExecutor("process", true, List.of(backend), work);
 

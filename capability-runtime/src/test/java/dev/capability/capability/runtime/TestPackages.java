@@ -79,6 +79,25 @@ final class TestPackages {
         """.formatted(entryClass, integrity, effectsJson);
   }
 
+  /**
+   * A package {@code tool} under {@code work/packages} whose capability {@code com.example.Tool}
+   * returns {@code {"ok":true}} and whose {@code verify} hook agrees, declaring {@code effectsJson}.
+   */
+  static CapabilityPackage verifyingTool(Path work, String effectsJson) throws IOException {
+    String source =
+        """
+        package com.example;
+        public final class Tool implements dev.capability.capability.api.Capability {
+          @Override
+          public String execute(String in, dev.capability.capability.api.CapabilityContext context) { return "{\\"ok\\":true}"; }
+          @Override
+          public boolean verify(String in, String out, dev.capability.capability.api.CapabilityContext context) { return true; }
+        }
+        """;
+    byte[] jar = jar(work, Map.of("com.example.Tool", source), null, Map.of());
+    return CapabilityPackages.open(directory(work.resolve("packages").resolve("tool"), jar, "com.example.Tool", effectsJson));
+  }
+
   static String capabilitySource(String className, String staticBody, String executeBody) {
     int dot = className.lastIndexOf('.');
     return """

@@ -2,7 +2,6 @@ package dev.capability.cli.internal;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.type.TypeReference;
-import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.capability.capability.runtime.acquire.Acquisition;
 import dev.capability.capability.runtime.acquire.Check;
@@ -110,8 +109,10 @@ final class AcquireCommand implements Callable<Integer> {
       console.error(e, json);
       return e.code().equals("USAGE") ? ExitCodes.USAGE : ExitCodes.CAPABILITY_REFUSED;
     }
+    // One document for --json and the ledger alike.
+    Map<String, Object> document = document(acquisition);
     if (json) {
-      console.json(readTree(acquisition.toJson()));
+      console.json(JSON.valueToTree(document));
     } else {
       printPlain(acquisition);
     }
@@ -121,7 +122,7 @@ final class AcquireCommand implements Callable<Integer> {
     if (!noLedger) {
       // After the report, as run does: what was fetched and decided is shown even if the ledger fails.
       try {
-        record(acquisition);
+        record(document);
       } catch (LedgerException e) {
         // Plain on stderr even under --json: stdout already holds the acquisition, one JSON document.
         console.error(e, false);
@@ -131,14 +132,16 @@ final class AcquireCommand implements Callable<Integer> {
     return acquisition.accepted() ? ExitCodes.OK : ExitCodes.CAPABILITY_REFUSED;
   }
 
-  /** One ACQUISITION record whose body is the acquisition's JSON, the same document --json prints. */
-  private void record(Acquisition acquisition) {
-    Map<String, Object> body;
+  private static Map<String, Object> document(Acquisition acquisition) {
     try {
-      body = JSON.readValue(acquisition.toJson(), new TypeReference<Map<String, Object>>() {});
+      return JSON.readValue(acquisition.toJson(), new TypeReference<Map<String, Object>>() {});
     } catch (JsonProcessingException e) {
       throw new IllegalStateException("the runtime wrote invalid JSON", e);
     }
+  }
+
+  /** One ACQUISITION record whose body is the acquisition's JSON, the same document --json prints. */
+  private void record(Map<String, Object> body) {
     Path repository = (repo == null ? Path.of("") : repo).toAbsolutePath().normalize();
     try (SqliteLedger ledger = SqliteLedger.forRepository(repository)) {
       ledger.append(LedgerRecord.of(RecordKind.ACQUISITION, body));
@@ -224,14 +227,6 @@ final class AcquireCommand implements Callable<Integer> {
       items.append(items.length() == 0 ? "" : ", ").append(component.name()).append(' ').append(component.points()).append('/').append(component.max());
     }
     out.println("score: " + score.total() + "/" + score.max() + " (advisory; grants nothing: " + items + ")");
-  }
-
-  private static JsonNode readTree(String json) {
-    try {
-      return JSON.readTree(json);
-    } catch (JsonProcessingException e) {
-      throw new IllegalStateException("the runtime wrote invalid JSON", e);
-    }
   }
 
   private static String line(Check check) {

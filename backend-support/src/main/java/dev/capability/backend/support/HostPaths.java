@@ -1,12 +1,15 @@
 package dev.capability.backend.support;
 
 import dev.capability.kernel.api.backend.LaunchFailedException;
+import dev.capability.kernel.api.backend.LaunchSpec;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.attribute.BasicFileAttributes;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Optional;
 
 /**
@@ -44,6 +47,46 @@ public final class HostPaths {
    */
   public static Optional<Path> firstMissing(Path path, String what) {
     return walk(path, what).firstMissing();
+  }
+
+  /** The attributes of {@code path} itself (a symlink is not followed), or empty when it cannot be read. */
+  public static Optional<BasicFileAttributes> attributes(Path path) {
+    try {
+      return Optional.of(Files.readAttributes(path, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS));
+    } catch (IOException e) {
+      return Optional.empty();
+    }
+  }
+
+  /**
+   * The spec's protected paths that a writable root exposes (one lies at or below the other), each
+   * checked to be absolute, normal and inside the repository. A protected path no writable root
+   * exposes needs no protection, wherever it is (a linked worktree's git directory lives outside
+   * the repository).
+   *
+   * @throws LaunchFailedException when paths are protected but the spec names no repository, or an
+   *     exposed one lies outside the repository
+   */
+  public static List<Path> exposedProtectedPaths(LaunchSpec spec) {
+    List<Path> protectedPaths = spec.protectedPaths();
+    if (protectedPaths.isEmpty()) {
+      return List.of();
+    }
+    Path repository = spec.repository()
+        .orElseThrow(() -> new LaunchFailedException("the spec protects " + protectedPaths + " but names no repository"));
+    List<Path> exposed = new ArrayList<>();
+    for (Path path : protectedPaths) {
+      requireNormalAbsolute(path, "protected path");
+      if (spec.writableRoots().stream().noneMatch(root -> within(path, root) || within(root, path))) {
+        continue;
+      }
+      if (!within(path, repository)) {
+        throw new LaunchFailedException(
+            "protected path " + path + " is outside the repository " + repository + " but under a writable root");
+      }
+      exposed.add(path);
+    }
+    return exposed;
   }
 
   /** True when {@code path} is {@code ancestor} or lies below it. */

@@ -10,6 +10,7 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 import java.util.regex.Pattern;
 
@@ -69,6 +70,18 @@ public final class SystemPaths {
       }
     }
     return List.copyOf(entries);
+  }
+
+  /**
+   * The directory a property or environment variable names (the user's home, {@code
+   * XDG_RUNTIME_DIR}), normalized, when it is absolute and not the root; empty otherwise.
+   */
+  public static Optional<Path> namedDirectory(String value) {
+    return Optional.ofNullable(value)
+        .map(Path::of)
+        .filter(Path::isAbsolute)
+        .map(Path::normalize)
+        .filter(path -> path.getNameCount() > 0);
   }
 
   /**

@@ -6,7 +6,6 @@ import dev.capability.kernel.api.backend.LaunchFailedException;
 import dev.capability.kernel.api.backend.LaunchSpec;
 import java.io.IOException;
 import java.nio.file.Files;
-import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayList;
@@ -120,17 +119,8 @@ final class SandboxLayout {
     this.sizedTmpfs = sizedTmpfs;
     this.hidden = new LinkedHashSet<>(HIDDEN);
     this.neverBelow = new ArrayList<>(NEVER_BELOW);
-    Optional.ofNullable(System.getProperty("user.home"))
-        .map(Path::of)
-        .filter(Path::isAbsolute)
-        .map(Path::normalize)
-        .filter(home -> home.getNameCount() > 0)
-        .ifPresent(hidden::add);
-    Optional.ofNullable(System.getenv("XDG_RUNTIME_DIR"))
-        .map(Path::of)
-        .filter(Path::isAbsolute)
-        .map(Path::normalize)
-        .filter(runtime -> runtime.getNameCount() > 0)
+    SystemPaths.namedDirectory(System.getProperty("user.home")).ifPresent(hidden::add);
+    SystemPaths.namedDirectory(System.getenv("XDG_RUNTIME_DIR"))
         .ifPresent(
             runtime -> {
               hidden.add(runtime);
@@ -201,7 +191,7 @@ final class SandboxLayout {
     for (Path dir : SYSTEM_DIRECTORIES) {
       systemEntry(dir).ifPresent(mounts::add);
     }
-    Optional<BasicFileAttributes> etc = attributes(ETC);
+    Optional<BasicFileAttributes> etc = HostPaths.attributes(ETC);
     if (etc.isPresent() && etc.get().isDirectory()) {
       for (Path entry : SystemPaths.etcEntries(settings.etcEntries())) {
         systemEntry(entry).ifPresent(mounts::add);
@@ -229,7 +219,7 @@ final class SandboxLayout {
 
   /** A symlink recreated with the same target, a directory or file bound read-only, or nothing. */
   private static Optional<MountOp> systemEntry(Path path) {
-    Optional<BasicFileAttributes> attributes = attributes(path);
+    Optional<BasicFileAttributes> attributes = HostPaths.attributes(path);
     if (attributes.isEmpty()) {
       return Optional.empty();
     }
@@ -351,29 +341,9 @@ final class SandboxLayout {
   }
 
   private List<MountOp> protectedMounts(LaunchSpec spec, RunFiles files, List<Path> placeholders) {
-    List<Path> protectedPaths = spec.protectedPaths();
-    if (protectedPaths.isEmpty()) {
-      return List.of();
-    }
-    Path repository =
-        spec.repository()
-            .orElseThrow(
-                () ->
-                    new LaunchFailedException(
-                        "the spec protects " + protectedPaths + " but names no repository"));
     List<Path> existing = new ArrayList<>();
     List<Path> missing = new ArrayList<>();
-    for (Path path : protectedPaths) {
-      HostPaths.requireNormalAbsolute(path, "protected path");
-      // Only writable roots are writable: a protected path none of them exposes needs no mount,
-      // wherever it is (a linked worktree's git directory lives outside the repository).
-      if (!exposedToWrites(path, spec.writableRoots())) {
-        continue;
-      }
-      if (!HostPaths.within(path, repository)) {
-        throw new LaunchFailedException(
-            "protected path " + path + " is outside the repository " + repository + " but under a writable root");
-      }
+    for (Path path : HostPaths.exposedProtectedPaths(spec)) {
       Optional<Path> firstMissing = HostPaths.firstMissing(path, "protected path");
       if (firstMissing.isPresent()) {
         missing.add(firstMissing.get());
@@ -408,19 +378,5 @@ final class SandboxLayout {
       placeholders.add(mask);
     }
     return mounts;
-  }
-
-  private static boolean exposedToWrites(Path path, List<Path> writableRoots) {
-    return writableRoots.stream()
-        .anyMatch(root -> HostPaths.within(path, root) || HostPaths.within(root, path));
-  }
-
-  private static Optional<BasicFileAttributes> attributes(Path path) {
-    try {
-      return Optional.of(
-          Files.readAttributes(path, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS));
-    } catch (IOException e) {
-      return Optional.empty();
-    }
   }
 }

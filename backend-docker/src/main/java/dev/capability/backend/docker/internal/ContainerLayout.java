@@ -6,9 +6,7 @@ import com.github.dockerjava.api.model.Mount;
 import com.github.dockerjava.api.model.MountType;
 import dev.capability.kernel.api.backend.LaunchFailedException;
 import dev.capability.kernel.api.backend.LaunchSpec;
-import java.io.IOException;
 import java.nio.file.Files;
-import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayList;
@@ -79,18 +77,8 @@ final class ContainerLayout {
       Path parent = Path.of(tool).getParent();
       imageTools.add(parent == null || parent.getNameCount() == 0 ? Path.of(tool) : parent);
     }
-    Optional.ofNullable(System.getProperty("user.home"))
-        .map(Path::of)
-        .filter(Path::isAbsolute)
-        .map(Path::normalize)
-        .filter(home -> home.getNameCount() > 0)
-        .ifPresent(hidden::add);
-    Optional.ofNullable(System.getenv("XDG_RUNTIME_DIR"))
-        .map(Path::of)
-        .filter(Path::isAbsolute)
-        .map(Path::normalize)
-        .filter(runtime -> runtime.getNameCount() > 0)
-        .ifPresent(hidden::add);
+    SystemPaths.namedDirectory(System.getProperty("user.home")).ifPresent(hidden::add);
+    SystemPaths.namedDirectory(System.getenv("XDG_RUNTIME_DIR")).ifPresent(hidden::add);
   }
 
   /**
@@ -117,7 +105,7 @@ final class ContainerLayout {
       }
     }
     for (Path entry : SystemPaths.etcEntries(settings.etcEntries())) {
-      Optional<BasicFileAttributes> attributes = attributes(entry);
+      Optional<BasicFileAttributes> attributes = HostPaths.attributes(entry);
       if (attributes.isPresent()
           && (attributes.get().isDirectory() || attributes.get().isRegularFile())) {
         mounts.requireNoSubmounts(entry, "/etc entry");
@@ -146,7 +134,7 @@ final class ContainerLayout {
       checkedTree(workingDirectory, "working directory", false, hiddenNow, mounts);
       binds.put(workingDirectory, bind(workingDirectory, workingDirectory, true));
     }
-    for (Path path : protectedPaths(spec)) {
+    for (Path path : protectedBinds(spec)) {
       binds.put(path, bind(path, path, true));
     }
 
@@ -176,7 +164,7 @@ final class ContainerLayout {
   }
 
   private static boolean isPlainDirectory(Path dir) {
-    return attributes(dir).map(BasicFileAttributes::isDirectory).orElse(false);
+    return HostPaths.attributes(dir).map(BasicFileAttributes::isDirectory).orElse(false);
   }
 
   private void requireNotHidden(Path path, String what, Set<Path> hiddenNow) {
@@ -243,31 +231,9 @@ final class ContainerLayout {
     mounts.requireNoSubmounts(path, what);
   }
 
-  private static List<Path> protectedPaths(LaunchSpec spec) {
-    List<Path> protectedPaths = spec.protectedPaths();
-    if (protectedPaths.isEmpty()) {
-      return List.of();
-    }
-    Path repository =
-        spec.repository()
-            .orElseThrow(
-                () ->
-                    new LaunchFailedException(
-                        "the spec protects " + protectedPaths + " but names no repository"));
+  private static List<Path> protectedBinds(LaunchSpec spec) {
     List<Path> binds = new ArrayList<>();
-    for (Path path : protectedPaths) {
-      HostPaths.requireNormalAbsolute(path, "protected path");
-      boolean exposed =
-          spec.writableRoots().stream().anyMatch(root -> path.startsWith(root) || root.startsWith(path));
-      // Only writable roots are writable: a protected path none of them exposes needs no bind,
-      // wherever it is (a linked worktree's git directory lives outside the repository).
-      if (!exposed) {
-        continue;
-      }
-      if (!path.startsWith(repository)) {
-        throw new LaunchFailedException(
-            "protected path " + path + " is outside the repository " + repository + " but under a writable root");
-      }
+    for (Path path : HostPaths.exposedProtectedPaths(spec)) {
       if (HostPaths.firstMissing(path, "protected path").isPresent()) {
         throw new LaunchFailedException(
             "protected path "
@@ -280,14 +246,5 @@ final class ContainerLayout {
     }
     binds.sort(Comparator.comparingInt(Path::getNameCount));
     return binds;
-  }
-
-  private static Optional<BasicFileAttributes> attributes(Path path) {
-    try {
-      return Optional.of(
-          Files.readAttributes(path, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS));
-    } catch (IOException e) {
-      return Optional.empty();
-    }
   }
 }

@@ -24,6 +24,11 @@ final class CliRunner {
     return new Outcome(code, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
   }
 
+  /** The CLI's command tree, as {@code run} builds it. */
+  static picocli.CommandLine commandLine() {
+    return new CapabilityCli(new ByteArrayInputStream(new byte[0]), System.out, System.err, Map.of()).commandLine();
+  }
+
   static Outcome run(String... args) {
     return run(Map.of(), "", args);
   }

@@ -27,7 +27,7 @@ public final class CapabilityCli implements Runnable {
 
   /** Runs the command line and returns its exit code; never exits the JVM. */
   public int run(String... args) {
-    CommandLine commandLine = commandLine();
+    CommandLine commandLine = new CommandLine(this, new ConsoleFactory(console));
     commandLine.setOut(new PrintWriter(console.out(), true, StandardCharsets.UTF_8));
     commandLine.setErr(new PrintWriter(console.err(), true, StandardCharsets.UTF_8));
     commandLine.setExecutionExceptionHandler((e, cl, parseResult) -> {
@@ -35,11 +35,6 @@ public final class CapabilityCli implements Runnable {
       return INTERNAL_ERROR;
     });
     return commandLine.execute(args);
-  }
-
-  /** The command tree, with every command created through the console's factory. */
-  CommandLine commandLine() {
-    return new CommandLine(this, new ConsoleFactory(console));
   }
 
   @Override

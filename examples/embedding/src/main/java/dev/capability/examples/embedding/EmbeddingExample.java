@@ -7,13 +7,13 @@ import dev.capability.kernel.core.CommandKernel;
 import dev.capability.kernel.core.ExecutionPolicies;
 import dev.capability.kernel.core.LoadedPolicy;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Optional;
 // embedding-imports:end
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.attribute.PosixFilePermissions;
-import java.util.List;
 
 /**
  * A host application embedding the kernel: it runs {@code git status --short}, which its policy
@@ -53,9 +53,15 @@ public final class EmbeddingExample {
       System.exit(2);
     }
     Path repository = Path.of(args[0]).toRealPath();
-    Path policyFile = writePolicy(Files.createTempDirectory("capability-policy-"));
-    for (ExecutionResult result : run(policyFile, repository)) {
-      System.out.println(describe(result));
+    Path policyDirectory = Files.createTempDirectory("capability-policy-");
+    Path policyFile = writePolicy(policyDirectory);
+    try {
+      for (ExecutionResult result : run(policyFile, repository)) {
+        System.out.println(describe(result));
+      }
+    } finally {
+      Files.delete(policyFile);
+      Files.delete(policyDirectory);
     }
   }
 

@@ -14,6 +14,7 @@ import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -56,6 +57,7 @@ class EmbeddingExampleTest {
 
     ExecutionResult log = results.get(1);
     assertThat(log.status()).isEqualTo(ExecutionStatus.DENIED);
+    assertThat(log.decision().code()).isEqualTo("SUBCOMMAND_NOT_ALLOWED");
     assertThat(EmbeddingExample.describe(log)).startsWith("git log: " + log.decision().code() + ": ");
   }
 
@@ -68,6 +70,6 @@ class EmbeddingExampleTest {
   }
 
   private static List<String> concat(String first, String... rest) {
-    return java.util.stream.Stream.concat(java.util.stream.Stream.of(first), java.util.stream.Stream.of(rest)).toList();
+    return Stream.concat(Stream.of(first), Stream.of(rest)).toList();
   }
 }

@@ -207,8 +207,8 @@ class DistributionIT {
     try (OutputStream stdin = process.getOutputStream()) {
       long pid = process.pid();
       awaitJvm(pid, process);
-      assertThat(commandLine(pid)).containsSubsequence(
-          JAVA.toRealPath().toString(), "-XX:+DisableAttachMechanism", "-cp", home.resolve("lib/*").toString(), "dev.capability.cli.Main", "parse", "--json");
+      assertThat(commandLine(pid)).containsExactly(
+          JAVA.toString(), "-XX:+DisableAttachMechanism", "-cp", home.toRealPath().resolve("lib/*").toString(), "dev.capability.cli.Main", "parse", "--json");
       try {
         VirtualMachine vm = VirtualMachine.attach(Long.toString(pid));
         vm.detach();

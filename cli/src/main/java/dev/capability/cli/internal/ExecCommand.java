@@ -103,9 +103,11 @@ final class ExecCommand implements Callable<Integer> {
     console.err().writeBytes(result.stderr().bytes());
     Attestation.Backend ran = result.attestation().backend();
     if (ran != null && result.status() != ExecutionStatus.DENIED) {
-      console.progress(false).accept("ran under the " + ran.id() + " backend" + (ran.capabilities().isEmpty()
-          ? " (no isolation: not a sandbox)"
-          : " (" + String.join(", ", ran.capabilities().stream().map(Enum::name).sorted().toList()) + ")"));
+      // The process backend is the one without a boundary (docs/backends/process.md): say so where it ran.
+      console.progress(false).accept("ran under the " + ran.id() + " backend"
+          + (ran.id().equals("process") ? ", which is not a sandbox" : "")
+          + " (" + (ran.capabilities().isEmpty() ? "no isolation capabilities"
+              : String.join(", ", ran.capabilities().stream().map(Enum::name).sorted().toList())) + ")");
     }
     if (result.status() == ExecutionStatus.DENIED) {
       console.err().println("capability: denied " + result.decision().code() + " (" + result.decision().layer()

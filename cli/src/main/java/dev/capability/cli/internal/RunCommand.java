@@ -74,10 +74,14 @@ final class RunCommand implements Callable<Integer> {
       Recorded recorded = record(plan, receipt);
       if (!json) {
         console.out().println("recorded: " + recorded.database() + ", records " + recorded.first() + "-" + recorded.last()
-            + " (plan, " + (recorded.last() - recorded.first() - 1) + " approvals, receipt)");
+            + " (plan, " + approvals(recorded.last() - recorded.first() - 1) + ", receipt)");
       }
     }
     return ExitCodes.forReceipt(receipt);
+  }
+
+  private static String approvals(long count) {
+    return count == 1 ? "1 approval" : count + " approvals";
   }
 
   /** Where {@link #record} put the run: the ledger file and the sequence numbers of its first and last record. */

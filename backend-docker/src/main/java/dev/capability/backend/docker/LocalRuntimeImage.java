@@ -12,6 +12,7 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.function.Consumer;
 
 /**
  * Builds the docker backend's minimal runtime image on the daemon, without any registry: a
@@ -48,7 +49,17 @@ public final class LocalRuntimeImage {
    * @throws BackendUnavailableException when the daemon, busybox-static, tini or jlink is missing
    */
   public static String ensure(String tag) {
+    return ensure(tag, step -> {});
+  }
+
+  /**
+   * As {@link #ensure(String)}, telling {@code progress} each step of a build (jlink, writing the
+   * layer, loading it) as a short sentence before it starts; a build takes tens of seconds, and
+   * nothing is told when the image is already up to date. This library prints nothing itself.
+   */
+  public static String ensure(String tag, Consumer<String> progress) {
     Objects.requireNonNull(tag, "tag");
+    Objects.requireNonNull(progress, "progress");
     Path busybox = staticBinary(BUSYBOX, "busybox (install busybox-static)");
     Path tini = staticBinary(TINI, "tini (install tini or docker.io)");
     try (DockerClient client = DockerClients.fromEnvironment()) {
@@ -57,7 +68,8 @@ public final class LocalRuntimeImage {
               busybox,
               tini,
               RuntimeImageBuilder.DEFAULT_MODULES,
-              Path.of(System.getProperty("java.io.tmpdir")))
+              Path.of(System.getProperty("java.io.tmpdir")),
+              progress)
           .ensure(tag);
     } catch (IOException e) {
       throw new BackendUnavailableException(

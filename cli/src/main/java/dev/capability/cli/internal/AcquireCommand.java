@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.capability.capability.runtime.acquire.Acquisition;
+import dev.capability.capability.runtime.acquire.AcquisitionListener;
 import dev.capability.capability.runtime.acquire.Check;
 import dev.capability.capability.runtime.acquire.Coordinates;
 import dev.capability.capability.runtime.acquire.Fetch;
@@ -28,6 +29,7 @@ import java.net.URISyntaxException;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import java.util.function.Consumer;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -159,6 +161,7 @@ final class AcquireCommand implements Callable<Integer> {
         .keys(npmKeys == null ? NpmRegistryKeys.none() : NpmRegistryKeys.load(npmKeys))
         .policy(TrustPolicies.named(trust))
         .maxBytes(maxBytes)
+        .listener(new Progress(console.progress(json)))
         .build()
         .acquire(exact);
   }
@@ -172,7 +175,8 @@ final class AcquireCommand implements Callable<Integer> {
         .keys(keyring == null ? TrustedKeys.none() : TrustedKeys.load(keyring))
         .sigstore(sigstore == null ? SigstoreTrust.none() : SigstoreTrust.load(sigstore))
         .policy(TrustPolicies.named(trust))
-        .maxBytes(maxBytes);
+        .maxBytes(maxBytes)
+        .listener(new Progress(console.progress(json)));
     if (expectedRepository != null) {
       builder.expectedRepository(expectedRepository);
     }
@@ -227,6 +231,29 @@ final class AcquireCommand implements Callable<Integer> {
       items.append(items.length() == 0 ? "" : ", ").append(component.name()).append(' ').append(component.points()).append('/').append(component.max());
     }
     out.println("score: " + score.total() + "/" + score.max() + " (advisory; grants nothing: " + items + ")");
+  }
+
+  /** Says on stderr when the package download starts and ends; side files are listed in the result. */
+  private static final class Progress implements AcquisitionListener {
+    private final Consumer<String> progress;
+    private String downloading;
+
+    Progress(Consumer<String> progress) {
+      this.progress = progress;
+    }
+
+    @Override
+    public void downloading(String location) {
+      downloading = location;
+      progress.accept("downloading " + location);
+    }
+
+    @Override
+    public void fetched(Fetch fetch) {
+      if (fetch.location().equals(downloading)) {
+        progress.accept("downloaded " + fetch.size() + " bytes; verifying");
+      }
+    }
   }
 
   private static String line(Check check) {

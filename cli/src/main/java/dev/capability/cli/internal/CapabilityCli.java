@@ -5,21 +5,41 @@ import java.io.PrintStream;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
+import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ScopeType;
+import picocli.CommandLine.Spec;
 
 /** The {@code capability} command and its subcommands, wired to one {@link Console}. */
 @Command(
     name = "capability",
-    mixinStandardHelpOptions = true,
     versionProvider = VersionProvider.class,
     description = "Run untrusted commands under operator-granted authority, and prove what ran.",
-    subcommands = {ParseCommand.class, CheckCommand.class, ExecCommand.class, DoctorCommand.class, LedgerCommand.class, InspectCommand.class, PlanCommand.class, RunCommand.class, ImageCommand.class, AcquireCommand.class, SearchCommand.class, ImportOpenApiCommand.class})
-public final class CapabilityCli implements Runnable {
+    subcommands = {ParseCommand.class, CheckCommand.class, ExecCommand.class, DoctorCommand.class, LedgerCommand.class, InspectCommand.class,
+        PlanCommand.class, RunCommand.class, ImageCommand.class, AcquireCommand.class, SearchCommand.class, ImportOpenApiCommand.class,
+        PolicyCommand.class, CompletionCommand.class, HelpCommand.class})
+public final class CapabilityCli implements Callable<Integer> {
   /** An unexpected failure inside the CLI: a bug to report. */
   public static final int INTERNAL_ERROR = 70;
 
   private final Console console;
+
+  @Spec CommandSpec spec;
+
+  // Inherited, so every command and subcommand, present and future, takes -h/--help and --quiet.
+  @Option(names = {"-h", "--help"}, usageHelp = true, scope = ScopeType.INHERIT, description = "Show this help and exit.")
+  boolean help;
+
+  @Option(names = {"-V", "--version"}, versionHelp = true, description = "Print the version and exit.")
+  boolean version;
+
+  @Option(names = {"-q", "--quiet"}, scope = ScopeType.INHERIT, description = "Print no progress lines on stderr.")
+  void quiet(boolean quiet) {
+    console.quiet(quiet);
+  }
 
   public CapabilityCli(InputStream in, PrintStream out, PrintStream err, Map<String, String> environment) {
     this.console = new Console(in, out, err, environment);
@@ -27,6 +47,11 @@ public final class CapabilityCli implements Runnable {
 
   /** Runs the command line and returns its exit code; never exits the JVM. */
   public int run(String... args) {
+    return commandLine().execute(args);
+  }
+
+  /** The whole command tree, as picocli builds it, writing to this CLI's console. */
+  CommandLine commandLine() {
     CommandLine commandLine = new CommandLine(this, new ConsoleFactory(console));
     commandLine.setOut(new PrintWriter(console.out(), true, StandardCharsets.UTF_8));
     commandLine.setErr(new PrintWriter(console.err(), true, StandardCharsets.UTF_8));
@@ -34,13 +59,15 @@ public final class CapabilityCli implements Runnable {
       console.err().println("capability: internal error: " + e);
       return INTERNAL_ERROR;
     });
-    return commandLine.execute(args);
+    return commandLine;
   }
 
+  /** Without a subcommand: the usage, on stderr, as a usage error. */
   @Override
-  public void run() {
-    console.err().println("capability: a subcommand is required; see 'capability --help'");
-    throw new CommandLine.ParameterException(new CommandLine(this), "missing subcommand");
+  public Integer call() {
+    console.err().println("capability: a subcommand is required");
+    spec.commandLine().usage(spec.commandLine().getErr());
+    return ExitCodes.USAGE;
   }
 
   /** Creates commands with the console injected. */

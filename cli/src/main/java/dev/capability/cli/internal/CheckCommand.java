@@ -70,8 +70,12 @@ final class CheckCommand implements Callable<Integer> {
         out.put("argIndex", d.argIndex().getAsInt());
       }
       out.put("message", d.message());
-      result.executablePath().ifPresent(path -> out.put("executable",
-          Map.of("path", path, "sha256", result.executableSha256().orElseThrow())));
+      result.executablePath().ifPresent(path -> {
+        Map<String, Object> executable = new LinkedHashMap<>();
+        executable.put("path", path);
+        executable.put("sha256", result.executableSha256().orElseThrow());
+        out.put("executable", executable);
+      });
       result.backendId().ifPresent(id -> out.put("backend", id));
       console.json(out);
     } else if (d.allowed()) {

@@ -14,6 +14,7 @@ import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.function.Consumer;
 
 /** The CLI's streams and its JSON writer: the only code in the project that prints. */
 public final class Console {
@@ -23,6 +24,7 @@ public final class Console {
   private final PrintStream out;
   private final PrintStream err;
   private final Map<String, String> environment;
+  private volatile boolean quiet;
 
   public Console(InputStream in, PrintStream out, PrintStream err, Map<String, String> environment) {
     this.in = in;
@@ -41,6 +43,24 @@ public final class Console {
 
   public Map<String, String> environment() {
     return environment;
+  }
+
+  /** Set by the global {@code --quiet}: no progress lines. */
+  void quiet(boolean quiet) {
+    this.quiet = quiet;
+  }
+
+  /**
+   * Where a long operation reports progress: one {@code capability: ...} line on stderr per step,
+   * or nowhere under {@code --quiet} or {@code --json} (JSON output is for programs, which read
+   * stdout and should not have to filter stderr either).
+   */
+  public Consumer<String> progress(boolean json) {
+    return message -> {
+      if (!json && !quiet) {
+        err.println("capability: " + message);
+      }
+    };
   }
 
   /** The whole of stdin, byte for byte, decoded as strict UTF-8. */
@@ -83,7 +103,9 @@ public final class Console {
       Map<String, Object> error = new LinkedHashMap<>();
       error.put("code", e.code());
       error.put("message", e.getMessage());
-      json(Map.of("error", error));
+      Map<String, Object> document = new LinkedHashMap<>();
+      document.put("error", error);
+      json(document);
     } else {
       err.println("capability: " + e.code() + ": " + e.getMessage());
     }

@@ -1,5 +1,6 @@
 package dev.capability.cli.internal;
 
+import dev.capability.kernel.api.Attestation;
 import dev.capability.kernel.api.CapabilityException;
 import dev.capability.kernel.api.ExecutionRequest;
 import dev.capability.kernel.api.ExecutionResult;
@@ -100,6 +101,14 @@ final class ExecCommand implements Callable<Integer> {
     }
     console.out().writeBytes(result.stdout().bytes());
     console.err().writeBytes(result.stderr().bytes());
+    Attestation.Backend ran = result.attestation().backend();
+    if (ran != null && result.status() != ExecutionStatus.DENIED) {
+      // The process backend is the one without a boundary (docs/backends/process.md): say so where it ran.
+      console.progress(false).accept("ran under the " + ran.id() + " backend"
+          + (ran.id().equals("process") ? ", which is not a sandbox" : "")
+          + " (" + (ran.capabilities().isEmpty() ? "no isolation capabilities"
+              : String.join(", ", ran.capabilities().stream().map(Enum::name).sorted().toList())) + ")");
+    }
     if (result.status() == ExecutionStatus.DENIED) {
       console.err().println("capability: denied " + result.decision().code() + " (" + result.decision().layer()
           + " " + result.decision().rule() + "): " + result.decision().message());

@@ -31,7 +31,7 @@ final class ImageCommand implements Callable<Integer> {
   public Integer call() {
     String id;
     try {
-      id = LocalRuntimeImage.ensure(tag);
+      id = LocalRuntimeImage.ensure(tag, console.progress(json));
     } catch (BackendUnavailableException e) {
       console.error(e, json);
       return ExitCodes.CANNOT_EXECUTE;

@@ -1,7 +1,6 @@
 package dev.capability.cli.internal;
 
 import dev.capability.kernel.api.ExecutionRequest;
-import dev.capability.kernel.api.PolicyException;
 import dev.capability.kernel.core.AuthorityLayers;
 import dev.capability.ledger.LedgerRecord;
 import dev.capability.ledger.SqliteLedger;
@@ -17,7 +16,8 @@ final class KernelOptions {
   static final String POLICY_ENV = "CAPABILITY_EXECUTION_POLICY_PATH";
 
   @Option(names = "--policy", paramLabel = "FILE",
-      description = "The operator policy (JSON). Default: the file named by " + POLICY_ENV + ".")
+      description = "The operator policy (JSON). Default: the file named by " + POLICY_ENV
+          + ", else $${XDG_CONFIG_HOME:-~/.config}/capability/policy.json (capability policy init).")
   Path policy;
 
   @Option(names = "--repo", paramLabel = "DIR", description = "The target repository.")
@@ -61,16 +61,9 @@ final class KernelOptions {
     return Optional.ofNullable(repository).map(p -> p.toAbsolutePath());
   }
 
-  /** The policy from --policy (made absolute against the working directory), else from the environment; never a default. */
+  /** The policy from --policy, else the environment, else the default file (see {@link PolicyLocation}). */
   LoadedPolicy loadPolicy(Console console) {
-    if (policy != null) {
-      return ExecutionPolicies.load(policy.toAbsolutePath(), repository());
-    }
-    if (!console.environment().containsKey(POLICY_ENV)) {
-      throw new PolicyException("POLICY_PATH_UNSET",
-          "no policy: pass --policy FILE or set " + POLICY_ENV + " to an absolute path; the kernel never runs without an operator policy");
-    }
-    return ExecutionPolicies.fromEnvironment(console.environment(), repository());
+    return ExecutionPolicies.load(PolicyLocation.resolve(Optional.ofNullable(policy), console.environment()).file(), repository());
   }
 
   CommandKernel kernel(Console console) {

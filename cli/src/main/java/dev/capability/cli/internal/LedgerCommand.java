@@ -2,6 +2,7 @@ package dev.capability.cli.internal;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.capability.kernel.api.CapabilityException;
 import dev.capability.ledger.EntrySummary;
 import dev.capability.ledger.ExportFormat;
 import dev.capability.ledger.LedgerEntry;
@@ -341,6 +342,9 @@ final class LedgerCommand implements Callable<Integer> {
         description = "jsonl (every record, as stored) or intoto (DSSE envelopes of in-toto Statements v1, signed; verified first).")
     String format;
 
+    @Option(names = "--json", description = "Report errors as one JSON document on stdout (the export itself is JSON lines either way).")
+    boolean json;
+
     ExportCommand(Console console) {
       this.console = console;
     }
@@ -352,7 +356,7 @@ final class LedgerCommand implements Callable<Integer> {
         case "jsonl" -> chosen = ExportFormat.JSONL;
         case "intoto" -> chosen = ExportFormat.INTOTO;
         default -> {
-          console.err().println("capability: --format must be jsonl or intoto, was '" + format + "'");
+          console.error(new CapabilityException("USAGE", "--format must be jsonl or intoto, was '" + format + "'"), json);
           return ExitCodes.USAGE;
         }
       }
@@ -360,7 +364,7 @@ final class LedgerCommand implements Callable<Integer> {
         location.reader().export(chosen, console.out());
         return ExitCodes.OK;
       } catch (LedgerException e) {
-        console.error(e, false);
+        console.error(e, json);
         return "LEDGER_NOT_INTACT".equals(e.code()) ? ExitCodes.REFUSED : ExitCodes.CONFIGURATION;
       }
     }

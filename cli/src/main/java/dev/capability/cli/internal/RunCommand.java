@@ -6,13 +6,14 @@ import dev.capability.capability.runtime.CapabilityPackages;
 import dev.capability.capability.runtime.CapabilityPlan;
 import dev.capability.capability.runtime.CapabilityRuntime;
 import dev.capability.capability.runtime.Effect;
-import dev.capability.capability.runtime.ExecutionOutcome;
 import dev.capability.capability.runtime.ExecutionReceipt;
 import dev.capability.capability.runtime.ExecutionReceipts;
 import dev.capability.kernel.api.CapabilityException;
+import dev.capability.ledger.Appended;
 import dev.capability.ledger.LedgerRecord;
 import dev.capability.ledger.RecordKind;
 import dev.capability.ledger.SqliteLedger;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -62,33 +63,31 @@ final class RunCommand implements Callable<Integer> {
     if (json) {
       console.json(view);
     } else {
-      human(receipt);
+      new ReceiptText(console.out()).print(receipt);
     }
-    if (!noLedger) {
+    if (noLedger) {
+      if (!json) {
+        console.out().println("recorded: no (--no-ledger)");
+      }
+    } else {
       // After the report: the capability ran, and its receipt is shown even if the ledger fails.
-      record(plan, receipt);
+      Recorded recorded = record(plan, receipt);
+      if (!json) {
+        console.out().println("recorded: " + recorded.database() + ", records " + recorded.first() + "-" + recorded.last()
+            + " (plan, " + approvals(recorded.last() - recorded.first() - 1) + ", receipt)");
+      }
     }
     return ExitCodes.forReceipt(receipt);
   }
 
-  private void human(ExecutionReceipt receipt) {
-    console.out().println("outcome: " + receipt.outcome() + " (" + receipt.code() + ")");
-    if (!receipt.message().equals("succeeded")) {
-      console.out().println("message: " + receipt.message());
-    }
-    console.out().println("capability: " + receipt.capability());
-    console.out().println("plan: " + receipt.planFingerprint());
-    boolean ran = receipt.outcome() != ExecutionOutcome.REFUSED;
-    console.out().println("executor: " + receipt.executorId() + (ran && !receipt.boundaryApplied() ? " (no boundary applied)" : ""));
-    receipt.output().ifPresent(output -> console.out().println("output: " + output));
-    console.out().println("declared: " + receipt.declaredEffects());
-    console.out().println("granted: " + receipt.grantedEffects());
-    console.out().println("used: " + receipt.usedEffects());
-    console.out().println(
-        "hooks: " + receipt.hooks().stream().map(h -> h.hook() + "=" + h.status() + (h.detail().isEmpty() ? "" : " (" + h.detail() + ")")).toList());
+  private static String approvals(long count) {
+    return count == 1 ? "1 approval" : count + " approvals";
   }
 
-  private void record(CapabilityPlan plan, ExecutionReceipt receipt) {
+  /** Where {@link #record} put the run: the ledger file and the sequence numbers of its first and last record. */
+  private record Recorded(Path database, long first, long last) {}
+
+  private Recorded record(CapabilityPlan plan, ExecutionReceipt receipt) {
     List<LedgerRecord> records = new ArrayList<>();
     Map<String, Object> planBody = new LinkedHashMap<>();
     planBody.put("fingerprint", plan.fingerprint());
@@ -108,7 +107,8 @@ final class RunCommand implements Callable<Integer> {
     }
     records.add(LedgerRecord.of(RecordKind.RECEIPT, ExecutionReceipts.toJson(redact ? receipt.redact() : receipt)));
     try (SqliteLedger ledger = SqliteLedger.forRepository(options.repository())) {
-      records.forEach(ledger::append);
+      List<Appended> appended = records.stream().map(ledger::append).toList();
+      return new Recorded(ledger.databaseFile(), appended.get(0).sequence(), appended.get(appended.size() - 1).sequence());
     }
   }
 }

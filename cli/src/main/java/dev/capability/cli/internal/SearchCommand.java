@@ -15,6 +15,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -92,7 +93,7 @@ final class SearchCommand implements Callable<Integer> {
     for (SearchHit hit : hits) {
       FoundEntry found = hit.found();
       console.out().println(found.entry().name() + "  " + found.entry().coordinates() + "  score " + hit.score()
-          + "  from " + found.index() + (found.entry().claims().isEmpty() ? "" : "  claims (unverified) " + found.entry().claims()));
+          + "  from " + found.index() + (found.entry().claims().isEmpty() ? "" : "  claims (unverified) " + new TreeMap<>(found.entry().claims())));
       if (!found.entry().description().isEmpty()) {
         console.out().println("    " + found.entry().description());
       }
@@ -127,7 +128,8 @@ final class SearchCommand implements Callable<Integer> {
     item.put("coordinates", found.entry().coordinates().toString());
     item.put("description", found.entry().description());
     item.put("effects", found.entry().effects().stream().map(Effect::toString).toList());
-    item.put("claims", found.entry().claims());
+    // Sorted: the entry's map has no order of its own, and the output must be the same on every run.
+    item.put("claims", new TreeMap<>(found.entry().claims()));
     item.put("score", hit.score());
     item.put("index", found.index().toString());
     item.put("path", found.path().stream().map(URI::toString).toList());

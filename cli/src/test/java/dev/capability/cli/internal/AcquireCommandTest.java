@@ -157,6 +157,23 @@ class AcquireCommandTest {
   }
 
   @Test
+  void showsTheDownloadOnStderrButNotUnderJsonOrQuiet() {
+    CliRunner.Outcome plain = CliRunner.run(acquire(work.resolve("store")));
+    CliRunner.Outcome json = CliRunner.run(acquire(work.resolve("store-json"), "--json"));
+    CliRunner.Outcome quiet = CliRunner.run(acquire(work.resolve("store-quiet"), "--quiet"));
+
+    assertThat(plain.exitCode()).as(plain.err()).isZero();
+    assertThat(plain.err())
+        .contains("capability: downloading " + uri() + PATH + "\n")
+        .contains("capability: downloaded " + packageBytes.length + " bytes; verifying\n");
+    assertThat(json.exitCode()).isZero();
+    assertThat(json.err()).isEmpty();
+    assertThat(quiet.exitCode()).isZero();
+    assertThat(quiet.err()).isEmpty();
+    assertThat(quiet.out()).contains("decision: ACQUIRED");
+  }
+
+  @Test
   void aTamperedPackageIsRefusedWithExitThreeAndNothingStored() throws IOException {
     byte[] tampered = packageBytes.clone();
     tampered[10] ^= 1;

@@ -4,10 +4,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -109,12 +113,62 @@ class CapabilityCliTest {
   }
 
   @Test
+  void checkJsonIsByteIdenticalAcrossJvmsInTheDocumentedKeyOrder() throws Exception {
+    // Map.of orders keys by a salt chosen per JVM: only separate JVMs show an order that moves.
+    List<String> runs = new ArrayList<>();
+    for (int i = 0; i < 4; i++) {
+      runs.add(cliInChildJvm("check", "--policy", policy.toString(), "--json", "--", tool.toString(), "7"));
+    }
+
+    assertThat(runs).allSatisfy(run -> assertThat(run).isEqualTo(runs.get(0)));
+    JsonNode result = JSON.readTree(runs.get(0));
+    assertThat(result.fieldNames()).toIterable()
+        .containsExactly("decision", "argv", "code", "layer", "rule", "message", "executable", "backend");
+    assertThat(result.get("executable").fieldNames()).toIterable().containsExactly("path", "sha256");
+  }
+
+  /** The CLI's stdout in a JVM of its own; the test fails on a non-zero exit. */
+  private String cliInChildJvm(String... args) throws Exception {
+    List<String> argv = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+        "-cp", System.getProperty("java.class.path"), "dev.capability.cli.Main"));
+    argv.addAll(List.of(args));
+    Path out = Files.createTempFile(tmp, "out", ".json");
+    Path err = Files.createTempFile(tmp, "err", ".txt");
+    Process cli = new ProcessBuilder(argv).redirectOutput(out.toFile()).redirectError(err.toFile()).start();
+    assertThat(cli.waitFor(120, TimeUnit.SECONDS)).as("the CLI ended").isTrue();
+    assertThat(cli.exitValue()).as(() -> readString(err)).isZero();
+    return Files.readString(out);
+  }
+
+  private static String readString(Path file) {
+    try {
+      return Files.readString(file);
+    } catch (IOException e) {
+      return e.toString();
+    }
+  }
+
+  @Test
   void execPassesOutputThroughAndExitsWithTheCommandsCode() {
     CliRunner.Outcome outcome = CliRunner.run("exec", "--policy", policy.toString(), "--", tool.toString(), "7");
 
     assertThat(outcome.exitCode()).isEqualTo(7);
     assertThat(outcome.out()).isEqualTo("out:7\n");
-    assertThat(outcome.err()).isEqualTo("err\n");
+    // The command's stderr first, then one line naming the backend; the deliberate change of issue 13.
+    assertThat(outcome.err()).matches("err\ncapability: ran under the \\S+ backend \\(.+\\)\n");
+  }
+
+  @Test
+  void execNamesTheBackendThatRanOnStderrOnlyAndNotUnderQuietOrJson() {
+    CliRunner.Outcome process = CliRunner.run("exec", "--policy", policy.toString(), "--backend", "process", "--", tool.toString(), "0");
+    CliRunner.Outcome quiet = CliRunner.run("exec", "--quiet", "--policy", policy.toString(), "--backend", "process", "--",
+        tool.toString(), "0");
+    CliRunner.Outcome denied = CliRunner.run("exec", "--policy", policy.toString(), "--", tool.toString(), "8");
+
+    assertThat(process.out()).isEqualTo("out:0\n");
+    assertThat(process.err()).startsWith("err\ncapability: ran under the process backend, which is not a sandbox (").endsWith(")\n");
+    assertThat(quiet.err()).isEqualTo("err\n");
+    assertThat(denied.err()).doesNotContain("ran under");
   }
 
   @Test

@@ -5,8 +5,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.capability.backend.bwrap.BwrapBackendProvider;
 import dev.capability.backend.tck.BackendGate;
 import dev.capability.kernel.api.backend.BackendConfig;
+import java.nio.file.Path;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 class CapabilityCommandsTest {
   private static final BackendGate BWRAP = BackendGate.of(new BwrapBackendProvider(), BackendConfig.defaults());
@@ -44,6 +46,33 @@ class CapabilityCommandsTest {
 
     assertThat(outcome.exitCode()).as(outcome.out() + outcome.err()).isZero();
     assertThat(outcome.out()).contains("\"executor\":\"child-jvm\"").contains("\"boundaryApplied\":true").contains("Hello, Ada!");
+  }
+
+  @Test
+  void thePlainReceiptSaysWhatRanWhereInWordsAndWhereItWasRecorded(@TempDir Path repo) throws Exception {
+    CliRunner.Outcome outcome = CliRunner.run("run", HELLO, "--input", INPUT, "--executor", "in-process", "--repo", repo.toString());
+
+    assertThat(outcome.exitCode()).as(outcome.err()).isZero();
+    assertThat(outcome.out())
+        .doesNotContain("SUCCEEDED (SUCCEEDED)")
+        .contains("outcome: SUCCEEDED\n")
+        .contains("boundary: executor in-process, no isolation boundary: the code ran with the host's full authority\n")
+        .contains("  declared (what the package says it may do): none\n")
+        .contains("  granted (what the policy allowed this run): none\n")
+        .contains("  used (granted writes the kernel saw change files")
+        .contains("recorded: " + repo.toRealPath().resolve(".capability/state.db") + ", records 1-2 (plan, 0 approvals, receipt)\n");
+    CliRunner.Outcome receipt = CliRunner.run("ledger", "show", "2", "--repo", repo.toString(), "--json");
+    assertThat(receipt.out()).contains("\"kind\":\"receipt\"");
+  }
+
+  @Test
+  void thePlainReceiptNamesTheBackendTheChildJvmRanUnder() {
+    BWRAP.backend();
+    CliRunner.Outcome outcome = CliRunner.run("run", HELLO, "--input", INPUT, "--no-ledger");
+
+    assertThat(outcome.exitCode()).as(outcome.out() + outcome.err()).isZero();
+    assertThat(outcome.out()).containsPattern("boundary: executor child-jvm under the bwrap backend \\([A-Z_, ]+\\)\n")
+        .contains("recorded: no (--no-ledger)\n");
   }
 
   @Test

@@ -104,7 +104,7 @@ class CapabilityExamplesTest {
             "--approve", "filesystem.write=notes");
 
     assertThat(outcome.exitCode()).as(outcome.out() + outcome.err()).isEqualTo(1);
-    assertThat(outcome.out()).contains("verify=FAILED").contains("rollback=ROLLED_BACK");
+    assertThat(outcome.out()).contains("hooks: execute SUCCEEDED, verify FAILED (verify answered false), rollback ROLLED_BACK");
     assertThat(repo.resolve("notes/doomed.md")).doesNotExist();
   }
 

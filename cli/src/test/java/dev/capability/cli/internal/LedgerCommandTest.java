@@ -160,6 +160,18 @@ class LedgerCommandTest {
   }
 
   @Test
+  void exportTakesJsonAndThenReportsErrorsAsOneJsonDocument(@TempDir Path empty) throws Exception {
+    CliRunner.Outcome missing = run("ledger", "export", "--repo", empty.toString(), "--json");
+    CliRunner.Outcome badFormat = run("ledger", "export", "--format", "xml", "--repo", empty.toString(), "--json");
+
+    assertThat(missing.exitCode()).as(missing.err()).isEqualTo(ExitCodes.CONFIGURATION);
+    assertThat(JSON.readTree(missing.out()).get("error").get("code").asText()).isEqualTo("LEDGER_NOT_FOUND");
+    assertThat(missing.err()).isEmpty();
+    assertThat(badFormat.exitCode()).isEqualTo(ExitCodes.USAGE);
+    assertThat(JSON.readTree(badFormat.out()).get("error").get("message").asText()).contains("jsonl or intoto");
+  }
+
+  @Test
   void theLedgerCommandNeedsASubcommand() {
     assertThat(run("ledger").exitCode()).isEqualTo(ExitCodes.USAGE);
   }

@@ -25,7 +25,7 @@ class SearchCommandTest {
         "/a", """
             {"format":"capability-index/1",
              "entries":[{"coordinates":"org.example:notes:1.0.0","name":"notes","description":"Keeps notes",
-                         "effects":{"filesystem.write":["notes"]},"claims":{"verified":true}}],
+                         "effects":{"filesystem.write":["notes"]},"claims":{"verified":true,"audited":"2026","reviewed":"yes","license":"MIT","tested":"ci","origin":"example"}}],
              "links":["/b"]}""",
         "/b", """
             {"format":"capability-index/1",
@@ -67,6 +67,14 @@ class SearchCommandTest {
     assertThat(view.at("/hits/1/path").toString()).isEqualTo("[\"" + base + "/a\",\"" + base + "/b\"]");
     assertThat(view.at("/problems/0/code").asText()).isEqualTo("INDEX_CYCLE");
     assertThat(view.get("stop").asText()).isEqualTo("INDEX_COMPLETE");
+  }
+
+  @Test
+  void claimsArePrintedInOneOrderEveryRun() throws IOException {
+    CliRunner.Outcome outcome = CliRunner.run("search", "notes", "--index", base + "/a", "--allow-http", "--allow-loopback", "--json");
+
+    JsonNode claims = new ObjectMapper().readTree(outcome.out()).at("/hits/0/claims");
+    assertThat(claims.fieldNames()).toIterable().containsExactly("audited", "license", "origin", "reviewed", "tested", "verified");
   }
 
   @Test

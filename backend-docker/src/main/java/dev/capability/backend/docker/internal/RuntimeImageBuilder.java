@@ -30,6 +30,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 import org.apache.commons.compress.archivers.tar.TarArchiveEntry;
 import org.apache.commons.compress.archivers.tar.TarArchiveOutputStream;
 import org.slf4j.Logger;
@@ -65,6 +66,7 @@ public final class RuntimeImageBuilder {
   private final Path tini;
   private final List<String> modules;
   private final Path workDirectory;
+  private final Consumer<String> progress;
 
   /**
    * @param client the daemon to load the image into
@@ -72,14 +74,22 @@ public final class RuntimeImageBuilder {
    * @param tini a statically linked tini on this host
    * @param modules the Java modules to jlink; empty for an image without Java
    * @param workDirectory where the tar is assembled
+   * @param progress told each step of a build, as a short sentence, before it starts; not told
+   *     anything when the image is already up to date
    */
   public RuntimeImageBuilder(
-      DockerClient client, Path busybox, Path tini, List<String> modules, Path workDirectory) {
+      DockerClient client,
+      Path busybox,
+      Path tini,
+      List<String> modules,
+      Path workDirectory,
+      Consumer<String> progress) {
     this.client = Objects.requireNonNull(client, "client");
     this.busybox = Objects.requireNonNull(busybox, "busybox");
     this.tini = Objects.requireNonNull(tini, "tini");
     this.modules = List.copyOf(modules);
     this.workDirectory = Objects.requireNonNull(workDirectory, "workDirectory");
+    this.progress = Objects.requireNonNull(progress, "progress");
   }
 
   /**
@@ -97,20 +107,27 @@ public final class RuntimeImageBuilder {
         && recipe.equals(existing.get().getConfig().getLabels().get(Labels.IMAGE_CONTENT))) {
       return existing.get().getId();
     }
+    progress.accept(
+        "building the runtime image "
+            + tag
+            + (existing.isPresent() ? " (its inputs changed)" : " (not on the daemon yet)"));
     Path scratch = null;
     try {
       scratch = Files.createTempDirectory(workDirectory, "ck-docker-image-");
       Path root = scratch.resolve("root");
       Files.createDirectory(root);
       if (!modules.isEmpty()) {
+        progress.accept("jlink: a Java runtime of " + String.join(", ", modules));
         jlink(root.resolve(JAVA_HOME.substring(1)));
       }
       Path layer = scratch.resolve("layer.tar");
+      progress.accept("writing the image layer");
       String layerDigest = writeLayer(root, layer);
       byte[] config = config(recipe, layerDigest);
       String configDigest = Sha256.hex(config);
       Path image = scratch.resolve("image.tar");
       writeImage(image, tag, config, configDigest, layer, layerDigest);
+      progress.accept("loading the image (" + Files.size(image) / (1024 * 1024) + " MiB) into the daemon");
       try (InputStream in = Files.newInputStream(image)) {
         client.loadImageCmd(in).exec();
       }

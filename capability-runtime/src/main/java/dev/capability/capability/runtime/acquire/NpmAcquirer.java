@@ -21,7 +21,7 @@ public final class NpmAcquirer {
   private NpmAcquirer(Builder builder) {
     this.pipeline = new NpmPipeline(
         builder.registry, builder.allowHttpLoopback, builder.bodyBudget, new ContentStore(builder.store),
-        builder.keys.keys(), builder.policy, builder.maxBytes);
+        builder.keys.keys(), builder.policy, builder.maxBytes, builder.listener);
   }
 
   public static Builder builder(URI registry, Path store) {
@@ -45,6 +45,7 @@ public final class NpmAcquirer {
     private Duration bodyBudget = Duration.ofMinutes(5);
     private NpmRegistryKeys keys = NpmRegistryKeys.none();
     private TrustPolicy policy = TrustPolicies.standard();
+    private AcquisitionListener listener = AcquisitionListener.NONE;
     private long maxBytes = PackageAcquirer.DEFAULT_MAX_BYTES;
 
     private Builder(URI registry, Path store) {
@@ -78,6 +79,12 @@ public final class NpmAcquirer {
         throw new IllegalArgumentException("maxBytes must be positive: " + maxBytes);
       }
       this.maxBytes = maxBytes;
+      return this;
+    }
+
+    /** Told each file as it is fetched, for progress; default {@link AcquisitionListener#NONE}. */
+    public Builder listener(AcquisitionListener listener) {
+      this.listener = Objects.requireNonNull(listener, "listener");
       return this;
     }
 

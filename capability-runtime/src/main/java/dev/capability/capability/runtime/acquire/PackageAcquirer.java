@@ -37,7 +37,8 @@ public final class PackageAcquirer {
         builder.policy,
         builder.expectedRepository,
         builder.expectedCommit,
-        builder.maxBytes);
+        builder.maxBytes,
+        builder.listener);
   }
 
   public static Builder builder(PackageSource source, Path store) {
@@ -67,6 +68,7 @@ public final class PackageAcquirer {
     private TrustPolicy policy = TrustPolicies.standard();
     private Optional<String> expectedRepository = Optional.empty();
     private Optional<String> expectedCommit = Optional.empty();
+    private AcquisitionListener listener = AcquisitionListener.NONE;
     private long maxBytes = DEFAULT_MAX_BYTES;
 
     private Builder(PackageSource source, Path store) {
@@ -112,6 +114,12 @@ public final class PackageAcquirer {
         throw new IllegalArgumentException("maxBytes must be positive: " + maxBytes);
       }
       this.maxBytes = maxBytes;
+      return this;
+    }
+
+    /** Told each file as it is fetched, for progress; default {@link AcquisitionListener#NONE}. */
+    public Builder listener(AcquisitionListener listener) {
+      this.listener = Objects.requireNonNull(listener, "listener");
       return this;
     }
 

@@ -2,6 +2,7 @@ package dev.capability.capability.runtime.internal.acquire;
 
 import dev.capability.capability.runtime.acquire.Acquisition;
 import dev.capability.capability.runtime.acquire.AcquisitionCodes;
+import dev.capability.capability.runtime.acquire.AcquisitionListener;
 import dev.capability.capability.runtime.acquire.AcquisitionRefusedException;
 import dev.capability.capability.runtime.acquire.Check;
 import dev.capability.capability.runtime.acquire.Coordinates;
@@ -43,6 +44,7 @@ public final class AcquisitionPipeline {
   private final TrustPolicy policy;
   private final ProvenanceVerifier.Expectations expectations;
   private final long maxBytes;
+  private final AcquisitionListener listener;
 
   public AcquisitionPipeline(
       PackageSource source,
@@ -52,7 +54,8 @@ public final class AcquisitionPipeline {
       TrustPolicy policy,
       Optional<String> expectedRepository,
       Optional<String> expectedCommit,
-      long maxBytes) {
+      long maxBytes,
+      AcquisitionListener listener) {
     this.source = source;
     this.store = store;
     this.signatures = new SignatureVerifier(keyring);
@@ -61,6 +64,7 @@ public final class AcquisitionPipeline {
     this.policy = policy;
     this.expectations = new ProvenanceVerifier.Expectations(expectedRepository, expectedCommit);
     this.maxBytes = maxBytes;
+    this.listener = listener;
   }
 
   public Acquisition acquire(Coordinates coordinates) {
@@ -68,11 +72,12 @@ public final class AcquisitionPipeline {
     String location = source.location(path);
     InputStream in = source.open(path).orElseThrow(
         () -> new AcquisitionRefusedException(AcquisitionCodes.ARTIFACT_NOT_FOUND, location + " does not exist"));
+    listener.downloading(location);
     ContentStore.Staged staged = store.stage(in, maxBytes, location);
     boolean stored = false;
     try {
       List<Fetch> fetched = new ArrayList<>();
-      fetched.add(new Fetch(location, true, staged.size(), staged.sha256()));
+      record(fetched, new Fetch(location, true, staged.size(), staged.sha256()));
       String what = coordinates.fileName();
 
       Map<String, byte[]> checksums = new LinkedHashMap<>();
@@ -156,12 +161,17 @@ public final class AcquisitionPipeline {
     String location = source.location(path);
     Optional<InputStream> in = source.open(path);
     if (in.isEmpty()) {
-      fetched.add(new Fetch(location, false, 0, ""));
+      record(fetched, new Fetch(location, false, 0, ""));
       return Optional.empty();
     }
     byte[] bytes = SmallFiles.read(in.get(), limit, location);
-    fetched.add(new Fetch(location, true, bytes.length, sha256(bytes)));
+    record(fetched, new Fetch(location, true, bytes.length, sha256(bytes)));
     return Optional.of(bytes);
+  }
+
+  private void record(List<Fetch> fetched, Fetch fetch) {
+    fetched.add(fetch);
+    listener.fetched(fetch);
   }
 
   private static String sha256(byte[] bytes) {

@@ -3,6 +3,7 @@ package dev.capability.capability.runtime.internal.acquire;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.capability.capability.runtime.acquire.Acquisition;
 import dev.capability.capability.runtime.acquire.AcquisitionCodes;
+import dev.capability.capability.runtime.acquire.AcquisitionListener;
 import dev.capability.capability.runtime.acquire.AcquisitionRefusedException;
 import dev.capability.capability.runtime.acquire.Check;
 import dev.capability.capability.runtime.acquire.Fetch;
@@ -46,9 +47,11 @@ public final class NpmPipeline {
   private final RegistryKeys keys;
   private final TrustPolicy policy;
   private final long maxBytes;
+  private final AcquisitionListener listener;
 
   public NpmPipeline(
-      URI registry, boolean allowHttpLoopback, Duration bodyBudget, ContentStore store, RegistryKeys keys, TrustPolicy policy, long maxBytes) {
+      URI registry, boolean allowHttpLoopback, Duration bodyBudget, ContentStore store, RegistryKeys keys, TrustPolicy policy, long maxBytes,
+      AcquisitionListener listener) {
     if (bodyBudget.isNegative() || bodyBudget.isZero()) {
       throw new IllegalArgumentException("the time budget must be positive: " + bodyBudget);
     }
@@ -59,6 +62,12 @@ public final class NpmPipeline {
     this.keys = keys;
     this.policy = policy;
     this.maxBytes = maxBytes;
+    this.listener = listener;
+  }
+
+  private void record(List<Fetch> fetched, Fetch fetch) {
+    fetched.add(fetch);
+    listener.fetched(fetch);
   }
 
   public Acquisition acquire(NpmCoordinates coordinates) {
@@ -67,7 +76,7 @@ public final class NpmPipeline {
     InputStream manifestStream = HttpRepositorySource.get(client, manifestUri, bodyBudget).orElseThrow(
         () -> new AcquisitionRefusedException(AcquisitionCodes.ARTIFACT_NOT_FOUND, manifestUri + " does not exist"));
     byte[] manifestBytes = SmallFiles.read(manifestStream, MANIFEST_MAX_BYTES, manifestUri.toString());
-    fetched.add(new Fetch(manifestUri.toString(), true, manifestBytes.length, hex("SHA-256", manifestBytes)));
+    record(fetched, new Fetch(manifestUri.toString(), true, manifestBytes.length, hex("SHA-256", manifestBytes)));
     JsonNode manifest;
     try {
       manifest = new StrictJson(MANIFEST_MAX_BYTES, 64).parse(manifestBytes, manifestUri.toString());
@@ -82,10 +91,11 @@ public final class NpmPipeline {
     URI tarball = tarball(dist.path("tarball").asText(""), manifestUri);
     InputStream tarballStream = HttpRepositorySource.get(client, tarball, bodyBudget).orElseThrow(
         () -> new AcquisitionRefusedException(AcquisitionCodes.ARTIFACT_NOT_FOUND, tarball + " does not exist"));
+    listener.downloading(tarball.toString());
     ContentStore.Staged staged = store.stage(tarballStream, maxBytes, tarball.toString());
     boolean stored = false;
     try {
-      fetched.add(new Fetch(tarball.toString(), true, staged.size(), staged.sha256()));
+      record(fetched, new Fetch(tarball.toString(), true, staged.size(), staged.sha256()));
       String integrityText = dist.path("integrity").asText("");
       Check integrity = integrity(integrityText, dist.path("shasum").asText(""), staged);
       SignatureVerifier.Outcome signature = signature(dist.path("signatures"), coordinates, integrityText);

@@ -92,7 +92,8 @@ class ReadonlyDevPolicyTest {
     assertThat(policy.inheritEnvironment()).containsExactly("LANG", "PATH");
     assertThat(policy.setEnvironment()).isEmpty();
     assertThat(policy.allowRepositoryExecutables()).isFalse();
-    assertThat(policy.executables()).extracting(ExecutableRule::id).containsExactly("cat", "git", "ls", "mvn");
+    assertThat(policy.executables()).extracting(ExecutableRule::id).containsExactly(
+        "cat", "find", "git", "grep", "head", "ls", "mvn", "nl", "pwd", "rg", "sed", "tac", "tail", "wc", "which");
     assertThat(policy.executables()).allSatisfy(rule -> {
       assertThat(rule.matching()).isEqualTo(ExecutableRule.Matching.NAME);
       assertThat(rule.name()).contains(rule.id());
@@ -102,7 +103,7 @@ class ReadonlyDevPolicyTest {
         .contains(OperandRule.atLeast(ValueRule.path(), 1));
     assertThat(policy.executable("ls").orElseThrow().arguments().orElseThrow().operands())
         .contains(OperandRule.any(ValueRule.path()));
-    assertThat(policy.executable("git").orElseThrow().arguments().orElseThrow().subcommands()).containsOnlyKeys("status", "diff");
+    assertThat(policy.executable("git").orElseThrow().arguments().orElseThrow().subcommands()).containsOnlyKeys("status", "diff", "log", "show");
   }
 
   @Test

@@ -12,7 +12,7 @@ import java.util.Optional;
  * <p>Beyond GNU sed, it refuses: non-ASCII (a multibyte locale could read a trail byte as a
  * delimiter), newlines and comments (one script separator, {@code ;}), letters, digits,
  * {@code \}, {@code [} and {@code ]} as delimiters, and a delimiter or newline inside a bracket
- * expression of a regex (GNU sed ends the regex there, POSIX and BSD sed do not).
+ * expression of a regex (older GNU sed ends the regex there, newer GNU sed does not).
  */
 final class SedScript {
 
@@ -121,7 +121,8 @@ final class SedScript {
       char delimiter = delimiter();
       delimited(delimiter, true);
       delimited(delimiter, false);
-      while (pos < text.length() && (SUBSTITUTE_FLAGS.indexOf(peek()) >= 0 || isDigit(peek()))) {
+      // GNU sed allows blanks between the flags.
+      while (pos < text.length() && (SUBSTITUTE_FLAGS.indexOf(peek()) >= 0 || isDigit(peek()) || isBlank(peek()))) {
         pos++;
       }
       if (peek() == 'e' || peek() == 'w') {
@@ -229,41 +230,62 @@ final class SedScript {
     throw refuse(start, "a regex, replacement or transliteration is not closed with " + Printable.quote(String.valueOf(delimiter)));
   }
 
-  /** Reads a POSIX bracket expression from its {@code [} over its {@code ]}. */
+  /**
+   * Reads a bracket expression from its {@code [} over its {@code ]}, as GNU sed's
+   * {@code snarf_char_class} does, including its reading of {@code [:class:]},
+   * {@code [.symbol.]} and {@code [=equivalence=]}. The delimiter is refused anywhere inside:
+   * GNU sed 4.9 reads it there as a literal, older versions as the end of the regex.
+   */
   private void bracket(char delimiter) {
     int start = pos;
     pos++;
     if (peek() == '^') {
-      pos++;
+      bracketCharacter(delimiter);
     }
     if (peek() == ']') {
-      pos++;
+      bracketCharacter(delimiter);
     }
+    // 0: plain, 1: after an inner [, 2: inside [: [. or [=, 3: after its closing : . or =
+    int state = 0;
+    char inner = 0;
     while (pos < text.length()) {
-      char c = text.charAt(pos);
-      if (c == delimiter) {
-        throw refuse(pos, "the delimiter " + Printable.quote(String.valueOf(delimiter))
-            + " inside a bracket expression is read differently by GNU and POSIX sed");
+      char c = bracketCharacter(delimiter);
+      if ((c == '.' || c == ':' || c == '=') && state == 1) {
+        inner = c;
+        state = 2;
+        continue;
+      }
+      if ((c == '.' || c == ':' || c == '=') && state == 2 && c == inner) {
+        state = 3;
+        continue;
+      }
+      if (c == '[') {
+        if (state == 0) {
+          state = 1;
+        }
+        continue;
       }
       if (c == ']') {
-        pos++;
-        return;
-      }
-      if (c == '[' && pos + 1 < text.length() && ":.=".indexOf(text.charAt(pos + 1)) >= 0) {
-        char kind = text.charAt(pos + 1);
-        int close = text.indexOf(kind + "]", pos + 2);
-        if (close < 0) {
-          break;
+        if (state == 0 || state == 1) {
+          return;
         }
-        if (text.substring(pos + 2, close).indexOf(delimiter) >= 0) {
-          throw refuse(pos, "the delimiter " + Printable.quote(String.valueOf(delimiter)) + " inside a bracket expression is not allowed");
+        if (state == 3) {
+          state = 0;
         }
-        pos = close + 2;
-      } else {
-        pos++;
       }
+      state &= ~1;
     }
     throw refuse(start, "a bracket expression is not closed");
+  }
+
+  private char bracketCharacter(char delimiter) {
+    char c = text.charAt(pos);
+    if (c == delimiter) {
+      throw refuse(pos, "the delimiter " + Printable.quote(String.valueOf(delimiter))
+          + " inside a bracket expression is read as a literal by newer GNU sed and as the end by older versions");
+    }
+    pos++;
+    return c;
   }
 
   private void endOfCommand() {

@@ -232,7 +232,7 @@ class ExecutionPoliciesParseTest {
   void noPrefixOfAValidPolicyIsAPolicy() throws IOException {
     // No fallback: a file cut short anywhere (a crashed editor, a full disk) is refused, never read as less.
     String json = Files.readString(ReadonlyDevPolicyTest.FILE).stripTrailing();
-    assertThat(ExecutionPolicies.parse(json, "whole").policy().executables()).hasSize(4);
+    assertThat(ExecutionPolicies.parse(json, "whole").policy().executables()).hasSize(15);
 
     for (int end = 0; end < json.length(); end++) {
       String prefix = json.substring(0, end);

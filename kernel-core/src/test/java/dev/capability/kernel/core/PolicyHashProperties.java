@@ -75,7 +75,7 @@ class PolicyHashProperties {
 
   /** One small change to a policy, each still a valid policy. */
   enum Mutation {
-    ADD_EXACT_ARGUMENTS, ADD_FLAG, PIN_OR_REPIN, ADD_NOT_MATCH_EXAMPLE, NAME_TOOL_CONFIGURATION, REMOVE_RULE, LENGTHEN_TIMEOUT,
+    ADD_EXACT_ARGUMENTS, ADD_FLAG, ADD_LEADING_OPERAND, PIN_OR_REPIN, ADD_NOT_MATCH_EXAMPLE, NAME_TOOL_CONFIGURATION, REMOVE_RULE, LENGTHEN_TIMEOUT,
     ADD_CAPABILITY, INHERIT_MORE, PROTECT_MORE, TOGGLE_GIT_NEUTRALIZATION;
 
     ExecutionPolicy apply(ExecutionPolicy policy, int index) {
@@ -86,6 +86,9 @@ class PolicyHashProperties {
         case ADD_EXACT_ARGUMENTS -> changeRule(policy, index, rule -> rule.toBuilder().exact("--mutated").build());
         case ADD_FLAG -> changeRule(policy, index, rule -> rule.toBuilder()
             .arguments(rule.arguments().map(ArgumentRules::toBuilder).orElse(ArgumentRules.builder()).flag("--mutated").build())
+            .build());
+        case ADD_LEADING_OPERAND -> changeRule(policy, index, rule -> rule.toBuilder()
+            .arguments(withLeadingSedScript(rule.arguments()))
             .build());
         case PIN_OR_REPIN -> changeRule(policy, index, rule -> rule.toBuilder()
             .sha256((rule.sha256().filter(s -> s.startsWith("ab")).isPresent() ? "cd" : "ab").repeat(32))
@@ -108,6 +111,15 @@ class PolicyHashProperties {
             Stream.concat(policy.protectedPaths().stream(), Stream.of("mutated/**")).toList()).build();
         case TOGGLE_GIT_NEUTRALIZATION -> policy.toBuilder().neutralizeGit(!policy.neutralizeGit()).build();
       };
+    }
+
+    /** The rules with one more leading operand rule; rules with subcommands are replaced, as they take no operands. */
+    private static ArgumentRules withLeadingSedScript(Optional<ArgumentRules> arguments) {
+      ArgumentRules rules = arguments.filter(a -> a.subcommands().isEmpty()).orElse(ArgumentRules.builder().build());
+      OperandRule operands = rules.operands().orElse(OperandRule.any(ValueRule.path()));
+      List<ValueRule> leading = new ArrayList<>(operands.leading());
+      leading.add(ValueRule.sedScript());
+      return rules.toBuilder().operands(new OperandRule(operands.value(), operands.minCount(), OptionalInt.empty(), leading)).build();
     }
 
     private static ExecutionPolicy changeRule(ExecutionPolicy policy, int index, UnaryOperator<ExecutableRule> change) {
@@ -221,11 +233,15 @@ class PolicyHashProperties {
     Arbitrary<Map<String, SubcommandRule>> subcommands = depth >= 1
         ? Arbitraries.just(Map.of())
         : Arbitraries.maps(Arbitraries.of("status", "diff", "log"), argumentRules(depth + 1).map(SubcommandRule::of)).ofMaxSize(2);
+    Arbitrary<ValueRule> values = Arbitraries.of(
+        ValueRule.path(), ValueRule.integer(0, 100), ValueRule.literal("HEAD", "main"), ValueRule.string(), ValueRule.sedScript());
     Arbitrary<Optional<OperandRule>> operands = Combinators.combine(
-            Arbitraries.of(ValueRule.path(), ValueRule.integer(0, 100), ValueRule.literal("HEAD", "main")),
+            values,
             Arbitraries.integers().between(0, 2),
-            Arbitraries.integers().between(0, 3).optional())
-        .as((value, min, extra) -> new OperandRule(value, min, extra.map(e -> OptionalInt.of(min + e)).orElse(OptionalInt.empty())))
+            Arbitraries.integers().between(0, 3).optional(),
+            Arbitraries.oneOf(values, Arbitraries.just(ValueRule.writePath())).list().ofMaxSize(2))
+        .as((value, min, extra, leading) -> new OperandRule(value, min,
+            extra.map(e -> OptionalInt.of(Math.max(min + e, leading.size()))).orElse(OptionalInt.empty()), leading))
         .optional();
     return Combinators.combine(flags, subcommands, operands, Arbitraries.of(DoubleDashMode.class))
         .as((flagRules, subcommandRules, operandRule, doubleDash) -> {

@@ -62,6 +62,16 @@ public record ValueRule(ValueKind kind, Set<String> literals, OptionalLong min, 
     return new ValueRule(ValueKind.INTEGER, Set.of(), OptionalLong.empty(), OptionalLong.empty(), false);
   }
 
+  /** Free text, never read as a path; see {@link ValueKind#STRING}. */
+  public static ValueRule string() {
+    return new ValueRule(ValueKind.STRING, Set.of(), OptionalLong.empty(), OptionalLong.empty(), false);
+  }
+
+  /** A sed script that only selects and prints; see {@link ValueKind#SED_SCRIPT}. */
+  public static ValueRule sedScript() {
+    return new ValueRule(ValueKind.SED_SCRIPT, Set.of(), OptionalLong.empty(), OptionalLong.empty(), false);
+  }
+
   /** An integer in {@code [min, max]}. */
   public static ValueRule integer(long min, long max) {
     return new ValueRule(ValueKind.INTEGER, Set.of(), OptionalLong.of(min), OptionalLong.of(max), false);

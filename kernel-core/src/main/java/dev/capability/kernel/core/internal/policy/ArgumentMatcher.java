@@ -77,11 +77,14 @@ final class ArgumentMatcher {
       if (operandRule.maxCount().isPresent() && operands > operandRule.maxCount().getAsInt()) {
         return deny(TOO_MANY_OPERANDS, rulePath + ".operands", i, "at most " + operandRule.maxCount().getAsInt() + " operands are allowed");
       }
-      Optional<String> problem = ValueChecker.problem(operandRule.value(), arg, afterDoubleDash, workspace);
+      int position = operands - 1;
+      ValueRule valueRule = operandRule.ruleAt(position);
+      Optional<String> problem = ValueChecker.problem(valueRule, arg, afterDoubleDash, workspace);
       if (problem.isPresent()) {
-        return deny(OPERAND_INVALID, rulePath + ".operands", i, "operand " + Printable.quote(arg) + " " + problem.get());
+        String rule = position < operandRule.leading().size() ? rulePath + ".operands.leading[" + position + "]" : rulePath + ".operands";
+        return deny(OPERAND_INVALID, rule, i, "operand " + Printable.quote(arg) + " " + problem.get());
       }
-      if (operandRule.value().write()) {
+      if (valueRule.write()) {
         writeTargets.add(new WriteTarget(i, arg));
       }
     }

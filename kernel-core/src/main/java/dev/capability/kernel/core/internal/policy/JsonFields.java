@@ -101,6 +101,18 @@ final class JsonFields {
     });
   }
 
+  /** An array of objects, in document order. */
+  Optional<List<JsonFields>> objects(String name) {
+    return get(name).map(value -> {
+      List<JsonNode> elements = elements(value, pointer(name));
+      List<JsonFields> objects = new ArrayList<>();
+      for (int i = 0; i < elements.size(); i++) {
+        objects.add(new JsonFields(elements.get(i), JsonPointers.element(pointer(name), i)));
+      }
+      return objects;
+    });
+  }
+
   /** An array of string arrays. */
   Optional<List<List<String>>> textLists(String name) {
     return get(name).map(value -> {

@@ -30,6 +30,7 @@ import dev.capability.kernel.api.policy.ValueRule;
 import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -62,7 +63,7 @@ public final class PolicyJsonReader {
   static final Set<String> SUBCOMMAND_MEMBERS = Set.of("flags", "subcommands", "operands", "doubleDash", "match", "notMatch");
   static final Set<String> FLAG_MEMBERS = Set.of("value");
   static final Set<String> VALUE_MEMBERS = Set.of("kind", "values", "min", "max", "write");
-  static final Set<String> OPERAND_MEMBERS = Set.of("kind", "values", "min", "max", "write", "minCount", "maxCount");
+  static final Set<String> OPERAND_MEMBERS = Set.of("kind", "values", "min", "max", "write", "minCount", "maxCount", "leading");
 
   /** How a tool configuration pin that only records the file's hash is written. */
   static final String PIN_RECORDED = "recorded";
@@ -203,7 +204,9 @@ public final class PolicyJsonReader {
     OptionalInt maxCount = operands.integer("maxCount", 0, Integer.MAX_VALUE)
         .map(max -> OptionalInt.of(max.intValue()))
         .orElse(OptionalInt.empty());
-    return construct(operands.pointer(), () -> new OperandRule(value, minCount, maxCount));
+    List<ValueRule> leading = new ArrayList<>();
+    operands.objects("leading").ifPresent(rules -> rules.forEach(rule -> leading.add(value(rule.allowOnly(VALUE_MEMBERS)))));
+    return construct(operands.pointer(), () -> new OperandRule(value, minCount, maxCount, leading));
   }
 
   private static ValueRule value(JsonFields value) {

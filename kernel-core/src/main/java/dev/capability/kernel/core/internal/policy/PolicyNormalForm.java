@@ -138,6 +138,10 @@ public final class PolicyNormalForm {
     Map<String, Object> out = value(rule.value());
     out.put("minCount", rule.minCount());
     rule.maxCount().ifPresent(max -> out.put("maxCount", max));
+    // Written only when present, as "values" is, so that policies without leading rules keep their hashes.
+    if (!rule.leading().isEmpty()) {
+      out.put("leading", rule.leading().stream().map(PolicyNormalForm::value).toList());
+    }
     return out;
   }
 

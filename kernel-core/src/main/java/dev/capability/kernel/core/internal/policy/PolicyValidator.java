@@ -13,6 +13,7 @@ import dev.capability.kernel.api.policy.ArgumentRules;
 import dev.capability.kernel.api.policy.ExecutableRule;
 import dev.capability.kernel.api.policy.ExecutionPolicy;
 import dev.capability.kernel.api.policy.FlagRule;
+import dev.capability.kernel.api.policy.OperandRule;
 import dev.capability.kernel.api.policy.PolicyExamples;
 import dev.capability.kernel.api.policy.ProjectWriteMode;
 import dev.capability.kernel.api.policy.SubcommandRule;
@@ -231,7 +232,11 @@ public final class PolicyValidator {
       validateExampleShapes(subcommand.getValue().examples(), subPointer);
     }
     if (rules.operands().isPresent()) {
-      validateValue(rules.operands().get().value(), member(pointer, "operands"));
+      OperandRule operands = rules.operands().get();
+      validateValue(operands.value(), member(pointer, "operands"));
+      for (int i = 0; i < operands.leading().size(); i++) {
+        validateValue(operands.leading().get(i), element(member(member(pointer, "operands"), "leading"), i));
+      }
     }
   }
 

@@ -25,7 +25,20 @@ final class ValueChecker {
           ? Optional.empty()
           : Optional.of("is not one of " + rule.literals().stream().map(Printable::quote).toList());
       case INTEGER -> integerProblem(rule, value);
+      case STRING -> textProblem(value, leadingDashAllowed);
+      case SED_SCRIPT -> textProblem(value, leadingDashAllowed).or(() -> SedScript.problem(value));
     };
+  }
+
+  private static Optional<String> textProblem(String value, boolean leadingDashAllowed) {
+    if (value.startsWith("-") && !leadingDashAllowed) {
+      return Optional.of("starts with -; such a value is accepted only as an operand after --");
+    }
+    int bad = Characters.firstUnsafe(value);
+    if (bad >= 0) {
+      return Optional.of(String.format("contains the control or invisible character U+%04X at index %d", (int) value.charAt(bad), bad));
+    }
+    return Optional.empty();
   }
 
   private static Optional<String> pathProblem(String value, boolean leadingDashAllowed, Optional<Path> workspace) {

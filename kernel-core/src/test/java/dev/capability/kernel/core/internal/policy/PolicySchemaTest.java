@@ -4,10 +4,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.networknt.schema.JsonSchema;
+import com.networknt.schema.JsonSchemaFactory;
+import com.networknt.schema.SpecVersion;
 import dev.capability.kernel.api.backend.IsolationCapability;
 import dev.capability.kernel.api.policy.ExecutableRule;
 import dev.capability.kernel.api.policy.ExecutionPolicy;
+import dev.capability.kernel.api.policy.ValueKind;
 import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -57,6 +62,37 @@ class PolicySchemaTest {
     for (JsonNode node : new JsonNode[] {schema, schema.get("properties").get("environment"), definition("executable"),
         definition("arguments"), definition("subcommand"), definition("flag"), definition("value"), definition("operands")}) {
       assertThat(node.get("additionalProperties").asBoolean(true)).isFalse();
+    }
+  }
+
+  @Test
+  void listsEveryValueKindForValuesOperandsAndLeadingOperands() {
+    Set<String> kinds = Arrays.stream(ValueKind.values()).map(PolicyNormalForm::jsonName).collect(Collectors.toSet());
+    for (String definition : List.of("value", "operands")) {
+      Set<String> listed = new HashSet<>();
+      definition(definition).get("properties").get("kind").get("enum").forEach(kind -> listed.add(kind.asText()));
+      assertThat(listed).as(definition).isEqualTo(kinds);
+    }
+    assertThat(definition("operands").get("properties").get("leading").get("items").get("$ref").asText()).isEqualTo("#/$defs/value");
+  }
+
+  @Test
+  void theShippedReadOnlyPolicyAndLeadingRulesValidate() throws IOException {
+    JsonSchema validator = JsonSchemaFactory.getInstance(SpecVersion.VersionFlag.V202012).getSchema(Files.readString(SCHEMA));
+    ObjectMapper mapper = new ObjectMapper();
+
+    assertThat(validator.validate(mapper.readTree(Files.readString(Path.of("..", "examples", "policies", "readonly-dev.json")))))
+        .isEmpty();
+    assertThat(validator.validate(mapper.readTree(
+        "{\"version\": 1, \"executables\": {\"t\": {\"name\": \"t\", \"arguments\": {\"operands\":"
+            + " {\"kind\": \"path\", \"leading\": [{\"kind\": \"sed-script\"}, {\"kind\": \"string\"}]}}}}}")))
+        .isEmpty();
+    for (String operands : List.of(
+        "{\"kind\": \"string\", \"min\": 1}", "{\"kind\": \"sed-script\", \"write\": true}",
+        "{\"kind\": \"path\", \"leading\": [{\"kind\": \"string\", \"minCount\": 1}]}",
+        "{\"kind\": \"path\", \"leading\": [{\"kind\": \"regex\"}]}")) {
+      String json = "{\"version\": 1, \"executables\": {\"t\": {\"name\": \"t\", \"arguments\": {\"operands\": " + operands + "}}}}";
+      assertThat(validator.validate(mapper.readTree(json))).as(operands).isNotEmpty();
     }
   }
 

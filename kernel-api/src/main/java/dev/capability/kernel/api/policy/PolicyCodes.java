@@ -48,11 +48,20 @@ public final class PolicyCodes {
   public static final String POLICY_ENVIRONMENT_DENIED = "POLICY_ENVIRONMENT_DENIED";
   /** A {@code match} example was refused or a {@code notMatch} example was allowed. */
   public static final String POLICY_EXAMPLE_FAILED = "POLICY_EXAMPLE_FAILED";
+  /**
+   * A rule can never allow anything: its executable, an {@code exact} argument list or a
+   * {@code match} example is one the built-in checks always refuse ({@code true}, {@code sleep 0},
+   * a {@code .cmd} script, ...), or a part of its argument rules can never be reached or satisfied.
+   */
+  public static final String POLICY_RULE_NEVER_ALLOWS = "POLICY_RULE_NEVER_ALLOWS";
 
   // Denials by the built-in layer.
   /** The argv is empty or an argument contains a NUL character. */
   public static final String ARGV_INVALID = "ARGV_INVALID";
-  /** The command does nothing ({@code true}, {@code echo ...}, {@code test ...}, ...). */
+  /**
+   * The command does nothing whatever happens: {@code true}, {@code :}, {@code false},
+   * {@code exit ...}, or {@code sleep} with only zero durations.
+   */
   public static final String NOOP_COMMAND = "NOOP_COMMAND";
   /** argv[0] names a Windows {@code .cmd} or {@code .bat} script. */
   public static final String WINDOWS_SHIM = "WINDOWS_SHIM";

@@ -225,7 +225,9 @@ class PolicyHashProperties {
             Arbitraries.of(ValueRule.path(), ValueRule.integer(0, 100), ValueRule.literal("HEAD", "main")),
             Arbitraries.integers().between(0, 2),
             Arbitraries.integers().between(0, 3).optional())
-        .as((value, min, extra) -> new OperandRule(value, min, extra.map(e -> OptionalInt.of(min + e)).orElse(OptionalInt.empty())))
+        // A maxCount of 0 allows no operand, which validation refuses (POLICY_RULE_NEVER_ALLOWS).
+        .as((value, min, extra) -> new OperandRule(value, min,
+            extra.map(e -> OptionalInt.of(Math.max(1, min + e))).orElse(OptionalInt.empty())))
         .optional();
     return Combinators.combine(flags, subcommands, operands, Arbitraries.of(DoubleDashMode.class))
         .as((flagRules, subcommandRules, operandRule, doubleDash) -> {

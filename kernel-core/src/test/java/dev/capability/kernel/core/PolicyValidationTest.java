@@ -78,6 +78,40 @@ class PolicyValidationTest {
     assertThat(loaded.policy().setEnvironment()).containsKey("GIT_CONFIG_NOSYSTEM");
   }
 
+  @ParameterizedTest
+  @ValueSource(strings = {"LD_PRELOAD", "ld_preload", "DYLD_INSERT_LIBRARIES", "JAVA_TOOL_OPTIONS", "BASH_ENV",
+      "GIT_DIR", "GIT_CONFIG_GLOBAL", "GIT_SSH_COMMAND", "PATH", "HOME", "XDG_CONFIG_HOME", "XDG_CONFIG_DIRS"})
+  void refusesRequestVariablesTheKernelNeverTakesFromARequest(String name) {
+    assertRefused(ExecutionPolicy.builder().requestEnvironment(name).build(), "POLICY_ENVIRONMENT_DENIED",
+        "at /environment/request:", name);
+  }
+
+  @Test
+  void refusesARequestNameThatIsAlsoInheritedOrSet() {
+    assertRefused(ExecutionPolicy.builder().inheritEnvironment("LANG").requestEnvironment("LANG").build(),
+        "POLICY_INVALID", "LANG is both inherited and given by requests");
+    assertRefused(ExecutionPolicy.builder().setEnvironment("LANG", "C").requestEnvironment("LANG").build(),
+        "POLICY_INVALID", "LANG is both set and given by requests");
+  }
+
+  @Test
+  void refusesMalformedRequestNames() {
+    assertRefused(ExecutionPolicy.builder().requestEnvironment("A-B").build(), "POLICY_INVALID", "/environment/request");
+  }
+
+  @Test
+  void requestNamesAreReadFromTheEnvironmentSectionAndWrittenOnlyWhenPresent() {
+    LoadedPolicy loaded = ExecutionPolicies.parse(
+        "{\"version\": 1, \"environment\": {\"inherit\": [\"PATH\"], \"request\": [\"TCK_B\", \"TCK_A\"]}}", "file");
+
+    assertThat(loaded.policy().requestEnvironment()).containsExactly("TCK_A", "TCK_B");
+    assertThat(ExecutionPolicies.parse(ExecutionPolicies.toJson(loaded.policy()), "file").policy())
+        .isEqualTo(loaded.policy());
+    assertThat(ExecutionPolicies.toJson(ExecutionPolicy.builder().build())).doesNotContain("request");
+    assertThat(ExecutionPolicies.of(ExecutionPolicy.builder().inheritEnvironment("PATH").build()).hash())
+        .isNotEqualTo(loaded.hash());
+  }
+
   @Test
   void refusesOneNameBothInheritedAndSet() {
     assertRefused(ExecutionPolicy.builder().inheritEnvironment("LANG").setEnvironment("LANG", "C").build(),

@@ -72,6 +72,7 @@ public final class PolicyValidator {
     validateWriteScopes(policy);
     validateProtectedPaths(policy);
     validateEnvironment(policy);
+    validateRequestEnvironment(policy);
     validateExecutables(policy);
     checkExamples(policy);
   }
@@ -153,6 +154,21 @@ public final class PolicyValidator {
       }
       if (Characters.firstUnencodable(fixed.getValue()) >= 0) {
         throw invalid(pointer, "the value contains a NUL or a broken surrogate");
+      }
+    }
+  }
+
+  private static void validateRequestEnvironment(ExecutionPolicy policy) {
+    String pointer = "/environment/request";
+    for (String name : policy.requestEnvironment()) {
+      requireEnvironmentName(name, pointer);
+      Optional<String> denied = EnvironmentDenyList.requestReason(name);
+      if (denied.isPresent()) {
+        throw new PolicyException(POLICY_ENVIRONMENT_DENIED, "at " + JsonPointers.show(pointer) + ": " + denied.get());
+      }
+      if (policy.inheritEnvironment().contains(name) || policy.setEnvironment().containsKey(name)) {
+        throw invalid(pointer, name + " is both " + (policy.inheritEnvironment().contains(name) ? "inherited" : "set")
+            + " and given by requests; keep one");
       }
     }
   }

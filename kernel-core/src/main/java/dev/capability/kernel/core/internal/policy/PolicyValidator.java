@@ -11,9 +11,9 @@ import dev.capability.kernel.api.Decision;
 import dev.capability.kernel.api.PolicyException;
 import dev.capability.kernel.api.authority.AuthorityException;
 import dev.capability.kernel.api.policy.ArgumentRules;
+import dev.capability.kernel.api.policy.DoubleDashMode;
 import dev.capability.kernel.api.policy.ExecutableRule;
 import dev.capability.kernel.api.policy.ExecutionPolicy;
-import dev.capability.kernel.api.policy.DoubleDashMode;
 import dev.capability.kernel.api.policy.FlagRule;
 import dev.capability.kernel.api.policy.OperandRule;
 import dev.capability.kernel.api.policy.PolicyExamples;
@@ -25,8 +25,8 @@ import dev.capability.kernel.core.internal.authority.GlobPattern;
 import dev.capability.kernel.core.internal.authority.RepositoryPaths;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.HashMap;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -37,10 +37,10 @@ import java.util.regex.Pattern;
 
 /**
  * Checks everything about a policy that its types alone cannot: names and paths are well formed,
- * bounds are in range, no two rules claim one executable, no rule can never allow anything, the
- * environment stays off the deny list, and every example is decided as it says. A policy from a file and one built in code go
- * through exactly these checks. Problems are reported with the JSON pointer of the offending
- * member, which is the same for both.
+ * bounds are in range, no two rules claim one executable, every rule can allow something, the
+ * environment stays off the deny list, and every example is decided as it says. A policy from a
+ * file and one built in code go through exactly these checks. Problems are reported with the JSON
+ * pointer of the offending member, which is the same for both.
  */
 public final class PolicyValidator {
   private PolicyValidator() {}
@@ -394,8 +394,8 @@ public final class PolicyValidator {
   }
 
   private static PolicyException neverAllows(String pointer, String message) {
-    return new PolicyException(POLICY_RULE_NEVER_ALLOWS, "at " + JsonPointers.show(pointer) + ": this rule can never allow"
-        + " anything: " + message);
+    return new PolicyException(POLICY_RULE_NEVER_ALLOWS, "at " + JsonPointers.show(pointer) + ": this can never allow"
+        + " anything, which is an error rather than silence: " + message);
   }
 
   private static PolicyException invalid(String pointer, String message) {

@@ -25,6 +25,8 @@ final class CheckCommand implements Callable<Integer> {
 
   @Mixin KernelOptions options;
 
+  @Mixin RequestEnvironmentOption environment;
+
   @Option(names = "--json", description = "Print JSON.")
   boolean json;
 
@@ -40,6 +42,7 @@ final class CheckCommand implements Callable<Integer> {
     try (CommandKernel kernel = options.kernel(console)) {
       ExecutionRequest.Builder request = CommandInput.request(argv, argv == null || argv.isEmpty() ? console.readStdin() : null);
       options.narrow(request);
+      environment.addTo(request);
       CheckResult result = kernel.check(request.build());
       options.record(LedgerRecord.decision(new DecisionRecord(
           result.argv(),

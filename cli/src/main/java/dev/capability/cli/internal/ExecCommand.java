@@ -25,6 +25,8 @@ final class ExecCommand implements Callable<Integer> {
 
   @Mixin KernelOptions options;
 
+  @Mixin RequestEnvironmentOption environment;
+
   @Option(names = "--backend", paramLabel = "ID", description = "Use this backend (default: the strongest that fits).")
   String backend;
 
@@ -58,6 +60,7 @@ final class ExecCommand implements Callable<Integer> {
     try (CommandKernel kernel = options.kernel(console)) {
       ExecutionRequest.Builder request = CommandInput.request(argv, command);
       options.narrow(request);
+      environment.addTo(request);
       if (backend != null) {
         request.backend(backend);
       }

@@ -94,11 +94,20 @@ public record Attestation(
     }
   }
 
-  /** Names of environment variables the command got: inherited from the host, and set by the operator. */
-  public record Environment(List<String> inherited, List<String> set) {
+  /**
+   * Names of environment variables the command got, never their values: inherited from the host,
+   * set by the operator, and given by the request for this run.
+   */
+  public record Environment(List<String> inherited, List<String> set, List<String> requested) {
     public Environment {
       inherited = List.copyOf(inherited);
       set = List.copyOf(set);
+      requested = List.copyOf(requested);
+    }
+
+    /** Names inherited and set, with none given by the request. */
+    public Environment(List<String> inherited, List<String> set) {
+      this(inherited, set, List.of());
     }
   }
 

@@ -48,6 +48,10 @@ public final class AttestationJson {
     Map<String, Object> environment = new LinkedHashMap<>();
     environment.put("inherited", sorted(a.environment().inherited()));
     environment.put("set", sorted(a.environment().set()));
+    // Present only when the request gave variables, so that every other attestation keeps its form.
+    if (!a.environment().requested().isEmpty()) {
+      environment.put("requested", sorted(a.environment().requested()));
+    }
     m.put("environment", environment);
     m.put("network", a.network());
     m.put("projectWrites", a.projectWrites());

@@ -6,10 +6,13 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.EnumSet;
+import java.util.Collections;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
+import java.util.TreeMap;
 
 /**
  * A request to run one command. The command is an argv list (preferred) or a string that the
@@ -27,6 +30,7 @@ public final class ExecutionRequest {
   private final String backendId;
   private final Set<IsolationCapability> requiredCapabilities;
   private final List<AuthorityLayer> layers;
+  private final Map<String, String> environment;
 
   private ExecutionRequest(Builder b) {
     if ((b.argv == null) == (b.command == null)) {
@@ -45,6 +49,7 @@ public final class ExecutionRequest {
     this.backendId = b.backendId;
     this.requiredCapabilities = Set.copyOf(b.requiredCapabilities);
     this.layers = List.copyOf(b.layers);
+    this.environment = Collections.unmodifiableMap(new TreeMap<>(b.environment));
   }
 
   /** A request for an argv list; argv[0] names the executable. */
@@ -78,6 +83,7 @@ public final class ExecutionRequest {
     b.backendId = backendId;
     b.requiredCapabilities.addAll(requiredCapabilities);
     b.layers.addAll(layers);
+    b.environment.putAll(environment);
     return b;
   }
 
@@ -122,6 +128,15 @@ public final class ExecutionRequest {
     return layers;
   }
 
+  /**
+   * Environment variables for this run only, by name, sorted. Each name must be listed in the
+   * policy's {@code environment.request}; otherwise the request is denied. Values are passed to
+   * the command and never recorded; the attestation records the names.
+   */
+  public Map<String, String> environment() {
+    return environment;
+  }
+
   /** Builds an {@link ExecutionRequest}. */
   public static final class Builder {
     private List<String> argv;
@@ -134,8 +149,21 @@ public final class ExecutionRequest {
     private String backendId;
     private final Set<IsolationCapability> requiredCapabilities = EnumSet.noneOf(IsolationCapability.class);
     private final List<AuthorityLayer> layers = new ArrayList<>();
+    private final Map<String, String> environment = new TreeMap<>();
 
     private Builder() {}
+
+    /**
+     * Gives the command variable {@code name} with {@code value} for this run; a later call for the
+     * same name replaces the value. The kernel decides it: a name the policy's
+     * {@code environment.request} does not list, a name the kernel never passes, or a value with
+     * a NUL character is a denial ({@code ENVIRONMENT_NOT_ALLOWED}, {@code ENVIRONMENT_DENIED},
+     * {@code ENVIRONMENT_INVALID}), not an exception.
+     */
+    public Builder environment(String name, String value) {
+      environment.put(Objects.requireNonNull(name, "name"), Objects.requireNonNull(value, "value"));
+      return this;
+    }
 
     /**
      * Narrows the operator's authority with a project contract, phase or correction layer. A

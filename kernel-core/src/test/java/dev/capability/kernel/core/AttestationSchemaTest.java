@@ -34,7 +34,7 @@ class AttestationSchemaTest {
     schema = JsonSchemaFactory.getInstance(SpecVersion.VersionFlag.V202012)
         .getSchema(Files.readString(Path.of("../docs/schemas/attestation.schema.json")));
     tool = TestFiles.script(tmp.resolve("bin"), "tool", "echo hi");
-    ExecutionPolicy policy = ExecutionPolicy.builder().network(NetworkMode.HOST)
+    ExecutionPolicy policy = ExecutionPolicy.builder().network(NetworkMode.HOST).requestEnvironment("TCK_GREETING")
         .executable(ExecutableRule.atPath("tool", tool).exact().build()).build();
     kernel = CommandKernel.builder(ExecutionPolicies.of(policy)).hostEnvironment(Map.of()).build();
   }
@@ -53,10 +53,24 @@ class AttestationSchemaTest {
     for (ExecutionRequest request : new ExecutionRequest[] {
         ExecutionRequest.argv(tool.toString()).build(),
         ExecutionRequest.argv(tool.toString(), "extra").build(),
+        ExecutionRequest.argv(tool.toString()).environment("TCK_GREETING", "hello").build(),
+        ExecutionRequest.argv(tool.toString()).environment("UNLISTED", "x").build(),
         ExecutionRequest.command("a | b").build()}) {
       JsonNode attestation = JSON.valueToTree(attestationOf(request));
       assertThat(schema.validate(attestation)).as("%s", attestation).isEmpty();
     }
+  }
+
+  @Test
+  void requestedNamesAreRecordedApartFromInheritedAndSetOnesAndTheSchemaAllowsNoValues() {
+    Map<String, Object> attestation =
+        attestationOf(ExecutionRequest.argv(tool.toString()).environment("TCK_GREETING", "hello").build());
+
+    assertThat(attestation.get("environment"))
+        .isEqualTo(Map.of("inherited", java.util.List.of(), "set", java.util.List.of(), "requested", java.util.List.of("TCK_GREETING")));
+    attestation.put("environment", Map.of("inherited", java.util.List.of(), "set", java.util.List.of(),
+        "requested", Map.of("TCK_GREETING", "hello")));
+    assertThat(schema.validate(JSON.valueToTree(attestation))).isNotEmpty();
   }
 
   @Test

@@ -118,6 +118,88 @@ class CommandKernelTest {
   }
 
   @Test
+  void aRequestVariableThePolicyListsReachesTheCommandAndOnlyItsNameIsAttested() throws Exception {
+    Path env = Path.of("/usr/bin/env").toRealPath();
+    try (CommandKernel kernel = kernel(p -> p
+        .inheritEnvironment("PATH")
+        .requestEnvironment("TCK_GREETING", "OTHER")
+        .executable(ExecutableRule.atPath("env", env).exact().build()), Map.of("PATH", "/usr/bin:/bin"))) {
+      ExecutionResult result = kernel.execute(
+          ExecutionRequest.argv(env.toString()).environment("TCK_GREETING", "hello from the request").build());
+
+      assertThat(result.status()).isEqualTo(ExecutionStatus.COMPLETED);
+      assertThat(result.stdout().text().lines().sorted().toList())
+          .containsExactly("PATH=/usr/bin:/bin", "TCK_GREETING=hello from the request");
+      Attestation a = result.attestation();
+      assertThat(a.environment().inherited()).containsExactly("PATH");
+      assertThat(a.environment().set()).isEmpty();
+      assertThat(a.environment().requested()).containsExactly("TCK_GREETING");
+      Map<String, Object> json = AttestationJson.toMap(a);
+      assertThat(json.get("environment"))
+          .isEqualTo(Map.of("inherited", java.util.List.of("PATH"), "set", java.util.List.of(),
+              "requested", java.util.List.of("TCK_GREETING")));
+      assertThat(json.toString()).doesNotContain("hello from the request");
+    }
+  }
+
+  @Test
+  void aRequestVariableMakesTheCommandSpecHashDifferButNotItsValue() throws Exception {
+    Path env = Path.of("/usr/bin/env").toRealPath();
+    try (CommandKernel kernel = kernel(p -> p
+        .requestEnvironment("TCK_GREETING")
+        .executable(ExecutableRule.atPath("env", env).exact().build()), Map.of())) {
+      String without = kernel.execute(ExecutionRequest.argv(env.toString()).build()).attestation().commandSpecHash();
+      String one = kernel.execute(ExecutionRequest.argv(env.toString()).environment("TCK_GREETING", "a").build())
+          .attestation().commandSpecHash();
+      String other = kernel.execute(ExecutionRequest.argv(env.toString()).environment("TCK_GREETING", "b").build())
+          .attestation().commandSpecHash();
+
+      assertThat(one).isNotEqualTo(without).isEqualTo(other);
+    }
+  }
+
+  @Test
+  void aRequestVariableThePolicyDoesNotListIsDeniedAndNeverLaunched() throws Exception {
+    Path env = Path.of("/usr/bin/env").toRealPath();
+    try (CommandKernel kernel = kernel(p -> p
+        .requestEnvironment("TCK_GREETING")
+        .executable(ExecutableRule.atPath("env", env).exact().build()), Map.of())) {
+      ExecutionRequest request = ExecutionRequest.argv(env.toString()).environment("UNLISTED", "secret-value").build();
+
+      ExecutionResult result = kernel.execute(request);
+
+      assertThat(result.status()).isEqualTo(ExecutionStatus.DENIED);
+      assertThat(result.decision().code()).isEqualTo("ENVIRONMENT_NOT_ALLOWED");
+      assertThat(result.decision().layer()).isEqualTo("operator");
+      assertThat(result.decision().rule()).isEqualTo("environment.request");
+      assertThat(result.decision().message()).contains("UNLISTED").doesNotContain("secret-value");
+      assertThat(result.attestation().stdout().bytes()).isZero();
+      assertThat(kernel.check(request).decision().code()).isEqualTo("ENVIRONMENT_NOT_ALLOWED");
+    }
+  }
+
+  @Test
+  void aRequestCanNeverGiveAnInjectorEvenToAPolicyThatSkippedValidation() throws Exception {
+    Path env = Path.of("/usr/bin/env").toRealPath();
+    try (CommandKernel kernel = kernel(p -> p
+        .requestEnvironment("TCK_GREETING")
+        .executable(ExecutableRule.atPath("env", env).exact().build()), Map.of())) {
+      for (String name : java.util.List.of("LD_PRELOAD", "GIT_CONFIG_GLOBAL", "PATH", "HOME", "BASH_ENV")) {
+        ExecutionResult result = kernel.execute(ExecutionRequest.argv(env.toString()).environment(name, "/tmp/x").build());
+
+        assertThat(result.status()).as(name).isEqualTo(ExecutionStatus.DENIED);
+        assertThat(result.decision().code()).as(name).isEqualTo("ENVIRONMENT_DENIED");
+        assertThat(result.decision().layer()).as(name).isEqualTo("builtin");
+        assertThat(result.decision().message()).as(name).contains(name);
+      }
+      ExecutionResult nul = kernel.execute(ExecutionRequest.argv(env.toString()).environment("TCK_GREETING", "a\0b").build());
+      assertThat(nul.decision().code()).isEqualTo("ENVIRONMENT_INVALID");
+      ExecutionResult badName = kernel.execute(ExecutionRequest.argv(env.toString()).environment("A=B", "x").build());
+      assertThat(badName.decision().code()).isEqualTo("ENVIRONMENT_INVALID");
+    }
+  }
+
+  @Test
   void aTimeoutEndsTheCommandAndIsAnOutcome() throws Exception {
     Path tool = TestFiles.script(tmp.resolve("bin"), "tool", "sleep 30");
     try (CommandKernel kernel = kernelAllowing(tool)) {

@@ -239,9 +239,10 @@ class PolicyHashProperties {
             values,
             Arbitraries.integers().between(0, 2),
             Arbitraries.integers().between(0, 3).optional(),
-            Arbitraries.oneOf(values, Arbitraries.just(ValueRule.writePath())).list().ofMaxSize(2))
+            values.list().ofMaxSize(2))
+        // A maxCount of 0 allows no operand, which validation refuses (POLICY_RULE_NEVER_ALLOWS).
         .as((value, min, extra, leading) -> new OperandRule(value, min,
-            extra.map(e -> OptionalInt.of(Math.max(min + e, leading.size()))).orElse(OptionalInt.empty()), leading))
+            extra.map(e -> OptionalInt.of(Math.max(Math.max(1, min + e), leading.size()))).orElse(OptionalInt.empty()), leading))
         .optional();
     return Combinators.combine(flags, subcommands, operands, Arbitraries.of(DoubleDashMode.class))
         .as((flagRules, subcommandRules, operandRule, doubleDash) -> {

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import dev.capability.kernel.api.PolicyException;
 import dev.capability.kernel.api.policy.ArgumentRules;
+import dev.capability.kernel.api.policy.DoubleDashMode;
 import dev.capability.kernel.api.policy.ExecutableRule;
 import dev.capability.kernel.api.policy.ExecutionPolicy;
 import dev.capability.kernel.api.policy.FlagRule;
@@ -75,6 +76,40 @@ class PolicyValidationTest {
     LoadedPolicy loaded = ExecutionPolicies.of(ExecutionPolicy.builder().setEnvironment("GIT_CONFIG_NOSYSTEM", "1").build());
 
     assertThat(loaded.policy().setEnvironment()).containsKey("GIT_CONFIG_NOSYSTEM");
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"LD_PRELOAD", "ld_preload", "DYLD_INSERT_LIBRARIES", "JAVA_TOOL_OPTIONS", "BASH_ENV",
+      "GIT_DIR", "GIT_CONFIG_GLOBAL", "GIT_SSH_COMMAND", "PATH", "HOME", "XDG_CONFIG_HOME", "XDG_CONFIG_DIRS"})
+  void refusesRequestVariablesTheKernelNeverTakesFromARequest(String name) {
+    assertRefused(ExecutionPolicy.builder().requestEnvironment(name).build(), "POLICY_ENVIRONMENT_DENIED",
+        "at /environment/request:", name);
+  }
+
+  @Test
+  void refusesARequestNameThatIsAlsoInheritedOrSet() {
+    assertRefused(ExecutionPolicy.builder().inheritEnvironment("LANG").requestEnvironment("LANG").build(),
+        "POLICY_INVALID", "LANG is both inherited and given by requests");
+    assertRefused(ExecutionPolicy.builder().setEnvironment("LANG", "C").requestEnvironment("LANG").build(),
+        "POLICY_INVALID", "LANG is both set and given by requests");
+  }
+
+  @Test
+  void refusesMalformedRequestNames() {
+    assertRefused(ExecutionPolicy.builder().requestEnvironment("A-B").build(), "POLICY_INVALID", "/environment/request");
+  }
+
+  @Test
+  void requestNamesAreReadFromTheEnvironmentSectionAndWrittenOnlyWhenPresent() {
+    LoadedPolicy loaded = ExecutionPolicies.parse(
+        "{\"version\": 1, \"environment\": {\"inherit\": [\"PATH\"], \"request\": [\"TCK_B\", \"TCK_A\"]}}", "file");
+
+    assertThat(loaded.policy().requestEnvironment()).containsExactly("TCK_A", "TCK_B");
+    assertThat(ExecutionPolicies.parse(ExecutionPolicies.toJson(loaded.policy()), "file").policy())
+        .isEqualTo(loaded.policy());
+    assertThat(ExecutionPolicies.toJson(ExecutionPolicy.builder().build())).doesNotContain("request");
+    assertThat(ExecutionPolicies.of(ExecutionPolicy.builder().inheritEnvironment("PATH").build()).hash())
+        .isNotEqualTo(loaded.hash());
   }
 
   @Test
@@ -287,6 +322,87 @@ class PolicyValidationTest {
         .build();
 
     assertRefused(policy, "POLICY_EXAMPLE_FAILED", "/executables/git/arguments/subcommands/status/match/1", "FLAG_NOT_ALLOWED");
+  }
+
+  @Test
+  void reportingCommandsAreOrdinaryCommandsThePolicyMayAllow() {
+    ExecutionPolicy policy = ExecutionPolicy.builder()
+        .executable(ExecutableRule.named("echo").exact("hello").match("echo", "hello").build())
+        .executable(ExecutableRule.named("printf").exact("%s\\n", "ok").build())
+        .executable(ExecutableRule.named("test").exact("-f", "target/app.jar").match("test", "-f", "target/app.jar").build())
+        .executable(ExecutableRule.atPath("bracket", Path.of("/usr/bin/[")).exact("-d", "src", "]").build())
+        .executable(ExecutableRule.named("sleep").exact("1").match("sleep", "1").build())
+        .build();
+
+    LoadedPolicy loaded = ExecutionPolicies.of(policy);
+
+    assertThat(loaded.policy().executables()).hasSize(5);
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"true", "false", "exit", "TRUE"})
+  void refusesARuleForAProgramThatAlwaysDoesNothing(String name) {
+    assertRefused(ExecutionPolicy.builder().executable(ExecutableRule.named(name).id("noop").exact().build()).build(),
+        "POLICY_RULE_NEVER_ALLOWS", "at /executables/noop:", "does nothing");
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"/bin/true", "/usr/bin/false", "/opt/tools/true.exe", "/opt/tools/run.cmd", "/opt/tools/x.BAT"})
+  void refusesAPathRuleTheBuiltInChecksAlwaysRefuse(String path) {
+    assertRefused(ExecutionPolicy.builder().executable(ExecutableRule.atPath("never", Path.of(path)).exact("x").build()).build(),
+        "POLICY_RULE_NEVER_ALLOWS", "at /executables/never:", path);
+  }
+
+  @Test
+  void refusesAnExactArgumentListTheBuiltInChecksAlwaysRefuse() {
+    ExecutionPolicy policy = ExecutionPolicy.builder()
+        .executable(ExecutableRule.named("sleep").exact("1").exact("0s").build())
+        .build();
+
+    assertRefused(policy, "POLICY_RULE_NEVER_ALLOWS", "at /executables/sleep/exact/1:", "[\"sleep\", \"0s\"]", "NOOP_COMMAND",
+        "builtin.noop");
+  }
+
+  @Test
+  void refusesAMatchExampleTheBuiltInChecksAlwaysRefuse() {
+    ExecutionPolicy policy = withRule(rules -> rules.operands(OperandRule.any(ValueRule.integer(0, 9)))).toBuilder()
+        .removeExecutable("tool")
+        .executable(ExecutableRule.named("sleep")
+            .arguments(ArgumentRules.builder().operands(OperandRule.between(ValueRule.integer(0, 9), 1, 1)).build())
+            .match("sleep", "2").match("sleep", "0")
+            .build())
+        .build();
+
+    assertRefused(policy, "POLICY_RULE_NEVER_ALLOWS", "at /executables/sleep/match/1:", "NOOP_COMMAND");
+  }
+
+  @Test
+  void refusesAnOperandRuleThatAllowsNoOperand() {
+    assertRefused(withRule(rules -> rules.operands(OperandRule.between(ValueRule.path(), 0, 0))),
+        "POLICY_RULE_NEVER_ALLOWS", "at /executables/tool/arguments/operands/maxCount:");
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"-x", "--all", "--"})
+  void refusesAnOperandLiteralThatIsReadAsAFlagWhereDoubleDashIsForbidden(String literal) {
+    assertRefused(withRule(rules -> rules.operands(OperandRule.any(ValueRule.literal("a", literal)))),
+        "POLICY_RULE_NEVER_ALLOWS", "at /executables/tool/arguments/operands/values:", literal);
+
+    LoadedPolicy afterDoubleDash = ExecutionPolicies.of(withRule(rules -> rules
+        .operands(OperandRule.any(ValueRule.literal("a", literal))).doubleDash(DoubleDashMode.OPTIONAL)));
+    assertThat(afterDoubleDash.policy().executables()).hasSize(1);
+  }
+
+  @Test
+  void refusesAWriteTargetInAReadOnlyPolicy() {
+    assertRefused(withRule(rules -> rules.flag("--out", FlagRule.withValue(ValueRule.writePath()))),
+        "POLICY_RULE_NEVER_ALLOWS", "at /executables/tool/arguments/flags/--out/value/write:", "read-only");
+    assertRefused(withRule(rules -> rules.operands(OperandRule.any(ValueRule.writePath()))),
+        "POLICY_RULE_NEVER_ALLOWS", "at /executables/tool/arguments/operands/write:");
+
+    LoadedPolicy scoped = ExecutionPolicies.of(withRule(rules -> rules.flag("--out", FlagRule.withValue(ValueRule.writePath()))).toBuilder()
+        .projectWrites(ProjectWriteMode.SCOPED).writeScopes(List.of("target/**")).build());
+    assertThat(scoped.policy().executables()).hasSize(1);
   }
 
   @Test

@@ -70,7 +70,8 @@ class ReadonlyDevPolicyTest {
         arguments(List.of("cat", "a/../../b"), "OPERAND_INVALID", "executables.cat.operands", 1),
         arguments(List.of("cat", "a\u0001"), "OPERAND_INVALID", "executables.cat.operands", 1),
         arguments(List.of("cat", "--", "-n"), "ALLOWED", "executables.cat", null),
-        arguments(List.of("echo", "ok"), "NOOP_COMMAND", "builtin.noop", 0));
+        arguments(List.of("true"), "NOOP_COMMAND", "builtin.noop", 0),
+        arguments(List.of("echo", "ok"), "EXECUTABLE_NOT_ALLOWED", "executables", 0));
   }
 
   /** What an agent reads code with every minute. */

@@ -54,6 +54,7 @@ public final class ExecutionPolicy {
   private final boolean allowRepositoryExecutables;
   private final Set<String> inheritEnvironment;
   private final Map<String, String> setEnvironment;
+  private final Set<String> requestEnvironment;
   private final List<ExecutableRule> executables;
 
   private ExecutionPolicy(Builder b) {
@@ -70,6 +71,7 @@ public final class ExecutionPolicy {
     this.allowRepositoryExecutables = b.allowRepositoryExecutables;
     this.inheritEnvironment = Collections.unmodifiableSet(new TreeSet<>(b.inheritEnvironment));
     this.setEnvironment = Collections.unmodifiableMap(new TreeMap<>(b.setEnvironment));
+    this.requestEnvironment = Collections.unmodifiableSet(new TreeSet<>(b.requestEnvironment));
     List<ExecutableRule> rules = new ArrayList<>(b.executables.values());
     rules.sort(Comparator.comparing(ExecutableRule::id));
     this.executables = List.copyOf(rules);
@@ -98,6 +100,7 @@ public final class ExecutionPolicy {
     b.allowRepositoryExecutables = allowRepositoryExecutables;
     b.inheritEnvironment.addAll(inheritEnvironment);
     b.setEnvironment.putAll(setEnvironment);
+    b.requestEnvironment.addAll(requestEnvironment);
     executables.forEach(b::executable);
     return b;
   }
@@ -169,6 +172,14 @@ public final class ExecutionPolicy {
     return setEnvironment;
   }
 
+  /**
+   * Names a request may give a value for, one run at a time ({@code environment.request} in the
+   * file); sorted. A request naming any other variable is denied.
+   */
+  public Set<String> requestEnvironment() {
+    return requestEnvironment;
+  }
+
   /** The executable rules, ordered by id. */
   public List<ExecutableRule> executables() {
     return executables;
@@ -193,6 +204,7 @@ public final class ExecutionPolicy {
         && allowRepositoryExecutables == that.allowRepositoryExecutables
         && inheritEnvironment.equals(that.inheritEnvironment)
         && setEnvironment.equals(that.setEnvironment)
+        && requestEnvironment.equals(that.requestEnvironment)
         && executables.equals(that.executables);
   }
 
@@ -200,7 +212,7 @@ public final class ExecutionPolicy {
   public int hashCode() {
     return Objects.hash(
         timeout, maxOutputBytes, network, projectWrites, writeScopes, protectedPaths, neutralizeGit, requiredCapabilities,
-        allowRepositoryExecutables, inheritEnvironment, setEnvironment, executables);
+        allowRepositoryExecutables, inheritEnvironment, setEnvironment, requestEnvironment, executables);
   }
 
   @Override
@@ -216,6 +228,7 @@ public final class ExecutionPolicy {
         + ", allowRepositoryExecutables=" + allowRepositoryExecutables
         + ", inheritEnvironment=" + inheritEnvironment
         + ", setEnvironment=" + setEnvironment.keySet()
+        + ", requestEnvironment=" + requestEnvironment
         + ", executables=" + executables.stream().map(ExecutableRule::id).toList() + "]";
   }
 
@@ -232,6 +245,7 @@ public final class ExecutionPolicy {
     private boolean allowRepositoryExecutables;
     private final Set<String> inheritEnvironment = new TreeSet<>();
     private final Map<String, String> setEnvironment = new TreeMap<>();
+    private final Set<String> requestEnvironment = new TreeSet<>();
     private final Map<String, ExecutableRule> executables = new LinkedHashMap<>();
 
     private Builder() {}
@@ -303,6 +317,18 @@ public final class ExecutionPolicy {
     /** Sets environment variable {@code name} to {@code value} for every command. */
     public Builder setEnvironment(String name, String value) {
       setEnvironment.put(Objects.requireNonNull(name, "name"), Objects.requireNonNull(value, "value"));
+      return this;
+    }
+
+    /**
+     * Lets requests give these variables a value for one run. Names on the built-in deny list,
+     * and {@code PATH}, {@code HOME}, {@code XDG_CONFIG_HOME}, {@code XDG_CONFIG_DIRS} and
+     * {@code GIT_*}, are refused when the policy loads.
+     */
+    public Builder requestEnvironment(String... names) {
+      for (String name : names) {
+        requestEnvironment.add(Objects.requireNonNull(name, "name"));
+      }
       return this;
     }
 

@@ -44,20 +44,45 @@ public final class PolicyCodes {
   public static final String POLICY_INVALID = "POLICY_INVALID";
   /** The policy's {@code version} is not one this kernel knows. */
   public static final String POLICY_VERSION_UNSUPPORTED = "POLICY_VERSION_UNSUPPORTED";
-  /** The policy inherits or sets an environment variable on the built-in deny list. */
+  /**
+   * The policy inherits, sets or lets requests give an environment variable on the built-in deny
+   * list (or, for requests, one of the names a request may never give).
+   */
   public static final String POLICY_ENVIRONMENT_DENIED = "POLICY_ENVIRONMENT_DENIED";
   /** A {@code match} example was refused or a {@code notMatch} example was allowed. */
   public static final String POLICY_EXAMPLE_FAILED = "POLICY_EXAMPLE_FAILED";
+  /**
+   * A rule can never allow anything: its executable, an {@code exact} argument list or a
+   * {@code match} example is one the built-in checks always refuse ({@code true}, {@code sleep 0},
+   * a {@code .cmd} script, ...), or a part of its argument rules can never be reached or satisfied.
+   */
+  public static final String POLICY_RULE_NEVER_ALLOWS = "POLICY_RULE_NEVER_ALLOWS";
 
   // Denials by the built-in layer.
   /** The argv is empty or an argument contains a NUL character. */
   public static final String ARGV_INVALID = "ARGV_INVALID";
-  /** The command does nothing ({@code true}, {@code echo ...}, {@code test ...}, ...). */
+  /**
+   * The command does nothing whatever happens: {@code true}, {@code :}, {@code false},
+   * {@code exit ...}, or {@code sleep} with only zero durations.
+   */
   public static final String NOOP_COMMAND = "NOOP_COMMAND";
   /** argv[0] names a Windows {@code .cmd} or {@code .bat} script. */
   public static final String WINDOWS_SHIM = "WINDOWS_SHIM";
+  /**
+   * A request environment variable has a malformed name, or a value with a NUL character or a
+   * broken surrogate, which no process can receive.
+   */
+  public static final String ENVIRONMENT_INVALID = "ENVIRONMENT_INVALID";
+  /**
+   * A request environment variable is one the kernel never takes from a request: the built-in
+   * deny list ({@code LD_PRELOAD}, ...), {@code GIT_*}, {@code PATH}, {@code HOME},
+   * {@code XDG_CONFIG_HOME}, {@code XDG_CONFIG_DIRS}.
+   */
+  public static final String ENVIRONMENT_DENIED = "ENVIRONMENT_DENIED";
 
   // Denials by the operator layer.
+  /** A request environment variable whose name the policy's {@code environment.request} does not list. */
+  public static final String ENVIRONMENT_NOT_ALLOWED = "ENVIRONMENT_NOT_ALLOWED";
   /** No executable rule matches argv[0]. */
   public static final String EXECUTABLE_NOT_ALLOWED = "EXECUTABLE_NOT_ALLOWED";
   /** The arguments equal none of the rule's exact argument lists, and the rule has no typed rules. */

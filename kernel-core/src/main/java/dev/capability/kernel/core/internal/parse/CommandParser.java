@@ -26,6 +26,8 @@ public final class CommandParser {
   private final List<String> argv = new ArrayList<>();
   /** Created only for words with quotes or escapes; plain words are substrings of the input. */
   private StringBuilder word;
+  /** {@link HistoryExpansion#singleQuotesHonouredBefore}, computed at the first single-quoted '!'. */
+  private int singleQuotesHonouredBefore = -1;
 
   private CommandParser(String input) {
     this.input = input;
@@ -226,8 +228,8 @@ public final class CommandParser {
         word.append(input, open + 1, i);
         return i + 1;
       }
-      if ((c == '!' || c == '^') && HistoryExpansion.couldExpandAt(input, i)) {
-        // History expansion does not reliably honour the shell's single quotes.
+      if ((c == '!' || c == '^') && HistoryExpansion.couldExpandAt(input, i)
+          && !historyExpansionHonoursSingleQuotesAt(i)) {
         throw refusalInsideSingleQuotes(Construct.HISTORY_EXPANSION, i, open);
       }
       if ((c < 0x20 && c != '\t' && c != '\n') || c >= 0x7F) {
@@ -238,6 +240,17 @@ public final class CommandParser {
       }
     }
     throw Construct.UNTERMINATED_SINGLE_QUOTE.refusal(input, open);
+  }
+
+  /**
+   * History expansion honours the shell's single quotes only on the first line and only before the
+   * first double quote or backslash; elsewhere its idea of quoting may differ from the shell's.
+   */
+  private boolean historyExpansionHonoursSingleQuotesAt(int index) {
+    if (singleQuotesHonouredBefore < 0) {
+      singleQuotesHonouredBefore = HistoryExpansion.singleQuotesHonouredBefore(input);
+    }
+    return index < singleQuotesHonouredBefore;
   }
 
   /**

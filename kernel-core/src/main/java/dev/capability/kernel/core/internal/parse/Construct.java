@@ -77,7 +77,8 @@ enum Construct {
           + " home directory; write the path or quote the '~'"),
   HISTORY_EXPANSION("history-expansion",
       "an interactive shell could replace this '!' (or this '^' starting a line) with text from"
-          + " its history, even inside quotes; write it as \\! outside quotes, or follow it with a"
+          + " its history, even inside double quotes; write it as \\! outside quotes, put it in"
+          + " single quotes before any double quote, backslash or newline, or follow it with a"
           + " space"),
   RESERVED_WORD("reserved-word",
       "the first word is a shell reserved word, which starts shell syntax instead of naming a"

@@ -30,7 +30,8 @@ final class AttestationFactory {
     CapturedOutput stderr = context.launch == null ? CapturedOutput.empty() : context.launch.stderr();
     Attestation.Environment environment = context.environment == null
         ? new Attestation.Environment(List.of(), List.of())
-        : new Attestation.Environment(context.environment.inheritedNames(), context.environment.setNames());
+        : new Attestation.Environment(
+            context.environment.inheritedNames(), context.environment.setNames(), context.environment.requestedNames());
     return new Attestation(
         kernelVersion,
         status,
@@ -144,7 +145,13 @@ final class AttestationFactory {
     spec.put("argv", context.argv);
     spec.put("workingDirectory", context.workingDirectory.toString());
     spec.put("repository", context.repository.map(Object::toString).orElse(null));
-    spec.put("environment", Map.of("inherited", environment.inherited(), "set", environment.set()));
+    Map<String, Object> names = new LinkedHashMap<>();
+    names.put("inherited", environment.inherited());
+    names.put("set", environment.set());
+    if (!environment.requested().isEmpty()) {
+      names.put("requested", environment.requested());
+    }
+    spec.put("environment", names);
     return CanonicalJson.sha256(spec);
   }
 }

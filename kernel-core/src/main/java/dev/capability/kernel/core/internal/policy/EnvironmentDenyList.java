@@ -27,6 +27,14 @@ final class EnvironmentDenyList {
   private static final String GIT_PREFIX = "GIT_";
 
   /**
+   * Names a request may never give, although an operator may inherit or set them: they decide
+   * which executable the kernel resolves ({@code PATH}) or where programs read configuration that
+   * can run commands ({@code HOME} holds {@code ~/.gitconfig}), and a request's values come from
+   * the untrusted party.
+   */
+  private static final Set<String> NEVER_FROM_REQUESTS = Set.of("PATH", "HOME", "XDG_CONFIG_HOME", "XDG_CONFIG_DIRS");
+
+  /**
    * Why {@code name} may not be passed to a command, or empty when it may.
    *
    * @param setByOperator true for a fixed value from the policy, false for a name inherited from the host
@@ -43,6 +51,18 @@ final class EnvironmentDenyList {
     }
     if (!setByOperator && upper.startsWith(GIT_PREFIX)) {
       return Optional.of(name + " (GIT_*) may only be set to a fixed value by the policy, never inherited");
+    }
+    return Optional.empty();
+  }
+
+  /** Why a request may not give {@code name} a value, or empty when the policy may allow it. */
+  static Optional<String> requestReason(String name) {
+    Optional<String> denied = reason(name, false);
+    if (denied.isPresent()) {
+      return denied;
+    }
+    if (NEVER_FROM_REQUESTS.contains(name.toUpperCase(Locale.ROOT))) {
+      return Optional.of(name + " decides what runs or which configuration is read and is never taken from a request");
     }
     return Optional.empty();
   }

@@ -14,8 +14,9 @@ import java.util.TreeMap;
 
 /**
  * Builds the complete environment of a command: the host variables the policy inherits (those
- * the host has) plus the policy's fixed values, and nothing else. A fixed value wins over an
- * inherited one of the same name.
+ * the host has), the policy's fixed values, and the request's own variables that
+ * {@link RequestEnvironmentChecks} allowed, and nothing else. A validated policy keeps the three
+ * sets of names apart.
  */
 public final class EnvironmentSanitizer {
 
@@ -25,12 +26,15 @@ public final class EnvironmentSanitizer {
    * @param variables every variable the command gets, by name
    * @param inheritedNames names taken from the host, sorted
    * @param setNames names with the policy's fixed values, sorted
+   * @param requestedNames names with values given by the request, sorted
    */
-  public record SanitizedEnvironment(Map<String, String> variables, List<String> inheritedNames, List<String> setNames) {
+  public record SanitizedEnvironment(
+      Map<String, String> variables, List<String> inheritedNames, List<String> setNames, List<String> requestedNames) {
     public SanitizedEnvironment {
       variables = Collections.unmodifiableMap(new TreeMap<>(Objects.requireNonNull(variables, "variables")));
       inheritedNames = List.copyOf(inheritedNames);
       setNames = List.copyOf(setNames);
+      requestedNames = List.copyOf(requestedNames);
     }
   }
 
@@ -42,8 +46,20 @@ public final class EnvironmentSanitizer {
    *     that skipped validation
    */
   public SanitizedEnvironment sanitize(ExecutionPolicy policy, Map<String, String> host) {
+    return sanitize(policy, host, Map.of());
+  }
+
+  /**
+   * The environment for a command under {@code policy} on a host with {@code host}, with the
+   * request's variables {@code requested}, which {@link RequestEnvironmentChecks} has allowed.
+   *
+   * @throws PolicyException with code {@code POLICY_ENVIRONMENT_DENIED} as for {@link #sanitize(ExecutionPolicy, Map)}
+   * @throws IllegalArgumentException when a requested name is not one the policy lets requests give
+   */
+  public SanitizedEnvironment sanitize(ExecutionPolicy policy, Map<String, String> host, Map<String, String> requested) {
     Objects.requireNonNull(policy, "policy");
     Objects.requireNonNull(host, "host");
+    Objects.requireNonNull(requested, "requested");
     Map<String, String> variables = new TreeMap<>();
     List<String> inherited = new ArrayList<>();
     for (String name : policy.inheritEnvironment()) {
@@ -58,7 +74,15 @@ public final class EnvironmentSanitizer {
       refuseDenied(fixed.getKey(), true);
       variables.put(fixed.getKey(), fixed.getValue());
     }
-    return new SanitizedEnvironment(variables, inherited, List.copyOf(policy.setEnvironment().keySet()));
+    List<String> requestedNames = new ArrayList<>(new TreeMap<>(requested).keySet());
+    for (String name : requestedNames) {
+      if (!policy.requestEnvironment().contains(name) || variables.containsKey(name)
+          || EnvironmentDenyList.requestReason(name).isPresent()) {
+        throw new IllegalArgumentException(name + " is not a variable this policy lets requests give");
+      }
+      variables.put(name, requested.get(name));
+    }
+    return new SanitizedEnvironment(variables, inherited, List.copyOf(policy.setEnvironment().keySet()), requestedNames);
   }
 
   private static void refuseDenied(String name, boolean setByOperator) {

@@ -57,7 +57,7 @@ public final class PolicyJsonReader {
   static final Set<String> POLICY_MEMBERS = Set.of(
       "version", "timeoutMillis", "maxOutputBytes", "network", "projectWrites", "writeScopes", "protectedPaths",
       "neutralizeGit", "requiredCapabilities", "allowRepositoryExecutables", "environment", "executables");
-  static final Set<String> ENVIRONMENT_MEMBERS = Set.of("inherit", "set");
+  static final Set<String> ENVIRONMENT_MEMBERS = Set.of("inherit", "set", "request");
   static final Set<String> EXECUTABLE_MEMBERS = Set.of("name", "path", "sha256", "exact", "arguments", "match", "notMatch", "toolConfiguration");
   static final Set<String> ARGUMENT_MEMBERS = Set.of("flags", "subcommands", "operands", "doubleDash");
   static final Set<String> SUBCOMMAND_MEMBERS = Set.of("flags", "subcommands", "operands", "doubleDash", "match", "notMatch");
@@ -132,6 +132,7 @@ public final class PolicyJsonReader {
   private static void readEnvironment(JsonFields environment, ExecutionPolicy.Builder policy) {
     environment.allowOnly(ENVIRONMENT_MEMBERS);
     environment.textSet("inherit").ifPresent(names -> policy.inheritEnvironment(names.toArray(String[]::new)));
+    environment.textSet("request").ifPresent(names -> policy.requestEnvironment(names.toArray(String[]::new)));
     environment.object("set").ifPresent(set -> {
       for (Map.Entry<String, JsonNode> member : set.members()) {
         policy.setEnvironment(member.getKey(), JsonFields.text(member.getValue(), set.pointer(member.getKey())));

@@ -53,6 +53,10 @@ public final class PolicyNormalForm {
     Map<String, Object> environment = new LinkedHashMap<>();
     environment.put("inherit", List.copyOf(policy.inheritEnvironment()));
     environment.put("set", policy.setEnvironment());
+    // Written only when present, so that every policy without it keeps the hash it always had.
+    if (!policy.requestEnvironment().isEmpty()) {
+      environment.put("request", List.copyOf(policy.requestEnvironment()));
+    }
     root.put("environment", environment);
     Map<String, Object> executables = new LinkedHashMap<>();
     policy.executables().forEach(rule -> executables.put(rule.id(), executable(rule)));

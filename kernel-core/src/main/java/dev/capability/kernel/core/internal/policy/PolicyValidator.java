@@ -3,6 +3,7 @@ package dev.capability.kernel.core.internal.policy;
 import static dev.capability.kernel.api.policy.PolicyCodes.POLICY_ENVIRONMENT_DENIED;
 import static dev.capability.kernel.api.policy.PolicyCodes.POLICY_EXAMPLE_FAILED;
 import static dev.capability.kernel.api.policy.PolicyCodes.POLICY_INVALID;
+import static dev.capability.kernel.api.policy.PolicyCodes.POLICY_RULE_NEVER_ALLOWS;
 import static dev.capability.kernel.core.internal.policy.JsonPointers.element;
 import static dev.capability.kernel.core.internal.policy.JsonPointers.member;
 
@@ -10,6 +11,7 @@ import dev.capability.kernel.api.Decision;
 import dev.capability.kernel.api.PolicyException;
 import dev.capability.kernel.api.authority.AuthorityException;
 import dev.capability.kernel.api.policy.ArgumentRules;
+import dev.capability.kernel.api.policy.DoubleDashMode;
 import dev.capability.kernel.api.policy.ExecutableRule;
 import dev.capability.kernel.api.policy.ExecutionPolicy;
 import dev.capability.kernel.api.policy.FlagRule;
@@ -23,6 +25,7 @@ import dev.capability.kernel.core.internal.authority.GlobPattern;
 import dev.capability.kernel.core.internal.authority.RepositoryPaths;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -34,10 +37,10 @@ import java.util.regex.Pattern;
 
 /**
  * Checks everything about a policy that its types alone cannot: names and paths are well formed,
- * bounds are in range, no two rules claim one executable, the environment stays off the deny
- * list, and every example is decided as it says. A policy from a file and one built in code go
- * through exactly these checks. Problems are reported with the JSON pointer of the offending
- * member, which is the same for both.
+ * bounds are in range, no two rules claim one executable, every rule can allow something, the
+ * environment stays off the deny list, and every example is decided as it says. A policy from a
+ * file and one built in code go through exactly these checks. Problems are reported with the JSON
+ * pointer of the offending member, which is the same for both.
  */
 public final class PolicyValidator {
   private PolicyValidator() {}
@@ -60,14 +63,16 @@ public final class PolicyValidator {
   /**
    * Validates {@code policy}.
    *
-   * @throws PolicyException {@code POLICY_INVALID}, {@code POLICY_ENVIRONMENT_DENIED} or
-   *     {@code POLICY_EXAMPLE_FAILED}, naming the JSON pointer of the problem
+   * @throws PolicyException {@code POLICY_INVALID}, {@code POLICY_ENVIRONMENT_DENIED},
+   *     {@code POLICY_RULE_NEVER_ALLOWS} or {@code POLICY_EXAMPLE_FAILED}, naming the JSON pointer
+   *     of the problem
    */
   public static void validate(ExecutionPolicy policy) {
     validateLimits(policy);
     validateWriteScopes(policy);
     validateProtectedPaths(policy);
     validateEnvironment(policy);
+    validateRequestEnvironment(policy);
     validateExecutables(policy);
     checkExamples(policy);
   }
@@ -153,6 +158,21 @@ public final class PolicyValidator {
     }
   }
 
+  private static void validateRequestEnvironment(ExecutionPolicy policy) {
+    String pointer = "/environment/request";
+    for (String name : policy.requestEnvironment()) {
+      requireEnvironmentName(name, pointer);
+      Optional<String> denied = EnvironmentDenyList.requestReason(name);
+      if (denied.isPresent()) {
+        throw new PolicyException(POLICY_ENVIRONMENT_DENIED, "at " + JsonPointers.show(pointer) + ": " + denied.get());
+      }
+      if (policy.inheritEnvironment().contains(name) || policy.setEnvironment().containsKey(name)) {
+        throw invalid(pointer, name + " is both " + (policy.inheritEnvironment().contains(name) ? "inherited" : "set")
+            + " and given by requests; keep one");
+      }
+    }
+  }
+
   private static void requireEnvironmentName(String name, String pointer) {
     if (!ENVIRONMENT_NAME.matcher(name).matches()) {
       throw invalid(pointer, Printable.quote(name) + " is not an environment variable name ([A-Za-z_][A-Za-z0-9_]*)");
@@ -186,12 +206,19 @@ public final class PolicyValidator {
       if (rule.sha256().isPresent() && !SHA256.matcher(rule.sha256().get()).matches()) {
         throw invalid(member(pointer, "sha256"), "must be 64 lower-case hex digits");
       }
+      String program = rule.name().orElseGet(() -> rule.path().orElseThrow().toString());
+      Optional<Decision> alwaysRefused = BuiltinChecks.refusalOfEveryArgvOf(program);
+      if (alwaysRefused.isPresent()) {
+        throw neverAllows(pointer, "the built-in checks refuse every command it names: " + alwaysRefused.get().message());
+      }
       List<List<String>> exact = rule.exactArguments();
       for (int i = 0; i < exact.size(); i++) {
-        requireEncodable(exact.get(i), element(member(pointer, "exact"), i));
+        String exactPointer = element(member(pointer, "exact"), i);
+        requireEncodable(exact.get(i), exactPointer);
+        requireNotBuiltinRefused(withProgram(program, exact.get(i)), exactPointer);
       }
       if (rule.arguments().isPresent()) {
-        validateArguments(rule.arguments().get(), member(pointer, "arguments"));
+        validateArguments(rule.arguments().get(), member(pointer, "arguments"), policy.projectWrites());
       }
       validateExampleShapes(rule.examples(), pointer);
       validateToolConfiguration(rule, pointer);
@@ -208,7 +235,22 @@ public final class PolicyValidator {
     }
   }
 
-  private static void validateArguments(ArgumentRules rules, String pointer) {
+  private static List<String> withProgram(String program, List<String> arguments) {
+    List<String> argv = new ArrayList<>(arguments.size() + 1);
+    argv.add(program);
+    argv.addAll(arguments);
+    return argv;
+  }
+
+  private static void requireNotBuiltinRefused(List<String> argv, String pointer) {
+    Optional<Decision> refusal = BuiltinChecks.refusal(argv);
+    if (refusal.isPresent()) {
+      throw neverAllows(pointer, Printable.argv(argv) + " is always refused by " + refusal.get().layer() + " rule "
+          + refusal.get().rule() + " (" + refusal.get().code() + "): " + refusal.get().message());
+    }
+  }
+
+  private static void validateArguments(ArgumentRules rules, String pointer, ProjectWriteMode projectWrites) {
     for (Map.Entry<String, FlagRule> flag : rules.flags().entrySet()) {
       String name = flag.getKey();
       String flagPointer = member(member(pointer, "flags"), name);
@@ -219,7 +261,7 @@ public final class PolicyValidator {
             + " and a flag starting with -- has no =");
       }
       if (flag.getValue().value().isPresent()) {
-        validateValue(flag.getValue().value().get(), member(flagPointer, "value"));
+        validateValue(flag.getValue().value().get(), member(flagPointer, "value"), projectWrites);
       }
     }
     for (Map.Entry<String, SubcommandRule> subcommand : rules.subcommands().entrySet()) {
@@ -228,19 +270,43 @@ public final class PolicyValidator {
         throw invalid(subPointer, Printable.quote(subcommand.getKey()) + " is not a subcommand name; it must match "
             + SUBCOMMAND.pattern());
       }
-      validateArguments(subcommand.getValue().arguments(), subPointer);
+      validateArguments(subcommand.getValue().arguments(), subPointer, projectWrites);
       validateExampleShapes(subcommand.getValue().examples(), subPointer);
     }
     if (rules.operands().isPresent()) {
-      OperandRule operands = rules.operands().get();
-      validateValue(operands.value(), member(pointer, "operands"));
-      for (int i = 0; i < operands.leading().size(); i++) {
-        validateValue(operands.leading().get(i), element(member(member(pointer, "operands"), "leading"), i));
-      }
+      validateOperands(rules.operands().get(), rules.doubleDash(), member(pointer, "operands"), projectWrites);
     }
   }
 
-  private static void validateValue(ValueRule rule, String pointer) {
+  /** Refuses operand rules that no argv can ever satisfy, then checks their value rule. */
+  private static void validateOperands(
+      OperandRule operands, DoubleDashMode doubleDash, String pointer, ProjectWriteMode projectWrites) {
+    if (operands.maxCount().isPresent() && operands.maxCount().getAsInt() == 0) {
+      throw neverAllows(member(pointer, "maxCount"), "maxCount 0 allows no operand; leave operands out instead");
+    }
+    validateOperandValue(operands.value(), doubleDash, pointer, projectWrites);
+    for (int i = 0; i < operands.leading().size(); i++) {
+      validateOperandValue(operands.leading().get(i), doubleDash, element(member(pointer, "leading"), i), projectWrites);
+    }
+  }
+
+  private static void validateOperandValue(ValueRule value, DoubleDashMode doubleDash, String pointer, ProjectWriteMode projectWrites) {
+    if (doubleDash == DoubleDashMode.FORBIDDEN) {
+      for (String literal : value.literals()) {
+        if (literal.equals("--") || literal.startsWith("-") && literal.length() > 1) {
+          throw neverAllows(member(pointer, "values"), "literal " + Printable.quote(literal)
+              + " is read as " + (literal.equals("--") ? "the end of options" : "a flag")
+              + " and can be an operand only after --, which doubleDash forbids here");
+        }
+      }
+    }
+    validateValue(value, pointer, projectWrites);
+  }
+
+  private static void validateValue(ValueRule rule, String pointer, ProjectWriteMode projectWrites) {
+    if (rule.write() && projectWrites == ProjectWriteMode.READ_ONLY) {
+      throw neverAllows(member(pointer, "write"), "a write target is always refused when projectWrites is \"read-only\"");
+    }
     for (String literal : rule.literals()) {
       if (Characters.firstUnsafe(literal) >= 0) {
         throw invalid(member(pointer, "values"), "literal " + Printable.quote(literal) + " contains a control or invisible character");
@@ -304,6 +370,7 @@ public final class PolicyValidator {
       CommandAuthorizer authorizer, ExecutionPolicy policy, PolicyExamples examples, String pointer, String rulePath) {
     List<List<String>> match = examples.match();
     for (int i = 0; i < match.size(); i++) {
+      requireNotBuiltinRefused(match.get(i), element(member(pointer, "match"), i));
       Decision decision = authorizer.authorize(policy, match.get(i), Optional.empty()).decision();
       if (!decision.allowed() || !isWithin(decision.rule(), rulePath)) {
         throw exampleFailed(element(member(pointer, "match"), i), match.get(i), "be allowed by " + rulePath, decision);
@@ -331,6 +398,11 @@ public final class PolicyValidator {
             + ": " + decision.message();
     return new PolicyException(POLICY_EXAMPLE_FAILED,
         "example " + JsonPointers.show(pointer) + " " + Printable.argv(argv) + " should " + expected + ", but " + decidedBy);
+  }
+
+  private static PolicyException neverAllows(String pointer, String message) {
+    return new PolicyException(POLICY_RULE_NEVER_ALLOWS, "at " + JsonPointers.show(pointer) + ": this can never allow"
+        + " anything, which is an error rather than silence: " + message);
   }
 
   private static PolicyException invalid(String pointer, String message) {

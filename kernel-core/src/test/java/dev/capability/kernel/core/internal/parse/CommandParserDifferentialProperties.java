@@ -66,6 +66,47 @@ class CommandParserDifferentialProperties {
   }
 
   /**
+   * An accepted {@code !} in any quoting context must be one that bash with history expansion
+   * switched on leaves alone; and a {@code !} inside single quotes on the first line, with no
+   * double quote, backslash or newline before it, must be accepted, since no bash expands it.
+   */
+  @Property(tries = 60, edgeCases = EdgeCasesMode.NONE)
+  @StatisticsReport(StatisticsReportMode.OFF)
+  void acceptedExclamationsInEveryQuotingContextAreLeftAloneByHistoryExpansion(
+      @ForAll("exclamationBatches") List<ShellInput> batch) {
+    assertAcceptedMatchBashArguments(batch);
+    for (ShellInput input : batch) {
+      if (hasOnlyPlainlySingleQuotedExclamations(input.text())) {
+        assertThat(acceptedOrNull(input)).as("argv for %s", input).isNotNull();
+      }
+    }
+    boolean acceptedSingleQuotedExclamation = batch.stream()
+        .anyMatch(input -> acceptedOrNull(input) != null && input.text().contains("'!"));
+    Statistics.label("batch accepts a single-quoted !").collect(acceptedSingleQuotedExclamation)
+        .coverage(coverage -> coverage.check(true).percentage(p -> p >= 50));
+  }
+
+  /**
+   * Whether {@code text} has no double quote, backslash, newline, {@code $} or {@code ^} at all,
+   * all its single quotes are closed and each {@code !} is inside them.
+   */
+  private static boolean hasOnlyPlainlySingleQuotedExclamations(String text) {
+    boolean inSingleQuotes = false;
+    for (int i = 0; i < text.length(); i++) {
+      char c = text.charAt(i);
+      if (c == '"' || c == '\\' || c == '\n' || c == '$' || c == '^') {
+        return false;
+      }
+      if (c == '\'') {
+        inSingleQuotes = !inSingleQuotes;
+      } else if (c == '!' && !inSingleQuotes) {
+        return false;
+      }
+    }
+    return !inSingleQuotes;
+  }
+
+  /**
    * Reserved words and assignments matter only in command position, which {@code printf '%s\0'}
    * takes away; here each input is a command of its own and bash's command lookup reports the
    * argv, so a first word bash would read as syntax or an assignment prints nothing and fails.
@@ -134,13 +175,19 @@ class CommandParserDifferentialProperties {
   }
 
   @Provide
+  Arbitrary<List<ShellInput>> exclamationBatches() {
+    return ShellInputs.exclamationsInEveryQuotingContext().list().ofSize(BATCH);
+  }
+
+  @Provide
   Arbitrary<List<ShellInput>> firstWordBatches() {
     return ShellInputs.firstWords().list().ofSize(BATCH);
   }
 
   @Provide
   Arbitrary<ShellInput> tokenSoup() {
-    return Arbitraries.oneOf(ShellInputs.tokenSoup(), ShellInputs.firstWords());
+    return Arbitraries.oneOf(ShellInputs.tokenSoup(), ShellInputs.firstWords(),
+        ShellInputs.exclamationsInEveryQuotingContext());
   }
 
   private static int assertAcceptedMatchBashArguments(List<ShellInput> batch) {

@@ -89,6 +89,35 @@ final class ShellInputs {
     return first.flatMap(word -> rest.map(more -> new ShellInput(word + more)));
   }
 
+  /**
+   * Words in which {@code !} and {@code ^} stand in every quoting context: unquoted, single-quoted,
+   * double-quoted, after a backslash outside and inside double quotes, and in {@code $'...'}; mixed
+   * with the double quotes, backslashes and newlines that decide how readline pairs quotes. Plenty
+   * of single-quoted {@code !} is accepted, so bash with history expansion gets it to compare.
+   */
+  static Arbitrary<ShellInput> exclamationsInEveryQuotingContext() {
+    Arbitrary<String> bang = Arbitraries.of("!", "!!", "!x", "!-1", "!$", "!?a?", "!#", "!\"",
+        "!'", "a!", "!=", "! ", "^", "^a^b");
+    Arbitrary<String> inSingleQuotes = Arbitraries.frequencyOf(
+            Tuple.of(6, bang),
+            Tuple.of(4, Arbitraries.of(ORDINARY)),
+            Tuple.of(1, Arbitraries.of("\"", "\\", "\n", " ", "$", "\\'")))
+        .list().ofMinSize(1).ofMaxSize(4)
+        .map(pieces -> "'" + String.join("", pieces).replace("'", "") + "'");
+    Arbitrary<String> piece = Arbitraries.frequencyOf(
+        Tuple.of(8, inSingleQuotes),
+        Tuple.of(2, bang.map(text -> "\"" + text.replace("\"", "") + "\"")),
+        Tuple.of(2, bang),
+        Tuple.of(2, Arbitraries.of("\\!", "\\!x", "\"\\!x\"", "\\\\!x", "\\'!x'", "\\\"")),
+        Tuple.of(1, bang.map(text -> "$'" + text.replace("'", "") + "'")),
+        Tuple.of(3, Arbitraries.of(ORDINARY)),
+        Tuple.of(2, Arbitraries.of("\"'\"", "\"a\"", "''", "\\\\")));
+    Arbitrary<String> word = piece.list().ofMinSize(1).ofMaxSize(3)
+        .map(pieces -> String.join("", pieces));
+    return word.list().ofMinSize(1).ofMaxSize(4)
+        .map(words -> new ShellInput("a " + String.join(" ", words)));
+  }
+
   private static Arbitrary<String> segment() {
     return Arbitraries.frequencyOf(
         Tuple.of(4, plainText()),

@@ -30,7 +30,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 class TextOperandRulesTest {
 
   private static final String POLICY = """
-      {"version": 1, "executables": {
+      {"version": 1, "projectWrites": "scoped", "writeScopes": ["out/**"], "executables": {
         "search": {"name": "search", "arguments": {
           "flags": {"-n": {}, "--glob": {"value": {"kind": "string"}}},
           "operands": {"kind": "path", "minCount": 1, "leading": [{"kind": "string"}]},

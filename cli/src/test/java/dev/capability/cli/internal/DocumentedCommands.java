@@ -12,16 +12,18 @@ import java.util.stream.Stream;
 
 /**
  * The {@code capability} commands a Markdown page shows, in page order. A fenced block labelled
- * {@code sh} is an example to run: each of its lines is one command (a trailing backslash joins the
- * next line; a trailing {@code # exit N} comment names the exit code the line must end with,
- * otherwise 0). Every other mention of {@code capability ...} (inline code, unlabelled or
- * {@code text} blocks, synopses with placeholders) is a reference, checked against the CLI's
+ * {@code sh} with a line starting {@code bin/capability} is an example to run, unless the line
+ * before its fence is {@code <!-- not run: REASON -->}: each of its lines is one command (a
+ * trailing backslash joins the next line; a trailing {@code # exit N} comment names the exit code
+ * the line must end with, otherwise 0). Every other mention of {@code capability ...} (inline
+ * code, other blocks, synopses with placeholders) is a reference, checked against the CLI's
  * command tree.
  */
 final class DocumentedCommands {
   private static final Pattern FENCE = Pattern.compile("^\\s*```\\s*([A-Za-z]*)\\s*$");
   private static final Pattern INLINE = Pattern.compile("`((?:bin/)?capability(?: [^`]+)?)`");
   private static final Pattern EXIT_COMMENT = Pattern.compile("#\\s*exit (\\d+)\\b.*$");
+  private static final Pattern NOT_RUN = Pattern.compile("^\\s*<!-- not run: .+-->\\s*$");
 
   private DocumentedCommands() {}
 
@@ -63,29 +65,47 @@ final class DocumentedCommands {
   static List<Example> examples(Path page) throws IOException {
     List<Example> examples = new ArrayList<>();
     List<String> lines = Files.readAllLines(page);
-    boolean inRunnable = false;
-    boolean inBlock = false;
-    for (int i = 0; i < lines.size(); i++) {
-      Matcher fence = FENCE.matcher(lines.get(i));
-      if (fence.matches()) {
-        inRunnable = !inBlock && fence.group(1).equals("sh");
-        inBlock = !inBlock;
-        continue;
+    for (int start : runnableBlocks(lines)) {
+      for (int i = start + 1; !FENCE.matcher(lines.get(i)).matches(); i++) {
+        if (lines.get(i).isBlank() || lines.get(i).trim().startsWith("#")) {
+          continue;
+        }
+        int first = i;
+        StringBuilder text = new StringBuilder();
+        String line = lines.get(i).trim();
+        while (line.endsWith("\\") && i + 1 < lines.size()) {
+          text.append(line, 0, line.length() - 1).append(' ');
+          line = lines.get(++i).trim();
+        }
+        text.append(line);
+        examples.add(withExitComment(page, first + 1, text.toString()));
       }
-      if (!inRunnable || lines.get(i).isBlank() || lines.get(i).trim().startsWith("#")) {
-        continue;
-      }
-      int first = i;
-      StringBuilder text = new StringBuilder();
-      String line = lines.get(i).trim();
-      while (line.endsWith("\\") && i + 1 < lines.size()) {
-        text.append(line, 0, line.length() - 1).append(' ');
-        line = lines.get(++i).trim();
-      }
-      text.append(line);
-      examples.add(withExitComment(page, first + 1, text.toString()));
     }
     return examples;
+  }
+
+  /** The line numbers (from 0) of the opening fences of the blocks to run. */
+  private static List<Integer> runnableBlocks(List<String> lines) {
+    List<Integer> runnable = new ArrayList<>();
+    int open = -1;
+    boolean hasCapability = false;
+    for (int i = 0; i < lines.size(); i++) {
+      Matcher fence = FENCE.matcher(lines.get(i));
+      if (!fence.matches()) {
+        hasCapability |= open >= 0 && lines.get(i).trim().startsWith("bin/capability");
+        continue;
+      }
+      if (open < 0) {
+        open = fence.group(1).equals("sh") && (i == 0 || !NOT_RUN.matcher(lines.get(i - 1)).matches()) ? i : Integer.MIN_VALUE;
+        hasCapability = false;
+      } else {
+        if (open >= 0 && hasCapability) {
+          runnable.add(open);
+        }
+        open = -1;
+      }
+    }
+    return runnable;
   }
 
   private static Example withExitComment(Path page, int line, String text) {
@@ -124,13 +144,13 @@ final class DocumentedCommands {
   static List<Reference> references(Path page) throws IOException {
     List<Reference> references = new ArrayList<>();
     List<String> lines = Files.readAllLines(page);
+    List<Integer> runnable = runnableBlocks(lines);
     boolean inRunnable = false;
     boolean inBlock = false;
     for (int i = 0; i < lines.size(); i++) {
       String line = lines.get(i);
-      Matcher fence = FENCE.matcher(line);
-      if (fence.matches()) {
-        inRunnable = !inBlock && fence.group(1).equals("sh");
+      if (FENCE.matcher(line).matches()) {
+        inRunnable = !inBlock && runnable.contains(i);
         inBlock = !inBlock;
         continue;
       }

@@ -17,6 +17,7 @@ import org.junit.jupiter.api.Test;
 class EmbeddingDocsTest {
   private static final Path PROJECT = Path.of("").toAbsolutePath().resolve("../..").normalize();
   private static final Path DOC = PROJECT.resolve("docs/embedding.md");
+  private static final Path README = PROJECT.resolve("README.md");
   private static final List<String> SOURCES = List.of(
       "examples/embedding/pom.xml",
       "examples/embedding/src/main/java/dev/capability/examples/embedding/EmbeddingExample.java");
@@ -26,13 +27,22 @@ class EmbeddingDocsTest {
 
   @Test
   void everyQuotedBlockIsTheMarkedTextOfItsSource() throws IOException {
-    Map<String, String> quoted = quotedBlocks();
+    assertQuotesAreExact(DOC);
+  }
+
+  @Test
+  void theReadmeQuotesTheExampleExactlyToo() throws IOException {
+    assertQuotesAreExact(README);
+  }
+
+  private static void assertQuotesAreExact(Path doc) throws IOException {
+    Map<String, String> quoted = quotedBlocks(doc);
 
     assertThat(quoted).isNotEmpty();
     for (Map.Entry<String, String> quote : quoted.entrySet()) {
       String[] fileAndName = quote.getKey().split(" ");
       assertThat(quote.getValue())
-          .as("the block quoting %s in %s", quote.getKey(), DOC)
+          .as("the block quoting %s in %s", quote.getKey(), doc)
           .isEqualTo(excerpt(Files.readString(PROJECT.resolve(fileAndName[0])), fileAndName[1]));
     }
   }
@@ -47,7 +57,7 @@ class EmbeddingDocsTest {
       }
     }
 
-    assertThat(quotedBlocks().keySet()).containsExactlyInAnyOrderElementsOf(marked);
+    assertThat(quotedBlocks(DOC).keySet()).containsExactlyInAnyOrderElementsOf(marked);
   }
 
   @Test
@@ -57,9 +67,9 @@ class EmbeddingDocsTest {
     assertThat(excerpt(source, "x")).isEqualTo("int a;\n\n  int b;\n");
   }
 
-  private static Map<String, String> quotedBlocks() throws IOException {
+  private static Map<String, String> quotedBlocks(Path doc) throws IOException {
     Map<String, String> blocks = new LinkedHashMap<>();
-    Matcher quote = QUOTE.matcher(Files.readString(DOC));
+    Matcher quote = QUOTE.matcher(Files.readString(doc));
     while (quote.find()) {
       assertThat(blocks.put(quote.group(1) + " " + quote.group(2), quote.group(3))).as("quoted twice: " + quote.group()).isNull();
     }

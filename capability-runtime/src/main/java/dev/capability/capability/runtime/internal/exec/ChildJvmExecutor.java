@@ -20,6 +20,7 @@ import dev.capability.kernel.api.NetworkMode;
 import dev.capability.kernel.api.backend.BackendConfig;
 import dev.capability.kernel.api.backend.BackendProvider;
 import dev.capability.kernel.api.backend.ExecutionBackend;
+import dev.capability.kernel.api.backend.IsolationCapability;
 import dev.capability.kernel.api.policy.ExecutableRule;
 import dev.capability.kernel.api.policy.ExecutionPolicy;
 import dev.capability.kernel.api.policy.ProjectWriteMode;
@@ -31,6 +32,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.Comparator;
 import java.util.EnumSet;
 import java.util.List;
@@ -63,6 +65,18 @@ public final class ChildJvmExecutor implements Executor {
   private static final String PROCESS_BACKEND = "process";
   private static final Set<EffectKind> CONFINABLE =
       EnumSet.of(EffectKind.FILESYSTEM_READ, EffectKind.FILESYSTEM_WRITE, EffectKind.NETWORK_CONNECT);
+  /**
+   * What a backend must supply to be chosen for this executor without being named: a sandbox that
+   * takes the network away, shows the base directory read-only and only granted paths writable,
+   * and runs as an unprivileged uid that cannot gain privileges. The plain {@code process} backend
+   * supplies none of it, so it is never chosen automatically.
+   */
+  public static final Set<IsolationCapability> REQUIRED_ISOLATION = Collections.unmodifiableSet(EnumSet.of(
+      IsolationCapability.NETWORK_NAMESPACE,
+      IsolationCapability.READ_ONLY_REPOSITORY,
+      IsolationCapability.WRITABLE_SCOPE_ROOTS,
+      IsolationCapability.NON_ROOT,
+      IsolationCapability.NO_NEW_PRIVILEGES));
   private static final List<String> JVM_OPTIONS =
       List.of("-XX:+DisableAttachMechanism", "-XX:-UsePerfData", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-Xmx128m", "-Xss1m");
 
@@ -89,6 +103,17 @@ public final class ChildJvmExecutor implements Executor {
    */
   public ChildJvmExecutor(String backendId, boolean allowUnisolated, List<ExecutionBackend> backends, Path baseDirectory) {
     this(backendId, allowUnisolated, backends, baseDirectory, Optional.empty());
+  }
+
+  /**
+   * An executor on {@code backend}, which it owns from now on and closes in {@link #close()}.
+   *
+   * @param baseDirectory where relative effect scopes resolve; granted paths must lie under it
+   */
+  public static ChildJvmExecutor owning(ExecutionBackend backend, Path baseDirectory) {
+    ChildJvmExecutor executor = new ChildJvmExecutor(backend.id(), false, List.of(), baseDirectory);
+    executor.created = backend;
+    return executor;
   }
 
   /**

@@ -29,7 +29,10 @@ import dev.capability.kernel.core.ExecutionPolicies;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -208,6 +211,11 @@ public final class ChildJvmExecutor implements Executor {
     }
     Grants grants = grants(request.granted());
     classDataArchive.ifPresent(archive -> ClassDataArchive.check(archive, grants.writable()));
+    for (Effect effect : request.granted()) {
+      if (effect.kind() == EffectKind.FILESYSTEM_WRITE) {
+        requireWritableDirectory(effect, underBase(effect));
+      }
+    }
     Path staging;
     try {
       // The sandbox runs as another user: it must be able to read what is staged here.
@@ -379,6 +387,38 @@ public final class ChildJvmExecutor implements Executor {
       }
     }
     return new Grants(readable, writable, writeScopes, network);
+  }
+
+  /**
+   * Refuses, before anything is staged or launched, a write grant the sandbox could not use: a
+   * path with no directory, or a directory the backend says its uid cannot write. The executor
+   * never creates or opens up a granted directory itself: which directory, owned by whom, is the
+   * operator's decision, and a missing one is as likely a mistyped scope.
+   */
+  private void requireWritableDirectory(Effect effect, Path path) {
+    BasicFileAttributes attributes;
+    try {
+      attributes = Files.readAttributes(path, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+    } catch (NoSuchFileException e) {
+      throw new CapabilityException(
+          CapabilityCodes.GRANT_PATH_MISSING,
+          "granted " + effect + " resolves to " + path + ", which does not exist; create the directory (mkdir " + path
+              + ") and let the sandbox's uid write in it, then run again. The executor never creates granted directories");
+    } catch (IOException e) {
+      throw new CapabilityException(
+          CapabilityCodes.GRANT_PATH_MISSING, "granted " + effect + " resolves to " + path + ", which cannot be inspected: " + e.getMessage(), e);
+    }
+    if (!attributes.isDirectory()) {
+      throw new CapabilityException(
+          CapabilityCodes.GRANT_PATH_MISSING,
+          "granted " + effect + " resolves to " + path + ", which is " + (attributes.isSymbolicLink() ? "a symbolic link" : "not a directory")
+              + "; a write grant needs a real directory there");
+    }
+    backend().cannotWriteIn(path).ifPresent(problem -> {
+      throw new CapabilityException(
+          CapabilityCodes.GRANT_PATH_NOT_WRITABLE,
+          "granted " + effect + " cannot be used: " + problem + " (chmod or chown " + path + ", then run again)");
+    });
   }
 
   private Path underBase(Effect effect) {

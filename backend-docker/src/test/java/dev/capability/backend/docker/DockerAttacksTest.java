@@ -22,6 +22,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -153,7 +154,7 @@ class DockerAttacksTest {
       int port = ((InetSocketAddress) listener.getLocalAddress()).getPort();
       String perl = connectsToAny(port);
 
-      LaunchResult result = attack(NetworkMode.NONE, perl, "127.0.0.1", bridgeGateway());
+      LaunchResult result = attack(NetworkMode.NONE, perl, hostAddresses());
 
       assertThat(listener.accept()).as("a connection reached the host listener").isNull();
       assertThat(result.exitCode()).hasValue(10);
@@ -168,7 +169,7 @@ class DockerAttacksTest {
       int port = ((InetSocketAddress) listener.getLocalAddress()).getPort();
       String perl = connectsToAny(port);
 
-      LaunchResult result = attack(NetworkMode.HOST, perl, "127.0.0.1", bridgeGateway());
+      LaunchResult result = attack(NetworkMode.HOST, perl, hostAddresses());
 
       assertThat(listener.accept()).as("a connection reached the host's loopback").isNull();
       assertThat(result.exitCode()).hasValue(10);
@@ -358,11 +359,10 @@ class DockerAttacksTest {
         .size();
   }
 
-  private static String bridgeGateway() {
-    return CLIENT.inspectNetworkCmd().withNetworkId("bridge").exec().getIpam().getConfig().stream()
-        .map(c -> c.getGateway())
-        .filter(g -> g != null && g.contains("."))
-        .findFirst()
-        .orElseThrow(() -> new IllegalStateException("the bridge network has no IPv4 gateway"));
+  /** Host loopback and the host's addresses on the docker bridge. */
+  private static String[] hostAddresses() {
+    List<String> addresses = new ArrayList<>(List.of("127.0.0.1"));
+    addresses.addAll(BridgeAddresses.of(CLIENT));
+    return addresses.toArray(String[]::new);
   }
 }

@@ -74,6 +74,10 @@ public final class CapabilityCodes {
   // Execution.
   public static final String EXECUTOR_UNKNOWN = "EXECUTOR_UNKNOWN";
   public static final String ISOLATION_UNAVAILABLE = "ISOLATION_UNAVAILABLE";
+  /** A granted {@code filesystem.write} path has no directory; the operator creates it, the executor never does. */
+  public static final String GRANT_PATH_MISSING = "GRANT_PATH_MISSING";
+  /** A granted {@code filesystem.write} directory the sandbox's uid cannot write in; the operator changes its owner or mode. */
+  public static final String GRANT_PATH_NOT_WRITABLE = "GRANT_PATH_NOT_WRITABLE";
   public static final String CAPABILITY_FAILED = "CAPABILITY_FAILED";
   public static final String OUTPUT_INVALID = "OUTPUT_INVALID";
   public static final String SUCCEEDED = "SUCCEEDED";

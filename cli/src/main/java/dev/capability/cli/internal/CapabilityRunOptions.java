@@ -27,8 +27,9 @@ final class CapabilityRunOptions {
   @Option(names = "--executor", paramLabel = "ID", description = "child-jvm (the default) or in-process (no boundary: trusted code only).")
   String executor = CapabilityExecutors.CHILD_JVM;
 
-  @Option(names = "--backend", paramLabel = "ID", description = "The kernel backend the child JVM runs under (default bwrap; 'process' is no boundary).")
-  String backend = "bwrap";
+  @Option(names = "--backend", paramLabel = "ID",
+      description = "The kernel backend the child JVM runs under (default: the strongest available sandbox, chosen as for exec; 'process' is no boundary and only runs when named).")
+  String backend;
 
   @Option(names = "--policy", paramLabel = "POLICY",
       description = "deny-all (the default), permissive, or the path of an effect policy file (docs/schemas/effect-policy.schema.json).")
@@ -50,7 +51,9 @@ final class CapabilityRunOptions {
 
   CapabilityRuntime runtime() {
     CapabilityRuntime.Builder builder = CapabilityRuntime.builder().policy(effectPolicy());
-    if (executor.equals(CapabilityExecutors.CHILD_JVM)) {
+    if (executor.equals(CapabilityExecutors.CHILD_JVM) && backend == null) {
+      builder.executor(CapabilityExecutors.childJvm(repository()));
+    } else if (executor.equals(CapabilityExecutors.CHILD_JVM)) {
       // Naming the process backend on the command line is the explicit request it needs.
       builder.executor(CapabilityExecutors.childJvm(backend, backend.equals("process"), repository()));
     } else {

@@ -13,6 +13,7 @@ import java.time.Duration;
 import java.util.EnumSet;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
 import java.util.stream.Stream;
 import org.slf4j.Logger;
@@ -34,11 +35,13 @@ public final class BwrapBackend implements ExecutionBackend {
   private final HostSupport support;
   private final Path base;
   private final SandboxLauncher launcher;
+  private final SandboxIdentity identity;
 
   private BwrapBackend(HostSupport support, BwrapSettings settings, Path base) {
     this.support = support;
     this.base = base;
     HostSupport.Setup setup = support.setup().orElseThrow();
+    this.identity = setup.identity();
     this.launcher =
         new SandboxLauncher(
             setup.tools(), setup.identity(), settings, setup.flags(), setup.cgroup(), base, SETTLE);
@@ -101,6 +104,11 @@ public final class BwrapBackend implements ExecutionBackend {
   @Override
   public Map<String, String> diagnostics() {
     return support.diagnostics();
+  }
+
+  @Override
+  public Optional<String> cannotWriteIn(Path directory) {
+    return identity.reachProblem(directory, "directory").or(() -> identity.writeProblem(directory));
   }
 
   @Override

@@ -6,6 +6,7 @@ import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * Who a sandbox runs as on the host. When this JVM runs as root, sandboxes never do: they run as
@@ -54,6 +55,26 @@ record SandboxIdentity(int uid, int gid, boolean dropsRoot) {
   /** True when this identity may create and remove entries in {@code directory}. */
   boolean canWriteIn(Path directory) {
     return allows(directory, SEARCH | WRITE);
+  }
+
+  /** Why this identity cannot reach {@code path}, the {@code what} of a sandbox, or empty when it can. */
+  Optional<String> reachProblem(Path path, String what) {
+    if (canReach(path)) {
+      return Optional.empty();
+    }
+    return Optional.of(what + " " + path + " cannot be reached by the sandbox's uid " + uid + " (gid " + gid
+        + ", no supplementary groups): every directory on the way must grant it search (x) permission");
+  }
+
+  /** Why this identity cannot create and remove entries in {@code directory}, or empty when it can. */
+  Optional<String> writeProblem(Path directory) {
+    if (canWriteIn(directory)) {
+      return Optional.empty();
+    }
+    return Optional.of("writable root " + directory + " is not writable by the sandbox's uid " + uid + " (gid " + gid
+        + ", no supplementary groups); grant that uid write and search permission on this directory (for example"
+        + " chown it to uid " + uid + "), or configure " + BwrapSettings.UID + " to a uid that owns it."
+        + " The backend never widens permissions itself");
   }
 
   private boolean allows(Path path, int wanted) {

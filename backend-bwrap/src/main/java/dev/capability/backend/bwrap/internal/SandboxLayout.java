@@ -241,33 +241,12 @@ final class SandboxLayout {
     if (HostPaths.requireNoSymlink(path, what) != HostPaths.Kind.DIRECTORY) {
       throw new LaunchFailedException(what + " " + path + " is not a directory");
     }
-    if (!identity.canReach(path)) {
-      throw new LaunchFailedException(
-          what
-              + " "
-              + path
-              + " cannot be reached by the sandbox's uid "
-              + identity.uid()
-              + " (gid "
-              + identity.gid()
-              + ", no supplementary groups): every directory on the way"
-              + " must grant it search (x) permission");
+    Optional<String> problem = identity.reachProblem(path, what);
+    if (problem.isEmpty() && writable) {
+      problem = identity.writeProblem(path);
     }
-    if (writable && !identity.canWriteIn(path)) {
-      throw new LaunchFailedException(
-          "writable root "
-              + path
-              + " is not writable by the sandbox's uid "
-              + identity.uid()
-              + " (gid "
-              + identity.gid()
-              + ", no supplementary groups); grant that uid write and "
-              + "search permission on this directory (for example chown it to uid "
-              + identity.uid()
-              + "), or configure "
-              + BwrapSettings.UID
-              + " to a uid that owns it."
-              + " The backend never widens permissions itself");
+    if (problem.isPresent()) {
+      throw new LaunchFailedException(problem.get());
     }
     return new TreeBind(path, writable);
   }

@@ -1,6 +1,8 @@
 package dev.capability.kernel.api.backend;
 
+import java.nio.file.Path;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -26,6 +28,16 @@ public interface ExecutionBackend extends AutoCloseable {
    */
   default Map<String, String> diagnostics() {
     return Map.of();
+  }
+
+  /**
+   * Why this backend's commands could not create files in {@code directory}, an existing directory
+   * on the host given to them as a writable root, or empty when they could or the backend cannot
+   * tell without launching (a launch then shows it). Lets a host refuse a write grant the sandbox
+   * could not use, with what to change, before launching anything. Never changes permissions.
+   */
+  default Optional<String> cannotWriteIn(Path directory) {
+    return Optional.empty();
   }
 
   /**

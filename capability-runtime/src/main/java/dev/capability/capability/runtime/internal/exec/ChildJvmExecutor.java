@@ -20,6 +20,7 @@ import dev.capability.kernel.api.NetworkMode;
 import dev.capability.kernel.api.backend.BackendConfig;
 import dev.capability.kernel.api.backend.BackendProvider;
 import dev.capability.kernel.api.backend.ExecutionBackend;
+import dev.capability.kernel.api.backend.IsolationCapability;
 import dev.capability.kernel.api.policy.ExecutableRule;
 import dev.capability.kernel.api.policy.ExecutionPolicy;
 import dev.capability.kernel.api.policy.ProjectWriteMode;
@@ -28,9 +29,13 @@ import dev.capability.kernel.core.ExecutionPolicies;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.Comparator;
 import java.util.EnumSet;
 import java.util.List;
@@ -63,6 +68,18 @@ public final class ChildJvmExecutor implements Executor {
   private static final String PROCESS_BACKEND = "process";
   private static final Set<EffectKind> CONFINABLE =
       EnumSet.of(EffectKind.FILESYSTEM_READ, EffectKind.FILESYSTEM_WRITE, EffectKind.NETWORK_CONNECT);
+  /**
+   * What a backend must supply to be chosen for this executor without being named: a sandbox that
+   * takes the network away, shows the base directory read-only and only granted paths writable,
+   * and runs as an unprivileged uid that cannot gain privileges. The plain {@code process} backend
+   * supplies none of it, so it is never chosen automatically.
+   */
+  public static final Set<IsolationCapability> REQUIRED_ISOLATION = Collections.unmodifiableSet(EnumSet.of(
+      IsolationCapability.NETWORK_NAMESPACE,
+      IsolationCapability.READ_ONLY_REPOSITORY,
+      IsolationCapability.WRITABLE_SCOPE_ROOTS,
+      IsolationCapability.NON_ROOT,
+      IsolationCapability.NO_NEW_PRIVILEGES));
   private static final List<String> JVM_OPTIONS =
       List.of("-XX:+DisableAttachMechanism", "-XX:-UsePerfData", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-Xmx128m", "-Xss1m");
 
@@ -89,6 +106,17 @@ public final class ChildJvmExecutor implements Executor {
    */
   public ChildJvmExecutor(String backendId, boolean allowUnisolated, List<ExecutionBackend> backends, Path baseDirectory) {
     this(backendId, allowUnisolated, backends, baseDirectory, Optional.empty());
+  }
+
+  /**
+   * An executor on {@code backend}, which it owns from now on and closes in {@link #close()}.
+   *
+   * @param baseDirectory where relative effect scopes resolve; granted paths must lie under it
+   */
+  public static ChildJvmExecutor owning(ExecutionBackend backend, Path baseDirectory) {
+    ChildJvmExecutor executor = new ChildJvmExecutor(backend.id(), false, List.of(), baseDirectory);
+    executor.created = backend;
+    return executor;
   }
 
   /**
@@ -183,6 +211,11 @@ public final class ChildJvmExecutor implements Executor {
     }
     Grants grants = grants(request.granted());
     classDataArchive.ifPresent(archive -> ClassDataArchive.check(archive, grants.writable()));
+    for (Effect effect : request.granted()) {
+      if (effect.kind() == EffectKind.FILESYSTEM_WRITE) {
+        requireWritableDirectory(effect, underBase(effect));
+      }
+    }
     Path staging;
     try {
       // The sandbox runs as another user: it must be able to read what is staged here.
@@ -354,6 +387,38 @@ public final class ChildJvmExecutor implements Executor {
       }
     }
     return new Grants(readable, writable, writeScopes, network);
+  }
+
+  /**
+   * Refuses, before anything is staged or launched, a write grant the sandbox could not use: a
+   * path with no directory, or a directory the backend says its uid cannot write. The executor
+   * never creates or opens up a granted directory itself: which directory, owned by whom, is the
+   * operator's decision, and a missing one is as likely a mistyped scope.
+   */
+  private void requireWritableDirectory(Effect effect, Path path) {
+    BasicFileAttributes attributes;
+    try {
+      attributes = Files.readAttributes(path, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+    } catch (NoSuchFileException e) {
+      throw new CapabilityException(
+          CapabilityCodes.GRANT_PATH_MISSING,
+          "granted " + effect + " resolves to " + path + ", which does not exist; create the directory (mkdir " + path
+              + ") and let the sandbox's uid write in it, then run again. The executor never creates granted directories");
+    } catch (IOException e) {
+      throw new CapabilityException(
+          CapabilityCodes.GRANT_PATH_MISSING, "granted " + effect + " resolves to " + path + ", which cannot be inspected: " + e.getMessage(), e);
+    }
+    if (!attributes.isDirectory()) {
+      throw new CapabilityException(
+          CapabilityCodes.GRANT_PATH_MISSING,
+          "granted " + effect + " resolves to " + path + ", which is " + (attributes.isSymbolicLink() ? "a symbolic link" : "not a directory")
+              + "; a write grant needs a real directory there");
+    }
+    backend().cannotWriteIn(path).ifPresent(problem -> {
+      throw new CapabilityException(
+          CapabilityCodes.GRANT_PATH_NOT_WRITABLE,
+          "granted " + effect + " cannot be used: " + problem + " (chmod or chown " + path + ", then run again)");
+    });
   }
 
   private Path underBase(Effect effect) {

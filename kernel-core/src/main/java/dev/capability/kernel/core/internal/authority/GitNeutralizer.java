@@ -18,6 +18,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
@@ -37,9 +38,20 @@ import java.util.concurrent.TimeUnit;
  *
  * <p>A command that sets configuration itself before its subcommand ({@code git -c ...},
  * {@code --config-env}) is refused: its settings would come after the kernel's and win.
+ *
+ * <p>The sandbox runs as a uid that does not own the repository, and git (since 2.35.2) refuses to
+ * work in such a repository ("dubious ownership"), because its configuration could start programs.
+ * With that configuration neutralized, the kernel marks exactly the repository the request names
+ * (and the working directory, when it is another directory inside it) safe with
+ * {@code -c safe.directory=PATH}, which git honours from the command line as protected
+ * configuration. The value is always a real absolute path, never {@code *}, never taken from the
+ * command or its environment, and it is recorded with the other settings.
  */
 public final class GitNeutralizer {
   private GitNeutralizer() {}
+
+  /** The configuration key that lets git work in a repository another uid owns. */
+  public static final String SAFE_DIRECTORY = "safe.directory";
 
   /** The settings every neutralized git command gets with {@code -c}, in order. */
   public static final List<String> SETTINGS = List.of(
@@ -73,7 +85,7 @@ public final class GitNeutralizer {
    * The configuration keys, as an extended regular expression for {@code git config --get-regexp},
    * whose values name programs git runs under a name the repository chooses.
    */
-  static final String DRIVER_KEYS = "^(filter\\..*\\.(clean|smudge|process)|diff\\..*\\.(textconv|command)|merge\\..*\\.driver"
+  static final String DRIVER_KEYS = "^(filter\\..*\\.(clean|smudge|process)|diff\\.external|diff\\..*\\.(textconv|command)|merge\\..*\\.driver"
       + "|remote\\..*\\.(uploadpack|receivepack)|credential\\..*\\.helper|alias\\..*|(diff|merge)tool\\..*\\.cmd"
       + "|submodule\\..*\\.update)$";
 
@@ -112,11 +124,15 @@ public final class GitNeutralizer {
    * @param environment the command's environment; configuration passed through it
    *     ({@code GIT_CONFIG_PARAMETERS}, {@code GIT_CONFIG_COUNT} and its keys and values) is replaced
    * @param drivers configuration keys found by {@link #configuredDrivers}
+   * @param safeDirectories the directories git may work in although another uid owns them, from
+   *     {@link #safeDirectories}
    */
-  public static Neutralized neutralize(List<String> argv, Map<String, String> environment, List<String> drivers) {
+  public static Neutralized neutralize(
+      List<String> argv, Map<String, String> environment, List<String> drivers, List<Path> safeDirectories) {
     Objects.requireNonNull(argv, "argv");
     Objects.requireNonNull(environment, "environment");
     Objects.requireNonNull(drivers, "drivers");
+    Objects.requireNonNull(safeDirectories, "safeDirectories");
     if (argv.isEmpty()) {
       throw new IllegalArgumentException("argv is empty");
     }
@@ -127,32 +143,74 @@ public final class GitNeutralizer {
               + "]) sets configuration that would undo the kernel's neutralization of repository helpers"),
           List.of(), environment, List.of());
     }
+    List<String> settings = settings(safeDirectories);
     List<String> neutralized = new ArrayList<>();
     neutralized.add(argv.get(0));
     neutralized.add("--no-pager");
-    for (String setting : SETTINGS) {
+    for (String setting : settings) {
       neutralized.add("-c");
       neutralized.add(setting);
     }
     neutralized.addAll(argv.subList(1, argv.size()));
     Map<String, String> driverSettings = driverSettings(drivers);
-    List<String> configuration = new ArrayList<>(SETTINGS);
+    List<String> configuration = new ArrayList<>(settings);
     driverSettings.forEach((key, value) -> configuration.add(key + "=" + value));
     return new Neutralized(Decision.allow(PolicyCodes.LAYER_BUILTIN, "neutralizeGit"), neutralized,
         environment(environment, driverSettings), configuration);
   }
 
   /**
+   * The directories a neutralized git command may work in although another uid owns them: the
+   * repository, and the working directory when it is another directory inside it. Nothing without
+   * a repository. A path whose last name is {@code *} is left out, because newer git reads
+   * {@code DIR/*} as every directory below {@code DIR}.
+   *
+   * @param repository the request's repository, a real absolute path
+   * @param workingDirectory the request's working directory, a real absolute path
+   */
+  public static List<Path> safeDirectories(Optional<Path> repository, Path workingDirectory) {
+    Objects.requireNonNull(repository, "repository");
+    Objects.requireNonNull(workingDirectory, "workingDirectory");
+    if (repository.isEmpty()) {
+      return List.of();
+    }
+    Set<Path> directories = new LinkedHashSet<>();
+    directories.add(repository.get());
+    if (workingDirectory.startsWith(repository.get())) {
+      directories.add(workingDirectory);
+    }
+    return directories.stream()
+        .filter(directory -> directory.getFileName() == null || !directory.getFileName().toString().equals("*"))
+        .toList();
+  }
+
+  /** {@link #SETTINGS}, then {@code safe.directory} for each of {@code safeDirectories}. */
+  private static List<String> settings(List<Path> safeDirectories) {
+    List<String> settings = new ArrayList<>(SETTINGS);
+    for (Path directory : safeDirectories) {
+      if (!directory.isAbsolute()) {
+        throw new IllegalArgumentException("a safe directory must be absolute: " + directory);
+      }
+      settings.add(SAFE_DIRECTORY + "=" + directory);
+    }
+    return settings;
+  }
+
+  /**
    * The configuration keys that name programs under repository-chosen names, as git sees them
    * from {@code workingDirectory} with {@code environment}, includes followed. Lists with the
-   * fixed neutralization in place, so listing starts no helper either.
+   * fixed neutralization and the same safe directories in place, so listing starts no helper
+   * either and reads the configuration of a repository another uid owns (without them git would
+   * silently skip that repository's configuration and list nothing).
    *
    * @param git the git executable the command will run
+   * @param safeDirectories the safe directories the command will run with
    * @throws AuthorityException {@code GIT_CONFIGURATION_UNREADABLE} when git fails, hangs or lists too much
    */
-  public static List<String> configuredDrivers(Path git, Path workingDirectory, Map<String, String> environment) {
+  public static List<String> configuredDrivers(
+      Path git, Path workingDirectory, Map<String, String> environment, List<Path> safeDirectories) {
     List<String> argv = new ArrayList<>(List.of(git.toString(), "--no-pager"));
-    for (String setting : SETTINGS) {
+    for (String setting : settings(safeDirectories)) {
       argv.add("-c");
       argv.add(setting);
     }

@@ -6,9 +6,9 @@ import dev.capability.kernel.api.backend.BackendConfig;
 import dev.capability.kernel.api.backend.BackendProvider;
 import dev.capability.kernel.api.backend.ExecutionBackend;
 import dev.capability.kernel.api.backend.IsolationCapability;
+import dev.capability.kernel.core.BackendSelection;
 import dev.capability.kernel.core.BackendStatus;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.EnumSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -67,8 +67,8 @@ public final class BackendRegistry implements AutoCloseable {
   }
 
   /**
-   * The backend to launch with: {@code id} when given, else the strongest available one (most
-   * verified capabilities, then id) that supplies every {@code required} capability.
+   * The backend to launch with: {@code id} when given, else the one {@link BackendSelection}
+   * chooses among the available backends for {@code required}.
    *
    * @throws BackendUnavailableException before anything is launched when none fits
    */
@@ -84,10 +84,7 @@ public final class BackendRegistry implements AutoCloseable {
       }
       return backend;
     }
-    return available.values().stream()
-        .filter(b -> missing(b, required).isEmpty())
-        .max(Comparator.<ExecutionBackend>comparingInt(b -> b.capabilities().size())
-            .thenComparing(ExecutionBackend::id, Comparator.reverseOrder()))
+    return BackendSelection.strongest(available.values(), required)
         .orElseThrow(() -> new BackendUnavailableException(
             BackendUnavailableException.ISOLATION_UNAVAILABLE,
             "no available backend supplies every required capability " + required + "; available: "
@@ -154,5 +151,10 @@ public final class BackendRegistry implements AutoCloseable {
   @Override
   public void close() {
     available.values().forEach(ExecutionBackend::close);
+  }
+
+  /** Closes every backend but {@code kept}, which its new owner closes. */
+  public void closeAllBut(ExecutionBackend kept) {
+    available.values().stream().filter(backend -> backend != kept).forEach(ExecutionBackend::close);
   }
 }

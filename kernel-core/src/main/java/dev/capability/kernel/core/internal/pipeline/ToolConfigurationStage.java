@@ -8,7 +8,8 @@ import java.nio.file.Path;
 /**
  * Tool configuration is part of the command: the repository files the policy names for the
  * executable are hashed (and must match their pins), and git gets its repository-driven helpers
- * (fsmonitor, pager, hooks, drivers) switched off unless the operator turned that off.
+ * (fsmonitor, pager, hooks, drivers) switched off unless the operator turned that off; with them
+ * off, the request's repository is marked safe for git, which the sandbox uid does not own.
  */
 final class ToolConfigurationStage implements Stage {
   private final ExecutionPolicy policy;
@@ -32,8 +33,10 @@ final class ToolConfigurationStage implements Stage {
     }
     if (policy.neutralizeGit() && GitNeutralizer.appliesTo(rule)) {
       Path git = Path.of(context.pinned.executable().execPath());
-      var drivers = GitNeutralizer.configuredDrivers(git, context.workingDirectory, context.launchEnvironment);
-      GitNeutralizer.Neutralized neutralized = GitNeutralizer.neutralize(context.argv, context.launchEnvironment, drivers);
+      var safeDirectories = GitNeutralizer.safeDirectories(context.repository, context.workingDirectory);
+      var drivers = GitNeutralizer.configuredDrivers(git, context.workingDirectory, context.launchEnvironment, safeDirectories);
+      GitNeutralizer.Neutralized neutralized =
+          GitNeutralizer.neutralize(context.argv, context.launchEnvironment, drivers, safeDirectories);
       if (!neutralized.decision().allowed()) {
         context.deny(neutralized.decision());
         return;

@@ -75,4 +75,22 @@ final class Git {
     git(directory, "commit", "-q", "-m", "first");
     return directory.toRealPath();
   }
+
+  /** The uid this JVM runs as. */
+  static int currentUid() {
+    try {
+      return (Integer) java.nio.file.Files.getAttribute(Path.of("/proc/self"), "unix:uid");
+    } catch (IOException e) {
+      throw new AssertionError("cannot read this process's uid", e);
+    }
+  }
+
+  /** Gives {@code root} and everything below it to {@code uid}, links themselves rather than their targets. */
+  static void chownTree(Path root, int uid) throws IOException {
+    try (java.util.stream.Stream<Path> paths = java.nio.file.Files.walk(root)) {
+      for (Path path : (Iterable<Path>) paths::iterator) {
+        java.nio.file.Files.setAttribute(path, "unix:uid", uid, java.nio.file.LinkOption.NOFOLLOW_LINKS);
+      }
+    }
+  }
 }

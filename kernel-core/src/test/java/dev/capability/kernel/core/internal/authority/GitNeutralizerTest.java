@@ -2,6 +2,7 @@ package dev.capability.kernel.core.internal.authority;
 
 import static dev.capability.kernel.core.internal.authority.Git.git;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.capability.kernel.api.Decision;
 import dev.capability.kernel.api.policy.ExecutableRule;
@@ -12,6 +13,7 @@ import java.nio.file.attribute.PosixFilePermissions;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -21,6 +23,8 @@ import org.junit.jupiter.api.io.TempDir;
  * (its marker file appears), with the neutralized argv and environment none does.
  */
 class GitNeutralizerTest {
+  /** A uid that owns nothing on the host, for repositories another uid owns. */
+  private static final int OTHER_UID = 12345;
 
   @TempDir Path temp;
   private Path repository;
@@ -55,10 +59,15 @@ class GitNeutralizerTest {
     return Git.exec(repository, environment, concat("git", args));
   }
 
+  /** Runs git the way the kernel does for a request that names {@link #repository}. */
   private Git.Result neutralized(String... args) {
+    return neutralizedWith(GitNeutralizer.safeDirectories(Optional.of(repository), repository), args);
+  }
+
+  private Git.Result neutralizedWith(List<Path> safeDirectories, String... args) {
     List<String> argv = concat("git", args);
-    List<String> drivers = GitNeutralizer.configuredDrivers(gitExecutable(), repository, environment);
-    GitNeutralizer.Neutralized neutralized = GitNeutralizer.neutralize(argv, environment, drivers);
+    List<String> drivers = GitNeutralizer.configuredDrivers(gitExecutable(), repository, environment, safeDirectories);
+    GitNeutralizer.Neutralized neutralized = GitNeutralizer.neutralize(argv, environment, drivers, safeDirectories);
     assertThat(neutralized.decision().allowed()).as(neutralized.decision().message()).isTrue();
     return Git.exec(repository, neutralized.environment(), neutralized.argv());
   }
@@ -131,9 +140,9 @@ class GitNeutralizerTest {
     Files.writeString(repository.resolve(".gitattributes"), "README filter=odd=name.x\n");
     touchReadme(1_000_000_000L);
 
-    List<String> drivers = GitNeutralizer.configuredDrivers(gitExecutable(), repository, environment);
+    List<String> drivers = GitNeutralizer.configuredDrivers(gitExecutable(), repository, environment, List.of());
     assertThat(drivers).containsExactly("filter.odd=name.x.clean");
-    assertThat(GitNeutralizer.neutralize(List.of("git", "status"), environment, drivers).configuration())
+    assertThat(GitNeutralizer.neutralize(List.of("git", "status"), environment, drivers, List.of()).configuration())
         .contains("filter.odd=name.x.clean=", "filter.odd=name.x.required=false");
 
     neutralized("status", "--short");
@@ -144,13 +153,97 @@ class GitNeutralizerTest {
   }
 
   @Test
+  void aPlantedExternalDiffNeverRunsUnderNeutralization() throws IOException {
+    git(repository, "config", "diff.external", helper("external-diff").toString());
+    Files.writeString(repository.resolve("README"), "changed\n");
+
+    Git.Result safe = neutralized("diff");
+    List<String> drivers = GitNeutralizer.configuredDrivers(gitExecutable(), repository, environment, List.of());
+    assertThat(ran("external-diff")).as("the external diff ran under neutralization: %s", safe.output()).isFalse();
+    assertThat(drivers).containsExactly("diff.external");
+    assertThat(GitNeutralizer.neutralize(List.of("git", "diff"), environment, drivers, List.of()).configuration())
+        .contains("diff.external=");
+    neutralized("diff", "--ext-diff");
+    assertThat(ran("external-diff")).as("--ext-diff started the external diff under neutralization").isFalse();
+
+    plain("diff");
+    assertThat(ran("external-diff")).as("the planted external diff runs when git is not neutralized").isTrue();
+  }
+
+  @Test
+  void aRepositoryAnotherUidOwnsIsSafeForExactlyThatRepository() throws IOException {
+    assumeTrue(Git.currentUid() == 0, "giving the repository to another uid needs root; this test runs as uid " + Git.currentUid());
+    Git.chownTree(repository, OTHER_UID);
+    Files.writeString(repository.resolve("README"), "changed\n");
+
+    Git.Result refused = plain("status", "--short");
+    Git.Result elsewhere = neutralizedWith(List.of(temp), "status", "--short");
+    Git.Result safe = neutralized("status", "--short");
+
+    assertThat(refused.exit()).as(refused.output()).isEqualTo(128);
+    assertThat(refused.output()).contains("dubious ownership");
+    assertThat(elsewhere.exit()).as("another directory marked safe: %s", elsewhere.output()).isEqualTo(128);
+    assertThat(safe.exit()).as(safe.output()).isZero();
+    assertThat(safe.output()).contains("M README");
+    assertThat(GitNeutralizer.neutralize(List.of("git", "status"), environment, List.of(), List.of(repository)).configuration())
+        .endsWith("safe.directory=" + repository);
+  }
+
+  @Test
+  void theDriversOfARepositoryAnotherUidOwnsAreFoundAndEmptied() throws IOException {
+    assumeTrue(Git.currentUid() == 0, "giving the repository to another uid needs root; this test runs as uid " + Git.currentUid());
+    Files.writeString(repository.resolve(".gitattributes"), "README filter=evil\n");
+    git(repository, "config", "filter.evil.clean", helper("clean").toString());
+    touchReadme(1_000_000_000L);
+    Git.chownTree(repository, OTHER_UID);
+
+    // Without the safe directory git silently skips the configuration of a repository another uid
+    // owns, and the listing would find none of its drivers.
+    assertThat(GitNeutralizer.configuredDrivers(gitExecutable(), repository, environment, List.of())).isEmpty();
+    assertThat(GitNeutralizer.configuredDrivers(gitExecutable(), repository, environment, List.of(repository)))
+        .containsExactly("filter.evil.clean");
+    Git.Result safe = neutralized("status", "--short");
+    assertThat(safe.exit()).as(safe.output()).isZero();
+    assertThat(ran("clean")).as("the clean filter of a repository another uid owns ran").isFalse();
+  }
+
+  @Test
+  void aSafeDirectorySmuggledThroughTheEnvironmentOrTheCommandIsNeverHonoured() throws IOException {
+    assumeTrue(Git.currentUid() == 0, "giving the repository to another uid needs root; this test runs as uid " + Git.currentUid());
+    Git.chownTree(repository, OTHER_UID);
+    Map<String, String> smuggled = Git.baseEnvironment(temp, Map.of(
+        "GIT_CONFIG_COUNT", "1", "GIT_CONFIG_KEY_0", "safe.directory", "GIT_CONFIG_VALUE_0", "*",
+        "GIT_CONFIG_PARAMETERS", "'safe.directory'='*'"));
+
+    GitNeutralizer.Neutralized neutralized = GitNeutralizer.neutralize(List.of("git", "status"), smuggled, List.of(), List.of());
+    Git.Result run = Git.exec(repository, neutralized.environment(), neutralized.argv());
+
+    assertThat(Git.exec(repository, smuggled, List.of("git", "status")).exit()).as("the smuggled setting works on plain git").isZero();
+    assertThat(run.exit()).as(run.output()).isEqualTo(128);
+    assertThat(run.output()).contains("dubious ownership");
+    assertOverride(List.of("git", "-c", "safe.directory=*", "status"), 1);
+  }
+
+  @Test
+  void onlyTheRepositoryAndAWorkingDirectoryInsideItAreSafe() {
+    Path inside = repository.resolve("src");
+    Path outside = temp.resolve("elsewhere");
+
+    assertThat(GitNeutralizer.safeDirectories(Optional.empty(), repository)).isEmpty();
+    assertThat(GitNeutralizer.safeDirectories(Optional.of(repository), repository)).containsExactly(repository);
+    assertThat(GitNeutralizer.safeDirectories(Optional.of(repository), inside)).containsExactly(repository, inside);
+    assertThat(GitNeutralizer.safeDirectories(Optional.of(repository), outside)).containsExactly(repository);
+    assertThat(GitNeutralizer.safeDirectories(Optional.of(Path.of("/srv/*")), Path.of("/srv/*"))).isEmpty();
+  }
+
+  @Test
   void aRepositoryWithoutDriversListsNone() {
-    assertThat(GitNeutralizer.configuredDrivers(gitExecutable(), repository, environment)).isEmpty();
+    assertThat(GitNeutralizer.configuredDrivers(gitExecutable(), repository, environment, List.of())).isEmpty();
   }
 
   @Test
   void theNeutralizedArgvPutsTheSettingsBeforeTheCommandsOwnArguments() {
-    GitNeutralizer.Neutralized neutralized = GitNeutralizer.neutralize(List.of("git", "-C", "sub", "status", "-c"), environment, List.of());
+    GitNeutralizer.Neutralized neutralized = GitNeutralizer.neutralize(List.of("git", "-C", "sub", "status", "-c"), environment, List.of(), List.of());
 
     assertThat(neutralized.argv()).startsWith("git", "--no-pager", "-c", "core.fsmonitor=false", "-c", "core.hooksPath=/dev/null");
     assertThat(neutralized.argv()).containsSubsequence("-c", "core.pager=cat").endsWith("-C", "sub", "status", "-c");
@@ -166,8 +259,8 @@ class GitNeutralizerTest {
         "GIT_CONFIG_COUNT", "1", "GIT_CONFIG_KEY_0", "core.fsmonitor", "GIT_CONFIG_VALUE_0", "/tmp/evil",
         "GIT_PAGER", "/tmp/evil"));
 
-    Map<String, String> clean = GitNeutralizer.neutralize(List.of("git", "status"), planted, List.of()).environment();
-    Map<String, String> withDriver = GitNeutralizer.neutralize(List.of("git", "status"), planted, List.of("diff.x.textconv")).environment();
+    Map<String, String> clean = GitNeutralizer.neutralize(List.of("git", "status"), planted, List.of(), List.of()).environment();
+    Map<String, String> withDriver = GitNeutralizer.neutralize(List.of("git", "status"), planted, List.of("diff.x.textconv"), List.of()).environment();
 
     assertThat(clean).doesNotContainKeys("GIT_CONFIG_PARAMETERS", "GIT_CONFIG_COUNT", "GIT_CONFIG_KEY_0", "GIT_CONFIG_VALUE_0");
     assertThat(clean).containsEntry("GIT_PAGER", "cat");
@@ -182,7 +275,7 @@ class GitNeutralizerTest {
     assertOverride(List.of("git", "--config-env=core.pager=EVIL", "log"), 1);
     assertOverride(List.of("git", "--config-env", "core.pager=EVIL", "log"), 1);
     assertOverride(List.of("git", "-C", "sub", "--git-dir", "x", "-c", "a=b", "status"), 5);
-    assertThat(GitNeutralizer.neutralize(List.of("git", "-C", "-c", "status"), environment, List.of()).decision().allowed()).isTrue();
+    assertThat(GitNeutralizer.neutralize(List.of("git", "-C", "-c", "status"), environment, List.of(), List.of()).decision().allowed()).isTrue();
   }
 
   @Test
@@ -194,7 +287,7 @@ class GitNeutralizerTest {
   }
 
   private void assertOverride(List<String> argv, int argIndex) {
-    Decision decision = GitNeutralizer.neutralize(argv, environment, List.of()).decision();
+    Decision decision = GitNeutralizer.neutralize(argv, environment, List.of(), List.of()).decision();
     assertThat(decision.allowed()).isFalse();
     assertThat(decision.code()).isEqualTo("GIT_CONFIGURATION_OVERRIDE");
     assertThat(decision.argIndex()).hasValue(argIndex);

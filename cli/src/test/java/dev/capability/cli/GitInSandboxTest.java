@@ -1,0 +1,208 @@
+package dev.capability.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import dev.capability.backend.bwrap.BwrapBackendProvider;
+import dev.capability.backend.docker.DockerBackendProvider;
+import dev.capability.backend.docker.LocalRuntimeImage;
+import dev.capability.backend.tck.BackendGate;
+import dev.capability.kernel.api.BackendUnavailableException;
+import dev.capability.kernel.api.CapabilityException;
+import dev.capability.kernel.api.ExecutionRequest;
+import dev.capability.kernel.api.ExecutionResult;
+import dev.capability.kernel.api.ExecutionStatus;
+import dev.capability.kernel.api.backend.BackendConfig;
+import dev.capability.kernel.api.backend.ExecutionBackend;
+import dev.capability.kernel.api.policy.ExecutableRule;
+import dev.capability.kernel.api.policy.ExecutionPolicy;
+import dev.capability.kernel.core.CommandKernel;
+import dev.capability.kernel.core.ExecutionPolicies;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The README's {@code git status --short} on a repository the sandbox uid does not own, under real
+ * bwrap and real Docker: git works because the kernel marks exactly the request's repository safe,
+ * the attestation records it, and the setting cannot be widened by the command or its environment.
+ */
+class GitInSandboxTest {
+  /** A uid that owns nothing on the host, for the repository when this JVM is root. */
+  private static final int OTHER_UID = 12345;
+  /** The uid Docker containers run as. */
+  private static final int CONTAINER_UID = 65534;
+
+  private static final BackendGate BWRAP = BackendGate.of(new BwrapBackendProvider(), BackendConfig.defaults());
+  private static final BackendGate DOCKER;
+
+  static {
+    try {
+      LocalRuntimeImage.ensure(LocalRuntimeImage.defaultTag());
+    } catch (BackendUnavailableException e) {
+      // The gate's probe names what is missing; the docker tests are then skipped or fail.
+    }
+    DOCKER = BackendGate.of(new DockerBackendProvider(), BackendConfig.defaults());
+  }
+
+  @TempDir Path tmp;
+  private Path repository;
+
+  @AfterAll
+  static void close() {
+    BWRAP.close();
+    DOCKER.close();
+  }
+
+  @BeforeEach
+  void repository() throws IOException {
+    Files.setPosixFilePermissions(tmp, PosixFilePermissions.fromString("rwxr-xr-x"));
+    repository = Files.createDirectory(tmp.resolve("repository")).toRealPath();
+    git("init", "-q", "-b", "main");
+    Files.writeString(repository.resolve("README"), "hello\n");
+    git("add", "README");
+    git("-c", "user.name=t", "-c", "user.email=t@example.invalid", "commit", "-q", "-m", "first");
+    Files.writeString(repository.resolve("README"), "changed\n");
+    try (Stream<Path> paths = Files.walk(repository)) {
+      for (Path path : (Iterable<Path>) paths::iterator) {
+        Files.setPosixFilePermissions(path, PosixFilePermissions.fromString(Files.isDirectory(path) ? "rwxr-xr-x" : "rw-r--r--"));
+      }
+    }
+  }
+
+  @Test
+  void gitStatusWorksUnderBwrapOnARepositoryAnotherUidOwns() throws IOException {
+    assumeTrue(uid() == 0, "bwrap runs as the caller's own uid when not root, so no other uid can own the repository;"
+        + " this test runs as uid " + uid());
+    ExecutionBackend bwrap = BWRAP.backend();
+    giveAway(OTHER_UID);
+
+    assertGitStatusWorksAndIsAttested(bwrap);
+  }
+
+  @Test
+  void gitStatusWorksUnderDockerOnARepositoryAnotherUidOwns() throws IOException {
+    ExecutionBackend docker = DOCKER.backend();
+    if (uid() == 0) {
+      giveAway(OTHER_UID);
+    }
+    assertThat(owner()).as("the repository's owner").isNotEqualTo(CONTAINER_UID);
+
+    assertGitStatusWorksAndIsAttested(docker);
+  }
+
+  @Test
+  void theSandboxedGitTrustsExactlyTheRepositoryWhateverTheEnvironmentSays() throws IOException {
+    ExecutionBackend docker = DOCKER.backend();
+    if (uid() == 0) {
+      giveAway(OTHER_UID);
+    }
+    ExecutionPolicy policy = ExecutionPolicy.builder()
+        .setEnvironment("GIT_CONFIG_COUNT", "1")
+        .setEnvironment("GIT_CONFIG_KEY_0", "safe.directory")
+        .setEnvironment("GIT_CONFIG_VALUE_0", "*")
+        .executable(ExecutableRule.named("git").exact("config", "--get-all", "safe.directory").build())
+        .build();
+    CommandKernel kernel = kernel(policy, docker, Map.of("PATH", "/usr/bin:/bin"));
+    ExecutionResult result = kernel.execute(request("git", "config", "--get-all", "safe.directory"));
+
+    assertThat(result.exitCode()).as(result.stderr().text()).hasValue(0);
+    assertThat(result.stdout().text()).isEqualTo(repository + "\n");
+  }
+
+  @Test
+  void aSafeDirectoryFromTheCommandOrTheHostEnvironmentIsRefused() {
+    ExecutionBackend docker = DOCKER.backend();
+    ExecutionPolicy viaCommand = ExecutionPolicy.builder()
+        .executable(ExecutableRule.named("git").exact("-c", "safe.directory=*", "status").build())
+        .build();
+    ExecutionPolicy viaHost = ExecutionPolicy.builder()
+        .inheritEnvironment("PATH", "GIT_CONFIG_COUNT", "GIT_CONFIG_KEY_0", "GIT_CONFIG_VALUE_0")
+        .executable(ExecutableRule.named("git").exact("status").build())
+        .build();
+
+    CommandKernel kernel = kernel(viaCommand, docker, Map.of("PATH", "/usr/bin:/bin"));
+    ExecutionResult result = kernel.execute(request("git", "-c", "safe.directory=*", "status"));
+    assertThat(result.status()).isEqualTo(ExecutionStatus.DENIED);
+    assertThat(result.decision().code()).isEqualTo("GIT_CONFIGURATION_OVERRIDE");
+    assertThatThrownBy(() -> ExecutionPolicies.of(viaHost))
+        .isInstanceOfSatisfying(CapabilityException.class,
+            e -> assertThat(e.code()).isEqualTo("POLICY_ENVIRONMENT_DENIED"))
+        .hasMessageContaining("GIT_CONFIG_COUNT");
+  }
+
+  private void assertGitStatusWorksAndIsAttested(ExecutionBackend backend) {
+    ExecutionPolicy policy = ExecutionPolicy.builder()
+        .executable(ExecutableRule.named("git").exact("status", "--short").build())
+        .build();
+    CommandKernel kernel = kernel(policy, backend, Map.of("PATH", "/usr/bin:/bin"));
+    ExecutionResult result = kernel.execute(request("git", "status", "--short"));
+
+    assertThat(result.status()).as(result.stderr().text()).isEqualTo(ExecutionStatus.COMPLETED);
+    assertThat(result.exitCode()).as(result.stderr().text()).hasValue(0);
+    assertThat(result.stdout().text()).isEqualTo(" M README\n");
+    assertThat(result.attestation().backend().id()).isEqualTo(backend.id());
+    assertThat(result.attestation().neutralization())
+        .contains("safe.directory=" + repository)
+        .noneMatch(setting -> setting.equals("safe.directory=*"));
+  }
+
+  /** A kernel on the gate's backend; never closed, since closing a kernel closes its backends, which the gates close. */
+  private CommandKernel kernel(ExecutionPolicy policy, ExecutionBackend backend, Map<String, String> host) {
+    return CommandKernel.builder(ExecutionPolicies.of(policy)).discoverBackends(false).backend(backend)
+        .hostEnvironment(host).build();
+  }
+
+  private ExecutionRequest request(String... argv) {
+    return ExecutionRequest.argv(argv).repository(repository).build();
+  }
+
+  private void giveAway(int uid) throws IOException {
+    try (Stream<Path> paths = Files.walk(repository)) {
+      for (Path path : (Iterable<Path>) paths::iterator) {
+        Files.setAttribute(path, "unix:uid", uid, LinkOption.NOFOLLOW_LINKS);
+      }
+    }
+  }
+
+  private int owner() throws IOException {
+    return (Integer) Files.getAttribute(repository, "unix:uid", LinkOption.NOFOLLOW_LINKS);
+  }
+
+  private static int uid() {
+    try {
+      return (Integer) Files.getAttribute(Path.of("/proc/self"), "unix:uid");
+    } catch (IOException e) {
+      throw new AssertionError("cannot read this process's uid", e);
+    }
+  }
+
+  private void git(String... args) throws IOException {
+    List<String> argv = new java.util.ArrayList<>(List.of("git"));
+    argv.addAll(List.of(args));
+    ProcessBuilder builder = new ProcessBuilder(argv).directory(repository.toFile()).redirectErrorStream(true);
+    builder.environment().put("GIT_CONFIG_NOSYSTEM", "1");
+    builder.environment().put("HOME", tmp.toString());
+    Process process = builder.start();
+    try {
+      String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+      assertThat(process.waitFor(60, TimeUnit.SECONDS)).isTrue();
+      assertThat(process.exitValue()).as("git %s: %s", argv, output).isZero();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new AssertionError(e);
+    }
+  }
+}

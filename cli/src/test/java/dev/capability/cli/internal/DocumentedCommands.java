@@ -74,7 +74,7 @@ final class DocumentedCommands {
         StringBuilder text = new StringBuilder();
         String line = lines.get(i).trim();
         while (line.endsWith("\\") && i + 1 < lines.size()) {
-          text.append(line, 0, line.length() - 1).append(' ');
+          text.append(line.substring(0, line.length() - 1).stripTrailing()).append(' ');
           line = lines.get(++i).trim();
         }
         text.append(line);

@@ -1,6 +1,7 @@
 package dev.capability.cli.internal;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.junit.jupiter.api.Assertions.fail;
 
 import dev.capability.backend.bwrap.BwrapBackendProvider;
@@ -28,6 +29,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.DynamicContainer;
 import org.junit.jupiter.api.DynamicNode;
 import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestFactory;
 import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
@@ -98,6 +100,18 @@ class DocumentedCommandsTest {
     return tests.stream();
   }
 
+  @Test
+  void aReferenceToAnOptionTheCliLacksFailsAndOneToAnOptionItHasPasses() {
+    CommandLine cli = CliRunner.commandLine();
+    Path page = Path.of("page.md");
+
+    checkReference(cli, new DocumentedCommands.Reference(page, 1, "capability ledger list|verify [--repo DIR] [--json]"));
+    assertThatThrownBy(() -> checkReference(cli, new DocumentedCommands.Reference(page, 1, "bin/capability exec --no-such-option -- ls")))
+        .isInstanceOf(AssertionError.class).hasMessageContaining("--no-such-option");
+    assertThatThrownBy(() -> checkReference(cli, new DocumentedCommands.Reference(page, 1, "capability ledger list|verify --since 1d")))
+        .isInstanceOf(AssertionError.class).hasMessageContaining("--since");
+  }
+
   private static void checkReference(CommandLine cli, DocumentedCommands.Reference reference) {
     List<String> words = reference.words();
     List<CommandSpec> commands = List.of(cli.getCommandSpec());
@@ -119,7 +133,7 @@ class DocumentedCommandsTest {
       }
       for (String option : word.split("\\|")) {
         String name = option.replaceAll("[=\\[].*$", "");
-        assertThat(commands.stream().anyMatch(c -> c.findOption(name) != null))
+        assertThat(commands.stream().allMatch(c -> c.findOption(name) != null))
             .as("%s: option %s of 'capability %s'", reference, name,
                 commands.stream().map(CommandSpec::qualifiedName).toList())
             .isTrue();

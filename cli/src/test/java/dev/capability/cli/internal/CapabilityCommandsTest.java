@@ -68,7 +68,8 @@ class CapabilityCommandsTest {
   @Test
   void thePlainReceiptNamesTheBackendTheChildJvmRanUnder() {
     BWRAP.backend();
-    CliRunner.Outcome outcome = CliRunner.run("run", HELLO, "--input", INPUT, "--no-ledger");
+    // Named: without --backend the rule may choose Docker where its image exists (RunBackendChoiceTest).
+    CliRunner.Outcome outcome = CliRunner.run("run", HELLO, "--input", INPUT, "--no-ledger", "--backend", "bwrap");
 
     assertThat(outcome.exitCode()).as(outcome.out() + outcome.err()).isZero();
     assertThat(outcome.out()).containsPattern("boundary: executor child-jvm under the bwrap backend \\([A-Z_, ]+\\)\n")

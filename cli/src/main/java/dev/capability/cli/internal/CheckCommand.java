@@ -40,7 +40,7 @@ final class CheckCommand implements Callable<Integer> {
   @Override
   public Integer call() {
     try (CommandKernel kernel = options.kernel(console)) {
-      ExecutionRequest.Builder request = CommandInput.request(argv, argv == null || argv.isEmpty() ? console.readStdin() : null);
+      ExecutionRequest.Builder request = CommandInput.request(console, argv, argv == null || argv.isEmpty() ? console.readStdin() : null);
       options.narrow(request);
       environment.addTo(request);
       CheckResult result = kernel.check(request.build());

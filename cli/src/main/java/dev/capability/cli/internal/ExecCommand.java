@@ -58,7 +58,7 @@ final class ExecCommand implements Callable<Integer> {
       return ExitCodes.USAGE;
     }
     try (CommandKernel kernel = options.kernel(console)) {
-      ExecutionRequest.Builder request = CommandInput.request(argv, command);
+      ExecutionRequest.Builder request = CommandInput.request(console, argv, command);
       options.narrow(request);
       environment.addTo(request);
       if (backend != null) {

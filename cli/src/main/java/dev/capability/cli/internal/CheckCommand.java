@@ -42,7 +42,7 @@ final class CheckCommand implements Callable<Integer> {
     try (CommandKernel kernel = options.kernel(console)) {
       ExecutionRequest.Builder request = CommandInput.request(console, argv, argv == null || argv.isEmpty() ? console.readStdin() : null);
       options.narrow(request);
-      environment.addTo(request);
+      environment.addTo(console, request);
       CheckResult result = kernel.check(request.build());
       options.record(LedgerRecord.decision(new DecisionRecord(
           result.argv(),

@@ -60,7 +60,7 @@ final class ExecCommand implements Callable<Integer> {
     try (CommandKernel kernel = options.kernel(console)) {
       ExecutionRequest.Builder request = CommandInput.request(console, argv, command);
       options.narrow(request);
-      environment.addTo(request);
+      environment.addTo(console, request);
       if (backend != null) {
         request.backend(backend);
       }

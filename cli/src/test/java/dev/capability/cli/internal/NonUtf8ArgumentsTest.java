@@ -92,7 +92,7 @@ class NonUtf8ArgumentsTest {
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     ByteArrayOutputStream err = new ByteArrayOutputStream();
     CapabilityCli cli = new CapabilityCli(new ByteArrayInputStream(new byte[0]), new PrintStream(out, true, StandardCharsets.UTF_8),
-        new PrintStream(err, true, StandardCharsets.UTF_8), Map.of(), Set.of(replaced, "echo " + replaced));
+        new PrintStream(err, true, StandardCharsets.UTF_8), Map.of(), Set.of(replaced, "echo " + replaced, "TCK_X=" + replaced));
     CapabilityCli stdin = new CapabilityCli(new ByteArrayInputStream(concat(text(tool + " "), NOT_UTF8)),
         new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8),
         new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8), Map.of());
@@ -101,6 +101,9 @@ class NonUtf8ArgumentsTest {
         .isEqualTo(stdin.run("check", "--policy", policy.toString())).isEqualTo(ExitCodes.CONFIGURATION);
     assertThat(cli.run("exec", "--policy", policy.toString(), "--", tool.toString(), replaced)).isEqualTo(ExitCodes.KERNEL_REFUSED);
     assertThat(cli.run("parse", "echo " + replaced)).isEqualTo(ExitCodes.REFUSED);
+    assertThat(cli.run("exec", "--policy", policy.toString(), "--env", "TCK_X=" + replaced, "--", tool.toString(), "é\uFFFD"))
+        .isEqualTo(ExitCodes.KERNEL_REFUSED);
+    assertThat(err.toString(StandardCharsets.UTF_8)).contains("--env TCK_X on the command line is not valid UTF-8");
     assertThat(err.toString(StandardCharsets.UTF_8)).contains("INPUT_NOT_UTF8").doesNotContain("ran:");
     assertThat(out.toString(StandardCharsets.UTF_8)).doesNotContain("ran:");
   }

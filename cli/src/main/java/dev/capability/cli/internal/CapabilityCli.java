@@ -5,6 +5,7 @@ import java.io.PrintStream;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -42,7 +43,16 @@ public final class CapabilityCli implements Callable<Integer> {
   }
 
   public CapabilityCli(InputStream in, PrintStream out, PrintStream err, Map<String, String> environment) {
-    this.console = new Console(in, out, err, environment);
+    this(in, out, err, environment, Set.of());
+  }
+
+  /**
+   * A CLI whose command-line arguments in {@code argumentsNotUtf8} were not valid UTF-8 where the
+   * operating system passed them ({@link ProcessArguments}); a command given by one is refused.
+   */
+  public CapabilityCli(
+      InputStream in, PrintStream out, PrintStream err, Map<String, String> environment, Set<String> argumentsNotUtf8) {
+    this.console = new Console(in, out, err, environment, argumentsNotUtf8);
   }
 
   /** Runs the command line and returns its exit code; never exits the JVM. */

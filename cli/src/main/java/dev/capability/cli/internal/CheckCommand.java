@@ -40,9 +40,9 @@ final class CheckCommand implements Callable<Integer> {
   @Override
   public Integer call() {
     try (CommandKernel kernel = options.kernel(console)) {
-      ExecutionRequest.Builder request = CommandInput.request(argv, argv == null || argv.isEmpty() ? console.readStdin() : null);
+      ExecutionRequest.Builder request = CommandInput.request(console, argv, argv == null || argv.isEmpty() ? console.readStdin() : null);
       options.narrow(request);
-      environment.addTo(request);
+      environment.addTo(console, request);
       CheckResult result = kernel.check(request.build());
       options.record(LedgerRecord.decision(new DecisionRecord(
           result.argv(),

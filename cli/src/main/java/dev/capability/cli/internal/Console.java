@@ -14,6 +14,7 @@ import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Set;
 import java.util.function.Consumer;
 
 /** The CLI's streams and its JSON writer: the only code in the project that prints. */
@@ -24,13 +25,20 @@ public final class Console {
   private final PrintStream out;
   private final PrintStream err;
   private final Map<String, String> environment;
+  private final Set<String> argumentsNotUtf8;
   private volatile boolean quiet;
 
   public Console(InputStream in, PrintStream out, PrintStream err, Map<String, String> environment) {
+    this(in, out, err, environment, Set.of());
+  }
+
+  /** A console whose command-line arguments in {@code argumentsNotUtf8} were not valid UTF-8 ({@link ProcessArguments}). */
+  public Console(InputStream in, PrintStream out, PrintStream err, Map<String, String> environment, Set<String> argumentsNotUtf8) {
     this.in = in;
     this.out = out;
     this.err = err;
     this.environment = Map.copyOf(environment);
+    this.argumentsNotUtf8 = Set.copyOf(argumentsNotUtf8);
   }
 
   public PrintStream out() {
@@ -76,6 +84,19 @@ public final class Console {
       throw new CapabilityException("INPUT_NOT_UTF8", "standard input is not valid UTF-8; commands must be UTF-8 text");
     } catch (IOException e) {
       throw new UncheckedIOException("could not read standard input", e);
+    }
+  }
+
+  /**
+   * Refuses {@code argument}, taken from the command line, when its bytes were not valid UTF-8,
+   * as {@link #readStdin()} refuses such standard input.
+   *
+   * @param what how the message names the argument ({@code "argv[1]"}, {@code "the command string"})
+   */
+  public void requireUtf8Argument(String argument, String what) {
+    if (argumentsNotUtf8.contains(argument)) {
+      throw new CapabilityException("INPUT_NOT_UTF8",
+          what + " on the command line is not valid UTF-8 (the bytes that are not show as U+FFFD); commands must be UTF-8 text");
     }
   }
 

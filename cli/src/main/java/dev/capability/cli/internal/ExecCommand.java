@@ -58,9 +58,9 @@ final class ExecCommand implements Callable<Integer> {
       return ExitCodes.USAGE;
     }
     try (CommandKernel kernel = options.kernel(console)) {
-      ExecutionRequest.Builder request = CommandInput.request(argv, command);
+      ExecutionRequest.Builder request = CommandInput.request(console, argv, command);
       options.narrow(request);
-      environment.addTo(request);
+      environment.addTo(console, request);
       if (backend != null) {
         request.backend(backend);
       }
@@ -122,5 +122,20 @@ final class ExecCommand implements Callable<Integer> {
     } else if (result.status() == ExecutionStatus.LAUNCH_FAILED) {
       console.err().println("capability: could not launch: " + result.failureMessage());
     }
+    reportViolations(result);
+  }
+
+  /** One line, whatever else was said: a write outside the scope must never pass unnoticed. */
+  private void reportViolations(ExecutionResult result) {
+    List<Attestation.Violation> violations = result.attestation().violations();
+    if (violations.isEmpty()) {
+      return;
+    }
+    Attestation.Violation first = violations.get(0);
+    console.err().println("capability: write violation: " + violations.size() + " path" + (violations.size() == 1 ? "" : "s")
+        + " written where the policy allows no writes, first " + Console.quote(first.path()) + " (" + first.kind() + ", "
+        + first.layer() + " " + first.rule() + ": " + first.reason() + "); the command's exit code was "
+        + (result.exitCode().isPresent() ? String.valueOf(result.exitCode().getAsInt()) : "none")
+        + "; exiting " + ExitCodes.WRITE_VIOLATION);
   }
 }

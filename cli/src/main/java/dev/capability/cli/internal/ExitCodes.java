@@ -5,6 +5,7 @@ import dev.capability.capability.runtime.ExecutionReceipt;
 import dev.capability.kernel.api.BackendUnavailableException;
 import dev.capability.kernel.api.CapabilityException;
 import dev.capability.kernel.api.ExecutionResult;
+import dev.capability.kernel.api.ExecutionStatus;
 
 /** The one table of exit codes; {@code docs/cli.md} documents it. */
 public final class ExitCodes {
@@ -17,6 +18,11 @@ public final class ExitCodes {
   public static final int USAGE = 2;
   /** A configuration error (policy file refused or invalid, bad repository) outside {@code exec}. */
   public static final int CONFIGURATION = 3;
+  /**
+   * exec: the command ran and the audit recorded writes outside its write scope; its own exit
+   * code is in the stderr line and in the attestation. Wins over every code of a command that ran.
+   */
+  public static final int WRITE_VIOLATION = 123;
   /** exec: the command was ended by its time or output bound. */
   public static final int BOUND_HIT = 124;
   /** exec: the kernel refused the command, or its configuration is unusable. */
@@ -47,6 +53,9 @@ public final class ExitCodes {
 
   /** The exit code of {@code exec} for a result. */
   public static int forExec(ExecutionResult result) {
+    if (result.status() != ExecutionStatus.DENIED && !result.attestation().violations().isEmpty()) {
+      return WRITE_VIOLATION;
+    }
     return switch (result.status()) {
       case COMPLETED -> result.exitCode().orElse(CANNOT_EXECUTE);
       case TIMED_OUT, OUTPUT_LIMIT -> BOUND_HIT;

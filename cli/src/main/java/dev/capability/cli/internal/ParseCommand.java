@@ -30,6 +30,9 @@ final class ParseCommand implements Callable<Integer> {
   public Integer call() {
     String input;
     try {
+      if (command != null) {
+        console.requireUtf8Argument(command, "the command string");
+      }
       input = command != null ? command : console.readStdin();
     } catch (CapabilityException e) {
       console.error(e, json);

@@ -15,8 +15,18 @@ final class RequestEnvironmentOption {
           + " environment.request; the value is never recorded, the name is.")
   Map<String, String> variables = new LinkedHashMap<>();
 
-  /** Adds the variables to {@code request}. */
-  void addTo(ExecutionRequest.Builder request) {
-    variables.forEach(request::environment);
+  /**
+   * Adds the variables to {@code request}.
+   *
+   * @throws dev.capability.kernel.api.CapabilityException {@code INPUT_NOT_UTF8} when a variable
+   *     came from command-line bytes that are not UTF-8
+   */
+  void addTo(Console console, ExecutionRequest.Builder request) {
+    variables.forEach((name, value) -> {
+      // Spelled "--env NAME=VALUE" or "--env=NAME=VALUE" on the command line.
+      console.requireUtf8Argument(name + "=" + value, "--env " + name);
+      console.requireUtf8Argument("--env=" + name + "=" + value, "--env " + name);
+      request.environment(name, value);
+    });
   }
 }

@@ -96,13 +96,21 @@ public record Attestation(
 
   /**
    * Names of environment variables the command got, never their values: inherited from the host,
-   * set by the operator, and given by the request for this run.
+   * set by the operator, and given by the request for this run; {@code accepted} marks the
+   * inherited or set names that are on the kernel's deny list and that the operator accepted
+   * ({@code environment.acceptDenied}), since each can make a program load code.
    */
-  public record Environment(List<String> inherited, List<String> set, List<String> requested) {
+  public record Environment(List<String> inherited, List<String> set, List<String> requested, List<String> accepted) {
     public Environment {
       inherited = List.copyOf(inherited);
       set = List.copyOf(set);
       requested = List.copyOf(requested);
+      accepted = List.copyOf(accepted);
+    }
+
+    /** Names inherited, set and requested, with no deny-listed name accepted. */
+    public Environment(List<String> inherited, List<String> set, List<String> requested) {
+      this(inherited, set, requested, List.of());
     }
 
     /** Names inherited and set, with none given by the request. */

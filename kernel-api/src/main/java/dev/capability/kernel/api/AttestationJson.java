@@ -52,6 +52,9 @@ public final class AttestationJson {
     if (!a.environment().requested().isEmpty()) {
       environment.put("requested", sorted(a.environment().requested()));
     }
+    if (!a.environment().accepted().isEmpty()) {
+      environment.put("accepted", sorted(a.environment().accepted()));
+    }
     m.put("environment", environment);
     m.put("network", a.network());
     m.put("projectWrites", a.projectWrites());

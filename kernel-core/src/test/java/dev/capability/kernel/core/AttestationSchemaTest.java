@@ -74,6 +74,24 @@ class AttestationSchemaTest {
   }
 
   @Test
+  void anAcceptedDenyListNameReachesTheCommandAndTheAttestationMarksIt() {
+    Path printer = TestFiles.script(tmp.resolve("bin"), "printer", "printf '%s' \"$MAVEN_OPTS\"");
+    ExecutionPolicy policy = ExecutionPolicy.builder().network(NetworkMode.HOST)
+        .inheritEnvironment("MAVEN_OPTS", "LANG").acceptDeniedEnvironment("MAVEN_OPTS")
+        .executable(ExecutableRule.atPath("printer", printer).exact().build()).build();
+    try (CommandKernel accepting = CommandKernel.builder(ExecutionPolicies.of(policy))
+        .hostEnvironment(Map.of("MAVEN_OPTS", "-Xmx64m", "LANG", "C.UTF-8")).build()) {
+      var result = accepting.execute(ExecutionRequest.argv(printer.toString()).build());
+      Map<String, Object> attestation = AttestationJson.toMap(result.attestation());
+
+      assertThat(result.stdout().text()).isEqualTo("-Xmx64m");
+      assertThat(attestation.get("environment")).isEqualTo(Map.of("inherited", java.util.List.of("LANG", "MAVEN_OPTS"),
+          "set", java.util.List.of(), "accepted", java.util.List.of("MAVEN_OPTS")));
+      assertThat(schema.validate(JSON.valueToTree(attestation))).isEmpty();
+    }
+  }
+
+  @Test
   void theSchemaRejectsAnAttestationThatCarriesAnExtraField() {
     Map<String, Object> attestation = attestationOf(ExecutionRequest.argv(tool.toString()).build());
     attestation.put("environmentValues", Map.of("SECRET", "x"));

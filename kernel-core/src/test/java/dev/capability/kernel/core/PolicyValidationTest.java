@@ -68,6 +68,55 @@ class PolicyValidationTest {
     assertRefused(ExecutionPolicy.builder().setEnvironment(name, "x").build(), "POLICY_ENVIRONMENT_DENIED", name);
   }
 
+  @ParameterizedTest
+  @ValueSource(strings = {
+      "PYTEST_ADDOPTS", "PYTEST_PLUGINS", "GOFLAGS", "GOENV", "LUA_INIT", "LUA_INIT_5_4", "LUA_PATH", "LUA_CPATH_5_3",
+      "DOTNET_STARTUP_HOOKS", "CORECLR_PROFILER_PATH", "RUSTC_WRAPPER", "RUSTC_WORKSPACE_WRAPPER", "RUSTC", "RUSTFLAGS",
+      "CARGO_BUILD_RUSTC_WRAPPER", "CARGO_TARGET_X86_64_UNKNOWN_LINUX_GNU_RUNNER", "CARGO_ENCODED_RUSTFLAGS",
+      "GRADLE_USER_HOME", "ANT_OPTS", "SBT_OPTS", "NODE_REPL_EXTERNAL_MODULE", "PHPRC", "PHP_INI_SCAN_DIR",
+      "OPENSSL_MODULES", "ZDOTDIR", "LD_AUDIT", "HOSTALIASES", "LOCPATH", "NLSPATH", "MALLOC_TRACE", "RES_OPTIONS"})
+  void refusesToolchainInjectorsAndCLibraryVariablesWhetherInheritedOrSet(String name) {
+    assertRefused(ExecutionPolicy.builder().inheritEnvironment(name).build(), "POLICY_ENVIRONMENT_DENIED", name);
+    assertRefused(ExecutionPolicy.builder().setEnvironment(name, "x").build(), "POLICY_ENVIRONMENT_DENIED", name);
+    assertRefused(ExecutionPolicy.builder().requestEnvironment(name).build(), "POLICY_ENVIRONMENT_DENIED", name);
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"MAVEN_OPTS", "PYTEST_ADDOPTS", "PYTHONPATH", "NODE_OPTIONS", "RUSTC_WRAPPER", "npm_config_cache"})
+  void anOperatorMayAcceptAToolchainVariableItInheritsOrSets(String name) {
+    LoadedPolicy inherited = ExecutionPolicies.of(
+        ExecutionPolicy.builder().inheritEnvironment(name).acceptDeniedEnvironment(name).build());
+    LoadedPolicy set = ExecutionPolicies.of(
+        ExecutionPolicy.builder().setEnvironment(name, "x").acceptDeniedEnvironment(name).build());
+
+    assertThat(inherited.policy().acceptedDeniedEnvironment()).containsExactly(name);
+    assertThat(set.policy().setEnvironment()).containsKey(name);
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"LD_PRELOAD", "ld_audit", "DYLD_INSERT_LIBRARIES", "BASH_FUNC_ls", "BASH_ENV", "ENV",
+      "IFS", "PROMPT_COMMAND", "GCONV_PATH", "GLIBC_TUNABLES", "ZDOTDIR"})
+  void noPolicyMayAcceptALoaderOrShellVariable(String name) {
+    assertRefused(ExecutionPolicy.builder().inheritEnvironment(name).acceptDeniedEnvironment(name).build(),
+        "POLICY_ENVIRONMENT_DENIED", "at /environment/acceptDenied:", "not even when accepted");
+    assertRefused(ExecutionPolicy.builder().setEnvironment(name, "x").acceptDeniedEnvironment(name).build(),
+        "POLICY_ENVIRONMENT_DENIED", "at /environment/acceptDenied:");
+  }
+
+  @Test
+  void anAcceptedNameMustBeOnTheDenyListAndInheritedOrSet() {
+    assertRefused(ExecutionPolicy.builder().inheritEnvironment("LANG").acceptDeniedEnvironment("LANG").build(),
+        "POLICY_INVALID", "LANG is not on the deny list");
+    assertRefused(ExecutionPolicy.builder().acceptDeniedEnvironment("MAVEN_OPTS").build(),
+        "POLICY_INVALID", "MAVEN_OPTS is accepted but neither inherited nor set");
+    // A request never gives a deny-listed name, accepted or not.
+    assertRefused(ExecutionPolicy.builder().requestEnvironment("MAVEN_OPTS").acceptDeniedEnvironment("MAVEN_OPTS").build(),
+        "POLICY_INVALID", "MAVEN_OPTS is accepted but neither inherited nor set");
+    // Acceptance is by exact spelling: accepting one name does not accept another case of it.
+    assertRefused(ExecutionPolicy.builder().inheritEnvironment("maven_opts").setEnvironment("MAVEN_OPTS", "x")
+        .acceptDeniedEnvironment("MAVEN_OPTS").build(), "POLICY_ENVIRONMENT_DENIED", "maven_opts");
+  }
+
   @Test
   void gitVariablesMayBeSetButNeverInherited() {
     assertRefused(ExecutionPolicy.builder().inheritEnvironment("GIT_DIR").build(), "POLICY_ENVIRONMENT_DENIED", "GIT_DIR");
@@ -110,6 +159,17 @@ class PolicyValidationTest {
     assertThat(ExecutionPolicies.toJson(ExecutionPolicy.builder().build())).doesNotContain("request");
     assertThat(ExecutionPolicies.of(ExecutionPolicy.builder().inheritEnvironment("PATH").build()).hash())
         .isNotEqualTo(loaded.hash());
+  }
+
+  @Test
+  void acceptedNamesAreReadFromTheEnvironmentSectionAndWrittenOnlyWhenPresent() {
+    LoadedPolicy loaded = ExecutionPolicies.parse("{\"version\": 1, \"environment\": {\"inherit\": [\"MAVEN_OPTS\"],"
+        + " \"set\": {\"PYTEST_ADDOPTS\": \"-q\"}, \"acceptDenied\": [\"PYTEST_ADDOPTS\", \"MAVEN_OPTS\"]}}", "file");
+
+    assertThat(loaded.policy().acceptedDeniedEnvironment()).containsExactly("MAVEN_OPTS", "PYTEST_ADDOPTS");
+    assertThat(ExecutionPolicies.parse(ExecutionPolicies.toJson(loaded.policy()), "file").policy())
+        .isEqualTo(loaded.policy());
+    assertThat(ExecutionPolicies.toJson(ExecutionPolicy.builder().build())).doesNotContain("acceptDenied");
   }
 
   @Test

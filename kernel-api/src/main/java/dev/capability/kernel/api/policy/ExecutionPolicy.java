@@ -55,6 +55,7 @@ public final class ExecutionPolicy {
   private final Set<String> inheritEnvironment;
   private final Map<String, String> setEnvironment;
   private final Set<String> requestEnvironment;
+  private final Set<String> acceptedDeniedEnvironment;
   private final List<ExecutableRule> executables;
 
   private ExecutionPolicy(Builder b) {
@@ -72,6 +73,7 @@ public final class ExecutionPolicy {
     this.inheritEnvironment = Collections.unmodifiableSet(new TreeSet<>(b.inheritEnvironment));
     this.setEnvironment = Collections.unmodifiableMap(new TreeMap<>(b.setEnvironment));
     this.requestEnvironment = Collections.unmodifiableSet(new TreeSet<>(b.requestEnvironment));
+    this.acceptedDeniedEnvironment = Collections.unmodifiableSet(new TreeSet<>(b.acceptedDeniedEnvironment));
     List<ExecutableRule> rules = new ArrayList<>(b.executables.values());
     rules.sort(Comparator.comparing(ExecutableRule::id));
     this.executables = List.copyOf(rules);
@@ -101,6 +103,7 @@ public final class ExecutionPolicy {
     b.inheritEnvironment.addAll(inheritEnvironment);
     b.setEnvironment.putAll(setEnvironment);
     b.requestEnvironment.addAll(requestEnvironment);
+    b.acceptedDeniedEnvironment.addAll(acceptedDeniedEnvironment);
     executables.forEach(b::executable);
     return b;
   }
@@ -180,6 +183,16 @@ public final class ExecutionPolicy {
     return requestEnvironment;
   }
 
+  /**
+   * Names on the built-in deny list the operator accepts for {@link #inheritEnvironment()} or
+   * {@link #setEnvironment()} ({@code environment.acceptDenied} in the file); sorted. Only
+   * toolchain variables such as {@code MAVEN_OPTS} can be accepted, never loader or shell ones, and
+   * the attestation names every accepted variable a command got.
+   */
+  public Set<String> acceptedDeniedEnvironment() {
+    return acceptedDeniedEnvironment;
+  }
+
   /** The executable rules, ordered by id. */
   public List<ExecutableRule> executables() {
     return executables;
@@ -205,6 +218,7 @@ public final class ExecutionPolicy {
         && inheritEnvironment.equals(that.inheritEnvironment)
         && setEnvironment.equals(that.setEnvironment)
         && requestEnvironment.equals(that.requestEnvironment)
+        && acceptedDeniedEnvironment.equals(that.acceptedDeniedEnvironment)
         && executables.equals(that.executables);
   }
 
@@ -212,7 +226,8 @@ public final class ExecutionPolicy {
   public int hashCode() {
     return Objects.hash(
         timeout, maxOutputBytes, network, projectWrites, writeScopes, protectedPaths, neutralizeGit, requiredCapabilities,
-        allowRepositoryExecutables, inheritEnvironment, setEnvironment, requestEnvironment, executables);
+        allowRepositoryExecutables, inheritEnvironment, setEnvironment, requestEnvironment,
+        acceptedDeniedEnvironment, executables);
   }
 
   @Override
@@ -229,6 +244,7 @@ public final class ExecutionPolicy {
         + ", inheritEnvironment=" + inheritEnvironment
         + ", setEnvironment=" + setEnvironment.keySet()
         + ", requestEnvironment=" + requestEnvironment
+        + ", acceptedDeniedEnvironment=" + acceptedDeniedEnvironment
         + ", executables=" + executables.stream().map(ExecutableRule::id).toList() + "]";
   }
 
@@ -246,6 +262,7 @@ public final class ExecutionPolicy {
     private final Set<String> inheritEnvironment = new TreeSet<>();
     private final Map<String, String> setEnvironment = new TreeMap<>();
     private final Set<String> requestEnvironment = new TreeSet<>();
+    private final Set<String> acceptedDeniedEnvironment = new TreeSet<>();
     private final Map<String, ExecutableRule> executables = new LinkedHashMap<>();
 
     private Builder() {}
@@ -328,6 +345,18 @@ public final class ExecutionPolicy {
     public Builder requestEnvironment(String... names) {
       for (String name : names) {
         requestEnvironment.add(Objects.requireNonNull(name, "name"));
+      }
+      return this;
+    }
+
+    /**
+     * Accepts these names on the built-in deny list for {@link #inheritEnvironment} or
+     * {@link #setEnvironment}. Each must also be inherited or set; loader and shell variables
+     * ({@code LD_*}, {@code BASH_ENV}, ...) are refused when the policy loads.
+     */
+    public Builder acceptDeniedEnvironment(String... names) {
+      for (String name : names) {
+        acceptedDeniedEnvironment.add(Objects.requireNonNull(name, "name"));
       }
       return this;
     }

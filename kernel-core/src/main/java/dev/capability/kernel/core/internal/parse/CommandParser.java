@@ -83,6 +83,7 @@ public final class CommandParser {
    * yet copied, and a word without quotes or escapes is taken as one substring at the end.
    */
   private int word(int start) {
+    boolean assignmentLike = FirstWordRules.isAssignment(input, start);
     boolean inBuilder = false;
     boolean afterUnquotedEqualsOrColon = false;
     int runStart = start;
@@ -135,11 +136,13 @@ public final class CommandParser {
         case '*':
         case '?':
         case '[':
-        case ']':
+          // A ']' without its '[' matches nothing and stays literal.
           throw Construct.GLOB.refusal(input, i);
         case '{':
-        case '}':
-          throw Construct.BRACE.refusal(input, i);
+          if (couldBraceExpand(i)) {
+            throw Construct.BRACE.refusal(input, i);
+          }
+          break;
         case '#':
           // Bash starts a comment only where a token starts; "a#b" and "''#" are plain words.
           if (i == start) {
@@ -147,10 +150,10 @@ public final class CommandParser {
           }
           break;
         case '~':
-          // Bash expands a tilde at the very start of the raw word, or right after an unquoted
-          // '=' or ':' in a word that looks like an assignment; the second case is refused for
-          // every word, which is stricter than bash.
-          if (i == start || afterUnquotedEqualsOrColon) {
+          // Bash expands a tilde at the very start of the raw word, or in a word that looks like
+          // an assignment (also as an argument: "a=~") right after its first unquoted '=' or an
+          // unquoted ':'. After any later '=' too is refused, which is stricter than bash.
+          if (i == start || (assignmentLike && afterUnquotedEqualsOrColon)) {
             throw Construct.TILDE_EXPANSION.refusal(input, i);
           }
           break;
@@ -173,6 +176,54 @@ public final class CommandParser {
       i++;
     }
     return endWord(start, runStart, i, inBuilder);
+  }
+
+  /**
+   * Whether bash could brace-expand from the unquoted {@code '{'} at {@code open}: an unquoted
+   * {@code '}'} follows in the same word and a {@code ','} or {@code ".."} stands between them.
+   * Bash also needs them unquoted and the sequence well formed, so this is stricter; without
+   * them ({@code {}}, {@code @{u}}, {@code {a}}) bash leaves the braces literal.
+   */
+  private boolean couldBraceExpand(int open) {
+    int lastClose = -1;
+    for (int i = open + 1; i < length; i++) {
+      char c = input.charAt(i);
+      if (c == '\\') {
+        i++;
+      } else if (c == '\'') {
+        i = input.indexOf('\'', i + 1);
+        if (i < 0) {
+          break;
+        }
+      } else if (c == '"') {
+        i = closingDoubleQuote(i);
+        if (i < 0) {
+          break;
+        }
+      } else if (c == '}') {
+        lastClose = i;
+      } else if (isBlank(c) || c == '\n' || "|&;<>()".indexOf(c) >= 0) {
+        break;
+      }
+    }
+    if (lastClose < 0) {
+      return false;
+    }
+    String between = input.substring(open + 1, lastClose);
+    return between.indexOf(',') >= 0 || between.contains("..");
+  }
+
+  /** The index of the quote closing the double quote opened at {@code open}, or -1. */
+  private int closingDoubleQuote(int open) {
+    for (int i = open + 1; i < length; i++) {
+      char c = input.charAt(i);
+      if (c == '\\') {
+        i++;
+      } else if (c == '"') {
+        return i;
+      }
+    }
+    return -1;
   }
 
   /** Outside quotes a backslash makes the next character literal, whatever it is. */

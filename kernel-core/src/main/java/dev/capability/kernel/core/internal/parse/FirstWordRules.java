@@ -60,9 +60,10 @@ final class FirstWordRules {
   /**
    * Bash's {@code assignment()} test on the raw word: a name of unquoted letters, digits and
    * underscores not starting with a digit, then {@code =}, {@code +=} or a subscript
-   * {@code [...]} followed by {@code =} or {@code +=}.
+   * {@code [...]} followed by {@code =} or {@code +=}. Bash applies the same test to every
+   * argument when it decides where a tilde expands.
    */
-  private static boolean isAssignment(String input, int start) {
+  static boolean isAssignment(String input, int start) {
     if (!isNameStart(input.charAt(start))) {
       return false;
     }

@@ -31,7 +31,8 @@ final class AttestationFactory {
     Attestation.Environment environment = context.environment == null
         ? new Attestation.Environment(List.of(), List.of())
         : new Attestation.Environment(
-            context.environment.inheritedNames(), context.environment.setNames(), context.environment.requestedNames());
+            context.environment.inheritedNames(), context.environment.setNames(), context.environment.requestedNames(),
+            context.environment.acceptedNames());
     return new Attestation(
         kernelVersion,
         status,
@@ -150,6 +151,9 @@ final class AttestationFactory {
     names.put("set", environment.set());
     if (!environment.requested().isEmpty()) {
       names.put("requested", environment.requested());
+    }
+    if (!environment.accepted().isEmpty()) {
+      names.put("accepted", environment.accepted());
     }
     spec.put("environment", names);
     return CanonicalJson.sha256(spec);

@@ -27,14 +27,17 @@ public final class EnvironmentSanitizer {
    * @param inheritedNames names taken from the host, sorted
    * @param setNames names with the policy's fixed values, sorted
    * @param requestedNames names with values given by the request, sorted
+   * @param acceptedNames inherited or set names on the deny list that the operator accepted, sorted
    */
   public record SanitizedEnvironment(
-      Map<String, String> variables, List<String> inheritedNames, List<String> setNames, List<String> requestedNames) {
+      Map<String, String> variables, List<String> inheritedNames, List<String> setNames, List<String> requestedNames,
+      List<String> acceptedNames) {
     public SanitizedEnvironment {
       variables = Collections.unmodifiableMap(new TreeMap<>(Objects.requireNonNull(variables, "variables")));
       inheritedNames = List.copyOf(inheritedNames);
       setNames = List.copyOf(setNames);
       requestedNames = List.copyOf(requestedNames);
+      acceptedNames = List.copyOf(acceptedNames);
     }
   }
 
@@ -42,8 +45,8 @@ public final class EnvironmentSanitizer {
    * The environment for a command under {@code policy} on a host with {@code host}.
    *
    * @throws PolicyException with code {@code POLICY_ENVIRONMENT_DENIED} when the policy names a
-   *     variable on the built-in deny list; a validated policy never does, so this guards policies
-   *     that skipped validation
+   *     variable on the built-in deny list that it does not accept, or that no policy can accept; a
+   *     validated policy never does, so this guards policies that skipped validation
    */
   public SanitizedEnvironment sanitize(ExecutionPolicy policy, Map<String, String> host) {
     return sanitize(policy, host, Map.of());
@@ -63,7 +66,7 @@ public final class EnvironmentSanitizer {
     Map<String, String> variables = new TreeMap<>();
     List<String> inherited = new ArrayList<>();
     for (String name : policy.inheritEnvironment()) {
-      refuseDenied(name, false);
+      refuseDenied(name, false, policy);
       String value = host.get(name);
       if (value != null && !policy.setEnvironment().containsKey(name)) {
         variables.put(name, value);
@@ -71,7 +74,7 @@ public final class EnvironmentSanitizer {
       }
     }
     for (Map.Entry<String, String> fixed : policy.setEnvironment().entrySet()) {
-      refuseDenied(fixed.getKey(), true);
+      refuseDenied(fixed.getKey(), true, policy);
       variables.put(fixed.getKey(), fixed.getValue());
     }
     List<String> requestedNames = new ArrayList<>(new TreeMap<>(requested).keySet());
@@ -82,11 +85,15 @@ public final class EnvironmentSanitizer {
       }
       variables.put(name, requested.get(name));
     }
-    return new SanitizedEnvironment(variables, inherited, List.copyOf(policy.setEnvironment().keySet()), requestedNames);
+    List<String> accepted = variables.keySet().stream()
+        .filter(name -> policy.acceptedDeniedEnvironment().contains(name) && EnvironmentDenyList.reason(name, true).isPresent())
+        .toList();
+    return new SanitizedEnvironment(
+        variables, inherited, List.copyOf(policy.setEnvironment().keySet()), requestedNames, accepted);
   }
 
-  private static void refuseDenied(String name, boolean setByOperator) {
-    Optional<String> reason = EnvironmentDenyList.reason(name, setByOperator);
+  private static void refuseDenied(String name, boolean setByOperator, ExecutionPolicy policy) {
+    Optional<String> reason = EnvironmentDenyList.reason(name, setByOperator, policy.acceptedDeniedEnvironment());
     if (reason.isPresent()) {
       throw new PolicyException(POLICY_ENVIRONMENT_DENIED, reason.get());
     }

@@ -57,7 +57,7 @@ public final class PolicyJsonReader {
   static final Set<String> POLICY_MEMBERS = Set.of(
       "version", "timeoutMillis", "maxOutputBytes", "network", "projectWrites", "writeScopes", "protectedPaths",
       "neutralizeGit", "requiredCapabilities", "allowRepositoryExecutables", "environment", "executables");
-  static final Set<String> ENVIRONMENT_MEMBERS = Set.of("inherit", "set", "request");
+  static final Set<String> ENVIRONMENT_MEMBERS = Set.of("inherit", "set", "request", "acceptDenied");
   static final Set<String> EXECUTABLE_MEMBERS = Set.of("name", "path", "sha256", "exact", "arguments", "match", "notMatch", "toolConfiguration");
   static final Set<String> ARGUMENT_MEMBERS = Set.of("flags", "subcommands", "operands", "doubleDash");
   static final Set<String> SUBCOMMAND_MEMBERS = Set.of("flags", "subcommands", "operands", "doubleDash", "match", "notMatch");
@@ -133,6 +133,7 @@ public final class PolicyJsonReader {
     environment.allowOnly(ENVIRONMENT_MEMBERS);
     environment.textSet("inherit").ifPresent(names -> policy.inheritEnvironment(names.toArray(String[]::new)));
     environment.textSet("request").ifPresent(names -> policy.requestEnvironment(names.toArray(String[]::new)));
+    environment.textSet("acceptDenied").ifPresent(names -> policy.acceptDeniedEnvironment(names.toArray(String[]::new)));
     environment.object("set").ifPresent(set -> {
       for (Map.Entry<String, JsonNode> member : set.members()) {
         policy.setEnvironment(member.getKey(), JsonFields.text(member.getValue(), set.pointer(member.getKey())));

@@ -57,6 +57,9 @@ public final class PolicyNormalForm {
     if (!policy.requestEnvironment().isEmpty()) {
       environment.put("request", List.copyOf(policy.requestEnvironment()));
     }
+    if (!policy.acceptedDeniedEnvironment().isEmpty()) {
+      environment.put("acceptDenied", List.copyOf(policy.acceptedDeniedEnvironment()));
+    }
     root.put("environment", environment);
     Map<String, Object> executables = new LinkedHashMap<>();
     policy.executables().forEach(rule -> executables.put(rule.id(), executable(rule)));

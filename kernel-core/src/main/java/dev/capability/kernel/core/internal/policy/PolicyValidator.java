@@ -71,6 +71,7 @@ public final class PolicyValidator {
     validateLimits(policy);
     validateWriteScopes(policy);
     validateProtectedPaths(policy);
+    validateAcceptedDeniedEnvironment(policy);
     validateEnvironment(policy);
     validateRequestEnvironment(policy);
     validateExecutables(policy);
@@ -137,7 +138,7 @@ public final class PolicyValidator {
     for (String name : policy.inheritEnvironment()) {
       String pointer = "/environment/inherit";
       requireEnvironmentName(name, pointer);
-      Optional<String> denied = EnvironmentDenyList.reason(name, false);
+      Optional<String> denied = EnvironmentDenyList.reason(name, false, policy.acceptedDeniedEnvironment());
       if (denied.isPresent()) {
         throw new PolicyException(POLICY_ENVIRONMENT_DENIED, "at " + JsonPointers.show(pointer) + ": " + denied.get());
       }
@@ -148,7 +149,7 @@ public final class PolicyValidator {
     for (Map.Entry<String, String> fixed : policy.setEnvironment().entrySet()) {
       String pointer = member("/environment/set", fixed.getKey());
       requireEnvironmentName(fixed.getKey(), pointer);
-      Optional<String> denied = EnvironmentDenyList.reason(fixed.getKey(), true);
+      Optional<String> denied = EnvironmentDenyList.reason(fixed.getKey(), true, policy.acceptedDeniedEnvironment());
       if (denied.isPresent()) {
         throw new PolicyException(POLICY_ENVIRONMENT_DENIED, "at " + JsonPointers.show(pointer) + ": " + denied.get());
       }
@@ -169,6 +170,23 @@ public final class PolicyValidator {
       if (policy.inheritEnvironment().contains(name) || policy.setEnvironment().containsKey(name)) {
         throw invalid(pointer, name + " is both " + (policy.inheritEnvironment().contains(name) ? "inherited" : "set")
             + " and given by requests; keep one");
+      }
+    }
+  }
+
+  private static void validateAcceptedDeniedEnvironment(ExecutionPolicy policy) {
+    String pointer = "/environment/acceptDenied";
+    for (String name : policy.acceptedDeniedEnvironment()) {
+      requireEnvironmentName(name, pointer);
+      Optional<String> refused = EnvironmentDenyList.acceptReason(name);
+      if (refused.isPresent()) {
+        throw new PolicyException(POLICY_ENVIRONMENT_DENIED, "at " + JsonPointers.show(pointer) + ": " + refused.get());
+      }
+      if (!EnvironmentDenyList.acceptable(name)) {
+        throw invalid(pointer, name + " is not on the deny list; pass it with inherit or set alone");
+      }
+      if (!policy.inheritEnvironment().contains(name) && !policy.setEnvironment().containsKey(name)) {
+        throw invalid(pointer, name + " is accepted but neither inherited nor set; list it in inherit or set too");
       }
     }
   }

@@ -66,6 +66,20 @@ class CommandParserDifferentialProperties {
   }
 
   /**
+   * Braces, tildes and lone brackets are accepted exactly where bash leaves them literal
+   * ({@code find -exec ... {} +}, {@code git diff @{u}}, {@code --format=%h:~}, {@code a]}); an
+   * accepted one must come back from bash unchanged, so any expansion bash made is a failure.
+   */
+  @Property(tries = 60, edgeCases = EdgeCasesMode.NONE)
+  @StatisticsReport(StatisticsReportMode.OFF)
+  void acceptedBracesTildesAndBracketsAreLeftLiteralByBash(
+      @ForAll("braceTildeBracketBatches") List<ShellInput> batch) {
+    int accepted = assertAcceptedMatchBashArguments(batch);
+    Statistics.label("batch has accepted inputs").collect(accepted > 0)
+        .coverage(coverage -> coverage.check(true).percentage(p -> p >= 50));
+  }
+
+  /**
    * An accepted {@code !} in any quoting context must be one that bash with history expansion
    * switched on leaves alone; and a {@code !} inside single quotes on the first line, with no
    * double quote, backslash or newline before it, must be accepted, since no bash expands it.
@@ -180,6 +194,11 @@ class CommandParserDifferentialProperties {
   }
 
   @Provide
+  Arbitrary<List<ShellInput>> braceTildeBracketBatches() {
+    return ShellInputs.bracesTildesAndBrackets().list().ofSize(BATCH);
+  }
+
+  @Provide
   Arbitrary<List<ShellInput>> firstWordBatches() {
     return ShellInputs.firstWords().list().ofSize(BATCH);
   }
@@ -187,7 +206,7 @@ class CommandParserDifferentialProperties {
   @Provide
   Arbitrary<ShellInput> tokenSoup() {
     return Arbitraries.oneOf(ShellInputs.tokenSoup(), ShellInputs.firstWords(),
-        ShellInputs.exclamationsInEveryQuotingContext());
+        ShellInputs.exclamationsInEveryQuotingContext(), ShellInputs.bracesTildesAndBrackets());
   }
 
   private static int assertAcceptedMatchBashArguments(List<ShellInput> batch) {

@@ -21,7 +21,8 @@ final class ShellInputs {
       "=", "~", ":", "#", "!", "^", "+=", "!!", "!a", "\\!", "!'");
   /** Pieces bash expands depending on where they stand: tildes in assignment-like words, globs. */
   private static final List<String> EXPANSION_TRIGGERS = List.of(
-      "a=~", "x1=a:~", "b+=~/x", "a=", "_=", "PATH=", "a=b:", "~", ":~", "#", "{a,b}", "*", "a?");
+      "a=~", "x1=a:~", "b+=~/x", "a=", "_=", "PATH=", "a=b:", "~", ":~", "#", "{a,b}", "*", "a?",
+      "{}", "@{u}", "]", "a]", "{a}", "{.}", "{1..3}", "{a..c}", "x{a,b}", "{,}", "}", "--format=%h:~", "-x=~", "a=b:~");
   private static final List<String> OPERATORS = List.of(
       "|", "&", ";", "<", ">", "(", ")", "$", "`", "*", "?", "[", "]", "{", "}", "\n",
       "||", "&&", "$(", "${", "$'", "$\"", "2>");
@@ -116,6 +117,22 @@ final class ShellInputs {
         .map(pieces -> String.join("", pieces));
     return word.list().ofMinSize(1).ofMaxSize(4)
         .map(words -> new ShellInput("a " + String.join(" ", words)));
+  }
+
+  /**
+   * Words built from braces, commas, {@code ..}, tildes after {@code = : +=}, lone brackets and
+   * quotes, where bash expands some and leaves others literal: {@code {}}, {@code @{u}},
+   * {@code --format=%h:~}, {@code a]} against {@code {a,b}}, {@code {1..3}}, {@code a=~}.
+   */
+  static Arbitrary<ShellInput> bracesTildesAndBrackets() {
+    Arbitrary<String> piece = Arbitraries.frequencyOf(
+        Tuple.of(6, Arbitraries.of("{", "}", "{}", ",", "..", ".")),
+        Tuple.of(5, Arbitraries.of("a", "b", "1", "x_", "-", "--f", "%h", "@", "/")),
+        Tuple.of(4, Arbitraries.of("~", "=", ":", "+=", "=~", ":~")),
+        Tuple.of(2, Arbitraries.of("]", "a]")),
+        Tuple.of(2, Arbitraries.of("'", "\"", "\\", "','", "'{'", "\"}\"", "\\{", "\\,")));
+    Arbitrary<String> word = piece.list().ofMinSize(1).ofMaxSize(6).map(pieces -> String.join("", pieces));
+    return word.list().ofMinSize(1).ofMaxSize(3).map(words -> new ShellInput("a " + String.join(" ", words)));
   }
 
   private static Arbitrary<String> segment() {

@@ -76,6 +76,26 @@ class EnvironmentSanitizerTest {
     assertThat(e.getMessage()).contains(name);
   }
 
+  @Test
+  void acceptingALoaderVariableInAnUnvalidatedPolicyStillNeverPassesIt() {
+    ExecutionPolicy slipped = ExecutionPolicy.builder().inheritEnvironment("LD_PRELOAD").acceptDeniedEnvironment("LD_PRELOAD").build();
+
+    PolicyException e = catchThrowableOfType(PolicyException.class, () -> sanitizer.sanitize(slipped, HOST));
+
+    assertThat(e.code()).isEqualTo("POLICY_ENVIRONMENT_DENIED");
+  }
+
+  @Test
+  void anAcceptedToolchainVariableIsPassedAndNamedAsAccepted() {
+    ExecutionPolicy policy = ExecutionPolicy.builder().inheritEnvironment("PATH").setEnvironment("GOFLAGS", "-mod=mod")
+        .acceptDeniedEnvironment("GOFLAGS").build();
+
+    SanitizedEnvironment environment = sanitizer.sanitize(policy, HOST);
+
+    assertThat(environment.variables()).containsEntry("GOFLAGS", "-mod=mod");
+    assertThat(environment.acceptedNames()).containsExactly("GOFLAGS");
+  }
+
   @ParameterizedTest
   @ValueSource(strings = {"LD_PRELOAD", "JAVA_TOOL_OPTIONS", "BASH_ENV", "IFS"})
   void neverSetsADeniedNameEvenFromAnUnvalidatedPolicy(String name) {

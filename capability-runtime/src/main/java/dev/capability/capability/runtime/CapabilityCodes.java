@@ -39,6 +39,12 @@ public final class CapabilityCodes {
   public static final String MANIFEST_ENTRY_INVALID = "MANIFEST_ENTRY_INVALID";
   public static final String MANIFEST_INTEGRITY_INVALID = "MANIFEST_INTEGRITY_INVALID";
   public static final String MANIFEST_SCHEMA_INVALID = "MANIFEST_SCHEMA_INVALID";
+  /** A schema that refers back to itself without consuming input ({@code {"$ref": "#"}}): validating it would never end. */
+  public static final String MANIFEST_SCHEMA_CYCLE = "MANIFEST_SCHEMA_CYCLE";
+  /** A schema whose evaluation chain or work per input value exceeds the host's fixed budget. */
+  public static final String MANIFEST_SCHEMA_TOO_COSTLY = "MANIFEST_SCHEMA_TOO_COSTLY";
+  /** A schema pattern that the linear-time matcher (RE2 syntax) cannot compile: backreferences, lookaround, over 1024 characters. */
+  public static final String MANIFEST_SCHEMA_PATTERN_UNSUPPORTED = "MANIFEST_SCHEMA_PATTERN_UNSUPPORTED";
 
   // Inspection.
   public static final String MODULE_PATH_ESCAPES = "MODULE_PATH_ESCAPES";

@@ -162,6 +162,22 @@ class HostilePackageContentsTest {
   }
 
   @Test
+  void acceptsTheHostsOpenApiInvokerOnlyByteForByte() throws IOException {
+    String invoker = "dev/capability/capability/runtime/openapi/invoker/HttpOperationInvoker.class";
+    byte[] own;
+    try (var in = getClass().getResourceAsStream("/" + invoker)) {
+      own = in.readAllBytes();
+    }
+    Map<String, byte[]> jar = new LinkedHashMap<>(tool());
+    jar.put(invoker, own);
+    assertThat(refusal(jar)).isNotEqualTo(CapabilityCodes.PACKAGE_RESERVED_NAMESPACE);
+    byte[] altered = own.clone();
+    altered[altered.length - 1] ^= 1;
+    jar.put(invoker, altered);
+    assertThat(refusal(jar)).isEqualTo(CapabilityCodes.PACKAGE_RESERVED_NAMESPACE);
+  }
+
+  @Test
   void refusesASecondManifest() throws IOException {
     String manifest = "{\"name\": \"other\"}";
     assertThat(refusal(tool(), ENTRY, "{}", Map.of("META-INF/capability.json", manifest)))

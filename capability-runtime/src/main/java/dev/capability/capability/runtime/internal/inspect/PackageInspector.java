@@ -14,9 +14,13 @@ import dev.capability.capability.runtime.internal.manifest.ManifestParser;
 import dev.capability.capability.runtime.internal.effects.ScopeGrammar;
 import dev.capability.capability.runtime.internal.scan.ClassFileReader;
 import dev.capability.capability.runtime.internal.scan.EffectScanner;
+import dev.capability.capability.runtime.openapi.invoker.HttpOperationInvoker;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
@@ -39,6 +43,12 @@ public final class PackageInspector {
   private static final String JAR_MANIFEST = "meta-inf/manifest.mf";
   private static final List<String> RESERVED_PACKAGES = List.of("java/", "javax/", "jdk/", "sun/", "com/sun/", "dev/capability/");
   private static final List<String> SIGNATURE_SUFFIXES = List.of(".sf", ".rsa", ".dsa", ".ec");
+  /**
+   * The one host class a package may carry: the OpenAPI invoker an import copies verbatim from the
+   * runtime, accepted only byte for byte identical to the runtime's own copy.
+   */
+  private static final String INVOKER = HttpOperationInvoker.class.getName();
+  private static final String INVOKER_ENTRY = INVOKER.replace('.', '/') + ".class";
   /** The class file major version of the running JVM (Java 17 is 61). */
   private static final int RUNTIME_MAJOR = Runtime.version().feature() + 44;
   private static final List<String> AGENT_ATTRIBUTES = List.of("Premain-Class", "Agent-Class", "Launcher-Agent-Class");
@@ -51,7 +61,9 @@ public final class PackageInspector {
         contents.file(MANIFEST)
             .orElseThrow(() -> new PackageRefusedException(CapabilityCodes.MANIFEST_MISSING, "the package has no capability.json at its root"));
     Manifest manifest = ManifestParser.parse(manifestBytes);
-    checkReservedNamespace(manifest.entry().className().replace('.', '/'), "the entry class " + manifest.entry().className());
+    if (!manifest.entry().className().equals(INVOKER)) {
+      checkReservedNamespace(manifest.entry().className().replace('.', '/'), "the entry class " + manifest.entry().className());
+    }
     checkContainer(contents, manifest, "the package");
     Set<String> declared = manifest.effects().stream().map(e -> e.kind().id()).collect(Collectors.toSet());
     for (var module : manifest.modules().entrySet()) {
@@ -104,7 +116,9 @@ public final class PackageInspector {
             CapabilityCodes.PACKAGE_SECOND_MANIFEST,
             what + " holds a second capability manifest '" + ScopeGrammar.printable(name) + "'; only the package root's counts");
       }
-      checkReservedNamespace(name, what + " entry '" + ScopeGrammar.printable(name) + "'");
+      if (!(manifest == null && name.equals(INVOKER_ENTRY) && Arrays.equals(contents.fileUnsafe(name), RuntimeInvoker.BYTES))) {
+        checkReservedNamespace(name, what + " entry '" + ScopeGrammar.printable(name) + "'");
+      }
       if (manifest != null && name.endsWith(".class")) {
         throw new PackageRefusedException(
             CapabilityCodes.PACKAGE_STRAY_CLASS, what + " holds class file '" + name + "' outside any declared module");
@@ -115,6 +129,22 @@ public final class PackageInspector {
     }
     if (jarManifest != null) {
       checkJarManifest(contents.fileUnsafe(jarManifest), what);
+    }
+  }
+
+  /** The runtime's own copy of the invoker class, read once, when a package first carries one. */
+  private static final class RuntimeInvoker {
+    static final byte[] BYTES = read();
+
+    private static byte[] read() {
+      try (InputStream in = HttpOperationInvoker.class.getResourceAsStream("/" + INVOKER_ENTRY)) {
+        if (in == null) {
+          throw new IllegalStateException("the runtime's class path has no " + INVOKER_ENTRY);
+        }
+        return in.readAllBytes();
+      } catch (IOException e) {
+        throw new UncheckedIOException("cannot read " + INVOKER_ENTRY + " from the runtime's class path", e);
+      }
     }
   }
 

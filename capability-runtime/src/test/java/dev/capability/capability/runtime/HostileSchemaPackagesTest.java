@@ -96,6 +96,7 @@ class HostileSchemaPackagesTest {
     assertThat(refusal("{\"patternProperties\": {\"^(?=a)\": true}}")).isEqualTo(CapabilityCodes.MANIFEST_SCHEMA_PATTERN_UNSUPPORTED);
     assertThat(refusal("{\"$defs\": {\"unused\": {\"pattern\": \"(?<!a)b\"}}}"))
         .isEqualTo(CapabilityCodes.MANIFEST_SCHEMA_PATTERN_UNSUPPORTED);
+    assertThat(refusal("{\"pattern\": \"^a{0,4000}$\"}")).isEqualTo(CapabilityCodes.MANIFEST_SCHEMA_PATTERN_UNSUPPORTED);
     assertThat(refusal("{\"type\": [{\"$ref\": \"#\"}]}")).isEqualTo(CapabilityCodes.MANIFEST_SCHEMA_INVALID);
     assertThat(refusal("{\"properties\": {\"pattern\": {\"type\": \"string\"}}}")).isEqualTo("ACCEPTED");
   }
@@ -131,5 +132,16 @@ class HostileSchemaPackagesTest {
 
     assertThatThrownBy(() -> CapabilityPlans.plan(pkg, huge, EXECUTOR, EffectPolicies.denyAll()))
         .isInstanceOfSatisfying(CapabilityException.class, e -> assertThat(e).hasMessageContaining("too costly to validate"));
+  }
+
+  @Test
+  void refusesNumbersWhoseDivisionWouldComputeMillionsOfDigits() throws IOException {
+    assertThat(refusal("{\"multipleOf\": 1e-100000000}")).isEqualTo(CapabilityCodes.MANIFEST_SCHEMA_INVALID);
+    String schema = "{\"type\": \"object\", \"properties\": {\"n\": {\"multipleOf\": 3}}}";
+    CapabilityPackage pkg = CapabilityPackages.open(packageWith("digits", schema, "{}", "return \"{}\";"));
+
+    assertThatThrownBy(() -> CapabilityPlans.plan(pkg, "{\"n\": 1e100000000}", EXECUTOR, EffectPolicies.denyAll()))
+        .isInstanceOfSatisfying(CapabilityException.class, e -> assertThat(e.code()).isEqualTo(CapabilityCodes.INPUT_INVALID));
+    assertThat(CapabilityPlans.plan(pkg, "{\"n\": 3e20}", EXECUTOR, EffectPolicies.denyAll()).fingerprint()).hasSize(64);
   }
 }

@@ -44,6 +44,9 @@ public final class SchemaGuard {
      * messages), or why validating it would cost too much, or nothing when it matches.
      */
     public Optional<String> problem(JsonNode value) {
+      if (hasExtremeNumber(value)) {
+        return Optional.of("a number is beyond 10^±" + SchemaShape.MAX_EXPONENT + " (no double holds it)");
+      }
       Set<ValidationMessage> errors;
       try {
         errors = ValidationBudget.within(evaluationsPerValue * nodes(value), () -> schema.validate(value));
@@ -54,6 +57,18 @@ public final class SchemaGuard {
         return Optional.empty();
       }
       return Optional.of(errors.stream().map(ValidationMessage::getMessage).sorted().limit(5).collect(Collectors.joining("; ")));
+    }
+
+    private static boolean hasExtremeNumber(JsonNode value) {
+      if (SchemaShape.extreme(value)) {
+        return true;
+      }
+      for (JsonNode child : value) {
+        if (hasExtremeNumber(child)) {
+          return true;
+        }
+      }
+      return false;
     }
 
     private static long nodes(JsonNode value) {

@@ -40,6 +40,9 @@ final class SchemaShape {
   private static final Set<String> CHILD_LIST = Set.of("prefixItems", "items");
   private static final Set<String> CHILD_MAP = Set.of("properties", "patternProperties");
   private static final Set<String> REFERENCES = Set.of("$ref", "$dynamicRef", "$recursiveRef");
+  private static final Set<String> NUMBERS = Set.of("multipleOf", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum");
+  /** Numbers beyond 10^±400 leave the range of a double; {@code multipleOf} on them computes that many digits. */
+  static final int MAX_EXPONENT = 400;
 
   private final JsonNode root;
   private final String where;
@@ -114,6 +117,12 @@ final class SchemaShape {
       for (Iterator<String> names = patternProperties.fieldNames(); names.hasNext(); ) {
         String name = names.next();
         compiles(name, pointer + "/patternProperties/" + escape(name));
+      }
+    }
+    for (String keyword : NUMBERS) {
+      JsonNode number = node.get(keyword);
+      if (number != null && extreme(number)) {
+        throw invalid(pointer + "/" + keyword, "is beyond 10^±" + MAX_EXPONENT);
       }
     }
     JsonNode type = node.get("type");
@@ -232,9 +241,19 @@ final class SchemaShape {
       throw new PackageRefusedException(
           CapabilityCodes.MANIFEST_SCHEMA_PATTERN_UNSUPPORTED,
           where + " at " + pointerText(pointer) + " has a pattern that the linear-time matcher (RE2 syntax) cannot compile"
-              + " (backreferences and lookaround are not supported): " + e.getDescription(),
+              + " (no backreferences, lookaround or repetition counts over 1000): " + e.getDescription(),
           e);
     }
+  }
+
+  /** Whether {@code node} is a number whose decimal exponent exceeds {@link #MAX_EXPONENT} either way. */
+  static boolean extreme(JsonNode node) {
+    if (!node.isNumber() || !node.isBigDecimal() || node.decimalValue().signum() == 0) {
+      return false;
+    }
+    java.math.BigDecimal value = node.decimalValue();
+    long exponent = (long) value.precision() - value.scale() - 1;
+    return Math.abs(exponent) > MAX_EXPONENT;
   }
 
   private static boolean allTextual(JsonNode array) {

@@ -55,6 +55,10 @@ class HostileSchemaPackagesTest {
     assertThat(refusal("{\"$defs\": {\"a\": {\"not\": {\"$ref\": \"#\"}}}, \"anyOf\": [{\"$ref\": \"#/$defs/a\"}]}"))
         .isEqualTo(CapabilityCodes.MANIFEST_SCHEMA_CYCLE);
     assertThat(refusal("{\"$anchor\": \"me\", \"if\": {\"$ref\": \"#me\"}}")).isEqualTo(CapabilityCodes.MANIFEST_SCHEMA_CYCLE);
+    assertThat(refusal("{\"enum\": [{\"$anchor\": \"me\"}], \"properties\": {\"a\": {\"$anchor\": \"me\", \"not\": {\"$ref\": \"#me\"}}}}"))
+        .isEqualTo(CapabilityCodes.MANIFEST_SCHEMA_INVALID);
+    assertThat(refusal("{\"$ref\": \"#/%zz\"}")).isEqualTo(CapabilityCodes.MANIFEST_SCHEMA_INVALID);
+    assertThat(refusal("{\"$ref\": \"#/a~2\"}")).isEqualTo(CapabilityCodes.MANIFEST_SCHEMA_INVALID);
   }
 
   @Test

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.google.re2j.PatternSyntaxException;
 import dev.capability.capability.runtime.CapabilityCodes;
 import dev.capability.capability.runtime.PackageRefusedException;
+import dev.capability.capability.runtime.internal.effects.ScopeGrammar;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
@@ -201,12 +202,12 @@ final class SchemaShape {
     if (!reference.startsWith("#")) {
       throw invalid(here, "must be a reference inside the document (starting with '#')");
     }
-    String fragment = URLDecoder.decode(reference.substring(1).replace("+", "%2B"), StandardCharsets.UTF_8);
     JsonNode target;
-    if (fragment.isEmpty() || fragment.startsWith("/")) {
-      target = root.at(fragment);
-    } else {
-      target = anchors.get(fragment);
+    try {
+      String fragment = URLDecoder.decode(reference.substring(1).replace("+", "%2B"), StandardCharsets.UTF_8);
+      target = fragment.isEmpty() || fragment.startsWith("/") ? root.at(fragment) : anchors.get(fragment);
+    } catch (IllegalArgumentException e) {
+      throw invalid(here, "holds a malformed reference: " + e.getMessage());
     }
     if (target == null || target.isMissingNode() || !(target.isObject() || target.isBoolean())) {
       throw invalid(here, "refers to '" + reference + "', which is not a schema in this document");
@@ -224,8 +225,8 @@ final class SchemaShape {
     if (node.isObject()) {
       for (String keyword : new String[] {"$anchor", "$dynamicAnchor"}) {
         JsonNode anchor = node.get(keyword);
-        if (anchor != null && anchor.isTextual()) {
-          anchors.putIfAbsent(anchor.asText(), node);
+        if (anchor != null && anchor.isTextual() && anchors.putIfAbsent(anchor.asText(), node) != null) {
+          throw invalid("", "names the anchor '" + ScopeGrammar.printable(anchor.asText()) + "' twice");
         }
       }
     }

@@ -51,6 +51,7 @@ final class SchemaShape {
   private final Map<JsonNode, Set<Integer>> inProgress = new IdentityHashMap<>();
   private final Map<JsonNode, Boolean> checked = new IdentityHashMap<>();
   private final Map<String, JsonNode> anchors = new HashMap<>();
+  private int states;
 
   private record Cost(int path, long evaluations) {}
 
@@ -71,13 +72,13 @@ final class SchemaShape {
     SchemaShape shape = new SchemaShape(schema, where);
     shape.collectAnchors(schema, 0);
     shape.checkTree(schema, "", 0);
-    Cost cost = shape.cost(schema, "", INPUT_DEPTH, 0);
-    if (cost.evaluations() > MAX_EVALUATIONS) {
-      throw new PackageRefusedException(
-          CapabilityCodes.MANIFEST_SCHEMA_TOO_COSTLY,
-          where + " may evaluate more than " + MAX_EVALUATIONS + " subschemas per input value (input nests up to " + INPUT_DEPTH + ")");
-    }
-    return cost.evaluations();
+    return shape.cost(schema, "", INPUT_DEPTH, 0).evaluations();
+  }
+
+  private PackageRefusedException tooCostly() {
+    return new PackageRefusedException(
+        CapabilityCodes.MANIFEST_SCHEMA_TOO_COSTLY,
+        where + " may evaluate more than " + MAX_EVALUATIONS + " subschemas per input value (input nests up to " + INPUT_DEPTH + ")");
   }
 
   /** Checks every node in a schema position of the document, referenced or not. */
@@ -163,7 +164,10 @@ final class SchemaShape {
         }
         Cost child = cost(edge.target(), edge.pointer(), childDepth, path + 1);
         longest = Math.max(longest, child.path());
-        evaluations = Math.min(MAX_EVALUATIONS + 1, evaluations + child.evaluations());
+        evaluations += child.evaluations();
+        if (evaluations > MAX_EVALUATIONS) {
+          throw tooCostly();
+        }
       }
     }
     inProgress.get(node).remove(depth);
@@ -173,6 +177,11 @@ final class SchemaShape {
           CapabilityCodes.MANIFEST_SCHEMA_TOO_COSTLY, where + " at " + pointerText(pointer) + " chains more than " + MAX_PATH + " subschemas");
     }
     costs.computeIfAbsent(node, n -> new HashMap<>()).put(depth, cost);
+    // Each state counts at least once in the root's evaluations, so more states than the budget is
+    // over budget; stopping here bounds this analysis's own time and memory.
+    if (++states > MAX_EVALUATIONS) {
+      throw tooCostly();
+    }
     return cost;
   }
 

@@ -39,6 +39,12 @@ public final class CapabilityCodes {
   public static final String MANIFEST_ENTRY_INVALID = "MANIFEST_ENTRY_INVALID";
   public static final String MANIFEST_INTEGRITY_INVALID = "MANIFEST_INTEGRITY_INVALID";
   public static final String MANIFEST_SCHEMA_INVALID = "MANIFEST_SCHEMA_INVALID";
+  /** A schema that refers back to itself without consuming input ({@code {"$ref": "#"}}): validating it would never end. */
+  public static final String MANIFEST_SCHEMA_CYCLE = "MANIFEST_SCHEMA_CYCLE";
+  /** A schema whose evaluation chain or work per input value exceeds the host's fixed budget. */
+  public static final String MANIFEST_SCHEMA_TOO_COSTLY = "MANIFEST_SCHEMA_TOO_COSTLY";
+  /** A schema pattern that the linear-time matcher (RE2 syntax) cannot compile: backreferences, lookaround, over 1024 characters. */
+  public static final String MANIFEST_SCHEMA_PATTERN_UNSUPPORTED = "MANIFEST_SCHEMA_PATTERN_UNSUPPORTED";
 
   // Inspection.
   public static final String MODULE_PATH_ESCAPES = "MODULE_PATH_ESCAPES";
@@ -51,6 +57,18 @@ public final class CapabilityCodes {
   public static final String PACKAGE_MANIFEST_ATTRIBUTE = "PACKAGE_MANIFEST_ATTRIBUTE";
   public static final String PACKAGE_STRAY_CLASS = "PACKAGE_STRAY_CLASS";
   public static final String CLASS_FILE_INVALID = "CLASS_FILE_INVALID";
+  /** A class file newer than the running JVM reads, or one compiled with preview features. */
+  public static final String CLASS_FILE_TOO_NEW = "CLASS_FILE_TOO_NEW";
+  /** A service provider registration ({@code META-INF/services/*}, in any case, or a module descriptor's {@code provides}). */
+  public static final String PACKAGE_SERVICE_PROVIDER = "PACKAGE_SERVICE_PROVIDER";
+  /** A module descriptor that {@code opens} packages. */
+  public static final String PACKAGE_MODULE_OPENS = "PACKAGE_MODULE_OPENS";
+  /** A class or resource (or the entry class) in {@code java.*}, {@code javax.*}, {@code jdk.*}, {@code sun.*}, {@code com.sun.*} or {@code dev.capability.*}. */
+  public static final String PACKAGE_RESERVED_NAMESPACE = "PACKAGE_RESERVED_NAMESPACE";
+  /** A {@code capability.json} anywhere but the package root (in {@code META-INF/}, in a module jar). */
+  public static final String PACKAGE_SECOND_MANIFEST = "PACKAGE_SECOND_MANIFEST";
+  /** A jar signature file ({@code META-INF/*.SF}, {@code .RSA}, {@code .DSA}, {@code .EC}, {@code SIG-*}) in the package or a module. */
+  public static final String PACKAGE_SIGNED_JAR = "PACKAGE_SIGNED_JAR";
 
   // Effects.
   public static final String EFFECT_UNKNOWN = "EFFECT_UNKNOWN";

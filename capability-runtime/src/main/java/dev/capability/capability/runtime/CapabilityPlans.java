@@ -1,15 +1,11 @@
 package dev.capability.capability.runtime;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.networknt.schema.JsonSchema;
-import com.networknt.schema.ValidationMessage;
 import dev.capability.capability.runtime.internal.manifest.SchemaGuard;
 import dev.capability.capability.runtime.internal.manifest.StrictJson;
 import dev.capability.capability.runtime.internal.plan.JsonValues;
 import dev.capability.kernel.api.CapabilityException;
 import java.util.Objects;
-import java.util.Set;
-import java.util.stream.Collectors;
 
 /** Makes {@link CapabilityPlan}s: validates the input and binds everything a run depends on. */
 public final class CapabilityPlans {
@@ -37,14 +33,11 @@ public final class CapabilityPlans {
     } catch (StrictJson.StrictJsonException e) {
       throw new CapabilityException(CapabilityCodes.INPUT_INVALID, e.getMessage(), e);
     }
-    JsonSchema schema = SchemaGuard.compile(descriptor.inputSchema(), "input schema");
-    Set<ValidationMessage> errors = schema.validate(input);
-    if (!errors.isEmpty()) {
-      throw new CapabilityException(
-          CapabilityCodes.INPUT_INVALID,
-          "input does not match the input schema: "
-              + errors.stream().map(ValidationMessage::getMessage).sorted().limit(5).collect(Collectors.joining("; ")));
-    }
+    SchemaGuard.compile(descriptor.inputSchema(), "input schema")
+        .problem(input)
+        .ifPresent(problem -> {
+          throw new CapabilityException(CapabilityCodes.INPUT_INVALID, "input does not match the input schema: " + problem);
+        });
     try {
       return new CapabilityPlan(descriptor, JsonValues.plain(input), executor, policy.hash());
     } catch (IllegalArgumentException e) {

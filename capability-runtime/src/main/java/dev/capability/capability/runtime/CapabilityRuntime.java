@@ -1,7 +1,6 @@
 package dev.capability.capability.runtime;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.networknt.schema.ValidationMessage;
 import dev.capability.capability.runtime.internal.manifest.SchemaGuard;
 import dev.capability.capability.runtime.internal.manifest.StrictJson;
 import dev.capability.kernel.api.CapabilityException;
@@ -12,8 +11,6 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.ServiceLoader;
-import java.util.Set;
-import java.util.stream.Collectors;
 
 /**
  * Runs untrusted capability packages: plans, asks the policy, runs the plan on an executor and
@@ -161,13 +158,7 @@ public final class CapabilityRuntime implements AutoCloseable {
     } catch (StrictJson.StrictJsonException e) {
       return Optional.of("the output is not strict JSON: " + e.getMessage());
     }
-    Set<ValidationMessage> errors = SchemaGuard.compile(schema, "output schema").validate(output);
-    if (errors.isEmpty()) {
-      return Optional.empty();
-    }
-    return Optional.of(
-        "the output does not match the output schema: "
-            + errors.stream().map(ValidationMessage::getMessage).sorted().limit(5).collect(Collectors.joining("; ")));
+    return SchemaGuard.compile(schema, "output schema").problem(output).map(problem -> "the output does not match the output schema: " + problem);
   }
 
   /** Configures a {@link CapabilityRuntime}. */

@@ -35,6 +35,15 @@ public final class ScopeGrammar {
         throw invalid(kind, scope, "contains a control character at index " + i);
       }
     }
+    for (int i = 0; i < scope.length(); ) {
+      int cp = scope.codePointAt(i);
+      if (!visible(cp)) {
+        throw invalid(
+            kind, scope, "contains an invisible or reordering character U+" + String.format("%04X", cp) + " at index " + i
+                + " (it would display misleadingly in an approval prompt)");
+      }
+      i += Character.charCount(cp);
+    }
     if (scope.contains("**")) {
       throw unbounded(kind, scope, "'**' matches everything below");
     }
@@ -171,6 +180,19 @@ public final class ScopeGrammar {
     return new CapabilityException(
         CapabilityCodes.EFFECT_SCOPE_UNBOUNDED,
         "effect " + kind.id() + " scope '" + printable(scope) + "' is unbounded: " + why);
+  }
+
+  /**
+   * Whether {@code cp} shows as itself: not a format character (bidirectional overrides,
+   * zero-width), separator other than the ASCII space, private-use, unassigned or lone surrogate.
+   */
+  private static boolean visible(int cp) {
+    return switch (Character.getType(cp)) {
+      case Character.FORMAT, Character.LINE_SEPARATOR, Character.PARAGRAPH_SEPARATOR, Character.PRIVATE_USE,
+          Character.UNASSIGNED, Character.SURROGATE -> false;
+      case Character.SPACE_SEPARATOR -> cp == ' ';
+      default -> true;
+    };
   }
 
   /** Scopes come from untrusted manifests; keep control characters out of messages and logs. */

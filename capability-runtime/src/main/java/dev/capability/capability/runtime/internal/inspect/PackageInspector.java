@@ -11,23 +11,46 @@ import dev.capability.capability.runtime.internal.archive.ZipReader;
 import dev.capability.capability.runtime.internal.manifest.Integrity;
 import dev.capability.capability.runtime.internal.manifest.Manifest;
 import dev.capability.capability.runtime.internal.manifest.ManifestParser;
+import dev.capability.capability.runtime.internal.effects.ScopeGrammar;
+import dev.capability.capability.runtime.internal.scan.ClassFileReader;
 import dev.capability.capability.runtime.internal.scan.EffectScanner;
+import dev.capability.capability.runtime.openapi.invoker.HttpOperationInvoker;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
+import java.util.Locale;
 import java.util.Set;
 import java.util.jar.Attributes;
 import java.util.stream.Collectors;
 
 /**
  * Checks a package's contents against its manifest, inertly: integrity of every module, no class
- * outside a module, no host SPI registration, no agent or class-path attribute, and no reference
- * to an API for an undeclared effect. Nothing is loaded or written.
+ * outside a module, no service provider registration, no agent or class-path attribute, no class in
+ * a platform or host namespace, no class newer than this JVM, no signature files, one manifest, and
+ * no reference to an API for an undeclared effect. Nothing is loaded or written.
+ *
+ * <p>Entry names are compared without regard to case wherever the JDK's readers do (jar manifests,
+ * service files, signature files), so {@code meta-inf/manifest.mf} is checked like
+ * {@code META-INF/MANIFEST.MF}.
  */
 public final class PackageInspector {
   public static final String MANIFEST = "capability.json";
-  private static final String SERVICES = "META-INF/services/";
+  private static final String SERVICES = "meta-inf/services/";
+  private static final String JAR_MANIFEST = "meta-inf/manifest.mf";
+  private static final List<String> RESERVED_PACKAGES = List.of("java/", "javax/", "jdk/", "sun/", "com/sun/", "dev/capability/");
+  private static final List<String> SIGNATURE_SUFFIXES = List.of(".sf", ".rsa", ".dsa", ".ec");
+  /**
+   * The one host class a package may carry: the OpenAPI invoker an import copies verbatim from the
+   * runtime, accepted only byte for byte identical to the runtime's own copy.
+   */
+  private static final String INVOKER = HttpOperationInvoker.class.getName();
+  private static final String INVOKER_ENTRY = INVOKER.replace('.', '/') + ".class";
+  /** The class file major version of the running JVM (Java 17 is 61). */
+  private static final int RUNTIME_MAJOR = Runtime.version().feature() + 44;
   private static final List<String> AGENT_ATTRIBUTES = List.of("Premain-Class", "Agent-Class", "Launcher-Agent-Class");
   private static final List<String> REFUSED_ATTRIBUTES = List.of("Add-Opens", "Add-Exports", "Enable-Native-Access");
 
@@ -38,6 +61,9 @@ public final class PackageInspector {
         contents.file(MANIFEST)
             .orElseThrow(() -> new PackageRefusedException(CapabilityCodes.MANIFEST_MISSING, "the package has no capability.json at its root"));
     Manifest manifest = ManifestParser.parse(manifestBytes);
+    if (!manifest.entry().className().equals(INVOKER)) {
+      checkReservedNamespace(manifest.entry().className().replace('.', '/'), "the entry class " + manifest.entry().className());
+    }
     checkContainer(contents, manifest, "the package");
     Set<String> declared = manifest.effects().stream().map(e -> e.kind().id()).collect(Collectors.toSet());
     for (var module : manifest.modules().entrySet()) {
@@ -64,10 +90,34 @@ public final class PackageInspector {
 
   /** The checks shared by the package root and each module jar. */
   private static void checkContainer(PackageContents contents, Manifest manifest, String what) {
+    String jarManifest = null;
     for (String name : contents.fileNames()) {
-      if (name.startsWith(SERVICES) && name.substring(SERVICES.length()).startsWith("dev.capability.")) {
+      String folded = name.toLowerCase(Locale.ROOT);
+      if (folded.startsWith(SERVICES) && folded.length() > SERVICES.length()) {
+        String service = ScopeGrammar.printable(name.substring(SERVICES.length()));
+        throw folded.substring(SERVICES.length()).startsWith("dev.capability.")
+            ? new PackageRefusedException(CapabilityCodes.PACKAGE_HOST_SPI, what + " registers a host service provider: " + service)
+            : new PackageRefusedException(
+                CapabilityCodes.PACKAGE_SERVICE_PROVIDER, what + " registers a service provider for " + service + " (no capability may)");
+      }
+      if (folded.equals(JAR_MANIFEST)) {
+        jarManifest = name;
+      }
+      if (folded.startsWith("meta-inf/") && folded.indexOf('/', "meta-inf/".length()) < 0
+          && (SIGNATURE_SUFFIXES.stream().anyMatch(folded::endsWith) || folded.startsWith("meta-inf/sig-"))) {
         throw new PackageRefusedException(
-            CapabilityCodes.PACKAGE_HOST_SPI, what + " registers a host service provider: " + name);
+            CapabilityCodes.PACKAGE_SIGNED_JAR,
+            what + " holds signature file '" + ScopeGrammar.printable(name) + "': modules are bound by the manifest's integrity, and"
+                + " signatures inside them are not verified, so none is accepted");
+      }
+      String fileName = folded.substring(folded.lastIndexOf('/') + 1);
+      if (fileName.equals(MANIFEST) && (manifest == null || !name.equals(MANIFEST))) {
+        throw new PackageRefusedException(
+            CapabilityCodes.PACKAGE_SECOND_MANIFEST,
+            what + " holds a second capability manifest '" + ScopeGrammar.printable(name) + "'; only the package root's counts");
+      }
+      if (!(manifest == null && name.equals(INVOKER_ENTRY) && Arrays.equals(contents.fileUnsafe(name), RuntimeInvoker.BYTES))) {
+        checkReservedNamespace(name, what + " entry '" + ScopeGrammar.printable(name) + "'");
       }
       if (manifest != null && name.endsWith(".class")) {
         throw new PackageRefusedException(
@@ -77,7 +127,35 @@ public final class PackageInspector {
         throw new PackageRefusedException(CapabilityCodes.ARCHIVE_NESTED, what + " holds jar '" + name + "' that is not a declared module");
       }
     }
-    contents.file("META-INF/MANIFEST.MF").ifPresent(bytes -> checkJarManifest(bytes, what));
+    if (jarManifest != null) {
+      checkJarManifest(contents.fileUnsafe(jarManifest), what);
+    }
+  }
+
+  /** The runtime's own copy of the invoker class, read once, when a package first carries one. */
+  private static final class RuntimeInvoker {
+    static final byte[] BYTES = read();
+
+    private static byte[] read() {
+      try (InputStream in = HttpOperationInvoker.class.getResourceAsStream("/" + INVOKER_ENTRY)) {
+        if (in == null) {
+          throw new IllegalStateException("the runtime's class path has no " + INVOKER_ENTRY);
+        }
+        return in.readAllBytes();
+      } catch (IOException e) {
+        throw new UncheckedIOException("cannot read " + INVOKER_ENTRY + " from the runtime's class path", e);
+      }
+    }
+  }
+
+  private static void checkReservedNamespace(String name, String what) {
+    for (String reserved : RESERVED_PACKAGES) {
+      if (name.startsWith(reserved)) {
+        throw new PackageRefusedException(
+            CapabilityCodes.PACKAGE_RESERVED_NAMESPACE,
+            what + " is in the reserved namespace " + reserved.replace('/', '.') + "* (the platform's or the host's)");
+      }
+    }
   }
 
   private static void checkJarManifest(byte[] bytes, String what) {
@@ -107,10 +185,33 @@ public final class PackageInspector {
     }
   }
 
+  /** Refuses a class this JVM could not load, and a module descriptor that opens or provides. */
+  private static void checkClass(byte[] bytes, String where) {
+    ClassFileReader.References refs = ClassFileReader.read(bytes, where);
+    ClassFileReader.Version version = refs.version();
+    if (version.major() > RUNTIME_MAJOR || version.minor() == 0xFFFF) {
+      throw new PackageRefusedException(
+          CapabilityCodes.CLASS_FILE_TOO_NEW,
+          "class file '" + ScopeGrammar.printable(where) + "' has version " + version.major() + "." + version.minor()
+              + (version.minor() == 0xFFFF ? " (preview features)" : "") + "; this JVM reads up to " + RUNTIME_MAJOR);
+    }
+    refs.module().ifPresent(module -> {
+      if (module.provides() > 0) {
+        throw new PackageRefusedException(
+            CapabilityCodes.PACKAGE_SERVICE_PROVIDER, "module descriptor '" + ScopeGrammar.printable(where) + "' provides services (no capability may)");
+      }
+      if (module.opens() > 0) {
+        throw new PackageRefusedException(
+            CapabilityCodes.PACKAGE_MODULE_OPENS, "module descriptor '" + ScopeGrammar.printable(where) + "' opens packages to reflection");
+      }
+    });
+  }
+
   private static void scan(String module, PackageContents jar, Set<String> declared) {
     List<EffectFinding> findings = new ArrayList<>();
     for (String name : jar.fileNames()) {
       if (name.endsWith(".class")) {
+        checkClass(jar.fileUnsafe(name), module + "!/" + name);
         findings.addAll(EffectScanner.undeclared(jar.fileUnsafe(name), module + "!/" + name, declared));
       }
     }

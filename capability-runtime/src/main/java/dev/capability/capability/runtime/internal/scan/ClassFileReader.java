@@ -7,6 +7,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
 
@@ -43,9 +44,18 @@ public final class ClassFileReader {
    * @param classes the constant pool's class entries (array classes as their descriptors)
    * @param descriptors every field and method descriptor the class holds: of its own members, of
    *     the members it refers to, and its method types
+   * @param version the class file's major and minor version
+   * @param module the directives of a {@code module-info} class's {@code Module} attribute, or
+   *     none for an ordinary class
    */
   public record References(
-      String thisClass, Set<String> classes, List<MemberRef> members, Set<String> strings, Set<String> descriptors) {
+      String thisClass,
+      Set<String> classes,
+      List<MemberRef> members,
+      Set<String> strings,
+      Set<String> descriptors,
+      Version version,
+      Optional<ModuleDirectives> module) {
     /**
      * The internal names ({@code a/b/C}) of every class this one names, in class entries or in
      * descriptors (the verifier and reflection may load a type named only in a descriptor), arrays
@@ -81,6 +91,12 @@ public final class ClassFileReader {
     }
   }
 
+  /** A class file's version: {@code major} 61 is Java 17; {@code minor} 0xFFFF marks preview features. */
+  public record Version(int major, int minor) {}
+
+  /** How many {@code opens} and {@code provides} directives a module descriptor holds. */
+  public record ModuleDirectives(int opens, int provides) {}
+
   private ClassFileReader() {}
 
   /**
@@ -94,8 +110,8 @@ public final class ClassFileReader {
       if (in.getInt() != 0xCAFEBABE) {
         throw invalid(where, "does not start with 0xCAFEBABE");
       }
-      in.getShort();
-      in.getShort();
+      int minor = in.getShort() & 0xffff;
+      int major = in.getShort() & 0xffff;
       int count = in.getShort() & 0xffff;
       int[] tags = new int[count];
       int[] first = new int[count];
@@ -168,13 +184,48 @@ public final class ClassFileReader {
           }
         }
       }
-      return new References(thisClass, classes, members, strings, descriptors);
+      Optional<ModuleDirectives> module = Optional.empty();
+      int classAttributes = in.getShort() & 0xffff;
+      for (int a = 0; a < classAttributes; a++) {
+        String name = plain(utf8, tags, in.getShort() & 0xffff, where);
+        int length = in.getInt();
+        int end = Math.addExact(in.position(), length);
+        if (name.equals("Module")) {
+          module = Optional.of(moduleDirectives(in));
+        }
+        in.position(end);
+      }
+      return new References(thisClass, classes, members, strings, descriptors, new Version(major, minor), module);
     } catch (RuntimeException e) {
       if (e instanceof PackageRefusedException refused) {
         throw refused;
       }
       throw invalid(where, "is malformed (" + e.getClass().getSimpleName() + ")");
     }
+  }
+
+  /** Reads a {@code Module} attribute's body up to its {@code provides} count (JVMS 4.7.25). */
+  private static ModuleDirectives moduleDirectives(ByteBuffer in) {
+    in.position(in.position() + 6);
+    int requires = in.getShort() & 0xffff;
+    in.position(in.position() + 6 * requires);
+    skipPackageDirectives(in);
+    int opens = skipPackageDirectives(in);
+    int uses = in.getShort() & 0xffff;
+    in.position(in.position() + 2 * uses);
+    int provides = in.getShort() & 0xffff;
+    return new ModuleDirectives(opens, provides);
+  }
+
+  /** Skips an {@code exports} or {@code opens} table, returning its length. */
+  private static int skipPackageDirectives(ByteBuffer in) {
+    int count = in.getShort() & 0xffff;
+    for (int i = 0; i < count; i++) {
+      in.position(in.position() + 4);
+      int targets = in.getShort() & 0xffff;
+      in.position(in.position() + 2 * targets);
+    }
+    return count;
   }
 
   private static String utf8(String[] utf8, int[] tags, int[] first, int index, int tag, String where) {

@@ -11,6 +11,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -65,6 +66,9 @@ public final class GitNeutralizer {
       "credential.helper=",
       "core.sshCommand=ssh",
       "protocol.ext.allow=never",
+      // A submodule is a repository of its own whose drivers the listing never sees: git must not enter it.
+      "diff.ignoreSubmodules=all",
+      "submodule.recurse=false",
       "gpg.program=gpg",
       "gpg.ssh.program=ssh-keygen",
       "gpg.x509.program=gpgsm");
@@ -87,7 +91,7 @@ public final class GitNeutralizer {
    */
   static final String DRIVER_KEYS = "^(filter\\..*\\.(clean|smudge|process)|diff\\.external|diff\\..*\\.(textconv|command)|merge\\..*\\.driver"
       + "|remote\\..*\\.(uploadpack|receivepack)|credential\\..*\\.helper|alias\\..*|(diff|merge)tool\\..*\\.cmd"
-      + "|submodule\\..*\\.update)$";
+      + "|submodule\\..*\\.(update|ignore))$";
 
   /** How long listing the configuration may take. */
   static final long LIST_TIMEOUT_SECONDS = 10;
@@ -201,7 +205,9 @@ public final class GitNeutralizer {
    * from {@code workingDirectory} with {@code environment}, includes followed. Lists with the
    * fixed neutralization and the same safe directories in place, so listing starts no helper
    * either and reads the configuration of a repository another uid owns (without them git would
-   * silently skip that repository's configuration and list nothing).
+   * silently skip that repository's configuration and list nothing). Adds
+   * {@code submodule.NAME.ignore} for every submodule {@code .gitmodules} names
+   * ({@link #submoduleIgnoreKeys}), so that no submodule's own drivers run.
    *
    * @param git the git executable the command will run
    * @param safeDirectories the safe directories the command will run with
@@ -231,13 +237,12 @@ public final class GitNeutralizer {
         throw unreadable("git config did not finish within " + LIST_TIMEOUT_SECONDS + " s");
       }
       int exit = process.exitValue();
-      if (exit == 1) {
-        return List.of();
-      }
-      if (exit != 0) {
+      if (exit != 0 && exit != 1) {
         throw unreadable("git config exited with " + exit);
       }
-      return parseKeys(output);
+      Set<String> keys = new LinkedHashSet<>(exit == 1 ? List.of() : parseKeys(output));
+      keys.addAll(submoduleIgnoreKeys(workingDirectory));
+      return List.copyOf(keys);
     } catch (IOException e) {
       throw new AuthorityException(GIT_CONFIGURATION_UNREADABLE, "git's configuration could not be listed: " + e.getMessage(), e);
     } catch (InterruptedException e) {
@@ -276,13 +281,63 @@ public final class GitNeutralizer {
       }
       String section = key.substring(0, firstDot);
       String variable = key.substring(lastDot + 1);
-      settings.put(key, section.equals("submodule") && variable.equals("update") ? "none" : "");
+      settings.put(key, section.equals("submodule") ? submoduleSetting(variable) : "");
       if (section.equals("filter") && lastDot > firstDot) {
         settings.put(key.substring(0, lastDot) + ".required", "false");
       }
     }
     return settings;
   }
+
+  /**
+   * What a submodule's {@code update} or {@code ignore} key is set to: never run an update
+   * command, and never look inside (a per-submodule {@code ignore} would override
+   * {@code diff.ignoreSubmodules}).
+   */
+  private static String submoduleSetting(String variable) {
+    return variable.equals("update") ? "none" : "all";
+  }
+
+  /**
+   * {@code submodule.NAME.ignore} for every submodule {@code .gitmodules} names at the top of the
+   * work tree containing {@code workingDirectory}: a {@code .gitmodules} {@code ignore} key is not
+   * in the configuration git lists, yet would make git enter the submodule.
+   *
+   * @throws AuthorityException {@code GIT_CONFIGURATION_UNREADABLE} when a section header that names
+   *     a submodule cannot be read, or the file cannot be read
+   */
+  static List<String> submoduleIgnoreKeys(Path workingDirectory) {
+    Path top = workingDirectory.toAbsolutePath();
+    while (top != null && !Files.exists(top.resolve(".git"), LinkOption.NOFOLLOW_LINKS)) {
+      top = top.getParent();
+    }
+    if (top == null || !Files.isRegularFile(top.resolve(".gitmodules"), LinkOption.NOFOLLOW_LINKS)) {
+      return List.of();
+    }
+    List<String> keys = new ArrayList<>();
+    try {
+      if (Files.size(top.resolve(".gitmodules")) > MAX_LIST_BYTES) {
+        throw unreadable(".gitmodules is larger than " + MAX_LIST_BYTES + " bytes");
+      }
+      for (String line : Files.readAllLines(top.resolve(".gitmodules"), StandardCharsets.UTF_8)) {
+        String header = line.strip();
+        if (!header.startsWith("[") || !header.toLowerCase(java.util.Locale.ROOT).replace(" ", "").replace("\t", "").startsWith("[submodule")) {
+          continue;
+        }
+        java.util.regex.Matcher quoted = SUBMODULE_HEADER.matcher(header);
+        if (!quoted.matches() || quoted.group(1).contains("\\") || quoted.group(1).contains("\"")) {
+          throw unreadable(".gitmodules has a submodule section header the kernel cannot read: " + Printable.quote(header));
+        }
+        keys.add("submodule." + quoted.group(1) + ".ignore");
+      }
+    } catch (IOException | java.io.UncheckedIOException e) {
+      throw new AuthorityException(GIT_CONFIGURATION_UNREADABLE, ".gitmodules could not be read: " + e.getMessage(), e);
+    }
+    return keys;
+  }
+
+  /** {@code [submodule "NAME"]} (section names ignore case), the only header form the kernel reads; anything else fails closed. */
+  private static final java.util.regex.Pattern SUBMODULE_HEADER = java.util.regex.Pattern.compile("\\[submodule \"([^\"\\\\]+)\"\\]", java.util.regex.Pattern.CASE_INSENSITIVE);
 
   private static Map<String, String> environment(Map<String, String> base, Map<String, String> driverSettings) {
     Map<String, String> environment = new TreeMap<>(base);

@@ -153,6 +153,41 @@ class GitNeutralizerTest {
   }
 
   @Test
+  void aSubmodulesOwnFilterNeverRunsUnderNeutralizationEvenWhenTheRepositoryAsksGitToEnterIt() throws IOException {
+    Path source = Git.initWithCommit(temp.resolve("subsource"));
+    git(repository, "-c", "protocol.file.allow=always", "submodule", "--quiet", "add", source.toString(), "sub");
+    git(repository, "-c", "user.name=t", "-c", "user.email=t@example.com", "commit", "-q", "-m", "submodule");
+    Path submodule = repository.resolve("sub");
+    Files.writeString(submodule.resolve(".gitattributes"), "README filter=planted\n");
+    git(submodule, "config", "filter.planted.clean", helper("submodule-filter").toString());
+    // Asking git to enter the submodule, from the repository's configuration and from .gitmodules.
+    git(repository, "config", "submodule.sub.ignore", "none");
+    git(repository, "config", "-f", ".gitmodules", "submodule.sub.ignore", "none");
+    Files.setLastModifiedTime(submodule.resolve("README"), java.nio.file.attribute.FileTime.fromMillis(1_100_000_000_000L));
+
+    neutralized("status", "--short");
+    neutralized("diff");
+    assertThat(ran("submodule-filter")).as("the submodule's filter ran under neutralization").isFalse();
+    assertThat(GitNeutralizer.configuredDrivers(gitExecutable(), repository, environment, List.of()))
+        .contains("submodule.sub.ignore");
+
+    plain("status", "--short");
+    assertThat(ran("submodule-filter")).as("the planted submodule filter runs when git is not neutralized").isTrue();
+  }
+
+  @Test
+  void aGitmodulesHeaderTheKernelCannotReadFailsClosed() throws IOException {
+    Files.writeString(repository.resolve(".gitmodules"), "[submodule \"a\\\"b\"]\n\tpath = x\n");
+
+    org.assertj.core.api.Assertions.assertThatThrownBy(() -> GitNeutralizer.submoduleIgnoreKeys(repository))
+        .isInstanceOf(dev.capability.kernel.api.authority.AuthorityException.class)
+        .hasMessageContaining("cannot read");
+    Files.writeString(repository.resolve(".gitmodules"), "[submodule \"lib/one\"]\n\tpath = one\n[core]\n[Submodule \"two\"]\n");
+    assertThat(GitNeutralizer.submoduleIgnoreKeys(repository.resolve("README").getParent()))
+        .containsExactly("submodule.lib/one.ignore", "submodule.two.ignore");
+  }
+
+  @Test
   void aPlantedExternalDiffNeverRunsUnderNeutralization() throws IOException {
     git(repository, "config", "diff.external", helper("external-diff").toString());
     Files.writeString(repository.resolve("README"), "changed\n");

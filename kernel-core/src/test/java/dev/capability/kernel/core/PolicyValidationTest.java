@@ -74,11 +74,20 @@ class PolicyValidationTest {
       "DOTNET_STARTUP_HOOKS", "CORECLR_PROFILER_PATH", "RUSTC_WRAPPER", "RUSTC_WORKSPACE_WRAPPER", "RUSTC", "RUSTFLAGS",
       "CARGO_BUILD_RUSTC_WRAPPER", "CARGO_TARGET_X86_64_UNKNOWN_LINUX_GNU_RUNNER", "CARGO_ENCODED_RUSTFLAGS",
       "GRADLE_USER_HOME", "ANT_OPTS", "SBT_OPTS", "NODE_REPL_EXTERNAL_MODULE", "PHPRC", "PHP_INI_SCAN_DIR",
-      "OPENSSL_MODULES", "ZDOTDIR", "LD_AUDIT", "HOSTALIASES", "LOCPATH", "NLSPATH", "MALLOC_TRACE", "RES_OPTIONS"})
+      "OPENSSL_MODULES", "ZDOTDIR", "LD_AUDIT", "HOSTALIASES", "LOCPATH", "NLSPATH", "MALLOC_TRACE", "RES_OPTIONS",
+      "TAR_OPTIONS", "RIPGREP_CONFIG_PATH", "MAKEFLAGS", "XZ_OPT", "ERL_AFLAGS", "GIO_EXTRA_MODULES", "KUBECONFIG",
+      "POSIXLY_CORRECT"})
   void refusesToolchainInjectorsAndCLibraryVariablesWhetherInheritedOrSet(String name) {
     assertRefused(ExecutionPolicy.builder().inheritEnvironment(name).build(), "POLICY_ENVIRONMENT_DENIED", name);
     assertRefused(ExecutionPolicy.builder().setEnvironment(name, "x").build(), "POLICY_ENVIRONMENT_DENIED", name);
     assertRefused(ExecutionPolicy.builder().requestEnvironment(name).build(), "POLICY_ENVIRONMENT_DENIED", name);
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"PATH", "HOME", "JAVA_HOME", "CC", "EDITOR", "PAGER", "SHELL", "SSH_ASKPASS"})
+  void namesThatChooseWhichProgramRunsNeverComeFromARequestButAnOperatorMayInheritThem(String name) {
+    assertRefused(ExecutionPolicy.builder().requestEnvironment(name).build(), "POLICY_ENVIRONMENT_DENIED", name);
+    ExecutionPolicies.of(ExecutionPolicy.builder().inheritEnvironment(name).build());
   }
 
   @ParameterizedTest

@@ -42,7 +42,14 @@ final class EnvironmentDenyList {
       "RUSTC", "RUSTC_WRAPPER", "RUSTC_WORKSPACE_WRAPPER", "RUSTDOC", "RUSTFLAGS", "RUSTDOCFLAGS",
       "CARGO_ENCODED_RUSTFLAGS", "CARGO_ENCODED_RUSTDOCFLAGS",
       "DOTNET_STARTUP_HOOKS", "DOTNET_ADDITIONAL_DEPS",
-      "OPENSSL_CONF", "OPENSSL_ENGINES", "OPENSSL_MODULES", "LESSOPEN", "LESSCLOSE");
+      "OPENSSL_CONF", "OPENSSL_ENGINES", "OPENSSL_MODULES", "LESSOPEN", "LESSCLOSE",
+      // Options an ordinary tool reads from the environment, some of which run programs
+      // (tar --checkpoint-action=exec, rg --pre, make's flags) or load modules and plugins.
+      "TAR_OPTIONS", "GZIP", "BZIP", "BZIP2", "XZ_OPT", "XZ_DEFAULTS", "GREP_OPTIONS", "RIPGREP_CONFIG_PATH",
+      "MAKEFLAGS", "MFLAGS", "GNUMAKEFLAGS", "ERL_AFLAGS", "ERL_FLAGS", "ERL_ZFLAGS",
+      "GIO_EXTRA_MODULES", "GTK_MODULES", "SASL_PATH", "KUBECONFIG", "AWS_CONFIG_FILE", "GNUPGHOME",
+      // Makes getopt stop at the first operand, so tools read argv otherwise than the policy's rules.
+      "POSIXLY_CORRECT");
 
   /** {@code LUA_INIT_5_4} and the like, Cargo's build and target settings (wrappers, runners, linkers). */
   private static final List<String> TOOLCHAIN_PREFIXES = List.of(
@@ -57,7 +64,11 @@ final class EnvironmentDenyList {
    * can run commands ({@code HOME} holds {@code ~/.gitconfig}), and a request's values come from
    * the untrusted party.
    */
-  private static final Set<String> NEVER_FROM_REQUESTS = Set.of("PATH", "HOME", "XDG_CONFIG_HOME", "XDG_CONFIG_DIRS");
+  private static final Set<String> NEVER_FROM_REQUESTS = Set.of(
+      "PATH", "HOME", "XDG_CONFIG_HOME", "XDG_CONFIG_DIRS",
+      // Names that choose which program a tool starts: the toolchain, an editor, a pager, a shell.
+      "JAVA_HOME", "MAVEN_HOME", "M2_HOME", "GOROOT", "CARGO_HOME", "RUSTUP_HOME", "CC", "CXX", "CPP", "AR",
+      "EDITOR", "VISUAL", "PAGER", "MANPAGER", "SHELL", "BROWSER", "SSH_ASKPASS", "SUDO_ASKPASS");
 
   /**
    * Why {@code name} may not be passed to a command, or empty when it may.

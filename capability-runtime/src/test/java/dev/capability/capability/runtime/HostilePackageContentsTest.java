@@ -10,15 +10,11 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.stream.Stream;
 import java.util.zip.ZipEntry;
 import java.util.zip.ZipOutputStream;
-import javax.tools.JavaCompiler;
-import javax.tools.ToolProvider;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -30,28 +26,7 @@ class HostilePackageContentsTest {
 
   /** javac-compiled class files of {@code sources} (file path to source), by jar entry name. */
   private Map<String, byte[]> compile(Map<String, String> sources) throws IOException {
-    Path src = Files.createTempDirectory(work, "src");
-    Path out = Files.createTempDirectory(work, "classes");
-    String api = Path.of(Capability.class.getProtectionDomain().getCodeSource().getLocation().getPath()).toString();
-    List<String> args = new ArrayList<>(List.of("--release", "17", "-d", out.toString(), "-cp", api));
-    for (var source : sources.entrySet()) {
-      Path file = src.resolve(source.getKey());
-      Files.createDirectories(file.getParent());
-      Files.writeString(file, source.getValue());
-      args.add(file.toString());
-    }
-    JavaCompiler javac = ToolProvider.getSystemJavaCompiler();
-    ByteArrayOutputStream errors = new ByteArrayOutputStream();
-    if (javac.run(null, null, errors, args.toArray(String[]::new)) != 0) {
-      throw new IllegalStateException("fixture does not compile: " + errors.toString(StandardCharsets.UTF_8));
-    }
-    Map<String, byte[]> classes = new LinkedHashMap<>();
-    try (Stream<Path> files = Files.walk(out)) {
-      for (Path file : files.filter(Files::isRegularFile).sorted().toList()) {
-        classes.put(out.relativize(file).toString(), Files.readAllBytes(file));
-      }
-    }
-    return classes;
+    return TestPackages.classes(work, sources);
   }
 
   private Map<String, byte[]> tool() throws IOException {

@@ -9,6 +9,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.jar.JarEntry;
@@ -25,26 +26,13 @@ final class TestPackages {
   /** Compiles {@code sources} (binary class name to source) and packs the classes into a jar. */
   static byte[] jar(Path work, Map<String, String> sources, Manifest manifest, Map<String, String> extraFiles)
       throws IOException {
-    Path src = Files.createTempDirectory(work, "src");
-    Path out = Files.createTempDirectory(work, "classes");
-    List<String> args = new ArrayList<>(List.of("--release", "17", "-d", out.toString(), "-cp", apiClassPath()));
-    for (var source : sources.entrySet()) {
-      Path file = src.resolve(source.getKey().replace('.', '/') + ".java");
-      Files.createDirectories(file.getParent());
-      Files.writeString(file, source.getValue());
-      args.add(file.toString());
-    }
-    JavaCompiler javac = ToolProvider.getSystemJavaCompiler();
-    ByteArrayOutputStream errors = new ByteArrayOutputStream();
-    if (javac.run(null, null, errors, args.toArray(String[]::new)) != 0) {
-      throw new IllegalStateException("fixture does not compile: " + errors.toString(StandardCharsets.UTF_8));
-    }
+    Map<String, String> files = new LinkedHashMap<>();
+    sources.forEach((className, source) -> files.put(className.replace('.', '/') + ".java", source));
     ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-    try (JarOutputStream jar = manifest == null ? new JarOutputStream(bytes) : new JarOutputStream(bytes, manifest);
-        Stream<Path> files = Files.walk(out)) {
-      for (Path file : files.filter(Files::isRegularFile).sorted().toList()) {
-        jar.putNextEntry(new JarEntry(out.relativize(file).toString()));
-        jar.write(Files.readAllBytes(file));
+    try (JarOutputStream jar = manifest == null ? new JarOutputStream(bytes) : new JarOutputStream(bytes, manifest)) {
+      for (var compiled : classes(work, files).entrySet()) {
+        jar.putNextEntry(new JarEntry(compiled.getKey()));
+        jar.write(compiled.getValue());
         jar.closeEntry();
       }
       for (var extra : extraFiles.entrySet()) {
@@ -54,6 +42,35 @@ final class TestPackages {
       }
     }
     return bytes.toByteArray();
+  }
+
+  /**
+   * javac-compiled class files of {@code sourceFiles} (source file path, such as
+   * {@code a/R.java} or {@code module-info.java}, to source) against the capability API, by jar
+   * entry name, in name order.
+   */
+  static Map<String, byte[]> classes(Path work, Map<String, String> sourceFiles) throws IOException {
+    Path src = Files.createTempDirectory(work, "src");
+    Path out = Files.createTempDirectory(work, "classes");
+    List<String> args = new ArrayList<>(List.of("--release", "17", "-d", out.toString(), "-cp", apiClassPath()));
+    for (var source : sourceFiles.entrySet()) {
+      Path file = src.resolve(source.getKey());
+      Files.createDirectories(file.getParent());
+      Files.writeString(file, source.getValue());
+      args.add(file.toString());
+    }
+    JavaCompiler javac = ToolProvider.getSystemJavaCompiler();
+    ByteArrayOutputStream errors = new ByteArrayOutputStream();
+    if (javac.run(null, null, errors, args.toArray(String[]::new)) != 0) {
+      throw new IllegalStateException("fixture does not compile: " + errors.toString(StandardCharsets.UTF_8));
+    }
+    Map<String, byte[]> classes = new LinkedHashMap<>();
+    try (Stream<Path> files = Files.walk(out)) {
+      for (Path file : files.filter(Files::isRegularFile).sorted().toList()) {
+        classes.put(out.relativize(file).toString(), Files.readAllBytes(file));
+      }
+    }
+    return classes;
   }
 
   /** Writes a package directory holding {@code lib/cap.jar} and a manifest declaring it. */

@@ -30,7 +30,7 @@ public final class CapabilityCli implements Callable<Integer> {
 
   @Spec CommandSpec spec;
 
-  // Inherited, so every command and subcommand, present and future, takes -h/--help and --quiet.
+  // Inherited, so every command and subcommand, present and future, takes -h/--help, --quiet and --raw.
   @Option(names = {"-h", "--help"}, usageHelp = true, scope = ScopeType.INHERIT, description = "Show this help and exit.")
   boolean help;
 
@@ -40,6 +40,12 @@ public final class CapabilityCli implements Callable<Integer> {
   @Option(names = {"-q", "--quiet"}, scope = ScopeType.INHERIT, description = "Print no progress lines on stderr.")
   void quiet(boolean quiet) {
     console.quiet(quiet);
+  }
+
+  @Option(names = "--raw", scope = ScopeType.INHERIT,
+      description = "Pass output bytes to the terminal as they are; by default control characters are shown, not obeyed.")
+  void raw(boolean raw) {
+    console.raw(raw);
   }
 
   public CapabilityCli(InputStream in, PrintStream out, PrintStream err, Map<String, String> environment) {
@@ -57,7 +63,11 @@ public final class CapabilityCli implements Callable<Integer> {
 
   /** Runs the command line and returns its exit code; never exits the JVM. */
   public int run(String... args) {
-    return commandLine().execute(args);
+    try {
+      return commandLine().execute(args);
+    } finally {
+      console.finish();
+    }
   }
 
   /** The whole command tree, as picocli builds it, writing to this CLI's console. */

@@ -22,11 +22,16 @@ public final class Console {
   private static final ObjectMapper JSON = new ObjectMapper().disable(SerializationFeature.FAIL_ON_EMPTY_BEANS);
 
   private final InputStream in;
+  private final PrintStream rawOut;
+  private final PrintStream rawErr;
+  private final TerminalSafeOutput safeOut;
+  private final TerminalSafeOutput safeErr;
   private final PrintStream out;
   private final PrintStream err;
   private final Map<String, String> environment;
   private final Set<String> argumentsNotUtf8;
   private volatile boolean quiet;
+  private volatile boolean raw;
 
   public Console(InputStream in, PrintStream out, PrintStream err, Map<String, String> environment) {
     this(in, out, err, environment, Set.of());
@@ -35,22 +40,47 @@ public final class Console {
   /** A console whose command-line arguments in {@code argumentsNotUtf8} were not valid UTF-8 ({@link ProcessArguments}). */
   public Console(InputStream in, PrintStream out, PrintStream err, Map<String, String> environment, Set<String> argumentsNotUtf8) {
     this.in = in;
-    this.out = out;
-    this.err = err;
+    this.rawOut = out;
+    this.rawErr = err;
+    this.safeOut = new TerminalSafeOutput(out);
+    this.safeErr = new TerminalSafeOutput(err);
+    this.out = new PrintStream(safeOut, true, StandardCharsets.UTF_8);
+    this.err = new PrintStream(safeErr, true, StandardCharsets.UTF_8);
     this.environment = Map.copyOf(environment);
     this.argumentsNotUtf8 = Set.copyOf(argumentsNotUtf8);
   }
 
+  /** Standard output: control characters shown, not obeyed ({@link TerminalSafeOutput}), unless {@code --raw}. */
   public PrintStream out() {
-    return out;
+    return raw ? rawOut : out;
   }
 
+  /** Standard error, shown as {@link #out()} is. */
   public PrintStream err() {
-    return err;
+    return raw ? rawErr : err;
   }
 
   public Map<String, String> environment() {
     return environment;
+  }
+
+  /** Set by the global {@code --raw}: the streams pass every byte as it was written. */
+  void raw(boolean raw) {
+    this.raw = raw;
+  }
+
+  /** Writes what the streams still hold (an unfinished character) and flushes them; call once, at the end. */
+  void finish() {
+    out.flush();
+    err.flush();
+    try {
+      safeOut.finish();
+      safeErr.finish();
+    } catch (IOException e) {
+      throw new UncheckedIOException("could not write to the terminal", e);
+    }
+    rawOut.flush();
+    rawErr.flush();
   }
 
   /** Set by the global {@code --quiet}: no progress lines. */

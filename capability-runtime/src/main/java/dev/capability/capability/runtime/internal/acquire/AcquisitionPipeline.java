@@ -26,8 +26,8 @@ import java.util.Optional;
 
 /**
  * One acquisition, top to bottom: stage the artifact, fetch its side files, verify checksums,
- * signature, provenance (and its agreement with the POM's {@code <scm>}) and Sigstore bundle, record observations, refuse on any failed check, ask
- * the policy, then store or discard. The staged file is discarded on every path that does not store it.
+ * signature, provenance (and its agreement with the POM's {@code <scm>}) and Sigstore bundle,
+ * record observations, refuse on any failed check, ask the policy, then store or discard. The staged file is discarded on every path that does not store it.
  */
 public final class AcquisitionPipeline {
   private static final int CHECKSUM_MAX_BYTES = 1024;

@@ -46,6 +46,7 @@ public final class AcquisitionCodes {
   public static final String PROVENANCE_MISSING = "PROVENANCE_MISSING";
   public static final String PROVENANCE_INVALID = "PROVENANCE_INVALID";
   public static final String PROVENANCE_SUBJECT_MISMATCH = "PROVENANCE_SUBJECT_MISMATCH";
+  public static final String PROVENANCE_DIGEST_UNSUPPORTED = "PROVENANCE_DIGEST_UNSUPPORTED";
   public static final String PROVENANCE_REPOSITORY_MISMATCH = "PROVENANCE_REPOSITORY_MISMATCH";
   public static final String PROVENANCE_REPOSITORY_UNCHECKED = "PROVENANCE_REPOSITORY_UNCHECKED";
   public static final String PROVENANCE_COMMIT_INVALID = "PROVENANCE_COMMIT_INVALID";
@@ -53,6 +54,8 @@ public final class AcquisitionCodes {
   public static final String PROVENANCE_UNSIGNED = "PROVENANCE_UNSIGNED";
   public static final String PROVENANCE_SIGNATURE_INVALID = "PROVENANCE_SIGNATURE_INVALID";
   public static final String PROVENANCE_NOT_VERIFIED = "PROVENANCE_NOT_VERIFIED";
+  public static final String PROVENANCE_SCM_MISMATCH = "PROVENANCE_SCM_MISMATCH";
+  public static final String PROVENANCE_SCM_UNREADABLE = "PROVENANCE_SCM_UNREADABLE";
 
   // Identity: the package's manifest against the coordinates.
   public static final String IDENTITY_MISMATCH = "IDENTITY_MISMATCH";

@@ -7,9 +7,11 @@ import java.util.regex.Pattern;
 
 /**
  * Exact Maven coordinates {@code group:artifact:version[:classifier][@type]}. The type defaults to
- * {@code jar}. Only exact versions exist here: a range, {@code LATEST}, {@code RELEASE} or a
- * snapshot is refused, and no part may hold a path separator, {@code ..} or a control character,
- * so that {@link #repositoryPath()} always names one file inside a repository.
+ * {@code jar}. Only exact versions exist here: a Maven range ({@code [1.0,2.0)}), a Gradle
+ * dynamic version ({@code 1.+}, {@code +}, {@code latest.release}), {@code LATEST}, {@code
+ * RELEASE} or a snapshot is refused before anything is requested, and no part may hold a path
+ * separator, {@code ..} or a control character, so that {@link #repositoryPath()} always names one
+ * file inside a repository.
  *
  * @param classifier empty when there is none
  */
@@ -119,10 +121,15 @@ public record Coordinates(String group, String artifact, String version, String 
       throw new AcquisitionRefusedException(
           AcquisitionCodes.COORDINATES_RANGE, "version '" + version + "' is a range; only an exact version can be acquired");
     }
-    String upper = version.toUpperCase(Locale.ROOT);
-    if (upper.equals("LATEST") || upper.equals("RELEASE")) {
+    if (version.endsWith("+")) {
       throw new AcquisitionRefusedException(
-          AcquisitionCodes.COORDINATES_NOT_EXACT, "version '" + version + "' is not exact; name the version to acquire");
+          AcquisitionCodes.COORDINATES_RANGE,
+          "version '" + printable(version) + "' is a dynamic (prefix) version; only an exact version can be acquired");
+    }
+    String upper = version.toUpperCase(Locale.ROOT);
+    if (upper.equals("LATEST") || upper.equals("RELEASE") || upper.startsWith("LATEST.")) {
+      throw new AcquisitionRefusedException(
+          AcquisitionCodes.COORDINATES_NOT_EXACT, "version '" + printable(version) + "' is not exact; name the version to acquire");
     }
     if (upper.contains("SNAPSHOT") || TIMESTAMPED_SNAPSHOT.matcher(version).matches()) {
       throw new AcquisitionRefusedException(

@@ -21,7 +21,8 @@ import java.util.Optional;
  * @param signature the detached PGP signature ({@code .asc})
  * @param signingKey fingerprint of the key that made a verified signature, or of the key a
  *     signature named when it failed
- * @param provenance the in-toto statement with SLSA provenance
+ * @param provenance the in-toto statement with SLSA provenance, and whether the POM's {@code <scm>}
+ *     agrees with the repository it names
  * @param repository the source repository the provenance names
  * @param commit the commit the provenance names
  * @param sigstore the Sigstore bundle ({@code .sigstore.json}), verified against the operator's

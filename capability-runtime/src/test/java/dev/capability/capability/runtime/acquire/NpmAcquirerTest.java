@@ -183,6 +183,35 @@ class NpmAcquirerTest {
         .isEqualTo(code);
   }
 
+  @ParameterizedTest
+  @CsvSource({
+      "^1.0.0, COORDINATES_RANGE",
+      "~1, COORDINATES_RANGE",
+      "1.x, COORDINATES_RANGE",
+      "1.0.X, COORDINATES_RANGE",
+      "1.0.*, COORDINATES_RANGE",
+      "x, COORDINATES_RANGE",
+      "*, COORDINATES_RANGE",
+      ">=1, COORDINATES_RANGE",
+      "<2.0.0, COORDINATES_RANGE",
+      "=1.0.0, COORDINATES_RANGE",
+      "1.0.0 - 2.0.0, COORDINATES_RANGE",
+      "1, COORDINATES_RANGE",
+      "latest, COORDINATES_NOT_EXACT",
+      "LATEST, COORDINATES_NOT_EXACT",
+      "next, COORDINATES_NOT_EXACT",
+      "v1.0.0, COORDINATES_NOT_EXACT",
+  })
+  void refusesEveryRangeAndTagBeforeAnyRequestReachesTheRegistry(String version, String code) {
+    publish(manifest(integrity(tarball), sign(registryKey, integrity(tarball)), KEY_ID, tarballUrl(), ""));
+
+    assertThatThrownBy(() -> acquirer(TrustPolicies.standard()).acquire(NpmCoordinates.parse("hello-cap@" + version)))
+        .isInstanceOf(AcquisitionRefusedException.class)
+        .extracting(e -> ((AcquisitionRefusedException) e).code())
+        .isEqualTo(code);
+    assertThat(registry.requests()).as("requests that reached the registry").isEmpty();
+  }
+
   @Test
   void parsesScopedNamesAndPrereleases() {
     NpmCoordinates scoped = NpmCoordinates.parse("@acme/hello-cap@1.0.0-rc.1+build.5");

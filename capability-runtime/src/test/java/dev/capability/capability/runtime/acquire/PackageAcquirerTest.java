@@ -27,13 +27,16 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.params.provider.ValueSource;
 
 class PackageAcquirerTest {
   private static final String COORDINATES = "com.example:hello:1.0.0@zip";
   private static final String PATH = "com/example/hello/1.0.0/hello-1.0.0.zip";
   private static final String REPOSITORY = "https://github.com/example/hello";
   private static final String COMMIT = "0123456789abcdef0123456789abcdef01234567";
+  private static final String POM = "com/example/hello/1.0.0/hello-1.0.0.pom";
 
   private static PgpFixture releaseKey;
   private static PgpFixture otherProjectKey;
@@ -403,6 +406,200 @@ class PackageAcquirerTest {
     assertStoreEmpty();
   }
 
+  @ParameterizedTest
+  @CsvSource({
+      "1.+, COORDINATES_RANGE",
+      "1.0.+, COORDINATES_RANGE",
+      "+, COORDINATES_RANGE",
+      "1.0.0+, COORDINATES_RANGE",
+      "'[1.0,2.0)', COORDINATES_RANGE",
+      "'(,1.0]', COORDINATES_RANGE",
+      "'[1.0]', COORDINATES_RANGE",
+      "']1.0,2.0[', COORDINATES_RANGE",
+      "latest.release, COORDINATES_NOT_EXACT",
+      "latest.integration, COORDINATES_NOT_EXACT",
+      "latest.milestone, COORDINATES_NOT_EXACT",
+      "LATEST, COORDINATES_NOT_EXACT",
+      "RELEASE, COORDINATES_NOT_EXACT",
+      "1.0-SNAPSHOT, COORDINATES_SNAPSHOT",
+  })
+  void refusesEveryDynamicVersionBeforeAnyRequestReachesTheRepository(String version, String code) {
+    publishGood();
+    repository.write("com/example/hello/" + version + "/hello-" + version + ".zip", packageBytes);
+
+    assertThatThrownBy(() -> acquirer(TrustPolicies.standard()).acquire(Coordinates.parse("com.example:hello:" + version + "@zip")))
+        .isInstanceOf(AcquisitionRefusedException.class)
+        .extracting(e -> ((AcquisitionRefusedException) e).code())
+        .isEqualTo(code);
+    assertThat(repository.requests()).as("requests that reached the repository").isEmpty();
+    assertStoreEmpty();
+  }
+
+  @Test
+  void anExactVersionWithBuildMetadataIsStillExact() {
+    assertThat(Coordinates.parse("com.example:hello:1.0.0+build.5@zip").version()).isEqualTo("1.0.0+build.5");
+  }
+
+  @Test
+  void thePomIsFetchedBesideTheArtifactAndWithoutScmChangesNothing() {
+    publishGood();
+    repository.write(POM, pom(""));
+
+    Acquisition acquisition = acquirer(TrustPolicies.strict()).acquire(Coordinates.parse(COORDINATES));
+
+    assertThat(acquisition.accepted()).as(acquisition.decision().reason()).isTrue();
+    assertThat(acquisition.observations().fetched()).anySatisfy(fetch -> {
+      assertThat(fetch.location()).isEqualTo(repository.uri() + POM);
+      assertThat(fetch.found()).isTrue();
+    });
+    assertThat(acquisition.score().total()).isEqualTo(85);
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"url", "connection", "developerConnection"})
+  void theStrictPolicyRefusesProvenanceWhoseRepositoryThePomScmContradicts(String element) {
+    publishGood();
+    String[] values = {
+        "https://github.com/example/hello", "scm:git:https://github.com/example/hello.git", "scm:git:git@github.com:example/hello.git"};
+    String[] elements = {"url", "connection", "developerConnection"};
+    StringBuilder scm = new StringBuilder("<scm>");
+    for (int i = 0; i < elements.length; i++) {
+      String value = elements[i].equals(element) ? "scm:git:https://github.com/attacker/hello.git" : values[i];
+      scm.append("<").append(elements[i]).append(">").append(value).append("</").append(elements[i]).append(">");
+    }
+    repository.write(POM, pom(scm.append("</scm>").toString()));
+
+    Acquisition strict = assertRefused(acquirer(TrustPolicies.strict()), AcquisitionCodes.PROVENANCE_SCM_MISMATCH);
+    assertThat(strict.decision().reason()).contains("<" + element + ">").contains("github.com/attacker/hello").contains(REPOSITORY);
+
+    Acquisition lenient = acquirer(TrustPolicies.standard()).acquire(Coordinates.parse(COORDINATES));
+    assertThat(lenient.accepted()).as(lenient.decision().reason()).isTrue();
+    assertThat(lenient.observations().provenance().status()).isEqualTo(Check.Status.UNVERIFIED);
+    assertThat(lenient.observations().provenance().code()).isEqualTo(AcquisitionCodes.PROVENANCE_SCM_MISMATCH);
+    assertThat(lenient.score().components()).filteredOn(c -> c.name().equals("provenance"))
+        .singleElement().satisfies(c -> assertThat(c.points()).isEqualTo(10));
+    assertThat(lenient.score().total()).isEqualTo(65);
+    assertThat(lenient.toJson()).contains("PROVENANCE_SCM_MISMATCH");
+  }
+
+  @Test
+  void aPomScmNamingTheSameRepositoryInAnySpellingAgrees() {
+    publishGood();
+    repository.write(POM, pom("""
+        <scm>
+          <url>https://GitHub.com/example/hello/tree/main/</url>
+          <connection>scm:git:git://github.com/example/hello.git</connection>
+          <developerConnection>scm:git:ssh://git@github.com:22/example/hello.git/</developerConnection>
+          <tag>v1.0.0</tag>
+        </scm>"""));
+
+    Acquisition acquisition = acquirer(TrustPolicies.strict()).acquire(Coordinates.parse(COORDINATES));
+
+    assertThat(acquisition.accepted()).as(acquisition.decision().reason()).isTrue();
+    assertThat(acquisition.observations().provenance().detail()).contains("the POM's <scm> names the same repository");
+  }
+
+  @Test
+  void anScmNestedDeeperThanTheProjectIsNotThePackagesScm() {
+    publishGood();
+    repository.write(POM, pom("<build><plugins><plugin><scm><url>https://github.com/other/plugin</url></scm></plugin></plugins></build>"));
+
+    assertThat(acquirer(TrustPolicies.strict()).acquire(Coordinates.parse(COORDINATES)).accepted()).isTrue();
+  }
+
+  @Test
+  void aPomScmOnAnotherHostWithTheSamePathDisagrees() {
+    publishGood();
+    repository.write(POM, pom("<scm><url>https://gitlab.com/example/hello</url></scm>"));
+
+    assertRefused(acquirer(TrustPolicies.strict()), AcquisitionCodes.PROVENANCE_SCM_MISMATCH);
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"external", "parameter", "laughs", "notXml", "notAPom"})
+  void aHostilePomIsNotExpandedAndLeavesProvenanceUnverified(String shape) {
+    publishGood();
+    String xxe = repository.uri() + "xxe";
+    String document = switch (shape) {
+      case "external" -> """
+          <?xml version="1.0"?>
+          <!DOCTYPE project [<!ENTITY scm SYSTEM "%s">]>
+          <project><scm><url>&scm;</url></scm></project>""".formatted(xxe);
+      case "parameter" -> """
+          <?xml version="1.0"?>
+          <!DOCTYPE project [<!ENTITY %% remote SYSTEM "%s"> %%remote;]>
+          <project><scm><url>https://github.com/example/hello</url></scm></project>""".formatted(xxe);
+      case "laughs" -> """
+          <?xml version="1.0"?>
+          <!DOCTYPE project [<!ENTITY a "aaaaaaaaaa"><!ENTITY b "&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;"><!ENTITY c "&b;&b;&b;&b;&b;&b;&b;&b;&b;&b;">]>
+          <project><scm><url>&c;</url></scm></project>""";
+      case "notXml" -> "<project><scm><url>https://github.com/example/hello</scm></project>";
+      default -> "<html><scm><url>https://github.com/example/hello</url></scm></html>";
+    };
+    repository.write(POM, document);
+
+    Acquisition strict = assertRefused(acquirer(TrustPolicies.strict()), AcquisitionCodes.PROVENANCE_SCM_UNREADABLE);
+    Acquisition lenient = acquirer(TrustPolicies.standard()).acquire(Coordinates.parse(COORDINATES));
+
+    assertThat(strict.decision().reason()).doesNotContain("aaaaaaaaaaaaaaaaaaaa");
+    assertThat(lenient.accepted()).isTrue();
+    assertThat(lenient.observations().provenance().code()).isEqualTo(AcquisitionCodes.PROVENANCE_SCM_UNREADABLE);
+    assertThat(repository.requests()).as("requests that reached the repository").doesNotContain("/repo/xxe");
+  }
+
+  @Test
+  void aPomIsNotFetchedWhenThereIsNoProvenanceToCompareItWith() {
+    publishGood();
+    repository.delete(PATH + ".intoto.json");
+    repository.delete(PATH + ".intoto.json.asc");
+    repository.write(POM, pom("<scm><url>https://github.com/attacker/hello</url></scm>"));
+
+    Acquisition acquisition = acquirer(TrustPolicies.standard()).acquire(Coordinates.parse(COORDINATES));
+
+    assertThat(acquisition.accepted()).isTrue();
+    assertThat(repository.requests()).doesNotContain("/repo/" + POM);
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"sha512", "both"})
+  void acceptsSignedProvenanceWhoseSubjectNamesTheArtifactBySha512(String digests) {
+    publishGood();
+    String sha512 = "\"sha512\": \"" + RepositoryFixture.hex("SHA-512", packageBytes) + "\"";
+    String sha256 = "\"sha256\": \"" + RepositoryFixture.hex("SHA-256", packageBytes).toUpperCase(java.util.Locale.ROOT) + "\"";
+    publishProvenance(provenanceWithDigest(digests.equals("both") ? sha256 + ", " + sha512 : sha512, "git+" + REPOSITORY, COMMIT));
+
+    Acquisition acquisition = acquirer(TrustPolicies.strict()).acquire(Coordinates.parse(COORDINATES));
+
+    assertThat(acquisition.accepted()).as(acquisition.decision().reason()).isTrue();
+    assertThat(acquisition.observations().provenance().isVerified()).isTrue();
+  }
+
+  @ParameterizedTest
+  @CsvSource({"sha256, sha512", "sha512, sha256", "sha256, sha1", "sha512, md5"})
+  void refusesASubjectWithOneMatchingDigestAndOneThatDiffers(String matching, String differing) {
+    publishGood();
+    String other = RepositoryFixture.hex(javaName(differing), "other".getBytes(StandardCharsets.UTF_8));
+    publishProvenance(provenanceWithDigest(
+        "\"" + matching + "\": \"" + RepositoryFixture.hex(javaName(matching), packageBytes) + "\", \"" + differing + "\": \"" + other + "\"",
+        "git+" + REPOSITORY, COMMIT));
+
+    Acquisition acquisition = assertRefused(acquirer(TrustPolicies.standard()), AcquisitionCodes.PROVENANCE_SUBJECT_MISMATCH);
+
+    assertThat(acquisition.decision().reason()).contains("has the artifact's " + matching).contains(differing);
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"sha3_256", "sha1", "gitCommit"})
+  void refusesASubjectWhoseDigestsCannotNameTheArtifact(String algorithm) {
+    publishGood();
+    String value = algorithm.equals("sha1") ? RepositoryFixture.hex("SHA-1", packageBytes) : RepositoryFixture.hex("SHA3-256", packageBytes);
+    publishProvenance(provenanceWithDigest("\"" + algorithm + "\": \"" + value + "\"", "git+" + REPOSITORY, COMMIT));
+
+    Acquisition acquisition = assertRefused(acquirer(TrustPolicies.standard()), AcquisitionCodes.PROVENANCE_DIGEST_UNSUPPORTED);
+
+    assertThat(acquisition.decision().reason()).contains("sha256 or sha512");
+  }
+
   @Test
   void aPolicyFileRequiresWhatItNames() throws IOException {
     publishGood();
@@ -731,10 +928,15 @@ class PackageAcquirerTest {
   }
 
   static byte[] provenance(String sha256, String sourceUri, String commit) {
+    return provenanceWithDigest("\"sha256\": \"" + sha256 + "\"", sourceUri, commit);
+  }
+
+  /** A statement whose one subject has {@code digestFields} (JSON members) as its digest. */
+  static byte[] provenanceWithDigest(String digestFields, String sourceUri, String commit) {
     return """
         {
           "_type": "https://in-toto.io/Statement/v1",
-          "subject": [{"name": "hello-1.0.0.zip", "digest": {"sha256": "%s"}}],
+          "subject": [{"name": "hello-1.0.0.zip", "digest": {%s}}],
           "predicateType": "https://slsa.dev/provenance/v1",
           "predicate": {
             "buildDefinition": {
@@ -745,7 +947,30 @@ class PackageAcquirerTest {
             "runDetails": {"builder": {"id": "https://example.com/builder"}}
           }
         }
-        """.formatted(sha256, sourceUri, commit).getBytes(StandardCharsets.UTF_8);
+        """.formatted(digestFields, sourceUri, commit).getBytes(StandardCharsets.UTF_8);
+  }
+
+  private static String javaName(String algorithm) {
+    return switch (algorithm) {
+      case "sha1" -> "SHA-1";
+      case "md5" -> "MD5";
+      default -> algorithm.toUpperCase(java.util.Locale.ROOT).replace("SHA", "SHA-");
+    };
+  }
+
+  /** A POM for the hello package, with {@code inside} placed in its project element. */
+  private static String pom(String inside) {
+    return """
+        <?xml version="1.0" encoding="UTF-8"?>
+        <project xmlns="http://maven.apache.org/POM/4.0.0">
+          <modelVersion>4.0.0</modelVersion>
+          <groupId>com.example</groupId>
+          <artifactId>hello</artifactId>
+          <version>1.0.0</version>
+          <packaging>zip</packaging>
+          %s
+        </project>
+        """.formatted(inside);
   }
 
   /** The hello example, packed as a zip capability package at test time. */

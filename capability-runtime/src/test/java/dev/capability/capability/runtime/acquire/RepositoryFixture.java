@@ -13,8 +13,10 @@ import java.nio.file.Path;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -28,6 +30,7 @@ public final class RepositoryFixture implements AutoCloseable {
   private final HttpServer server;
   private final Map<String, Integer> statuses = new ConcurrentHashMap<>();
   private final Map<String, Boolean> stalls = new ConcurrentHashMap<>();
+  private final List<String> requests = new CopyOnWriteArrayList<>();
   private final CountDownLatch closed = new CountDownLatch(1);
   private final ExecutorService handlers = Executors.newCachedThreadPool();
 
@@ -37,6 +40,7 @@ public final class RepositoryFixture implements AutoCloseable {
     server.createContext("/", exchange -> {
       try (exchange) {
         String path = exchange.getRequestURI().getPath();
+        requests.add(path);
         if (stalls.containsKey(path)) {
           exchange.sendResponseHeaders(200, 1_000_000);
           exchange.getResponseBody().write(new byte[100]);
@@ -64,6 +68,11 @@ public final class RepositoryFixture implements AutoCloseable {
     });
     server.setExecutor(handlers);
     server.start();
+  }
+
+  /** The path of every request the server received, in order. */
+  public List<String> requests() {
+    return List.copyOf(requests);
   }
 
   /** Sends the headers and a little of {@code repositoryPath}, then nothing until the fixture closes. */

@@ -26,8 +26,8 @@ import java.util.Optional;
 
 /**
  * One acquisition, top to bottom: stage the artifact, fetch its side files, verify checksums,
- * signature, provenance and Sigstore bundle, record observations, refuse on any failed check, ask
- * the policy, then store or discard. The staged file is discarded on every path that does not store it.
+ * signature, provenance (and its agreement with the POM's {@code <scm>}) and Sigstore bundle,
+ * record observations, refuse on any failed check, ask the policy, then store or discard. The staged file is discarded on every path that does not store it.
  */
 public final class AcquisitionPipeline {
   private static final int CHECKSUM_MAX_BYTES = 1024;
@@ -91,7 +91,8 @@ public final class AcquisitionPipeline {
           ? signatures.verify(asc.get(), () -> Files.newInputStream(staged.file()), coordinates, what)
           : new SignatureVerifier.Outcome(Check.absent(AcquisitionCodes.SIGNATURE_MISSING, "the repository has no " + what + ".asc"), Optional.empty());
 
-      ProvenanceVerifier.Outcome provenanceOutcome = provenance(path, what, coordinates, staged.sha256(), fetched);
+      ProvenanceVerifier.Outcome provenanceOutcome =
+          scmAgreement(provenance(path, what, coordinates, staged.digests(), fetched), coordinates, path, fetched);
 
       Optional<byte[]> bundle = side(path + ".sigstore.json", BUNDLE_MAX_BYTES, fetched);
       SigstoreVerifier.Outcome sigstore = bundle.isEmpty()
@@ -147,14 +148,67 @@ public final class AcquisitionPipeline {
     return decision;
   }
 
-  private ProvenanceVerifier.Outcome provenance(String path, String what, Coordinates coordinates, String sha256, List<Fetch> fetched) {
+  private ProvenanceVerifier.Outcome provenance(
+      String path, String what, Coordinates coordinates, Map<String, String> digests, List<Fetch> fetched) {
     Optional<byte[]> statement = side(path + ".intoto.json", ProvenanceVerifier.MAX_BYTES, fetched);
     if (statement.isEmpty()) {
       return new ProvenanceVerifier.Outcome(
           Check.absent(AcquisitionCodes.PROVENANCE_MISSING, "the repository has no " + what + ".intoto.json"), Optional.empty(), Optional.empty());
     }
     Optional<byte[]> signature = side(path + ".intoto.json.asc", SIGNATURE_MAX_BYTES, fetched);
-    return provenance.verify(statement.get(), signature, sha256, coordinates, expectations);
+    return provenance.verify(statement.get(), signature, digests, coordinates, expectations);
+  }
+
+  /**
+   * Compares the repository the provenance names with the repositories the POM's {@code <scm>}
+   * names. A POM that names another repository, or that cannot be read, leaves the provenance
+   * unverified: that refuses nothing by itself, but no policy that requires verified provenance
+   * accepts it. The POM is fetched only when there is a repository to compare it with.
+   */
+  private ProvenanceVerifier.Outcome scmAgreement(
+      ProvenanceVerifier.Outcome outcome, Coordinates coordinates, String path, List<Fetch> fetched) {
+    Check check = outcome.check();
+    if (check.status() == Check.Status.FAILED || check.status() == Check.Status.ABSENT || outcome.repository().isEmpty()) {
+      return outcome;
+    }
+    String pomPath = path.substring(0, path.lastIndexOf('/') + 1) + coordinates.artifact() + "-" + coordinates.version() + ".pom";
+    Optional<byte[]> pom = side(pomPath, PomScm.MAX_BYTES, fetched);
+    if (pom.isEmpty()) {
+      return outcome;
+    }
+    String repository = outcome.repository().get();
+    String before = check.isVerified()
+        ? "the provenance is otherwise verified: " + check.detail()
+        : "the provenance was already " + check.code() + ": " + check.detail();
+    List<PomScm.Declared> declared;
+    try {
+      declared = PomScm.read(pom.get());
+    } catch (PomScm.UnreadableException e) {
+      return new ProvenanceVerifier.Outcome(
+          Check.unverified(AcquisitionCodes.PROVENANCE_SCM_UNREADABLE,
+              e.getMessage() + "; whether its <scm> names the provenance's repository " + repository + " is unknown (" + before + ")"),
+          outcome.repository(), outcome.commit());
+    }
+    boolean compared = false;
+    for (PomScm.Declared entry : declared) {
+      if (entry.value().contains("${")) {
+        continue;
+      }
+      if (!PomScm.sameRepository(entry.value(), repository)) {
+        return new ProvenanceVerifier.Outcome(
+            Check.unverified(AcquisitionCodes.PROVENANCE_SCM_MISMATCH,
+                "the POM's <scm><" + entry.element() + "> names '" + PomScm.printable(entry.value())
+                    + "', another repository than the provenance's " + repository + " (" + before + ")"),
+            outcome.repository(), outcome.commit());
+      }
+      compared = true;
+    }
+    if (!compared) {
+      return outcome;
+    }
+    String agrees = check.detail() + "; the POM's <scm> names the same repository";
+    return new ProvenanceVerifier.Outcome(
+        check.isVerified() ? Check.verified(agrees) : Check.unverified(check.code(), agrees), outcome.repository(), outcome.commit());
   }
 
   private Optional<byte[]> side(String path, int limit, List<Fetch> fetched) {

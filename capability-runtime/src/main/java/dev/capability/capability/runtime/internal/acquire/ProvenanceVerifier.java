@@ -6,14 +6,19 @@ import dev.capability.capability.runtime.acquire.Check;
 import dev.capability.capability.runtime.acquire.Coordinates;
 import dev.capability.capability.runtime.internal.manifest.StrictJson;
 import java.io.ByteArrayInputStream;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.TreeSet;
 import java.util.regex.Pattern;
 
 /**
- * Checks an in-toto Statement carrying SLSA provenance: its subject must name the artifact's
- * SHA-256, it must name a source repository (the expected one, when the operator gave one) and a
+ * Checks an in-toto Statement carrying SLSA provenance: a subject must name the artifact by its
+ * SHA-256 or SHA-512 (every digest of the subject that can be compared must match), it must name a source repository (the expected one, when the operator gave one) and a
  * 40-hex commit. It counts as verified only when it is also signed by a key the keyring
  * authorizes for the coordinates: an unsigned statement is only as trustworthy as the repository
  * that served it.
@@ -22,6 +27,8 @@ public final class ProvenanceVerifier {
   public static final int MAX_BYTES = 1024 * 1024;
   private static final Set<String> STATEMENT_TYPES = Set.of("https://in-toto.io/Statement/v1", "https://in-toto.io/Statement/v0.1");
   private static final String SLSA_PREFIX = "https://slsa.dev/provenance/";
+  /** The digests that can name the artifact in a subject; sha1 and md5 are compared when present, but never suffice. */
+  private static final Set<String> SUBJECT_ALGORITHMS = Set.of("sha256", "sha512");
   private static final Pattern COMMIT = Pattern.compile("[0-9a-f]{40}");
   /** Printed and recorded as observed, so no control characters, spaces or non-ASCII. */
   private static final Pattern PRINTABLE_URI = Pattern.compile("[a-z][a-z0-9+.-]*://[\\x21-\\x7e]{1,2000}");
@@ -45,9 +52,11 @@ public final class ProvenanceVerifier {
   /**
    * @param statement the statement's bytes
    * @param signature the statement's detached signature, when the source had one
+   * @param artifactDigests the artifact's hex digests by in-toto algorithm name; must hold {@code
+   *     sha256} and {@code sha512}
    */
   public Outcome verify(
-      byte[] statement, Optional<byte[]> signature, String artifactSha256, Coordinates coordinates, Expectations expected) {
+      byte[] statement, Optional<byte[]> signature, Map<String, String> artifactDigests, Coordinates coordinates, Expectations expected) {
     JsonNode root;
     try {
       root = new StrictJson(MAX_BYTES, 64).parse(statement, "the provenance statement");
@@ -60,9 +69,9 @@ public final class ProvenanceVerifier {
     if (!root.path("predicateType").asText("").startsWith(SLSA_PREFIX)) {
       return Outcome.failed(AcquisitionCodes.PROVENANCE_INVALID, "the statement's predicateType " + root.path("predicateType") + " is not SLSA provenance");
     }
-    if (!namesSubject(root.path("subject"), artifactSha256)) {
-      return Outcome.failed(
-          AcquisitionCodes.PROVENANCE_SUBJECT_MISMATCH, "no subject of the provenance statement has the artifact's sha256 " + artifactSha256);
+    Optional<Check> subjectRefusal = subjectRefusal(root.path("subject"), artifactDigests);
+    if (subjectRefusal.isPresent()) {
+      return new Outcome(subjectRefusal.get(), Optional.empty(), Optional.empty());
     }
     JsonNode source = source(root.path("predicate"));
     if (source == null) {
@@ -111,16 +120,60 @@ public final class ProvenanceVerifier {
         named, Optional.of(commit));
   }
 
-  private static boolean namesSubject(JsonNode subjects, String sha256) {
-    if (!subjects.isArray()) {
-      return false;
-    }
-    for (JsonNode subject : subjects) {
-      if (subject.path("digest").path("sha256").asText("").toLowerCase(Locale.ROOT).equals(sha256)) {
-        return true;
+  /**
+   * Empty when a subject names the artifact: it carries a SHA-256 or SHA-512 digest, and every
+   * digest it carries that was computed for the artifact equals the artifact's. A subject whose
+   * computed digests disagree among themselves (one equals the artifact's, another does not) refuses
+   * outright, whatever the other subjects say: the statement contradicts itself about these bytes.
+   */
+  private static Optional<Check> subjectRefusal(JsonNode subjects, Map<String, String> artifactDigests) {
+    boolean named = false;
+    boolean strongDigestSeen = false;
+    Set<String> otherAlgorithms = new TreeSet<>();
+    for (JsonNode subject : subjects.isArray() ? subjects : List.<JsonNode>of()) {
+      JsonNode digest = subject.path("digest");
+      List<String> equal = new ArrayList<>();
+      List<String> different = new ArrayList<>();
+      boolean strong = false;
+      for (Iterator<String> names = digest.fieldNames(); names.hasNext(); ) {
+        String algorithm = names.next();
+        String expected = artifactDigests.get(algorithm);
+        if (expected == null) {
+          if (otherAlgorithms.size() < 8) {
+            otherAlgorithms.add(printable(algorithm));
+          }
+          continue;
+        }
+        strong |= SUBJECT_ALGORITHMS.contains(algorithm);
+        boolean same = digest.get(algorithm).isTextual() && digest.get(algorithm).asText().toLowerCase(Locale.ROOT).equals(expected);
+        if (same) {
+          equal.add(algorithm);
+        } else {
+          different.add(algorithm);
+        }
       }
+      if (!equal.isEmpty() && !different.isEmpty()) {
+        return Optional.of(Check.failed(
+            AcquisitionCodes.PROVENANCE_SUBJECT_MISMATCH,
+            "a subject of the provenance statement has the artifact's " + String.join(", ", equal) + " but another "
+                + String.join(", ", different) + " than the artifact's"));
+      }
+      strongDigestSeen |= strong;
+      named |= strong && different.isEmpty();
     }
-    return false;
+    if (named) {
+      return Optional.empty();
+    }
+    if (!strongDigestSeen) {
+      return Optional.of(Check.failed(
+          AcquisitionCodes.PROVENANCE_DIGEST_UNSUPPORTED,
+          "no subject of the provenance statement has a sha256 or sha512 digest"
+              + (otherAlgorithms.isEmpty() ? "" : " (it has " + String.join(", ", otherAlgorithms) + ")")
+              + ", so it cannot name the artifact"));
+    }
+    return Optional.of(Check.failed(
+        AcquisitionCodes.PROVENANCE_SUBJECT_MISMATCH,
+        "no subject of the provenance statement has the artifact's sha256 " + artifactDigests.get("sha256") + " or sha512"));
   }
 
   /** SLSA v1 {@code buildDefinition.resolvedDependencies}, or v0.2 {@code invocation.configSource}. */

@@ -52,7 +52,7 @@ public final class TestPackages {
    * {@code a/R.java} or {@code module-info.java}, to source) against the capability API, by jar
    * entry name, in name order.
    */
-  static Map<String, byte[]> classes(Path work, Map<String, String> sourceFiles) throws IOException {
+  public static Map<String, byte[]> classes(Path work, Map<String, String> sourceFiles) throws IOException {
     Path src = Files.createTempDirectory(work, "src");
     Path out = Files.createTempDirectory(work, "classes");
     List<String> args = new ArrayList<>(List.of("--release", "17", "-d", out.toString(), "-cp", apiClassPath()));

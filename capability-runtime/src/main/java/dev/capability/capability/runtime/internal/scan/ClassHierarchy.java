@@ -1,6 +1,8 @@
 package dev.capability.capability.runtime.internal.scan;
 
+import dev.capability.capability.runtime.CapabilityCodes;
 import dev.capability.capability.runtime.PackageRefusedException;
+import dev.capability.capability.runtime.internal.effects.ScopeGrammar;
 import java.io.IOException;
 import java.io.InputStream;
 import java.util.ArrayDeque;
@@ -30,18 +32,35 @@ public final class ClassHierarchy {
   /** What the JDK could have: ASCII internal names, no empty, {@code .} or {@code ..} segments. */
   private static final Pattern JDK_NAME = Pattern.compile("[A-Za-z_$][A-Za-z0-9_$]*(/[A-Za-z_$][A-Za-z0-9_$]*)*");
   private static final int MAX_NAME = 256;
+  /**
+   * Steps (package classes visited and supertypes followed) one inspection may take resolving
+   * inherited members. Each
+   * distinct reference is resolved once; an ordinary package takes a step or two per reference,
+   * while a chain of thousands of classes referenced by millions of distinct members would take
+   * hours without a bound.
+   */
+  private static final long MAX_STEPS = 20_000_000;
 
   private final Map<String, List<ClassFileReader.References>> packageClasses = new HashMap<>();
   private final Map<String, List<String>> jdkSupertypes = new HashMap<>();
+  private final Map<ClassFileReader.MemberRef, Set<String>> resolved = new HashMap<>();
+  private final long maxSteps;
+  private long steps;
 
-  private ClassHierarchy(Collection<ClassFileReader.References> classes) {
+  private ClassHierarchy(Collection<ClassFileReader.References> classes, long maxSteps) {
     // Two modules may hold a class of the same name; every one of them counts.
     classes.forEach(refs -> packageClasses.computeIfAbsent(refs.thisClass(), name -> new ArrayList<>()).add(refs));
+    this.maxSteps = maxSteps;
   }
 
   /** The hierarchy of a package made of {@code classes} (every class of every module). */
   public static ClassHierarchy of(Collection<ClassFileReader.References> classes) {
-    return new ClassHierarchy(classes);
+    return new ClassHierarchy(classes, MAX_STEPS);
+  }
+
+  /** The same, with a smaller budget of steps, for the budget's own test. */
+  static ClassHierarchy of(Collection<ClassFileReader.References> classes, long maxSteps) {
+    return new ClassHierarchy(classes, maxSteps);
   }
 
   /**
@@ -51,6 +70,18 @@ public final class ClassHierarchy {
    * A member a package class declares is the package's own code, scanned where it is written.
    */
   Set<String> externalOwners(ClassFileReader.MemberRef ref) {
+    if (!packageClasses.containsKey(ref.owner())) {
+      return Set.of(ref.owner());
+    }
+    Set<String> known = resolved.get(ref);
+    if (known == null) {
+      known = resolve(ref);
+      resolved.put(ref, known);
+    }
+    return known;
+  }
+
+  private Set<String> resolve(ClassFileReader.MemberRef ref) {
     Set<String> external = new LinkedHashSet<>();
     Set<String> seen = new HashSet<>();
     Deque<String> pending = new ArrayDeque<>(List.of(ref.owner()));
@@ -65,6 +96,13 @@ public final class ClassHierarchy {
         continue;
       }
       for (ClassFileReader.References refs : inPackage) {
+        steps += 2 + refs.interfaces().size();
+        if (steps > maxSteps) {
+          throw new PackageRefusedException(
+              CapabilityCodes.CLASS_HIERARCHY_TOO_COSTLY,
+              "resolving inherited members through the package's class hierarchy takes more than " + maxSteps
+                  + " steps (at " + ScopeGrammar.printable(ref.owner()) + "." + ScopeGrammar.printable(ref.name()) + ")");
+        }
         if (!refs.declares(ref.name(), ref.descriptor())) {
           refs.superClass().ifPresent(pending::add);
           pending.addAll(refs.interfaces());

@@ -59,6 +59,11 @@ public final class CapabilityCodes {
   public static final String CLASS_FILE_INVALID = "CLASS_FILE_INVALID";
   /** A class file newer than the running JVM reads, or one compiled with preview features. */
   public static final String CLASS_FILE_TOO_NEW = "CLASS_FILE_TOO_NEW";
+  /**
+   * Resolving the members a package's classes inherit would take more than the effect scan's
+   * budget of steps through the package's own class hierarchy.
+   */
+  public static final String CLASS_HIERARCHY_TOO_COSTLY = "CLASS_HIERARCHY_TOO_COSTLY";
   /** A service provider registration ({@code META-INF/services/*}, in any case, or a module descriptor's {@code provides}). */
   public static final String PACKAGE_SERVICE_PROVIDER = "PACKAGE_SERVICE_PROVIDER";
   /** A module descriptor that {@code opens} packages. */

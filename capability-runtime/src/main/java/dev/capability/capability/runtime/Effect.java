@@ -41,7 +41,7 @@ public record Effect(EffectKind kind, String scope) implements Comparable<Effect
                         CapabilityCodes.EFFECT_UNKNOWN,
                         "unknown effect '" + kind + "'; known: filesystem.read, filesystem.write,"
                             + " network.connect, process.spawn, secrets.read, database.write,"
-                            + " email.send, git.mutate"));
+                            + " email.send, git.mutate, code.dynamic"));
     return new Effect(known, scope);
   }
 

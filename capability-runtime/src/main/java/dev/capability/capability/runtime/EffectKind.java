@@ -7,8 +7,9 @@ import java.util.Optional;
  * The closed vocabulary of effects a capability can declare and an operator can grant. An effect
  * is a declaration, never a permission: a policy decides what is granted.
  *
- * <p>{@link #needsApproval()} is true for every effect that mutates something or reaches the open
- * world; the permissive policy asks an {@link ApprovalHandler} for each of those.
+ * <p>{@link #needsApproval()} is true for every effect that mutates something, reaches the open
+ * world, or leaves the inspection unable to vouch for the package; the permissive policy asks an
+ * {@link ApprovalHandler} for each of those.
  */
 public enum EffectKind {
   /** Reads files below a path. Scope: a path. */
@@ -26,7 +27,14 @@ public enum EffectKind {
   /** Sends email to one address or domain. Scope: {@code user@host} or {@code @host}. */
   EMAIL_SEND("email.send", true),
   /** Changes one Git repository (commits, refs, pushes). Scope: a path. */
-  GIT_MUTATE("git.mutate", true);
+  GIT_MUTATE("git.mutate", true),
+  /**
+   * Runs code the effect scan cannot read: reflection, method handles looked up by name, dynamic
+   * proxies, service loading. Declaring it says the scan cannot vouch for what the package does;
+   * the executor's boundary still holds. Scope: the mechanism, one of {@code reflection}, {@code
+   * method-handles}, {@code proxy}, {@code service-loader}.
+   */
+  CODE_DYNAMIC("code.dynamic", true);
 
   private final String id;
   private final boolean needsApproval;

@@ -90,7 +90,7 @@ class ChildJvmHostPathsTest {
 
   private CapabilityPackage pkg(String name, String constructor) throws IOException {
     byte[] jar = TestPackages.jar(work, Map.of(ENTRY, TOOL.formatted(constructor)), null, Map.of());
-    Path directory = TestPackages.directory(work.resolve(name), jar, ENTRY, "{\"filesystem.read\": [\"data\"]}");
+    Path directory = TestPackages.directory(work.resolve(name), jar, ENTRY, "{\"filesystem.read\": [\"data\"], \"code.dynamic\": [\"reflection\"]}");
     Path manifest = directory.resolve("capability.json");
     Files.writeString(manifest, Files.readString(manifest).replace("\"hooks\": [\"verify\"]", "\"hooks\": [\"verify\", \"rollback\"]"));
     return CapabilityPackages.open(directory);

@@ -73,9 +73,11 @@ class InProcessExecutionTest {
         }
         return "{\\"seen\\":\\"" + seen + "\\"}";
         """;
-    CapabilityPackage pkg = pkg("loader", verifying(body, "return true;"), "{}");
+    CapabilityPackage pkg = pkg("loader", verifying(body, "return true;"), "{\"code.dynamic\": [\"reflection\"]}");
 
-    ExecutionReceipt receipt = inProcess(new ArrayList<>()).run(pkg, "{\"text\":\"x\"}");
+    ExecutionReceipt receipt =
+        CapabilityRuntime.builder().executor("in-process").policy(EffectPolicies.permissive(Approval::grant)).build()
+            .run(pkg, "{\"text\":\"x\"}");
 
     assertThat(receipt.output()).contains("{\"seen\":\"dev.capability.capability.api.Capability;\"}");
   }

@@ -19,12 +19,15 @@ import java.util.stream.Stream;
 import javax.tools.JavaCompiler;
 import javax.tools.ToolProvider;
 
-/** Builds real capability packages at test time: javac-compiled classes packed into a jar. */
-final class TestPackages {
+/**
+ * Builds real capability packages at test time: javac-compiled classes packed into a jar. Public
+ * for the CLI's tests, which run the commands on such packages.
+ */
+public final class TestPackages {
   private TestPackages() {}
 
   /** Compiles {@code sources} (binary class name to source) and packs the classes into a jar. */
-  static byte[] jar(Path work, Map<String, String> sources, Manifest manifest, Map<String, String> extraFiles)
+  public static byte[] jar(Path work, Map<String, String> sources, Manifest manifest, Map<String, String> extraFiles)
       throws IOException {
     Map<String, String> files = new LinkedHashMap<>();
     sources.forEach((className, source) -> files.put(className.replace('.', '/') + ".java", source));
@@ -49,7 +52,7 @@ final class TestPackages {
    * {@code a/R.java} or {@code module-info.java}, to source) against the capability API, by jar
    * entry name, in name order.
    */
-  static Map<String, byte[]> classes(Path work, Map<String, String> sourceFiles) throws IOException {
+  public static Map<String, byte[]> classes(Path work, Map<String, String> sourceFiles) throws IOException {
     Path src = Files.createTempDirectory(work, "src");
     Path out = Files.createTempDirectory(work, "classes");
     List<String> args = new ArrayList<>(List.of("--release", "17", "-d", out.toString(), "-cp", apiClassPath()));
@@ -74,7 +77,7 @@ final class TestPackages {
   }
 
   /** Writes a package directory holding {@code lib/cap.jar} and a manifest declaring it. */
-  static Path directory(Path root, byte[] jar, String entryClass, String effectsJson) throws IOException {
+  public static Path directory(Path root, byte[] jar, String entryClass, String effectsJson) throws IOException {
     Files.createDirectories(root.resolve("lib"));
     Files.write(root.resolve("lib/cap.jar"), jar);
     Files.writeString(root.resolve("capability.json"), manifest(Integrity.of(jar), entryClass, effectsJson));
@@ -115,7 +118,7 @@ final class TestPackages {
     return CapabilityPackages.open(directory(work.resolve("packages").resolve("tool"), jar, "com.example.Tool", effectsJson));
   }
 
-  static String capabilitySource(String className, String staticBody, String executeBody) {
+  public static String capabilitySource(String className, String staticBody, String executeBody) {
     int dot = className.lastIndexOf('.');
     return """
         package %s;

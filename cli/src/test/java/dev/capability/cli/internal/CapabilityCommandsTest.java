@@ -4,8 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.capability.backend.bwrap.BwrapBackendProvider;
 import dev.capability.backend.tck.BackendGate;
+import dev.capability.capability.runtime.TestPackages;
 import dev.capability.kernel.api.backend.BackendConfig;
 import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -93,6 +96,48 @@ class CapabilityCommandsTest {
 
     assertThat(outcome.exitCode()).isEqualTo(3);
     assertThat(outcome.err()).contains("PACKAGE_UNREADABLE");
+  }
+
+  @Test
+  void aPackageThatLoadsClassesByComputedNameIsRefusedUntilItDeclaresReflection(@TempDir Path work) throws Exception {
+    String entry = "com.example.Loader";
+    String source =
+        """
+        package com.example;
+        public final class Loader implements dev.capability.capability.api.Capability {
+          @Override
+          public String execute(String in, dev.capability.capability.api.CapabilityContext context) {
+            try {
+              return "{\\"found\\":\\"" + Class.forName(in.substring(9, 25)).getName() + "\\"}";
+            } catch (ClassNotFoundException e) {
+              return "{}";
+            }
+          }
+          @Override
+          public boolean verify(String in, String out, dev.capability.capability.api.CapabilityContext context) { return true; }
+        }
+        """;
+    byte[] jar = TestPackages.jar(work, Map.of(entry, source), null, Map.of());
+    Path silent = TestPackages.directory(work.resolve("silent"), jar, entry, "{}");
+    Path declared = TestPackages.directory(work.resolve("declared"), jar, entry, "{\"code.dynamic\": [\"reflection\"]}");
+    String input = "{\"text\":\"java.lang.String\"}";
+
+    CliRunner.Outcome inspected = CliRunner.run("inspect", silent.toString());
+    CliRunner.Outcome planned = CliRunner.run("plan", silent.toString(), "--input", input, "--executor", "in-process");
+
+    for (CliRunner.Outcome refused : List.of(inspected, planned)) {
+      assertThat(refused.exitCode()).as(refused.out() + refused.err()).isEqualTo(ExitCodes.CAPABILITY_REFUSED);
+      assertThat(refused.err()).contains("EFFECT_UNDECLARED").contains("com/example/Loader -> java/lang/Class.forName (code.dynamic(reflection))");
+    }
+    assertThat(CliRunner.run("inspect", declared.toString()).out()).contains("code.dynamic(reflection)");
+    assertThat(CliRunner.run("plan", declared.toString(), "--input", input, "--executor", "in-process").exitCode()).isZero();
+    CliRunner.Outcome denied = CliRunner.run("run", declared.toString(), "--input", input, "--executor", "in-process", "--no-ledger");
+    assertThat(denied.exitCode()).isEqualTo(ExitCodes.CAPABILITY_REFUSED);
+    assertThat(denied.out() + denied.err()).contains("POLICY_DENIED");
+    CliRunner.Outcome approved = CliRunner.run("run", declared.toString(), "--input", input, "--executor", "in-process",
+        "--policy", "permissive", "--approve", "code.dynamic=reflection", "--no-ledger", "--json");
+    assertThat(approved.exitCode()).as(approved.out() + approved.err()).isZero();
+    assertThat(approved.out()).contains("\"status\":\"SUCCEEDED\"").contains("\"output\":\"{\\\"found\\\":\\\"java.lang.String\\\"}\"");
   }
 
   @AfterAll

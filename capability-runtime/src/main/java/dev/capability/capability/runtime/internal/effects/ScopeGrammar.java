@@ -3,6 +3,7 @@ package dev.capability.capability.runtime.internal.effects;
 import dev.capability.capability.runtime.CapabilityCodes;
 import dev.capability.capability.runtime.EffectKind;
 import dev.capability.kernel.api.CapabilityException;
+import java.util.List;
 import java.util.regex.Pattern;
 
 /**
@@ -21,6 +22,8 @@ public final class ScopeGrammar {
   private static final Pattern DATABASE = Pattern.compile("[A-Za-z0-9_][A-Za-z0-9_.-]{0,127}");
   private static final Pattern MAIL_LOCAL = Pattern.compile("[A-Za-z0-9._%+-]{1,64}");
   private static final Pattern ARGUMENT = Pattern.compile("[^*?\\s]+|\\*");
+  /** The mechanisms of {@code code.dynamic}, each a family of APIs the effect scan flags. */
+  private static final List<String> DYNAMIC_CODE = List.of("reflection", "method-handles", "proxy", "service-loader");
 
   private ScopeGrammar() {}
 
@@ -54,6 +57,11 @@ public final class ScopeGrammar {
       case SECRETS_READ -> checkName(kind, scope, SECRET, "a secret name");
       case DATABASE_WRITE -> checkName(kind, scope, DATABASE, "a database name");
       case EMAIL_SEND -> checkMail(kind, scope);
+      case CODE_DYNAMIC -> {
+        if (!DYNAMIC_CODE.contains(scope)) {
+          throw invalid(kind, scope, "expected one of " + String.join(", ", DYNAMIC_CODE));
+        }
+      }
     }
   }
 

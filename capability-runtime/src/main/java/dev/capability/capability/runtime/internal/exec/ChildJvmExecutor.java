@@ -66,8 +66,12 @@ public final class ChildJvmExecutor implements Executor {
 
   private static final ObjectMapper JSON = new ObjectMapper();
   private static final String PROCESS_BACKEND = "process";
+  /**
+   * The grants this executor can hold the child to. {@code code.dynamic} opens nothing: it says
+   * the effect scan cannot vouch for the code, and the sandbox confines the code whatever it runs.
+   */
   private static final Set<EffectKind> CONFINABLE =
-      EnumSet.of(EffectKind.FILESYSTEM_READ, EffectKind.FILESYSTEM_WRITE, EffectKind.NETWORK_CONNECT);
+      EnumSet.of(EffectKind.FILESYSTEM_READ, EffectKind.FILESYSTEM_WRITE, EffectKind.NETWORK_CONNECT, EffectKind.CODE_DYNAMIC);
   /**
    * What a backend must supply to be chosen for this executor without being named: a sandbox that
    * takes the network away, shows the base directory read-only and only granted paths writable,
@@ -372,7 +376,7 @@ public final class ChildJvmExecutor implements Executor {
     for (Effect effect : granted) {
       if (!CONFINABLE.contains(effect.kind())) {
         throw new CapabilityException(
-            CapabilityCodes.ISOLATION_UNAVAILABLE, "the child-JVM executor cannot confine " + effect + "; it runs only filesystem and network grants");
+            CapabilityCodes.ISOLATION_UNAVAILABLE, "the child-JVM executor cannot confine " + effect + "; it runs only filesystem, network and code.dynamic grants");
       }
       switch (effect.kind()) {
         case FILESYSTEM_READ -> readable.add(underBase(effect));
@@ -383,7 +387,10 @@ public final class ChildJvmExecutor implements Executor {
           writeScopes.add(relative);
           writeScopes.add(relative + "/**");
         }
-        default -> network = true;
+        case NETWORK_CONNECT -> network = true;
+        default -> {
+          // code.dynamic: nothing to open.
+        }
       }
     }
     return new Grants(readable, writable, writeScopes, network);

@@ -13,6 +13,7 @@ import dev.capability.capability.runtime.internal.manifest.Manifest;
 import dev.capability.capability.runtime.internal.manifest.ManifestParser;
 import dev.capability.capability.runtime.internal.effects.ScopeGrammar;
 import dev.capability.capability.runtime.internal.scan.ClassFileReader;
+import dev.capability.capability.runtime.internal.scan.ClassHierarchy;
 import dev.capability.capability.runtime.internal.scan.EffectScanner;
 import dev.capability.capability.runtime.openapi.invoker.HttpOperationInvoker;
 import java.io.ByteArrayInputStream;
@@ -21,11 +22,11 @@ import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
-import java.util.Set;
+import java.util.Map;
 import java.util.jar.Attributes;
-import java.util.stream.Collectors;
 
 /**
  * Checks a package's contents against its manifest, inertly: integrity of every module, no class
@@ -65,7 +66,7 @@ public final class PackageInspector {
       checkReservedNamespace(manifest.entry().className().replace('.', '/'), "the entry class " + manifest.entry().className());
     }
     checkContainer(contents, manifest, "the package");
-    Set<String> declared = manifest.effects().stream().map(e -> e.kind().id()).collect(Collectors.toSet());
+    Map<String, List<ClassFileReader.References>> classesByModule = new LinkedHashMap<>();
     for (var module : manifest.modules().entrySet()) {
       String path = module.getKey();
       byte[] bytes =
@@ -78,11 +79,22 @@ public final class PackageInspector {
       }
       PackageContents jar = ZipReader.read(bytes, limits, false);
       checkContainer(jar, null, "module './" + path + "'");
-      scan(path, jar, declared);
+      classesByModule.put(path, classes(path, jar));
       if (path.equals(manifest.entry().module())
           && !jar.fileNames().contains(manifest.entry().className().replace('.', '/') + ".class")) {
         throw new PackageRefusedException(
             CapabilityCodes.ENTRY_CLASS_MISSING, "entry class " + manifest.entry().className() + " is not in module './" + path + "'");
+      }
+    }
+    // One hierarchy for the whole package: a class may extend a class of another module.
+    ClassHierarchy hierarchy = ClassHierarchy.of(classesByModule.values().stream().flatMap(List::stream).toList());
+    for (var module : classesByModule.entrySet()) {
+      List<EffectFinding> findings = new ArrayList<>();
+      for (ClassFileReader.References refs : module.getValue()) {
+        findings.addAll(EffectScanner.undeclared(refs, hierarchy, manifest.effects()));
+      }
+      if (!findings.isEmpty()) {
+        throw new UndeclaredEffectException(module.getKey(), findings);
       }
     }
     return manifest;
@@ -186,8 +198,7 @@ public final class PackageInspector {
   }
 
   /** Refuses a class this JVM could not load, and a module descriptor that opens or provides. */
-  private static void checkClass(byte[] bytes, String where) {
-    ClassFileReader.References refs = ClassFileReader.read(bytes, where);
+  private static void checkClass(ClassFileReader.References refs, String where) {
     ClassFileReader.Version version = refs.version();
     if (version.major() > RUNTIME_MAJOR || version.minor() == 0xFFFF) {
       throw new PackageRefusedException(
@@ -207,17 +218,17 @@ public final class PackageInspector {
     });
   }
 
-  private static void scan(String module, PackageContents jar, Set<String> declared) {
-    List<EffectFinding> findings = new ArrayList<>();
+  /** Reads and checks every class file of a module jar, in entry order. */
+  private static List<ClassFileReader.References> classes(String module, PackageContents jar) {
+    List<ClassFileReader.References> classes = new ArrayList<>();
     for (String name : jar.fileNames()) {
       if (name.endsWith(".class")) {
-        checkClass(jar.fileUnsafe(name), module + "!/" + name);
-        findings.addAll(EffectScanner.undeclared(jar.fileUnsafe(name), module + "!/" + name, declared));
+        String where = module + "!/" + name;
+        ClassFileReader.References refs = ClassFileReader.read(jar.fileUnsafe(name), where);
+        checkClass(refs, where);
+        classes.add(refs);
       }
     }
-    if (!findings.isEmpty()) {
-      throw new UndeclaredEffectException(module, findings);
-    }
+    return classes;
   }
-
 }

@@ -39,23 +39,39 @@ public final class ClassFileReader {
   public record MemberRef(String owner, String name, String descriptor) {}
 
   /**
-   * What a class refers to.
+   * What a class refers to, and what it is.
    *
+   * @param superClass the internal name of its superclass, empty only for {@code java/lang/Object}
+   *     and module descriptors
+   * @param interfaces the internal names of the interfaces it implements or extends
    * @param classes the constant pool's class entries (array classes as their descriptors)
    * @param descriptors every field and method descriptor the class holds: of its own members, of
    *     the members it refers to, and its method types
+   * @param declared the class's own fields and methods, each as name and descriptor ({@code
+   *     thisClass} as owner)
+   * @param bootstraps the method each of its {@code invokedynamic} and dynamic constants is
+   *     bootstrapped by
    * @param version the class file's major and minor version
    * @param module the directives of a {@code module-info} class's {@code Module} attribute, or
    *     none for an ordinary class
    */
   public record References(
       String thisClass,
+      Optional<String> superClass,
+      List<String> interfaces,
       Set<String> classes,
       List<MemberRef> members,
       Set<String> strings,
       Set<String> descriptors,
+      Set<MemberRef> declared,
+      List<MemberRef> bootstraps,
       Version version,
       Optional<ModuleDirectives> module) {
+    /** Whether this class itself declares a field or method {@code name} of {@code descriptor}. */
+    public boolean declares(String name, String descriptor) {
+      return declared.contains(new MemberRef(thisClass, name, descriptor));
+    }
+
     /**
      * The internal names ({@code a/b/C}) of every class this one names, in class entries or in
      * descriptors (the verifier and reflection may load a type named only in a descriptor), arrays
@@ -152,6 +168,7 @@ public final class ClassFileReader {
       Set<String> strings = new LinkedHashSet<>();
       Set<String> descriptors = new LinkedHashSet<>();
       List<MemberRef> members = new ArrayList<>();
+      MemberRef[] memberAt = new MemberRef[count];
       for (int i = 1; i < count; i++) {
         switch (tags[i]) {
           case CLASS -> classes.add(utf8(utf8, tags, first, i, CLASS, where));
@@ -160,22 +177,30 @@ public final class ClassFileReader {
             String owner = utf8(utf8, tags, first, first[i], CLASS, where);
             int nameAndType = second[i];
             check(tags, nameAndType, NAME_AND_TYPE, where);
-            members.add(new MemberRef(owner, plain(utf8, tags, first[nameAndType], where), plain(utf8, tags, second[nameAndType], where)));
+            memberAt[i] = new MemberRef(owner, plain(utf8, tags, first[nameAndType], where), plain(utf8, tags, second[nameAndType], where));
+            members.add(memberAt[i]);
           }
           case NAME_AND_TYPE -> descriptors.add(plain(utf8, tags, second[i], where));
           case METHOD_TYPE -> descriptors.add(plain(utf8, tags, first[i], where));
           default -> {}
         }
       }
-      in.getShort();
-      int interfaces = in.getShort() & 0xffff;
-      in.position(in.position() + 2 * interfaces);
+      int superIndex = in.getShort() & 0xffff;
+      Optional<String> superClass = superIndex == 0 ? Optional.empty() : Optional.of(utf8(utf8, tags, first, superIndex, CLASS, where));
+      int interfaceCount = in.getShort() & 0xffff;
+      List<String> interfaces = new ArrayList<>();
+      for (int n = 0; n < interfaceCount; n++) {
+        interfaces.add(utf8(utf8, tags, first, in.getShort() & 0xffff, CLASS, where));
+      }
+      Set<MemberRef> declared = new LinkedHashSet<>();
       for (int kind = 0; kind < 2; kind++) {
         int memberCount = in.getShort() & 0xffff;
         for (int m = 0; m < memberCount; m++) {
           in.getShort();
-          in.getShort();
-          descriptors.add(plain(utf8, tags, in.getShort() & 0xffff, where));
+          String name = plain(utf8, tags, in.getShort() & 0xffff, where);
+          String descriptor = plain(utf8, tags, in.getShort() & 0xffff, where);
+          descriptors.add(descriptor);
+          declared.add(new MemberRef(thisClass, name, descriptor));
           int attributes = in.getShort() & 0xffff;
           for (int a = 0; a < attributes; a++) {
             in.getShort();
@@ -185,6 +210,7 @@ public final class ClassFileReader {
         }
       }
       Optional<ModuleDirectives> module = Optional.empty();
+      List<MemberRef> bootstraps = new ArrayList<>();
       int classAttributes = in.getShort() & 0xffff;
       for (int a = 0; a < classAttributes; a++) {
         String name = plain(utf8, tags, in.getShort() & 0xffff, where);
@@ -192,10 +218,14 @@ public final class ClassFileReader {
         int end = Math.addExact(in.position(), length);
         if (name.equals("Module")) {
           module = Optional.of(moduleDirectives(in));
+        } else if (name.equals("BootstrapMethods")) {
+          bootstraps.addAll(bootstrapMethods(in, tags, first, memberAt, where));
         }
         in.position(end);
       }
-      return new References(thisClass, classes, members, strings, descriptors, new Version(major, minor), module);
+      return new References(
+          thisClass, superClass, List.copyOf(interfaces), classes, members, strings, descriptors, declared, List.copyOf(bootstraps),
+          new Version(major, minor), module);
     } catch (RuntimeException e) {
       if (e instanceof PackageRefusedException refused) {
         throw refused;
@@ -215,6 +245,24 @@ public final class ClassFileReader {
     in.position(in.position() + 2 * uses);
     int provides = in.getShort() & 0xffff;
     return new ModuleDirectives(opens, provides);
+  }
+
+  /** Reads a {@code BootstrapMethods} attribute's body (JVMS 4.7.23): the method behind each handle. */
+  private static List<MemberRef> bootstrapMethods(ByteBuffer in, int[] tags, int[] first, MemberRef[] memberAt, String where) {
+    int count = in.getShort() & 0xffff;
+    List<MemberRef> methods = new ArrayList<>();
+    for (int i = 0; i < count; i++) {
+      int handle = in.getShort() & 0xffff;
+      check(tags, handle, METHOD_HANDLE, where);
+      int reference = first[handle];
+      if (reference <= 0 || reference >= memberAt.length || memberAt[reference] == null) {
+        throw invalid(where, "has a bootstrap method handle that refers to no member at index " + reference);
+      }
+      methods.add(memberAt[reference]);
+      int arguments = in.getShort() & 0xffff;
+      in.position(in.position() + 2 * arguments);
+    }
+    return methods;
   }
 
   /** Skips an {@code exports} or {@code opens} table, returning its length. */

@@ -12,6 +12,7 @@ import dev.capability.kernel.core.LoadedPolicy;
 import dev.capability.kernel.core.internal.backend.BackendRegistry;
 import dev.capability.kernel.core.internal.exec.ExecutablePinner;
 import dev.capability.kernel.core.internal.exec.ExecutableResolver;
+import dev.capability.kernel.core.internal.exec.ExecutableTrust;
 import dev.capability.kernel.core.internal.policy.CommandAuthorizer;
 import dev.capability.kernel.core.internal.policy.EnvironmentSanitizer;
 import java.io.IOException;
@@ -48,7 +49,7 @@ public final class CommandPipeline {
         new ParseStage(),
         new AuthorizeStage(policy.policy(), new CommandAuthorizer()),
         new EnvironmentStage(policy.policy(), new EnvironmentSanitizer(), hostEnvironment),
-        new ResolveExecutableStage(policy.policy(), new ExecutableResolver(), pinner),
+        new ResolveExecutableStage(policy.policy(), new ExecutableResolver(), pinner, ExecutableTrust.forThisProcess()),
         new ToolConfigurationStage(policy.policy()),
         new SelectBackendStage(policy.policy(), backends));
     this.launching = List.of(new SnapshotStage(), new LaunchStage(policy.policy()), new AuditStage());

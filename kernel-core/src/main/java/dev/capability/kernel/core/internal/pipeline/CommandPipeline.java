@@ -26,9 +26,9 @@ import java.util.OptionalInt;
 
 /**
  * The command pipeline, in order. Deciding: parse, authorize, sanitize the environment, resolve
- * and pin the executable, select the backend. Then snapshot the repository, launch, audit what
- * changed, and attest. A denial at any deciding
- * stage ends the pipeline with an attested {@link ExecutionStatus#DENIED} result.
+ * and pin the executable, select the backend. Then create missing write-scope roots, snapshot the
+ * repository, launch, audit what changed, and attest. A denial at any deciding stage, or while
+ * creating the roots, ends the pipeline with an attested {@link ExecutionStatus#DENIED} result.
  */
 public final class CommandPipeline {
   private final List<Stage> deciding;
@@ -52,7 +52,8 @@ public final class CommandPipeline {
         new ResolveExecutableStage(policy.policy(), new ExecutableResolver(), pinner, ExecutableTrust.forThisProcess()),
         new ToolConfigurationStage(policy.policy()),
         new SelectBackendStage(policy.policy(), backends));
-    this.launching = List.of(new SnapshotStage(), new LaunchStage(policy.policy()), new AuditStage());
+    this.launching = List.of(
+        new CreateScopeRootsStage(), new SnapshotStage(), new LaunchStage(policy.policy()), new AuditStage());
     this.attestations = new AttestationFactory(policy, kernelVersion);
     this.clock = clock;
     this.hostWorkingDirectory = hostWorkingDirectory;
@@ -61,9 +62,7 @@ public final class CommandPipeline {
   public ExecutionResult execute(ExecutionRequest request) {
     try (ExecutionContext context = newContext(request)) {
       decide(context);
-      if (!context.denied()) {
-        launching.forEach(stage -> stage.apply(context));
-      }
+      run(launching, context);
       return result(context);
     }
   }
@@ -85,11 +84,16 @@ public final class CommandPipeline {
   }
 
   private void decide(ExecutionContext context) {
-    for (Stage stage : deciding) {
-      stage.apply(context);
+    run(deciding, context);
+  }
+
+  /** Applies {@code stages} in order until one denies. */
+  private static void run(List<Stage> stages, ExecutionContext context) {
+    for (Stage stage : stages) {
       if (context.denied()) {
         return;
       }
+      stage.apply(context);
     }
   }
 

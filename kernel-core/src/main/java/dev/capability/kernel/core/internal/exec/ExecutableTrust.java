@@ -76,7 +76,7 @@ public final class ExecutableTrust {
       file = Files.readAttributes(pinnedFile, "unix:uid,mode,nlink");
       fileKey = Files.readAttributes(pinnedFile, BasicFileAttributes.class).fileKey();
     } catch (IOException | UnsupportedOperationException e) {
-      return Optional.of(denied(EXECUTABLE_UNREADABLE, "executable.path",
+      return Optional.of(denied(EXECUTABLE_UNREADABLE, "executable.writers",
           "the owner, mode and links of " + executable + " cannot be read: " + e.getMessage()));
     }
     Optional<Decision> writers = writers(executable, (Integer) file.get("uid"), (Integer) file.get("mode"));

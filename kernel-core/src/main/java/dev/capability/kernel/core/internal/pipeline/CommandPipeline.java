@@ -61,7 +61,7 @@ public final class CommandPipeline {
 
   public ExecutionResult execute(ExecutionRequest request) {
     try (ExecutionContext context = newContext(request)) {
-      decide(context);
+      run(deciding, context);
       run(launching, context);
       return result(context);
     }
@@ -70,7 +70,7 @@ public final class CommandPipeline {
   public CheckResult check(ExecutionRequest request) {
     try (ExecutionContext context = newContext(request)) {
       try {
-        decide(context);
+        run(deciding, context);
       } catch (BackendUnavailableException e) {
         context.deny(Decision.deny(e.code(), "backend", "backend.select", e.getMessage()));
       }
@@ -81,10 +81,6 @@ public final class CommandPipeline {
           Optional.ofNullable(context.pinned).map(p -> p.executable().sha256()),
           Optional.ofNullable(context.backend).map(b -> b.id()));
     }
-  }
-
-  private void decide(ExecutionContext context) {
-    run(deciding, context);
   }
 
   /** Applies {@code stages} in order until one denies. */

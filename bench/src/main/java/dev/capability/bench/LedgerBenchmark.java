@@ -78,7 +78,7 @@ public class LedgerBenchmark {
         new Attestation.Executable("/usr/share/maven/bin/mvn", Sha256.hex("mvn".getBytes(StandardCharsets.UTF_8)), "proc_fd"),
         new Attestation.Backend("process", Set.of(IsolationCapability.SESSION_TERMINATION)),
         new Attestation.Environment(List.of("HOME", "JAVA_HOME", "LANG", "PATH"), List.of("MAVEN_OPTS")), "host", "scoped",
-        new Attestation.WriteBoundaries(List.of("target/**"), null, null, null), java.util.Map.of(), List.of(),
+        new Attestation.WriteBoundaries(List.of("target/**"), null, null, null), List.of(), java.util.Map.of(), List.of(),
         List.of("target/surefire-reports/TEST-Case.xml"), List.of(), List.of(), Attestation.SecretScan.none(),
         "4b825dc642cb6eb9a060e54bf8d69288fbee4904", Attestation.Stream.of(out), Attestation.Stream.of(CapturedOutput.empty()),
         started, started.plus(Duration.ofMillis(1234)), false, false, 0);

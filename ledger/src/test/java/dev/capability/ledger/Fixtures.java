@@ -37,7 +37,7 @@ public final class Fixtures {
         new Attestation.Executable("/usr/bin/" + argv.get(0), Sha256.hex(argv.get(0).getBytes(StandardCharsets.UTF_8)), "proc_fd"),
         new Attestation.Backend("process", Set.of(IsolationCapability.SESSION_TERMINATION)),
         new Attestation.Environment(List.of("HOME", "PATH"), List.of("LANG")), "host", "none",
-        new Attestation.WriteBoundaries(List.of(), null, null, null), java.util.Map.of(), List.of(), List.of(), List.of(), List.of(),
+        new Attestation.WriteBoundaries(List.of(), null, null, null), List.of(), java.util.Map.of(), List.of(), List.of(), List.of(), List.of(),
         Attestation.SecretScan.none(), null, Attestation.Stream.of(out), Attestation.Stream.of(err),
         started, started.plus(Duration.ofMillis(42)), false, false, exitCode);
     return new ExecutionResult(ExecutionStatus.COMPLETED, decision, argv, OptionalInt.of(exitCode), out, err, attestation, null);
@@ -50,7 +50,7 @@ public final class Fixtures {
     Attestation attestation = new Attestation("0.1.0-SNAPSHOT", ExecutionStatus.DENIED, argv,
         Sha256.hex(String.join("\0", argv).getBytes(StandardCharsets.UTF_8)), Attestation.DecisionSummary.of(decision),
         POLICY_HASH, "code", null, null, new Attestation.Environment(List.of(), List.of()), "none", "none",
-        new Attestation.WriteBoundaries(List.of(), null, null, null), java.util.Map.of(), List.of(), List.of(), List.of(), List.of(),
+        new Attestation.WriteBoundaries(List.of(), null, null, null), List.of(), java.util.Map.of(), List.of(), List.of(), List.of(), List.of(),
         Attestation.SecretScan.none(), null, Attestation.Stream.of(CapturedOutput.empty()),
         Attestation.Stream.of(CapturedOutput.empty()), at, at, false, false, null);
     return new ExecutionResult(ExecutionStatus.DENIED, decision, argv, OptionalInt.empty(), CapturedOutput.empty(),

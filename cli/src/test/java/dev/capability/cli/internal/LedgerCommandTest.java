@@ -41,7 +41,7 @@ class LedgerCommandTest {
         Attestation.DecisionSummary.of(decision), Sha256.hex(new byte[0]), "code",
         status == ExecutionStatus.DENIED ? null : new Attestation.Executable("/usr/bin/" + argv.get(0), Sha256.hex(new byte[1]), "proc_fd"),
         status == ExecutionStatus.DENIED ? null : new Attestation.Backend("process", Set.of()),
-        new Attestation.Environment(List.of("PATH"), List.of()), "host", "none", new Attestation.WriteBoundaries(List.of(), null, null, null), java.util.Map.of(), List.of(), List.of(), List.of(), List.of(),
+        new Attestation.Environment(List.of("PATH"), List.of()), "host", "none", new Attestation.WriteBoundaries(List.of(), null, null, null), List.of(), java.util.Map.of(), List.of(), List.of(), List.of(), List.of(),
         Attestation.SecretScan.none(), null,
         Attestation.Stream.of(CapturedOutput.empty()), Attestation.Stream.of(CapturedOutput.empty()), at, at, false, false, exit);
     return new ExecutionResult(status, decision, argv, exit == null ? OptionalInt.empty() : OptionalInt.of(exit),

@@ -32,6 +32,7 @@ public record Attestation(
     String network,
     String projectWrites,
     WriteBoundaries writeBoundaries,
+    List<String> createdScopeRoots,
     Map<String, String> toolConfiguration,
     List<String> neutralization,
     List<String> filesProduced,
@@ -59,6 +60,7 @@ public record Attestation(
     Objects.requireNonNull(network, "network");
     Objects.requireNonNull(projectWrites, "projectWrites");
     Objects.requireNonNull(writeBoundaries, "writeBoundaries");
+    createdScopeRoots = List.copyOf(Objects.requireNonNull(createdScopeRoots, "createdScopeRoots"));
     toolConfiguration = Collections.unmodifiableSortedMap(new TreeMap<>(Objects.requireNonNull(toolConfiguration, "toolConfiguration")));
     neutralization = List.copyOf(Objects.requireNonNull(neutralization, "neutralization"));
     filesProduced = List.copyOf(Objects.requireNonNull(filesProduced, "filesProduced"));

@@ -64,6 +64,7 @@ public final class AttestationJson {
     boundaries.put("phase", a.writeBoundaries().phase());
     boundaries.put("correction", a.writeBoundaries().correction());
     m.put("writeBoundaries", boundaries);
+    m.put("createdScopeRoots", a.createdScopeRoots());
     m.put("toolConfiguration", a.toolConfiguration());
     m.put("neutralization", a.neutralization());
     m.put("filesProduced", a.filesProduced());

@@ -2,6 +2,7 @@ package dev.capability.kernel.core;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.capability.kernel.api.AttestationJson;
 import dev.capability.kernel.api.Attestation;
@@ -14,7 +15,9 @@ import dev.capability.kernel.api.Sha256;
 import dev.capability.kernel.api.backend.IsolationCapability;
 import dev.capability.kernel.api.policy.ExecutableRule;
 import dev.capability.kernel.api.policy.ExecutionPolicy;
+import java.io.IOException;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
@@ -315,6 +318,66 @@ class CommandKernelTest {
   }
 
   @Test
+  void aHardLinkOnThePathToARepositoryScriptIsRefusedBeforeLaunch() throws Exception {
+    Path repo = Files.createDirectories(tmp.resolve("repo")).toRealPath();
+    Path marker = tmp.resolve("ran");
+    Path planted = TestFiles.script(repo.resolve("scripts"), "build", "touch " + marker);
+    Path bin = Files.createDirectories(tmp.resolve("bin"));
+    Files.createLink(bin.resolve("build"), planted);
+    Map<String, String> host = Map.of("PATH", bin + ":/usr/bin:/bin");
+    try (CommandKernel kernel = kernel(p -> p.inheritEnvironment("PATH")
+        .executable(ExecutableRule.named("build").exact().build()), host)) {
+      ExecutionResult result = kernel.execute(ExecutionRequest.argv("build").repository(repo).build());
+
+      assertThat(result.status()).isEqualTo(ExecutionStatus.DENIED);
+      assertThat(result.decision().code()).isEqualTo("REPOSITORY_EXECUTABLE_LINK");
+      assertThat(result.decision().message()).contains("scripts/build");
+      assertThat(marker).doesNotExist();
+    }
+    try (CommandKernel kernel = kernelAllowing(bin.resolve("build").toRealPath())) {
+      ExecutionResult result = kernel.execute(
+          ExecutionRequest.argv(bin.resolve("build").toRealPath().toString()).repository(repo).build());
+
+      assertThat(result.decision().code()).as("named by its path").isEqualTo("REPOSITORY_EXECUTABLE_LINK");
+      assertThat(marker).doesNotExist();
+    }
+  }
+
+  @Test
+  void anotherUsersExecutableInAWorldWritablePathDirectoryIsRefusedBeforeLaunch() throws Exception {
+    assumeTrue(uid() == 0, "only root can make a file another user owns; ExecutableTrustTest covers the rule"
+        + " for any user, and this test runs as uid " + uid());
+    Path marker = tmp.resolve("ran");
+    Path shared = Files.createDirectories(tmp.resolve("shared"));
+    Files.setAttribute(shared, "unix:mode", 01777);
+    Path tool = TestFiles.script(shared, "mytool", "touch " + marker);
+    Files.setAttribute(tool, "unix:uid", 65534, LinkOption.NOFOLLOW_LINKS);
+    Map<String, String> host = Map.of("PATH", shared + ":/usr/bin:/bin");
+    try (CommandKernel kernel = kernel(p -> p.inheritEnvironment("PATH")
+        .executable(ExecutableRule.named("mytool").exact().build()), host)) {
+      ExecutionResult result = kernel.execute(ExecutionRequest.argv("mytool").build());
+
+      assertThat(result.status()).isEqualTo(ExecutionStatus.DENIED);
+      assertThat(result.decision().code()).isEqualTo("EXECUTABLE_WRITABLE_BY_OTHERS");
+      assertThat(result.decision().message()).contains("uid 65534").contains(shared.toString());
+      assertThat(marker).doesNotExist();
+    }
+  }
+
+  @Test
+  void aWorldWritableExecutableIsRefusedBeforeLaunch() throws Exception {
+    Path marker = tmp.resolve("ran");
+    Path tool = TestFiles.script(tmp.resolve("bin"), "tool", "touch " + marker);
+    Files.setPosixFilePermissions(tool, java.nio.file.attribute.PosixFilePermissions.fromString("rwxrwxrwx"));
+    try (CommandKernel kernel = kernelAllowing(tool)) {
+      ExecutionResult result = kernel.execute(ExecutionRequest.argv(tool.toString()).build());
+
+      assertThat(result.decision().code()).isEqualTo("EXECUTABLE_WRITABLE_BY_OTHERS");
+      assertThat(marker).doesNotExist();
+    }
+  }
+
+  @Test
   void aBareNameResolvesOnTheSanitizedPath() throws Exception {
     Path dir = tmp.resolve("tools");
     Path tool = TestFiles.script(dir, "mytool", "echo found");
@@ -359,6 +422,14 @@ class CommandKernelTest {
       assertThat(check.executableSha256()).hasValue(Sha256.hex(Files.readAllBytes(tool)));
       assertThat(check.backendId()).hasValue("process");
       assertThat(marker).doesNotExist();
+    }
+  }
+
+  private static int uid() {
+    try {
+      return (Integer) Files.getAttribute(Path.of("/proc/self"), "unix:uid");
+    } catch (IOException e) {
+      throw new AssertionError("cannot read this process's uid", e);
     }
   }
 }

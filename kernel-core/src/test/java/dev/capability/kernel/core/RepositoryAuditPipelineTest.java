@@ -164,6 +164,46 @@ class RepositoryAuditPipelineTest {
   }
 
   @Test
+  void aMissingScopeRootIsCreatedBeforeLaunchSoAFreshCloneBuildsAndTheAttestationSaysSo() throws Exception {
+    Path builder = TestFiles.script(tmp.resolve("bin"), "builder", "echo built > target/classes/x");
+    ExecutionPolicy.Builder policy = ExecutionPolicy.builder()
+        .network(NetworkMode.HOST)
+        .projectWrites(ProjectWriteMode.SCOPED)
+        .writeScopes(List.of("target/classes/**"))
+        .executable(ExecutableRule.atPath("builder", builder).exact().build());
+    try (CommandKernel kernel = kernel(policy)) {
+      ExecutionResult result = kernel.execute(ExecutionRequest.argv(builder.toString()).repository(repo).build());
+
+      assertThat(result.status()).isEqualTo(ExecutionStatus.COMPLETED);
+      assertThat(result.exitCode()).as(result.stderr().text()).hasValue(0);
+      assertThat(repo.resolve("target/classes/x")).hasContent("built");
+      assertThat(result.attestation().createdScopeRoots()).containsExactly("target", "target/classes");
+      assertThat(result.attestation().violations()).isEmpty();
+      assertThat(result.attestation().filesProduced()).containsExactly("target/classes/x");
+    }
+  }
+
+  @Test
+  void aScopeRootThatIsASymbolicLinkOutOfTheRepositoryIsRefusedAndNotFollowed() throws Exception {
+    Path elsewhere = Files.createDirectories(tmp.resolve("elsewhere"));
+    Path builder = TestFiles.script(tmp.resolve("bin"), "builder", "mkdir -p target/b && echo built > target/b/x");
+    Files.createSymbolicLink(repo.resolve("target"), elsewhere);
+    for (String scope : List.of("target/**", "target/b/**")) {
+      ExecutionPolicy.Builder policy = ExecutionPolicy.builder()
+          .network(NetworkMode.HOST)
+          .projectWrites(ProjectWriteMode.SCOPED)
+          .writeScopes(List.of(scope))
+          .executable(ExecutableRule.atPath("builder", builder).exact().build());
+      try (CommandKernel kernel = kernel(policy)) {
+        assertThatThrownBy(() -> kernel.execute(ExecutionRequest.argv(builder.toString()).repository(repo).build()))
+            .as(scope)
+            .isInstanceOfSatisfying(CapabilityException.class, e -> assertThat(e.code()).isEqualTo("SCOPE_THROUGH_SYMLINK"));
+      }
+      assertThat(elsewhere).as(scope).isEmptyDirectory();
+    }
+  }
+
+  @Test
   void writesIntoTheGitDirectoryAreViolationsWhateverTheScope() throws Exception {
     Path hooker = TestFiles.script(tmp.resolve("bin"), "hooker", "echo evil > .git/hooks/pre-commit");
     ExecutionPolicy.Builder policy = ExecutionPolicy.builder()

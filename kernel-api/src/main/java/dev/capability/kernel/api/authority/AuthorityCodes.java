@@ -39,6 +39,12 @@ public final class AuthorityCodes {
   public static final String WRITE_OUTSIDE_SCOPE = "WRITE_OUTSIDE_SCOPE";
   /** A write target goes through a symbolic link, or is a file with more than one hard link. */
   public static final String WRITE_THROUGH_LINK = "WRITE_THROUGH_LINK";
+  /**
+   * A writable root that does not exist could not be created before launch: something that is not
+   * a directory is in its way, it is protected, or the directory could not be made. (A symbolic
+   * link in its way is {@link #SCOPE_THROUGH_SYMLINK}.)
+   */
+  public static final String SCOPE_ROOT_NOT_CREATED = "SCOPE_ROOT_NOT_CREATED";
   /** A layer below the operator does not list the executable rule that matched the command. */
   public static final String EXECUTABLE_NOT_ALLOWED = "EXECUTABLE_NOT_ALLOWED";
   /** No network mode is allowed by every layer: the backend cannot hold the command to what the layers allow. */

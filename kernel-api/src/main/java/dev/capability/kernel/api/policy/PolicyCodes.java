@@ -80,6 +80,35 @@ public final class PolicyCodes {
    */
   public static final String ENVIRONMENT_DENIED = "ENVIRONMENT_DENIED";
 
+  // Denials while resolving and pinning the executable (layer builtin, but for the hash pin).
+  /** A {@code PATH} entry is relative or empty, or lies inside the repository where the policy forbids repository executables. */
+  public static final String PATH_SHADOWING = "PATH_SHADOWING";
+  /** argv[0] is not a valid path, is not on the {@code PATH}, or does not exist. */
+  public static final String EXECUTABLE_NOT_FOUND = "EXECUTABLE_NOT_FOUND";
+  /** argv[0] names a relative path. */
+  public static final String EXECUTABLE_NOT_ABSOLUTE = "EXECUTABLE_NOT_ABSOLUTE";
+  /** argv[0] resolves to something that is not an executable regular file. */
+  public static final String EXECUTABLE_NOT_EXECUTABLE = "EXECUTABLE_NOT_EXECUTABLE";
+  /** argv[0] names a path that is not its canonical path. */
+  public static final String EXECUTABLE_NOT_CANONICAL = "EXECUTABLE_NOT_CANONICAL";
+  /** The executable lies inside the repository and the policy does not allow repository executables. */
+  public static final String REPOSITORY_EXECUTABLE = "REPOSITORY_EXECUTABLE";
+  /**
+   * The executable is a hard link to a file inside the repository (or cannot be shown not to be
+   * one), and the policy does not allow repository executables.
+   */
+  public static final String REPOSITORY_EXECUTABLE_LINK = "REPOSITORY_EXECUTABLE_LINK";
+  /**
+   * Someone other than root and the kernel's user could have written the executable: it is
+   * world-writable, or another user owns it and it is group-writable or lies below a directory
+   * that is group- or world-writable.
+   */
+  public static final String EXECUTABLE_WRITABLE_BY_OTHERS = "EXECUTABLE_WRITABLE_BY_OTHERS";
+  /** The executable could not be opened, pinned and hashed, or its file data could not be read. */
+  public static final String EXECUTABLE_UNREADABLE = "EXECUTABLE_UNREADABLE";
+  /** The executable's SHA-256 differs from the rule's pin (layer operator). */
+  public static final String EXECUTABLE_HASH_MISMATCH = "EXECUTABLE_HASH_MISMATCH";
+
   // Denials by the operator layer.
   /** A request environment variable whose name the policy's {@code environment.request} does not list. */
   public static final String ENVIRONMENT_NOT_ALLOWED = "ENVIRONMENT_NOT_ALLOWED";

@@ -91,6 +91,15 @@ public final class WriteScope {
   }
 
   /**
+   * Whether a pattern without wildcards is exactly {@code path}: then {@code path} itself is what
+   * may be written, and it may as well be a file as a directory.
+   */
+  boolean namesExactly(String path) {
+    return patterns.stream().anyMatch(pattern -> pattern.literalPrefix().size() == pattern.segments().size()
+        && String.join("/", pattern.literalPrefix()).equals(path));
+  }
+
+  /**
    * A pattern of one scope that reaches outside another, and a path that shows it.
    *
    * @param pattern the pattern that allows {@code path}

@@ -1,5 +1,11 @@
 package dev.capability.kernel.core.internal.exec;
 
+import static dev.capability.kernel.api.policy.PolicyCodes.EXECUTABLE_NOT_ABSOLUTE;
+import static dev.capability.kernel.api.policy.PolicyCodes.EXECUTABLE_NOT_EXECUTABLE;
+import static dev.capability.kernel.api.policy.PolicyCodes.EXECUTABLE_NOT_FOUND;
+import static dev.capability.kernel.api.policy.PolicyCodes.PATH_SHADOWING;
+import static dev.capability.kernel.api.policy.PolicyCodes.REPOSITORY_EXECUTABLE;
+
 import dev.capability.kernel.api.Decision;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -46,10 +52,10 @@ public final class ExecutableResolver {
       try {
         given = Path.of(argv0);
       } catch (InvalidPathException e) {
-        return Resolution.denied("EXECUTABLE_NOT_FOUND", "executable.path", "argv[0] is not a valid path: " + argv0);
+        return Resolution.denied(EXECUTABLE_NOT_FOUND, "executable.path", "argv[0] is not a valid path: " + argv0);
       }
       if (!given.isAbsolute()) {
-        return Resolution.denied("EXECUTABLE_NOT_ABSOLUTE", "executable.path",
+        return Resolution.denied(EXECUTABLE_NOT_ABSOLUTE, "executable.path",
             "argv[0] '" + argv0 + "' is a relative path; name an executable by bare name or by absolute canonical path");
       }
       candidate = given;
@@ -61,7 +67,7 @@ public final class ExecutableResolver {
       }
       Optional<Path> found = search(argv0, path);
       if (found.isEmpty()) {
-        return Resolution.denied("EXECUTABLE_NOT_FOUND", "executable.path",
+        return Resolution.denied(EXECUTABLE_NOT_FOUND, "executable.path",
             "'" + argv0 + "' was not found on PATH " + path);
       }
       candidate = found.get();
@@ -70,14 +76,14 @@ public final class ExecutableResolver {
     try {
       canonical = candidate.toRealPath();
     } catch (IOException e) {
-      return Resolution.denied("EXECUTABLE_NOT_FOUND", "executable.path", "'" + argv0 + "' does not exist");
+      return Resolution.denied(EXECUTABLE_NOT_FOUND, "executable.path", "'" + argv0 + "' does not exist");
     }
     if (!Files.isRegularFile(canonical) || !Files.isExecutable(canonical)) {
-      return Resolution.denied("EXECUTABLE_NOT_EXECUTABLE", "executable.path",
+      return Resolution.denied(EXECUTABLE_NOT_EXECUTABLE, "executable.path",
           "'" + canonical + "' is not an executable regular file");
     }
     if (guardRepository && canonical.startsWith(repository.get())) {
-      return Resolution.denied("REPOSITORY_EXECUTABLE", "allowRepositoryExecutables",
+      return Resolution.denied(REPOSITORY_EXECUTABLE, "allowRepositoryExecutables",
           "'" + argv0 + "' resolves to " + canonical + " inside the target repository; the policy does not allow repository executables");
     }
     return Resolution.found(canonical);
@@ -86,11 +92,11 @@ public final class ExecutableResolver {
   private static Optional<Resolution> shadowing(String path, Optional<Path> repository, boolean guardRepository) {
     for (String entry : path.split(":", -1)) {
       if (entry.isEmpty() || !entry.startsWith("/")) {
-        return Optional.of(Resolution.denied("PATH_SHADOWING", "environment.PATH",
+        return Optional.of(Resolution.denied(PATH_SHADOWING, "environment.PATH",
             "PATH entry '" + entry + "' is relative (an empty entry means the working directory); the kernel resolves only through absolute entries"));
       }
       if (guardRepository && canonicalOrSelf(Path.of(entry)).startsWith(repository.get())) {
-        return Optional.of(Resolution.denied("PATH_SHADOWING", "environment.PATH",
+        return Optional.of(Resolution.denied(PATH_SHADOWING, "environment.PATH",
             "PATH entry '" + entry + "' is inside the target repository and could shadow system executables; the policy does not allow repository executables"));
       }
     }

@@ -47,6 +47,7 @@ final class AttestationFactory {
         network(context),
         projectWrites(context),
         writeBoundaries(context),
+        context.createdScopeRoots,
         context.toolConfiguration,
         context.neutralization,
         filesProduced(context),

@@ -12,6 +12,7 @@ import dev.capability.kernel.core.LoadedPolicy;
 import dev.capability.kernel.core.internal.backend.BackendRegistry;
 import dev.capability.kernel.core.internal.exec.ExecutablePinner;
 import dev.capability.kernel.core.internal.exec.ExecutableResolver;
+import dev.capability.kernel.core.internal.exec.ExecutableTrust;
 import dev.capability.kernel.core.internal.policy.CommandAuthorizer;
 import dev.capability.kernel.core.internal.policy.EnvironmentSanitizer;
 import java.io.IOException;
@@ -25,9 +26,9 @@ import java.util.OptionalInt;
 
 /**
  * The command pipeline, in order. Deciding: parse, authorize, sanitize the environment, resolve
- * and pin the executable, select the backend. Then snapshot the repository, launch, audit what
- * changed, and attest. A denial at any deciding
- * stage ends the pipeline with an attested {@link ExecutionStatus#DENIED} result.
+ * and pin the executable, select the backend. Then create missing write-scope roots, snapshot the
+ * repository, launch, audit what changed, and attest. A denial at any deciding stage, or while
+ * creating the roots, ends the pipeline with an attested {@link ExecutionStatus#DENIED} result.
  */
 public final class CommandPipeline {
   private final List<Stage> deciding;
@@ -48,10 +49,11 @@ public final class CommandPipeline {
         new ParseStage(),
         new AuthorizeStage(policy.policy(), new CommandAuthorizer()),
         new EnvironmentStage(policy.policy(), new EnvironmentSanitizer(), hostEnvironment),
-        new ResolveExecutableStage(policy.policy(), new ExecutableResolver(), pinner),
+        new ResolveExecutableStage(policy.policy(), new ExecutableResolver(), pinner, ExecutableTrust.forThisProcess()),
         new ToolConfigurationStage(policy.policy()),
         new SelectBackendStage(policy.policy(), backends));
-    this.launching = List.of(new SnapshotStage(), new LaunchStage(policy.policy()), new AuditStage());
+    this.launching = List.of(
+        new CreateScopeRootsStage(), new SnapshotStage(), new LaunchStage(policy.policy()), new AuditStage());
     this.attestations = new AttestationFactory(policy, kernelVersion);
     this.clock = clock;
     this.hostWorkingDirectory = hostWorkingDirectory;
@@ -59,10 +61,8 @@ public final class CommandPipeline {
 
   public ExecutionResult execute(ExecutionRequest request) {
     try (ExecutionContext context = newContext(request)) {
-      decide(context);
-      if (!context.denied()) {
-        launching.forEach(stage -> stage.apply(context));
-      }
+      run(deciding, context);
+      run(launching, context);
       return result(context);
     }
   }
@@ -70,7 +70,7 @@ public final class CommandPipeline {
   public CheckResult check(ExecutionRequest request) {
     try (ExecutionContext context = newContext(request)) {
       try {
-        decide(context);
+        run(deciding, context);
       } catch (BackendUnavailableException e) {
         context.deny(Decision.deny(e.code(), "backend", "backend.select", e.getMessage()));
       }
@@ -83,12 +83,13 @@ public final class CommandPipeline {
     }
   }
 
-  private void decide(ExecutionContext context) {
-    for (Stage stage : deciding) {
-      stage.apply(context);
+  /** Applies {@code stages} in order until one denies. */
+  private static void run(List<Stage> stages, ExecutionContext context) {
+    for (Stage stage : stages) {
       if (context.denied()) {
         return;
       }
+      stage.apply(context);
     }
   }
 

@@ -46,6 +46,8 @@ public final class ExecutionContext implements AutoCloseable {
   ExecutablePinner.Pinned pinned;
   final Set<IsolationCapability> requiredCapabilities = EnumSet.noneOf(IsolationCapability.class);
   ExecutionBackend backend;
+  /** Write-scope roots the kernel created before launch, repository-relative, parents first. */
+  List<String> createdScopeRoots = List.of();
   RepositorySnapshot snapshot;
   String inputTreeHash;
   LaunchResult launch;

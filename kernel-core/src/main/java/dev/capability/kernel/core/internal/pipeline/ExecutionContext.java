@@ -1,5 +1,6 @@
 package dev.capability.kernel.core.internal.pipeline;
 
+import dev.capability.kernel.api.Attestation;
 import dev.capability.kernel.api.Decision;
 import dev.capability.kernel.api.ExecutionRequest;
 import dev.capability.kernel.api.backend.ExecutionBackend;
@@ -46,6 +47,9 @@ public final class ExecutionContext implements AutoCloseable {
   ExecutablePinner.Pinned pinned;
   final Set<IsolationCapability> requiredCapabilities = EnumSet.noneOf(IsolationCapability.class);
   ExecutionBackend backend;
+  /** How and why {@link #backend} was chosen, for the attestation. */
+  Attestation.Backend.Choice backendChoice;
+  String backendReason;
   RepositorySnapshot snapshot;
   String inputTreeHash;
   LaunchResult launch;

@@ -49,7 +49,7 @@ class UnisolatedFallbackTest {
       assertThatThrownBy(() -> kernel.execute(ExecutionRequest.argv(tool.toString()).build()))
           .isInstanceOfSatisfying(BackendUnavailableException.class,
               e -> assertThat(e.code()).isEqualTo(BackendUnavailableException.ISOLATION_UNAVAILABLE))
-          .hasMessageContaining("no available sandbox")
+          .hasMessageContaining("no sandbox is available, and the operator policy does not allow running without one")
           .hasMessageContaining("process (not a sandbox, lacks [NON_ROOT, PID_NAMESPACE, READ_ONLY_ROOT])")
           .hasMessageContaining("\"allowUnisolatedFallback\": true");
       assertThat(marker).doesNotExist();

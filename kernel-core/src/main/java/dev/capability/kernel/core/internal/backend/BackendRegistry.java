@@ -103,7 +103,7 @@ public final class BackendRegistry implements AutoCloseable {
         : "; run 'capability doctor' to see what each backend supplies and why one is unavailable";
     throw new BackendUnavailableException(
         BackendUnavailableException.ISOLATION_UNAVAILABLE,
-        "no available sandbox supplies every required capability " + sorted(required)
+        (required.isEmpty() ? "no sandbox is available" : "no available sandbox supplies every required capability " + sorted(required))
             + (unisolated.isPresent() ? ", and the operator policy does not allow running without one" : "")
             + ": " + describeAll(required) + remedy);
   }

@@ -79,7 +79,7 @@ public class KernelPipelineBenchmark {
         .discoverBackends(false)
         .backend(new InstantBackend())
         .build();
-    instantRequest = ExecutionRequest.argv(exit0.toString()).build();
+    instantRequest = ExecutionRequest.argv(exit0.toString()).backend("instant").build();
   }
 
   /** Reports an immediate exit 0 without starting anything, to isolate the kernel's own cost. */

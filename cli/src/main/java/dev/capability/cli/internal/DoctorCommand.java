@@ -1,8 +1,10 @@
 package dev.capability.cli.internal;
 
 import dev.capability.kernel.api.backend.BackendConfig;
+import dev.capability.kernel.api.backend.IsolationCapability;
 import dev.capability.kernel.core.BackendStatus;
 import dev.capability.kernel.core.CommandKernel;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -12,7 +14,8 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /** {@code capability doctor}: which backends this machine really has, and what each can enforce. */
-@Command(name = "doctor", description = "Show the backends found here and the isolation capabilities each verified.")
+@Command(name = "doctor", description = "Show the backends found here, whether each is a sandbox, the bounds it enforces "
+    + "and the isolation capabilities it verified.")
 final class DoctorCommand implements Callable<Integer> {
   private final Console console;
 
@@ -21,6 +24,41 @@ final class DoctorCommand implements Callable<Integer> {
 
   DoctorCommand(Console console) {
     this.console = console;
+  }
+
+  /**
+   * The bounds a run can be held to, each promised by one capability, or by every backend's baseline
+   * contract (no capability). A bound no capability names is never shown as enforced: doctor says
+   * only what a backend verified here.
+   */
+  enum Bound {
+    TIMEOUT("timeout", "timeout", null, true),
+    OUTPUT("output", "output", null, true),
+    SESSION("session", "session ends on timeout", IsolationCapability.SESSION_TERMINATION, false),
+    TREE("tree", "whole tree ends on timeout", IsolationCapability.TREE_TERMINATION, false),
+    HOST_EXIT("hostExit", "tree ends when the host JVM dies", IsolationCapability.TERMINATION_ON_HOST_EXIT, false),
+    MEMORY("memory", "memory", IsolationCapability.MEMORY_LIMIT, false),
+    PROCESSES("processes", "processes", IsolationCapability.PID_LIMIT, false),
+    CPU("cpu", "cpu", IsolationCapability.CPU_LIMIT, false),
+    TMP_SIZE("tmpSize", "/tmp size", IsolationCapability.PRIVATE_TMP, false),
+    FILE_SIZE("fileSize", "file size", null, false);
+
+    final String key;
+    final String label;
+    private final IsolationCapability capability;
+    private final boolean baseline;
+
+    Bound(String key, String label, IsolationCapability capability, boolean baseline) {
+      this.key = key;
+      this.label = label;
+      this.capability = capability;
+      this.baseline = baseline;
+    }
+
+    /** Whether the backend holds every run to this bound here. */
+    boolean enforcedBy(BackendStatus status) {
+      return status.available() && (baseline || capability != null && status.capabilities().contains(capability));
+    }
   }
 
   @Override
@@ -33,15 +71,31 @@ final class DoctorCommand implements Callable<Integer> {
       out.put("backends", backends);
       console.json(out);
     } else {
-      for (BackendStatus s : statuses) {
-        console.out().println(s.id() + ": " + (s.available() ? "available" : "unavailable: " + s.reason()));
-        if (s.available()) {
-          console.out().println("  capabilities: " + (s.capabilities().isEmpty() ? "(none: not a sandbox)" : sortedNames(s)));
-        }
-        new TreeMap<>(s.diagnostics()).forEach((k, v) -> console.out().println("  " + k + ": " + v));
-      }
+      statuses.forEach(this::print);
     }
     return statuses.stream().anyMatch(BackendStatus::available) ? ExitCodes.OK : ExitCodes.REFUSED;
+  }
+
+  private void print(BackendStatus s) {
+    if (!s.available()) {
+      console.out().println(s.id() + ": unavailable: " + s.reason());
+    } else if (s.sandbox()) {
+      console.out().println(s.id() + ": available, a sandbox");
+    } else {
+      console.out().println(s.id() + ": available, not a sandbox: runs only when named with --backend, or when the policy"
+          + " says \"allowUnisolatedFallback\": true and no sandbox is available");
+    }
+    if (s.available()) {
+      console.out().println("  capabilities: " + (s.capabilities().isEmpty() ? "(none)" : String.join(", ", sortedNames(s))));
+      console.out().println("  bounds enforced: " + labels(s, true));
+      console.out().println("  bounds not enforced: " + labels(s, false));
+    }
+    new TreeMap<>(s.diagnostics()).forEach((k, v) -> console.out().println("  " + k + ": " + v));
+  }
+
+  private static String labels(BackendStatus s, boolean enforced) {
+    List<String> labels = Arrays.stream(Bound.values()).filter(b -> b.enforcedBy(s) == enforced).map(b -> b.label).toList();
+    return labels.isEmpty() ? "(none)" : String.join(", ", labels);
   }
 
   private static List<String> sortedNames(BackendStatus s) {
@@ -52,8 +106,14 @@ final class DoctorCommand implements Callable<Integer> {
     Map<String, Object> m = new LinkedHashMap<>();
     m.put("id", s.id());
     m.put("available", s.available());
+    m.put("sandbox", s.sandbox());
     m.put("reason", s.reason());
     m.put("capabilities", sortedNames(s));
+    Map<String, Object> bounds = new LinkedHashMap<>();
+    for (Bound bound : Bound.values()) {
+      bounds.put(bound.key, bound.enforcedBy(s));
+    }
+    m.put("bounds", bounds);
     m.put("diagnostics", new TreeMap<>(s.diagnostics()));
     return m;
   }

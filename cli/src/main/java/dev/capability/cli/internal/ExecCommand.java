@@ -6,6 +6,7 @@ import dev.capability.kernel.api.ExecutionRequest;
 import dev.capability.kernel.api.ExecutionResult;
 import dev.capability.kernel.api.ExecutionStatus;
 import dev.capability.kernel.api.AttestationJson;
+import dev.capability.kernel.core.BackendSelection;
 import dev.capability.kernel.core.CommandKernel;
 import dev.capability.ledger.LedgerRecord;
 import java.time.Duration;
@@ -27,7 +28,9 @@ final class ExecCommand implements Callable<Integer> {
 
   @Mixin RequestEnvironmentOption environment;
 
-  @Option(names = "--backend", paramLabel = "ID", description = "Use this backend (default: the strongest that fits).")
+  @Option(names = "--backend", paramLabel = "ID",
+      description = "Use this backend (default: the strongest sandbox that fits; never one that is not a sandbox unless the "
+          + "policy says allowUnisolatedFallback).")
   String backend;
 
   @Option(names = "--timeout", paramLabel = "DURATION", converter = DurationConverter.class,
@@ -106,11 +109,12 @@ final class ExecCommand implements Callable<Integer> {
     console.err().writeBytes(result.stderr().bytes());
     Attestation.Backend ran = result.attestation().backend();
     if (ran != null && result.status() != ExecutionStatus.DENIED) {
-      // The process backend is the one without a boundary (docs/backends/process.md): say so where it ran.
+      // A backend without a boundary (docs/backends/process.md) is named as such where it ran, and why it ran.
       console.progress(false).accept("ran under the " + ran.id() + " backend"
-          + (ran.id().equals("process") ? ", which is not a sandbox" : "")
+          + (BackendSelection.isSandbox(ran.capabilities()) ? "" : ", which is not a sandbox")
           + " (" + (ran.capabilities().isEmpty() ? "no isolation capabilities"
-              : String.join(", ", ran.capabilities().stream().map(Enum::name).sorted().toList())) + ")");
+              : String.join(", ", ran.capabilities().stream().map(Enum::name).sorted().toList())) + "); "
+          + (ran.choice() == Attestation.Backend.Choice.NAMED ? "named by --backend" : "chosen: " + ran.reason()));
     }
     if (result.status() == ExecutionStatus.DENIED) {
       console.err().println("capability: denied " + result.decision().code() + " (" + result.decision().layer()

@@ -39,6 +39,7 @@ class CapabilityCliTest {
         {
           "version": 1,
           "network": "host",
+          "allowUnisolatedFallback": true,
           "executables": {
             "tool": {"path": "%s", "exact": [["0"], ["7"], ["0", "two words"]]},
             "sleeper": {"path": "%s", "exact": [[]]}
@@ -154,8 +155,8 @@ class CapabilityCliTest {
 
     assertThat(outcome.exitCode()).isEqualTo(7);
     assertThat(outcome.out()).isEqualTo("out:7\n");
-    // The command's stderr first, then one line naming the backend; the deliberate change of issue 13.
-    assertThat(outcome.err()).matches("err\ncapability: ran under the \\S+ backend \\(.+\\)\n");
+    // The command's stderr first, then one line naming the backend (issue 13) and why it was chosen (issue 15).
+    assertThat(outcome.err()).matches("err\ncapability: ran under the \\S+ backend.* \\(.+\\); chosen: .+\n");
   }
 
   @Test
@@ -166,7 +167,8 @@ class CapabilityCliTest {
     CliRunner.Outcome denied = CliRunner.run("exec", "--policy", policy.toString(), "--", tool.toString(), "8");
 
     assertThat(process.out()).isEqualTo("out:0\n");
-    assertThat(process.err()).startsWith("err\ncapability: ran under the process backend, which is not a sandbox (").endsWith(")\n");
+    assertThat(process.err()).startsWith("err\ncapability: ran under the process backend, which is not a sandbox (")
+        .endsWith("); named by --backend\n");
     assertThat(quiet.err()).isEqualTo("err\n");
     assertThat(denied.err()).doesNotContain("ran under");
   }
@@ -236,7 +238,27 @@ class CapabilityCliTest {
     }
     assertThat(process).isNotNull();
     assertThat(process.get("available").asBoolean()).isTrue();
+    assertThat(process.get("sandbox").asBoolean()).isFalse();
     assertThat(process.get("capabilities").toString()).doesNotContain("NAMESPACE");
+    JsonNode bounds = process.get("bounds");
+    assertThat(bounds.get("timeout").asBoolean()).isTrue();
+    assertThat(bounds.get("output").asBoolean()).isTrue();
+    assertThat(bounds.get("tree").asBoolean()).isFalse();
+    assertThat(bounds.get("hostExit").asBoolean()).isFalse();
+    assertThat(bounds.get("memory").asBoolean()).isFalse();
+    assertThat(bounds.get("fileSize").asBoolean()).isFalse();
+    assertThat(process.get("diagnostics").get("TERMINATION_ON_HOST_EXIT").asText()).contains("not provided");
+  }
+
+  @Test
+  void doctorSaysInPlainTextWhichBoundsEachBackendEnforces() {
+    CliRunner.Outcome outcome = CliRunner.run("doctor");
+
+    assertThat(outcome.exitCode()).isZero();
+    assertThat(outcome.out()).contains("process: available, not a sandbox: runs only when named with --backend")
+        .containsPattern("(?m)^  bounds enforced: timeout, output(, session ends on timeout)?$")
+        .containsPattern("(?m)^  bounds not enforced: .*whole tree ends on timeout, tree ends when the host JVM dies, memory, "
+            + "processes, cpu, /tmp size, file size$");
   }
 
   @Test

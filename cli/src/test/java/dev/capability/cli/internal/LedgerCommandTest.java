@@ -40,7 +40,8 @@ class LedgerCommandTest {
     Attestation a = new Attestation("test", status, argv, Sha256.hex(argv.toString().getBytes(StandardCharsets.UTF_8)),
         Attestation.DecisionSummary.of(decision), Sha256.hex(new byte[0]), "code",
         status == ExecutionStatus.DENIED ? null : new Attestation.Executable("/usr/bin/" + argv.get(0), Sha256.hex(new byte[1]), "proc_fd"),
-        status == ExecutionStatus.DENIED ? null : new Attestation.Backend("process", Set.of()),
+        status == ExecutionStatus.DENIED ? null
+            : new Attestation.Backend("process", Set.of(), Attestation.Backend.Choice.NAMED, "named by the request"),
         new Attestation.Environment(List.of("PATH"), List.of()), "host", "none", new Attestation.WriteBoundaries(List.of(), null, null, null), List.of(), java.util.Map.of(), List.of(), List.of(), List.of(), List.of(),
         Attestation.SecretScan.none(), null,
         Attestation.Stream.of(CapturedOutput.empty()), Attestation.Stream.of(CapturedOutput.empty()), at, at, false, false, exit);

@@ -44,7 +44,8 @@ class NonUtf8ArgumentsTest {
     tool = tool.toRealPath();
     policy = Files.createDirectories(tmp.resolve("etc")).resolve("policy.json");
     Files.writeString(policy, """
-        {"version": 1, "network": "host", "executables": {"tool": {"path": "%s", "exact": [["\u00e9\ufffd"]]}}}
+        {"version": 1, "network": "host", "allowUnisolatedFallback": true,
+         "executables": {"tool": {"path": "%s", "exact": [["\u00e9\ufffd"]]}}}
         """.formatted(tool));
     Files.setPosixFilePermissions(policy, PosixFilePermissions.fromString("rw-r--r--"));
   }

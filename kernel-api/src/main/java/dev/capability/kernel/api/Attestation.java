@@ -88,11 +88,36 @@ public record Attestation(
     }
   }
 
-  /** The backend that launched the command and the capabilities it advertised. */
-  public record Backend(String id, Set<IsolationCapability> capabilities) {
+  /**
+   * The backend that launched the command, the capabilities it advertised, and why it was the one.
+   *
+   * @param choice how it was chosen
+   * @param reason the choice in words: for {@link Choice#UNISOLATED_FALLBACK}, why no sandbox fitted
+   */
+  public record Backend(String id, Set<IsolationCapability> capabilities, Choice choice, String reason) {
     public Backend {
       Objects.requireNonNull(id, "id");
       capabilities = Set.copyOf(capabilities);
+      Objects.requireNonNull(choice, "choice");
+      Objects.requireNonNull(reason, "reason");
+    }
+
+    /** How the backend was chosen; written in JSON in lower case with hyphens ({@code strongest-sandbox}). */
+    public enum Choice {
+      /** The request named it ({@code --backend}). */
+      NAMED,
+      /** Nobody named one: the strongest available sandbox that supplies every required capability. */
+      STRONGEST_SANDBOX,
+      /**
+       * Nobody named one and no sandbox fitted: a backend that is not a sandbox, because the operator
+       * policy allows that ({@code allowUnisolatedFallback}).
+       */
+      UNISOLATED_FALLBACK;
+
+      /** The JSON spelling. */
+      public String jsonName() {
+        return name().toLowerCase(java.util.Locale.ROOT).replace('_', '-');
+      }
     }
   }
 

@@ -43,6 +43,8 @@ public final class AttestationJson {
       backend.put("id", a.backend().id());
       backend.put("capabilities", a.backend().capabilities().stream()
           .map(c -> c.name()).sorted().toList());
+      backend.put("choice", a.backend().choice().jsonName());
+      backend.put("reason", a.backend().reason());
       m.put("backend", backend);
     }
     Map<String, Object> environment = new LinkedHashMap<>();

@@ -27,4 +27,12 @@ public record BackendStatus(
     capabilities = Set.copyOf(capabilities);
     diagnostics = Map.copyOf(diagnostics);
   }
+
+  /**
+   * Whether it is available here and a sandbox ({@link BackendSelection#SANDBOX}), so that the
+   * automatic choice may take it without the policy's {@code allowUnisolatedFallback}.
+   */
+  public boolean sandbox() {
+    return available && BackendSelection.isSandbox(capabilities);
+  }
 }

@@ -34,7 +34,9 @@ class AttestationSchemaTest {
     schema = JsonSchemaFactory.getInstance(SpecVersion.VersionFlag.V202012)
         .getSchema(Files.readString(Path.of("../docs/schemas/attestation.schema.json")));
     tool = TestFiles.script(tmp.resolve("bin"), "tool", "echo hi");
-    ExecutionPolicy policy = ExecutionPolicy.builder().network(NetworkMode.HOST).requestEnvironment("TCK_GREETING")
+    // The process backend, the only one on this module's class path, is not a sandbox: the policy opts in.
+    ExecutionPolicy policy = ExecutionPolicy.builder().network(NetworkMode.HOST).allowUnisolatedFallback(true)
+        .requestEnvironment("TCK_GREETING")
         .executable(ExecutableRule.atPath("tool", tool).exact().build()).build();
     kernel = CommandKernel.builder(ExecutionPolicies.of(policy)).hostEnvironment(Map.of()).build();
   }
@@ -76,7 +78,7 @@ class AttestationSchemaTest {
   @Test
   void anAcceptedDenyListNameReachesTheCommandAndTheAttestationMarksIt() {
     Path printer = TestFiles.script(tmp.resolve("bin"), "printer", "printf '%s' \"$MAVEN_OPTS\"");
-    ExecutionPolicy policy = ExecutionPolicy.builder().network(NetworkMode.HOST)
+    ExecutionPolicy policy = ExecutionPolicy.builder().network(NetworkMode.HOST).allowUnisolatedFallback(true)
         .inheritEnvironment("MAVEN_OPTS", "LANG").acceptDeniedEnvironment("MAVEN_OPTS")
         .executable(ExecutableRule.atPath("printer", printer).exact().build()).build();
     try (CommandKernel accepting = CommandKernel.builder(ExecutionPolicies.of(policy))

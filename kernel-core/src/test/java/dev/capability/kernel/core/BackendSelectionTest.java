@@ -25,16 +25,38 @@ class BackendSelectionTest {
 
   private static final Reporting PROCESS = new Reporting("process", Set.of(IsolationCapability.SESSION_TERMINATION));
   private static final Reporting SANDBOX = new Reporting("sandbox",
-      Set.of(IsolationCapability.SESSION_TERMINATION, IsolationCapability.NETWORK_NAMESPACE, IsolationCapability.NON_ROOT));
+      Set.of(IsolationCapability.SESSION_TERMINATION, IsolationCapability.NETWORK_NAMESPACE, IsolationCapability.NON_ROOT,
+          IsolationCapability.PID_NAMESPACE, IsolationCapability.READ_ONLY_ROOT));
   private static final Reporting ANOTHER = new Reporting("another",
-      Set.of(IsolationCapability.SESSION_TERMINATION, IsolationCapability.NETWORK_NAMESPACE, IsolationCapability.PID_NAMESPACE));
+      Set.of(IsolationCapability.SESSION_TERMINATION, IsolationCapability.SECCOMP, IsolationCapability.NON_ROOT,
+          IsolationCapability.PID_NAMESPACE, IsolationCapability.READ_ONLY_ROOT));
+  /** Many capabilities, but without a read-only root it is not a sandbox. */
+  private static final Reporting WIDE_OPEN = new Reporting("wide-open",
+      Set.of(IsolationCapability.SESSION_TERMINATION, IsolationCapability.TREE_TERMINATION, IsolationCapability.NON_ROOT,
+          IsolationCapability.PID_NAMESPACE, IsolationCapability.NETWORK_NAMESPACE, IsolationCapability.MEMORY_LIMIT,
+          IsolationCapability.PID_LIMIT, IsolationCapability.CPU_LIMIT));
 
   @Test
-  void theBackendWithTheMostCapabilitiesThatSuppliesEveryRequiredOneIsChosen() {
+  void theSandboxWithTheMostCapabilitiesThatSuppliesEveryRequiredOneIsChosen() {
     assertThat(BackendSelection.strongest(List.of(PROCESS, SANDBOX), Set.of())).contains(SANDBOX);
-    assertThat(BackendSelection.strongest(List.of(PROCESS, SANDBOX, ANOTHER), Set.of(IsolationCapability.NON_ROOT)))
+    assertThat(BackendSelection.strongest(List.of(PROCESS, SANDBOX, ANOTHER), Set.of(IsolationCapability.NETWORK_NAMESPACE)))
         .contains(SANDBOX);
     assertThat(BackendSelection.strongest(List.of(PROCESS), Set.of(IsolationCapability.NETWORK_NAMESPACE))).isEmpty();
+  }
+
+  @Test
+  void aBackendIsASandboxOnlyWithAPidNamespaceAReadOnlyRootAndNoRealRoot() {
+    assertThat(BackendSelection.isSandbox(SANDBOX.capabilities())).isTrue();
+    assertThat(BackendSelection.isSandbox(PROCESS.capabilities())).isFalse();
+    assertThat(BackendSelection.isSandbox(WIDE_OPEN.capabilities())).isFalse();
+    assertThat(BackendSelection.strongest(List.of(WIDE_OPEN, SANDBOX), Set.of())).contains(SANDBOX);
+  }
+
+  @Test
+  void aBackendThatIsNotASandboxIsNeverTheStrongestWhateverItSupplies() {
+    assertThat(BackendSelection.strongest(List.of(PROCESS, WIDE_OPEN), Set.of())).isEmpty();
+    assertThat(BackendSelection.strongestUnisolated(List.of(PROCESS, WIDE_OPEN, SANDBOX), Set.of())).contains(WIDE_OPEN);
+    assertThat(BackendSelection.strongestUnisolated(List.of(PROCESS), Set.of(IsolationCapability.NETWORK_NAMESPACE))).isEmpty();
   }
 
   @Test
@@ -55,11 +77,11 @@ class BackendSelectionTest {
   }
 
   @Test
-  void whatNothingIsRequiredOfEveryBackendFitsAndTheStrongestOnTheClassPathIsChosen() {
-    try (ExecutionBackend chosen =
-        BackendSelection.select(BackendSelectionTest.class.getClassLoader(), BackendConfig.defaults(), Set.of())) {
-      assertThat(chosen.id()).isEqualTo("process");
-      assertThat(chosen.capabilities()).isNotEmpty();
-    }
+  void evenWithNothingRequiredTheUnisolatedProcessBackendIsNeverSelectedFromTheClassPath() {
+    assertThatThrownBy(() -> BackendSelection.select(
+            BackendSelectionTest.class.getClassLoader(), BackendConfig.defaults(), Set.of()))
+        .isInstanceOfSatisfying(BackendUnavailableException.class,
+            e -> assertThat(e.code()).isEqualTo(BackendUnavailableException.ISOLATION_UNAVAILABLE))
+        .hasMessageContaining("process (not a sandbox");
   }
 }

@@ -29,8 +29,9 @@ import org.junit.jupiter.api.io.TempDir;
 class CommandKernelTest {
   @TempDir Path tmp;
 
+  /** A kernel whose policy lets the process backend, the only one on this class path and no sandbox, run unnamed. */
   private CommandKernel kernel(UnaryOperator<ExecutionPolicy.Builder> policy, Map<String, String> hostEnv) {
-    ExecutionPolicy p = policy.apply(ExecutionPolicy.builder().network(NetworkMode.HOST)).build();
+    ExecutionPolicy p = policy.apply(ExecutionPolicy.builder().network(NetworkMode.HOST).allowUnisolatedFallback(true)).build();
     return CommandKernel.builder(ExecutionPolicies.of(p)).hostEnvironment(hostEnv).workingDirectory(tmp).build();
   }
 

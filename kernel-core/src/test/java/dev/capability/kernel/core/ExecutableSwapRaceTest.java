@@ -53,7 +53,7 @@ class ExecutableSwapRaceTest {
     }, "swapper");
 
     ExecutionPolicy policy = ExecutionPolicy.builder()
-        .network(NetworkMode.HOST)
+        .network(NetworkMode.HOST).allowUnisolatedFallback(true)
         .executable(ExecutableRule.atPath("tool", tool).exact().build())
         .build();
     int honestRuns = 0;

@@ -66,7 +66,7 @@ class RepositoryAuditPipelineTest {
 
   private ExecutionPolicy.Builder scopedPolicy(String... scopes) {
     return ExecutionPolicy.builder()
-        .network(NetworkMode.HOST)
+        .network(NetworkMode.HOST).allowUnisolatedFallback(true)
         .projectWrites(ProjectWriteMode.SCOPED)
         .writeScopes(List.of(scopes))
         .executable(ExecutableRule.atPath("writer", writer).exact().build());
@@ -207,7 +207,7 @@ class RepositoryAuditPipelineTest {
   void writesIntoTheGitDirectoryAreViolationsWhateverTheScope() throws Exception {
     Path hooker = TestFiles.script(tmp.resolve("bin"), "hooker", "echo evil > .git/hooks/pre-commit");
     ExecutionPolicy.Builder policy = ExecutionPolicy.builder()
-        .network(NetworkMode.HOST)
+        .network(NetworkMode.HOST).allowUnisolatedFallback(true)
         .projectWrites(ProjectWriteMode.SCOPED)
         .writeScopes(List.of("**"))
         .executable(ExecutableRule.atPath("hooker", hooker).exact().build());
@@ -226,7 +226,7 @@ class RepositoryAuditPipelineTest {
     git("config", "core.fsmonitor", helper.toString());
     Path gitPath = Path.of("/usr/bin/git").toRealPath();
     ExecutionPolicy.Builder policy = ExecutionPolicy.builder()
-        .network(NetworkMode.HOST)
+        .network(NetworkMode.HOST).allowUnisolatedFallback(true)
         .executable(ExecutableRule.atPath("git", gitPath).exact("status", "--short").build());
     try (CommandKernel kernel = kernel(policy)) {
       ExecutionResult result = kernel.execute(

@@ -55,6 +55,7 @@ final class CapabilityAssessment {
             IsolationCapability.PID_NAMESPACE,
             IsolationCapability.SESSION_TERMINATION,
             IsolationCapability.TREE_TERMINATION,
+            IsolationCapability.TERMINATION_ON_HOST_EXIT,
             IsolationCapability.IPC_NAMESPACE,
             IsolationCapability.CGROUP_NAMESPACE,
             IsolationCapability.READ_ONLY_REPOSITORY,

@@ -31,7 +31,9 @@ import java.util.stream.Collectors;
  * <p>The command is started through a verified util-linux {@code setsid}, so it leads its own
  * session; termination then reaches every process in that session as well as every descendant. A
  * process that double-forks and calls {@code setsid} itself leaves both and survives; that is why
- * {@link IsolationCapability#TREE_TERMINATION} is not advertised.
+ * {@link IsolationCapability#TREE_TERMINATION} is not advertised. Nothing supervises a command
+ * when this JVM dies: it and its descendants keep running, so {@link
+ * IsolationCapability#TERMINATION_ON_HOST_EXIT} is not advertised either.
  *
  * <p>argv[0] as seen by the command is the exec path, for example {@code /proc/<pid>/fd/<n>}. stdin
  * is {@code /dev/null} unless the spec gives input. Thread-safe: launches are independent.
@@ -89,6 +91,12 @@ public final class ProcessBackend implements ExecutionBackend {
         "TREE_TERMINATION",
         "not provided: a process that double-forks and calls setsid itself leaves the command's "
             + "session and parentage, and survives termination");
+    facts.put(
+        "TERMINATION_ON_HOST_EXIT",
+        "not provided: commands are plain children of this JVM with no supervisor; when the JVM "
+            + "dies (SIGKILL, the OOM killer, a crash) nothing ends them, and the command and "
+            + "everything it started keep running; a policy that requires TERMINATION_ON_HOST_EXIT "
+            + "refuses this backend");
     facts.put(
         "NETWORK_NAMESPACE",
         "not provided: the command uses the host network; a spec with network NONE requires "

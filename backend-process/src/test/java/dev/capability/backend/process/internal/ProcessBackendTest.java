@@ -462,6 +462,7 @@ class ProcessBackendTest {
     assertThat(diagnostics.get("SESSION_TERMINATION")).isEqualTo("no setsid here");
     assertThat(diagnostics.get("NETWORK_NAMESPACE")).contains("host network");
     assertThat(diagnostics.get("TREE_TERMINATION")).contains("not provided");
+    assertThat(diagnostics.get("TERMINATION_ON_HOST_EXIT")).contains("not provided").contains("keep running");
   }
 
   @Test

@@ -13,6 +13,11 @@ public enum IsolationCapability {
   SESSION_TERMINATION,
   /** A timeout ends every process the command started, including ones that left its session. */
   TREE_TERMINATION,
+  /**
+   * When the host JVM dies, even killed with {@code SIGKILL}, the command and every process it
+   * started end with it; nothing of the run outlives its host.
+   */
+  TERMINATION_ON_HOST_EXIT,
   /** The command cannot see or signal host processes. */
   PID_NAMESPACE,
   /** The command runs in its own user namespace. */

@@ -51,6 +51,7 @@ public final class ExecutionPolicy {
   private final List<String> protectedPaths;
   private final boolean neutralizeGit;
   private final Set<IsolationCapability> requiredCapabilities;
+  private final boolean allowUnisolatedFallback;
   private final boolean allowRepositoryExecutables;
   private final Set<String> inheritEnvironment;
   private final Map<String, String> setEnvironment;
@@ -69,6 +70,7 @@ public final class ExecutionPolicy {
     EnumSet<IsolationCapability> capabilities = EnumSet.noneOf(IsolationCapability.class);
     capabilities.addAll(b.requiredCapabilities);
     this.requiredCapabilities = Collections.unmodifiableSet(capabilities);
+    this.allowUnisolatedFallback = b.allowUnisolatedFallback;
     this.allowRepositoryExecutables = b.allowRepositoryExecutables;
     this.inheritEnvironment = Collections.unmodifiableSet(new TreeSet<>(b.inheritEnvironment));
     this.setEnvironment = Collections.unmodifiableMap(new TreeMap<>(b.setEnvironment));
@@ -99,6 +101,7 @@ public final class ExecutionPolicy {
     b.protectedPaths.addAll(protectedPaths);
     b.neutralizeGit = neutralizeGit;
     b.requiredCapabilities.addAll(requiredCapabilities);
+    b.allowUnisolatedFallback = allowUnisolatedFallback;
     b.allowRepositoryExecutables = allowRepositoryExecutables;
     b.inheritEnvironment.addAll(inheritEnvironment);
     b.setEnvironment.putAll(setEnvironment);
@@ -160,6 +163,15 @@ public final class ExecutionPolicy {
     return requiredCapabilities;
   }
 
+  /**
+   * Whether a command for which no backend was named may run on a backend that is not a sandbox
+   * (the {@code process} backend) when no sandbox fits; off by default, so that a broken or missing
+   * sandbox refuses the run instead of running it unconfined. Naming a backend is not affected.
+   */
+  public boolean allowUnisolatedFallback() {
+    return allowUnisolatedFallback;
+  }
+
   /** Whether an executable resolved inside the target repository may run. */
   public boolean allowRepositoryExecutables() {
     return allowRepositoryExecutables;
@@ -214,6 +226,7 @@ public final class ExecutionPolicy {
         && protectedPaths.equals(that.protectedPaths)
         && neutralizeGit == that.neutralizeGit
         && requiredCapabilities.equals(that.requiredCapabilities)
+        && allowUnisolatedFallback == that.allowUnisolatedFallback
         && allowRepositoryExecutables == that.allowRepositoryExecutables
         && inheritEnvironment.equals(that.inheritEnvironment)
         && setEnvironment.equals(that.setEnvironment)
@@ -226,7 +239,7 @@ public final class ExecutionPolicy {
   public int hashCode() {
     return Objects.hash(
         timeout, maxOutputBytes, network, projectWrites, writeScopes, protectedPaths, neutralizeGit, requiredCapabilities,
-        allowRepositoryExecutables, inheritEnvironment, setEnvironment, requestEnvironment,
+        allowUnisolatedFallback, allowRepositoryExecutables, inheritEnvironment, setEnvironment, requestEnvironment,
         acceptedDeniedEnvironment, executables);
   }
 
@@ -240,6 +253,7 @@ public final class ExecutionPolicy {
         + ", protectedPaths=" + protectedPaths
         + ", neutralizeGit=" + neutralizeGit
         + ", requiredCapabilities=" + requiredCapabilities
+        + ", allowUnisolatedFallback=" + allowUnisolatedFallback
         + ", allowRepositoryExecutables=" + allowRepositoryExecutables
         + ", inheritEnvironment=" + inheritEnvironment
         + ", setEnvironment=" + setEnvironment.keySet()
@@ -258,6 +272,7 @@ public final class ExecutionPolicy {
     private final List<String> protectedPaths = new ArrayList<>(DEFAULT_PROTECTED_PATHS);
     private boolean neutralizeGit = true;
     private final Set<IsolationCapability> requiredCapabilities = EnumSet.noneOf(IsolationCapability.class);
+    private boolean allowUnisolatedFallback;
     private boolean allowRepositoryExecutables;
     private final Set<String> inheritEnvironment = new TreeSet<>();
     private final Map<String, String> setEnvironment = new TreeMap<>();
@@ -316,6 +331,12 @@ public final class ExecutionPolicy {
     /** Adds required backend capabilities. */
     public Builder require(IsolationCapability... capabilities) {
       requiredCapabilities.addAll(List.of(capabilities));
+      return this;
+    }
+
+    /** Whether a backend that is not a sandbox may run a command nobody named a backend for; off by default. */
+    public Builder allowUnisolatedFallback(boolean allow) {
+      this.allowUnisolatedFallback = allow;
       return this;
     }
 

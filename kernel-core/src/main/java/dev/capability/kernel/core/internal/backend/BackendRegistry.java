@@ -1,5 +1,6 @@
 package dev.capability.kernel.core.internal.backend;
 
+import dev.capability.kernel.api.Attestation;
 import dev.capability.kernel.api.BackendUnavailableException;
 import dev.capability.kernel.api.CapabilityException;
 import dev.capability.kernel.api.backend.BackendConfig;
@@ -15,7 +16,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.stream.Collectors;
 
 /**
  * The backends a kernel can use: every provider is probed once when the kernel is built; the
@@ -67,12 +67,14 @@ public final class BackendRegistry implements AutoCloseable {
   }
 
   /**
-   * The backend to launch with: {@code id} when given, else the one {@link BackendSelection}
-   * chooses among the available backends for {@code required}.
+   * The backend to launch with: {@code id} when given; else the sandbox {@link BackendSelection}
+   * chooses among the available backends for {@code required}; else, only when {@code
+   * allowUnisolated}, the strongest fitting backend that is not a sandbox.
    *
-   * @throws BackendUnavailableException before anything is launched when none fits
+   * @throws BackendUnavailableException before anything is launched when none fits: {@code
+   *     ISOLATION_UNAVAILABLE} naming every backend and what it lacks or why it is unavailable
    */
-  public ExecutionBackend select(Optional<String> id, Set<IsolationCapability> required) {
+  public SelectedBackend select(Optional<String> id, Set<IsolationCapability> required, boolean allowUnisolated) {
     if (id.isPresent()) {
       ExecutionBackend backend = byId(id.get());
       Set<IsolationCapability> missing = missing(backend, required);
@@ -82,13 +84,28 @@ public final class BackendRegistry implements AutoCloseable {
             "backend '" + backend.id() + "' cannot supply " + missing
                 + " on this machine; run 'capability doctor' to see what each backend supplies, or choose another backend");
       }
-      return backend;
+      return new SelectedBackend(backend, Attestation.Backend.Choice.NAMED, "named by the request");
     }
-    return BackendSelection.strongest(available.values(), required)
-        .orElseThrow(() -> new BackendUnavailableException(
-            BackendUnavailableException.ISOLATION_UNAVAILABLE,
-            "no available backend supplies every required capability " + required + "; available: "
-                + describeAvailable() + unavailableSuffix()));
+    Optional<ExecutionBackend> sandbox = BackendSelection.strongest(available.values(), required);
+    if (sandbox.isPresent()) {
+      return new SelectedBackend(sandbox.get(), Attestation.Backend.Choice.STRONGEST_SANDBOX,
+          "the strongest available sandbox" + (required.isEmpty() ? "" : " that supplies " + sorted(required)));
+    }
+    Optional<ExecutionBackend> unisolated = BackendSelection.strongestUnisolated(available.values(), required);
+    if (unisolated.isPresent() && allowUnisolated) {
+      return new SelectedBackend(unisolated.get(), Attestation.Backend.Choice.UNISOLATED_FALLBACK,
+          "no sandbox fits (" + describeAll(required) + ") and the operator policy allows the unisolated fallback"
+              + " (allowUnisolatedFallback)");
+    }
+    String remedy = unisolated.isPresent()
+        ? "; install or repair a sandbox ('capability doctor' shows why each backend is unavailable), name a backend"
+            + " (--backend), or set \"allowUnisolatedFallback\": true in the operator policy to run without a sandbox"
+        : "; run 'capability doctor' to see what each backend supplies and why one is unavailable";
+    throw new BackendUnavailableException(
+        BackendUnavailableException.ISOLATION_UNAVAILABLE,
+        (required.isEmpty() ? "no sandbox is available" : "no available sandbox supplies every required capability " + sorted(required))
+            + (unisolated.isPresent() ? ", and the operator policy does not allow running without one" : "")
+            + ": " + describeAll(required) + remedy);
   }
 
   private ExecutionBackend byId(String id) {
@@ -114,22 +131,24 @@ public final class BackendRegistry implements AutoCloseable {
     return missing;
   }
 
-  private String describeAvailable() {
-    if (available.isEmpty()) {
-      return "none";
+  /** Every backend and why it does not fit: what it lacks, that it is not a sandbox, or why it is unavailable. */
+  private String describeAll(Set<IsolationCapability> required) {
+    List<String> descriptions = new ArrayList<>();
+    for (ExecutionBackend backend : available.values()) {
+      boolean sandbox = BackendSelection.isSandbox(backend.capabilities());
+      Set<IsolationCapability> lacks = missing(backend, required);
+      if (!sandbox) {
+        lacks.addAll(missing(backend, BackendSelection.SANDBOX));
+      }
+      descriptions.add(backend.id() + " (" + (sandbox ? "a sandbox" : "not a sandbox")
+          + (lacks.isEmpty() ? "" : ", lacks " + sorted(lacks)) + ")");
     }
-    return available.values().stream()
-        .map(b -> b.id() + " " + b.capabilities())
-        .collect(Collectors.joining(", "));
+    unavailable.forEach((id, reason) -> descriptions.add(id + " (unavailable: " + reason + ")"));
+    return descriptions.isEmpty() ? "no backend is on the class path" : String.join("; ", descriptions);
   }
 
-  private String unavailableSuffix() {
-    if (unavailable.isEmpty()) {
-      return "";
-    }
-    return "; unavailable: " + unavailable.entrySet().stream()
-        .map(e -> e.getKey() + " (" + e.getValue() + ")")
-        .collect(Collectors.joining(", "));
+  private static List<String> sorted(Set<IsolationCapability> capabilities) {
+    return capabilities.stream().map(Enum::name).sorted().toList();
   }
 
   private List<String> knownIds() {

@@ -1,5 +1,6 @@
 package dev.capability.kernel.core.internal.pipeline;
 
+import dev.capability.kernel.api.Attestation;
 import dev.capability.kernel.api.Decision;
 import dev.capability.kernel.api.ExecutionRequest;
 import dev.capability.kernel.api.backend.ExecutionBackend;
@@ -48,6 +49,9 @@ public final class ExecutionContext implements AutoCloseable {
   ExecutionBackend backend;
   /** Write-scope roots the kernel created before launch, repository-relative, parents first. */
   List<String> createdScopeRoots = List.of();
+  /** How and why {@link #backend} was chosen, for the attestation. */
+  Attestation.Backend.Choice backendChoice;
+  String backendReason;
   RepositorySnapshot snapshot;
   String inputTreeHash;
   LaunchResult launch;

@@ -4,10 +4,12 @@ import dev.capability.kernel.api.NetworkMode;
 import dev.capability.kernel.api.backend.IsolationCapability;
 import dev.capability.kernel.api.policy.ExecutionPolicy;
 import dev.capability.kernel.core.internal.backend.BackendRegistry;
+import dev.capability.kernel.core.internal.backend.SelectedBackend;
 
 /**
- * Stage 6: the backend by id, or the strongest one that supplies every capability the policy and
- * the request require. When the layers allow no network, a network namespace is required: the
+ * Stage 6: the backend by id, or the strongest sandbox that supplies every capability the policy
+ * and the request require (a backend that is not a sandbox only when the operator policy allows
+ * the unisolated fallback). When the layers allow no network, a network namespace is required: the
  * kernel never launches with a network the layers did not grant. The chosen backend becomes the
  * fifth authority layer.
  */
@@ -31,7 +33,11 @@ final class SelectBackendStage implements Stage {
     if (context.authority.networkMode().get() == NetworkMode.NONE) {
       context.requiredCapabilities.add(IsolationCapability.NETWORK_NAMESPACE);
     }
-    context.backend = backends.select(context.request.backendId(), context.requiredCapabilities);
+    SelectedBackend selected =
+        backends.select(context.request.backendId(), context.requiredCapabilities, policy.allowUnisolatedFallback());
+    context.backend = selected.backend();
+    context.backendChoice = selected.choice();
+    context.backendReason = selected.reason();
     context.authority = context.authority.withBackend(context.backend.id(), context.backend.capabilities());
   }
 }

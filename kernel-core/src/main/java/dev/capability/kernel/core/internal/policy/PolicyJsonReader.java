@@ -56,7 +56,8 @@ public final class PolicyJsonReader {
 
   static final Set<String> POLICY_MEMBERS = Set.of(
       "version", "timeoutMillis", "maxOutputBytes", "network", "projectWrites", "writeScopes", "protectedPaths",
-      "neutralizeGit", "requiredCapabilities", "allowRepositoryExecutables", "environment", "executables");
+      "neutralizeGit", "requiredCapabilities", "allowUnisolatedFallback", "allowRepositoryExecutables", "environment",
+      "executables");
   static final Set<String> ENVIRONMENT_MEMBERS = Set.of("inherit", "set", "request", "acceptDenied");
   static final Set<String> EXECUTABLE_MEMBERS = Set.of("name", "path", "sha256", "exact", "arguments", "match", "notMatch", "toolConfiguration");
   static final Set<String> ARGUMENT_MEMBERS = Set.of("flags", "subcommands", "operands", "doubleDash");
@@ -92,6 +93,7 @@ public final class PolicyJsonReader {
     root.bool("neutralizeGit").ifPresent(policy::neutralizeGit);
     root.textSet("requiredCapabilities").ifPresent(names -> names.forEach(
         name -> policy.require(capability(name, root.pointer("requiredCapabilities")))));
+    root.bool("allowUnisolatedFallback").ifPresent(policy::allowUnisolatedFallback);
     root.bool("allowRepositoryExecutables").ifPresent(policy::allowRepositoryExecutables);
     root.object("environment").ifPresent(environment -> readEnvironment(environment, policy));
     root.object("executables").ifPresent(executables -> {

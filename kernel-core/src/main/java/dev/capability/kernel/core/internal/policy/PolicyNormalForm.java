@@ -49,6 +49,10 @@ public final class PolicyNormalForm {
     root.put("protectedPaths", policy.protectedPaths());
     root.put("neutralizeGit", policy.neutralizeGit());
     root.put("requiredCapabilities", policy.requiredCapabilities().stream().map(Enum::name).sorted().toList());
+    // Written only when allowed, so that every policy without it keeps the hash it always had.
+    if (policy.allowUnisolatedFallback()) {
+      root.put("allowUnisolatedFallback", true);
+    }
     root.put("allowRepositoryExecutables", policy.allowRepositoryExecutables());
     Map<String, Object> environment = new LinkedHashMap<>();
     environment.put("inherit", List.copyOf(policy.inheritEnvironment()));

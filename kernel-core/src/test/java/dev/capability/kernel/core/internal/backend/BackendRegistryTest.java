@@ -3,6 +3,7 @@ package dev.capability.kernel.core.internal.backend;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.capability.kernel.api.Attestation;
 import dev.capability.kernel.api.BackendUnavailableException;
 import dev.capability.kernel.api.backend.BackendConfig;
 import dev.capability.kernel.api.backend.BackendProvider;
@@ -41,26 +42,72 @@ class BackendRegistryTest {
 
   private static final Reporting WEAK = new Reporting("weak", Set.of(IsolationCapability.SESSION_TERMINATION));
   private static final Reporting STRONG = new Reporting("strong",
-      Set.of(IsolationCapability.SESSION_TERMINATION, IsolationCapability.PID_NAMESPACE, IsolationCapability.NETWORK_NAMESPACE));
+      Set.of(IsolationCapability.SESSION_TERMINATION, IsolationCapability.PID_NAMESPACE, IsolationCapability.NETWORK_NAMESPACE,
+          IsolationCapability.READ_ONLY_ROOT, IsolationCapability.NON_ROOT));
+
+  private static ExecutionBackend chosen(BackendRegistry registry, Optional<String> id, Set<IsolationCapability> required) {
+    return registry.select(id, required, false).backend();
+  }
 
   @Test
-  void picksTheStrongestBackendThatSuppliesEveryRequiredCapability() {
+  void picksTheStrongestSandboxThatSuppliesEveryRequiredCapability() {
     BackendRegistry registry = BackendRegistry.create(Map.of(), List.of(WEAK, STRONG), BackendConfig.defaults());
 
-    assertThat(registry.select(Optional.empty(), Set.of()).id()).isEqualTo("strong");
-    assertThat(registry.select(Optional.empty(), Set.of(IsolationCapability.PID_NAMESPACE)).id()).isEqualTo("strong");
-    assertThat(registry.select(Optional.of("weak"), Set.of()).id()).isEqualTo("weak");
+    SelectedBackend selected = registry.select(Optional.empty(), Set.of(IsolationCapability.PID_NAMESPACE), false);
+    assertThat(selected.backend().id()).isEqualTo("strong");
+    assertThat(selected.choice()).isEqualTo(Attestation.Backend.Choice.STRONGEST_SANDBOX);
+    assertThat(selected.reason()).isEqualTo("the strongest available sandbox that supplies [PID_NAMESPACE]");
+    assertThat(chosen(registry, Optional.empty(), Set.of()).id()).isEqualTo("strong");
+  }
+
+  @Test
+  void aNamedBackendIsUsedWhetherOrNotItIsASandbox() {
+    BackendRegistry registry = BackendRegistry.create(Map.of(), List.of(WEAK, STRONG), BackendConfig.defaults());
+
+    SelectedBackend selected = registry.select(Optional.of("weak"), Set.of(), false);
+    assertThat(selected.backend().id()).isEqualTo("weak");
+    assertThat(selected.choice()).isEqualTo(Attestation.Backend.Choice.NAMED);
+  }
+
+  @Test
+  void withoutASandboxTheChoiceFailsClosedUnlessTheUnisolatedFallbackIsAllowed() {
+    Provider broken = new Provider("bwrap",
+        BackendProvider.Availability.unavailable("bwrap: creating new namespace failed: Operation not permitted"), STRONG);
+    BackendRegistry registry = BackendRegistry.create(Map.of("bwrap", broken), List.of(WEAK), BackendConfig.defaults());
+
+    assertThatThrownBy(() -> registry.select(Optional.empty(), Set.of(), false))
+        .isInstanceOfSatisfying(BackendUnavailableException.class,
+            e -> assertThat(e.code()).isEqualTo(BackendUnavailableException.ISOLATION_UNAVAILABLE))
+        .hasMessageContaining("weak (not a sandbox, lacks [NON_ROOT, PID_NAMESPACE, READ_ONLY_ROOT])")
+        .hasMessageContaining("bwrap (unavailable: bwrap: creating new namespace failed: Operation not permitted)")
+        .hasMessageContaining("\"allowUnisolatedFallback\": true");
+    SelectedBackend fallback = registry.select(Optional.empty(), Set.of(), true);
+    assertThat(fallback.backend().id()).isEqualTo("weak");
+    assertThat(fallback.choice()).isEqualTo(Attestation.Backend.Choice.UNISOLATED_FALLBACK);
+    assertThat(fallback.reason()).contains("bwrap (unavailable: bwrap: creating new namespace failed")
+        .contains("allowUnisolatedFallback");
+  }
+
+  @Test
+  void theFallbackNeverTakesABackendThatLacksARequiredCapability() {
+    BackendRegistry registry = BackendRegistry.create(Map.of(), List.of(WEAK), BackendConfig.defaults());
+
+    assertThatThrownBy(() -> registry.select(Optional.empty(), Set.of(IsolationCapability.NETWORK_NAMESPACE), true))
+        .isInstanceOfSatisfying(BackendUnavailableException.class,
+            e -> assertThat(e.code()).isEqualTo(BackendUnavailableException.ISOLATION_UNAVAILABLE))
+        .hasMessageContaining("weak (not a sandbox, lacks [NETWORK_NAMESPACE, NON_ROOT, PID_NAMESPACE, READ_ONLY_ROOT])")
+        .hasMessageNotContaining("allowUnisolatedFallback");
   }
 
   @Test
   void aRequiredCapabilityNoBackendSuppliesFailsClosedNamingIt() {
     BackendRegistry registry = BackendRegistry.create(Map.of(), List.of(WEAK, STRONG), BackendConfig.defaults());
 
-    assertThatThrownBy(() -> registry.select(Optional.empty(), Set.of(IsolationCapability.SECCOMP)))
+    assertThatThrownBy(() -> chosen(registry, Optional.empty(), Set.of(IsolationCapability.SECCOMP)))
         .isInstanceOf(BackendUnavailableException.class)
-        .hasMessageContaining("SECCOMP")
+        .hasMessageContaining("strong (a sandbox, lacks [SECCOMP])")
         .extracting(e -> ((BackendUnavailableException) e).code()).isEqualTo("ISOLATION_UNAVAILABLE");
-    assertThatThrownBy(() -> registry.select(Optional.of("weak"), Set.of(IsolationCapability.PID_NAMESPACE)))
+    assertThatThrownBy(() -> chosen(registry, Optional.of("weak"), Set.of(IsolationCapability.PID_NAMESPACE)))
         .extracting(e -> ((BackendUnavailableException) e).code()).isEqualTo("ISOLATION_UNAVAILABLE");
   }
 
@@ -68,7 +115,7 @@ class BackendRegistryTest {
   void anUnknownIdNamesTheArtifactToAdd() {
     BackendRegistry registry = BackendRegistry.create(Map.of(), List.of(WEAK), BackendConfig.defaults());
 
-    assertThatThrownBy(() -> registry.select(Optional.of("docker"), Set.of()))
+    assertThatThrownBy(() -> chosen(registry, Optional.of("docker"), Set.of()))
         .hasMessageContaining("capability-backend-docker")
         .extracting(e -> ((BackendUnavailableException) e).code()).isEqualTo("BACKEND_UNKNOWN");
   }
@@ -78,10 +125,10 @@ class BackendRegistryTest {
     Provider broken = new Provider("bwrap", BackendProvider.Availability.unavailable("bwrap is not installed"), STRONG);
     BackendRegistry registry = BackendRegistry.create(Map.of("bwrap", broken), List.of(WEAK), BackendConfig.defaults());
 
-    assertThatThrownBy(() -> registry.select(Optional.of("bwrap"), Set.of()))
+    assertThatThrownBy(() -> chosen(registry, Optional.of("bwrap"), Set.of()))
         .hasMessageContaining("bwrap is not installed")
         .extracting(e -> ((BackendUnavailableException) e).code()).isEqualTo("BACKEND_UNAVAILABLE");
-    assertThat(registry.select(Optional.empty(), Set.of()).id()).isEqualTo("weak");
+    assertThat(chosen(registry, Optional.of("weak"), Set.of()).id()).isEqualTo("weak");
     assertThat(registry.statuses()).extracting(s -> s.id() + ":" + s.available())
         .containsExactly("weak:true", "bwrap:false");
   }
@@ -106,10 +153,11 @@ class BackendRegistryTest {
     };
     BackendRegistry registry = BackendRegistry.create(Map.of("bwrap", misconfigured), List.of(WEAK), BackendConfig.defaults());
 
-    assertThatThrownBy(() -> registry.select(Optional.of("bwrap"), Set.of()))
+    assertThatThrownBy(() -> chosen(registry, Optional.of("bwrap"), Set.of()))
         .hasMessageContaining("no memory controller")
         .extracting(e -> ((BackendUnavailableException) e).code()).isEqualTo("BACKEND_UNAVAILABLE");
-    assertThat(registry.select(Optional.empty(), Set.of()).id()).isEqualTo("weak");
+    assertThatThrownBy(() -> chosen(registry, Optional.empty(), Set.of()))
+        .hasMessageContaining("bwrap (unavailable: BACKEND_UNAVAILABLE: bwrap.memory is set but no memory controller");
   }
 
   @Test

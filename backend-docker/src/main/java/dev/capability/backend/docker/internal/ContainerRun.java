@@ -6,6 +6,7 @@ import dev.capability.backend.support.PinnedCopy;
 import com.github.dockerjava.api.DockerClient;
 import com.github.dockerjava.api.async.ResultCallback;
 import com.github.dockerjava.api.command.CreateContainerResponse;
+import com.github.dockerjava.api.command.InspectContainerResponse;
 import com.github.dockerjava.api.command.WaitContainerResultCallback;
 import com.github.dockerjava.api.exception.DockerException;
 import com.github.dockerjava.api.exception.NotFoundException;
@@ -243,6 +244,10 @@ final class ContainerRun {
           termination = "output-limit-kill";
         }
         OptionalInt exitCode = exitCode(wait);
+        boolean outOfMemory = outOfMemoryKilled(id);
+        if (outOfMemory && termination.equals("none")) {
+          termination = "oom-kill";
+        }
         if (!output.awaitCompletion(OUTPUT_DRAIN.toNanos(), TimeUnit.NANOSECONDS)) {
           output.markIncomplete();
         }
@@ -250,6 +255,7 @@ final class ContainerRun {
             exitCode,
             timedOut,
             outputLimitHit.get(),
+            outOfMemory,
             output.stdout(),
             output.stderr(),
             startedAt,
@@ -271,6 +277,23 @@ final class ContainerRun {
     } catch (DockerException | com.github.dockerjava.api.exception.DockerClientException e) {
       LOG.debug("no exit status: {}", e.getMessage());
       return OptionalInt.empty();
+    }
+  }
+
+  /**
+   * Whether the kernel's out-of-memory killer ended a process of the container: the daemon sets
+   * {@code State.OOMKilled} on an OOM event of the container's memory cgroup. Without it an OOM kill
+   * would read as an ordinary exit 137.
+   */
+  private boolean outOfMemoryKilled(String id) {
+    try {
+      InspectContainerResponse.ContainerState state = client.inspectContainerCmd(id).exec().getState();
+      return state != null && Boolean.TRUE.equals(state.getOOMKilled());
+    } catch (DockerException e) {
+      throw new LaunchFailedException(
+          "cannot inspect container " + id + " after its exit to see whether it ran out of memory: "
+              + e.getMessage(),
+          e);
     }
   }
 

@@ -20,8 +20,10 @@ import dev.capability.kernel.api.backend.LaunchFailedException;
 import dev.capability.kernel.api.backend.LaunchResult;
 import dev.capability.kernel.api.backend.LaunchSpec;
 import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
@@ -43,10 +45,13 @@ import org.slf4j.LoggerFactory;
  * One launch: create, attach, start, wait, remove. The container is removed whatever happens, and
  * {@link #run} returns only once it is gone: its processes cannot outlive the launch.
  *
- * <p>The entrypoint is {@code busybox env -i NAME=VALUE... tini -- executable arguments...}: {@code
- * env -i} drops the variables the daemon always adds ({@code PATH}, {@code HOSTNAME}, {@code
- * HOME}) before anything of the command runs, and tini, as PID 1 with exactly the spec's
- * environment, forwards signals to the command and reports a death by signal N as 128 + N.
+ * <p>The entrypoint is {@code ck-launch tini -- executable arguments...}, and the environment is
+ * never part of it: stdin always starts with the spec's environment as a block (see {@link
+ * #environmentBlock}), then the spec's input. {@code ck-launch} reads exactly the block and
+ * executes tini with exactly that environment, which drops the variables the daemon always adds
+ * ({@code PATH}, {@code HOSTNAME}, {@code HOME}); so no value, an operator's token included, is in
+ * the container's configuration ({@code docker inspect}) or in any process's argv. tini, as PID 1,
+ * forwards signals to the command and reports a death by signal N as 128 + N.
  */
 final class ContainerRun {
   private static final Logger LOG = LoggerFactory.getLogger(ContainerRun.class);
@@ -103,10 +108,27 @@ final class ContainerRun {
     }
   }
 
-  /** The entrypoint; see the class comment. */
+  /** The entrypoint; see the class comment. It holds no environment value. */
   List<String> entrypoint(LaunchSpec spec) {
-    List<String> argv = new ArrayList<>(List.of(settings.envTool(), "env", "-i", "--"));
-    spec.environment().entrySet().stream()
+    List<String> argv = new ArrayList<>(List.of(settings.launcher(), settings.init(), "--"));
+    argv.add(spec.executable().path().toString());
+    argv.addAll(spec.arguments());
+    for (String arg : argv) {
+      if (arg.indexOf('\0') >= 0) {
+        throw new LaunchFailedException("an argument contains a NUL byte");
+      }
+    }
+    return argv;
+  }
+
+  /**
+   * What {@code ck-launch} reads first from stdin: the length in bytes of the entries as ASCII
+   * decimal and a newline, then each {@code NAME=VALUE} of the spec's environment, sorted by name,
+   * ended by a NUL byte.
+   */
+  static byte[] environmentBlock(Map<String, String> environment) {
+    ByteArrayOutputStream entries = new ByteArrayOutputStream();
+    environment.entrySet().stream()
         .sorted(Map.Entry.comparingByKey())
         .forEach(
             e -> {
@@ -114,22 +136,29 @@ final class ContainerRun {
                 throw new LaunchFailedException(
                     "environment variable name '" + e.getKey() + "' is empty or contains '='");
               }
-              argv.add(e.getKey() + "=" + e.getValue());
+              String entry = e.getKey() + "=" + e.getValue();
+              if (entry.indexOf('\0') >= 0) {
+                throw new LaunchFailedException(
+                    "environment variable " + e.getKey() + " contains a NUL byte");
+              }
+              entries.writeBytes(entry.getBytes(StandardCharsets.UTF_8));
+              entries.write(0);
             });
-    argv.add(settings.init());
-    argv.add("--");
-    argv.add(spec.executable().path().toString());
-    argv.addAll(spec.arguments());
-    for (String arg : argv) {
-      if (arg.indexOf('\0') >= 0) {
-        throw new LaunchFailedException("an argument or environment value contains a NUL byte");
-      }
-    }
-    return argv;
+    ByteArrayOutputStream block = new ByteArrayOutputStream();
+    block.writeBytes((entries.size() + "\n").getBytes(StandardCharsets.US_ASCII));
+    block.writeBytes(entries.toByteArray());
+    return block.toByteArray();
+  }
+
+  /** Everything the container reads on stdin: the environment block, then the spec's input. */
+  private static byte[] stdin(LaunchSpec spec) {
+    ByteArrayOutputStream stdin = new ByteArrayOutputStream();
+    stdin.writeBytes(environmentBlock(spec.environment()));
+    spec.stdin().ifPresent(stdin::writeBytes);
+    return stdin.toByteArray();
   }
 
   private String create(LaunchSpec spec, String runId, List<Mount> mounts) {
-    boolean stdin = spec.stdin().isPresent();
     HostConfig host =
         HostConfig.newHostConfig()
             .withReadonlyRootfs(true)
@@ -160,9 +189,9 @@ final class ContainerRun {
               .withLabels(Labels.forRun(runId, jvm))
               .withHostName("sandbox")
               .withTty(false)
-              .withAttachStdin(stdin)
-              .withStdinOpen(stdin)
-              .withStdInOnce(stdin)
+              .withAttachStdin(true)
+              .withStdinOpen(true)
+              .withStdInOnce(true)
               .withAttachStdout(true)
               .withAttachStderr(true)
               .withHostConfig(host)
@@ -207,7 +236,7 @@ final class ContainerRun {
                 .withFollowStream(true)
                 .withLogs(false)
                 .exec(output);
-        StdinFeed stdin = StdinFeed.open(client, id, spec.stdin().orElse(null))) {
+        StdinFeed stdin = StdinFeed.open(client, id, stdin(spec))) {
       if (!attached.awaitStarted(ATTACH_WAIT.toMillis(), TimeUnit.MILLISECONDS)) {
         throw new LaunchFailedException("the daemon did not attach to container " + id);
       }
@@ -370,7 +399,7 @@ final class ContainerRun {
         }
       };
 
-  /** Writes the spec's input through a stdin-only attach and closes it, which closes stdin. */
+  /** Writes stdin's bytes through a stdin-only attach and closes it, which closes stdin. */
   static final class StdinFeed implements AutoCloseable {
     private final ResultCallback.Adapter<Frame> callback;
     private final CountDownLatch drained;
@@ -383,9 +412,6 @@ final class ContainerRun {
     }
 
     static StdinFeed open(DockerClient client, String id, byte[] input) {
-      if (input == null) {
-        return new StdinFeed(null, new CountDownLatch(0), new CountDownLatch(0));
-      }
       CountDownLatch drained = new CountDownLatch(1);
       InputStream source = new EndSignallingStream(new ByteArrayInputStream(input), drained);
       ResultCallback.Adapter<Frame> callback = new ResultCallback.Adapter<>();
@@ -433,19 +459,16 @@ final class ContainerRun {
     }
 
     void awaitAttached(Duration wait) throws InterruptedException {
-      if (callback != null
-          && !callback.awaitStarted(wait.toMillis(), TimeUnit.MILLISECONDS)) {
+      if (!callback.awaitStarted(wait.toMillis(), TimeUnit.MILLISECONDS)) {
         throw new LaunchFailedException("the daemon did not attach stdin");
       }
     }
 
     @Override
     public void close() throws IOException {
-      if (callback != null) {
-        drained.countDown();
-        started.countDown();
-        callback.close();
-      }
+      drained.countDown();
+      started.countDown();
+      callback.close();
     }
   }
 

@@ -238,7 +238,7 @@ public final class DockerBackend implements ExecutionBackend {
           "the probe container, given an empty environment, had "
               + report.environmentBytes()
               + " bytes of environment in PID 1 or itself; check "
-              + DockerSettings.ENV_TOOL
+              + DockerSettings.LAUNCHER
               + " and "
               + DockerSettings.INIT);
     }

@@ -8,6 +8,7 @@ import dev.capability.kernel.api.backend.LaunchFailedException;
 import dev.capability.kernel.api.backend.LaunchSpec;
 import dev.capability.kernel.api.backend.PinnedExecutable;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -34,29 +35,44 @@ class ContainerRunTest {
   }
 
   @Test
-  void clearsTheEnvironmentSetsTheSpecsThenStartsTiniWithTheCanonicalPath() {
+  void theEntrypointStartsTiniWithTheCanonicalPathAndHoldsNoEnvironmentValue() {
     List<String> argv =
         RUN.entrypoint(
             spec()
-                .environment(Map.of("B", "2=two", "A", "line\nbreak", "-dash", ""))
+                .environment(Map.of("TOKEN", "s3cr3t"))
                 .arguments(List.of("--", "-i", "X=1"))
                 .build());
 
     assertThat(argv)
         .containsExactly(
-            "/opt/capability/bin/busybox",
-            "env",
-            "-i",
-            "--",
-            "-dash=",
-            "A=line\nbreak",
-            "B=2=two",
+            "/opt/capability/bin/ck-launch",
             "/opt/capability/bin/tini",
             "--",
             "/usr/bin/printf",
             "--",
             "-i",
             "X=1");
+  }
+
+  @Test
+  void theEnvironmentBlockIsItsLengthThenSortedNulEndedEntries() {
+    byte[] block =
+        ContainerRun.environmentBlock(Map.of("B", "2=two", "A", "line\nbreak", "-dash", ""));
+
+    assertThat(new String(block, StandardCharsets.UTF_8))
+        .isEqualTo("28\n-dash=\0A=line\nbreak\0B=2=two\0");
+    assertThat(new String(ContainerRun.environmentBlock(Map.of()), StandardCharsets.UTF_8))
+        .isEqualTo("0\n");
+  }
+
+  @Test
+  void refusesAnEnvironmentNameWithAnEqualsSignOrAValueWithANulByte() {
+    assertThatThrownBy(() -> ContainerRun.environmentBlock(Map.of("A=B", "1")))
+        .isInstanceOf(LaunchFailedException.class)
+        .hasMessageContaining("'='");
+    assertThatThrownBy(() -> ContainerRun.environmentBlock(Map.of("A", "1\0")))
+        .isInstanceOf(LaunchFailedException.class)
+        .hasMessageContaining("NUL");
   }
 
   @Test

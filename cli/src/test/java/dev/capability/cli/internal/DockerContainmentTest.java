@@ -16,6 +16,7 @@ import dev.capability.kernel.api.policy.ExecutionPolicy;
 import dev.capability.kernel.core.CommandKernel;
 import dev.capability.kernel.core.ExecutionPolicies;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
@@ -62,5 +63,23 @@ class DockerContainmentTest {
     assertThat(result.attestation().status()).isEqualTo(ExecutionStatus.MEMORY_LIMIT);
     assertThat(AttestationJson.toMap(result.attestation())).containsEntry("status", "MEMORY_LIMIT");
     assertThat(ExitCodes.forExec(result)).isEqualTo(ExitCodes.BOUND_HIT);
+  }
+
+  @Test
+  void argumentsBeyondTheContainersExecLimitAreALaunchFailureNamingTheirCode() {
+    String[] argv = new String[3 + 40];
+    argv[0] = "perl";
+    argv[1] = "-e";
+    argv[2] = "exit 0";
+    Arrays.fill(argv, 3, argv.length, "a".repeat(100_000));
+    ExecutionPolicy policy = ExecutionPolicy.builder()
+        .executable(ExecutableRule.named("perl").exact(Arrays.copyOfRange(argv, 1, argv.length)).build())
+        .build();
+
+    ExecutionResult result = kernel(policy).execute(ExecutionRequest.argv(argv).workingDirectory(directory).build());
+
+    assertThat(result.status()).isEqualTo(ExecutionStatus.LAUNCH_FAILED);
+    assertThat(result.failureMessage()).startsWith("ARGUMENT_LIST_TOO_LONG: the arguments and environment of");
+    assertThat(ExitCodes.forExec(result)).isEqualTo(ExitCodes.CANNOT_EXECUTE);
   }
 }

@@ -65,13 +65,17 @@ final class ContainerRun {
   private final ContainerLayout layout;
   private final HostJvm jvm;
   private final String imageId;
+  private final ExecLimit limit;
 
   /**
    * @param imageId the image's id ({@code sha256:...}) as resolved when the backend was created:
    *     containers start from exactly that image, even if its tag is moved afterwards
+   * @param limit what one {@code execve} in the daemon's containers accepts; a spec over it is
+   *     refused before anything is created
    */
-  ContainerRun(DockerClient client, DockerSettings settings, HostJvm jvm, String imageId) {
+  ContainerRun(DockerClient client, DockerSettings settings, HostJvm jvm, String imageId, ExecLimit limit) {
     this.client = Objects.requireNonNull(client, "client");
+    this.limit = Objects.requireNonNull(limit, "limit");
     this.imageId = Objects.requireNonNull(imageId, "imageId");
     this.settings = Objects.requireNonNull(settings, "settings");
     this.layout = new ContainerLayout(settings);
@@ -80,13 +84,15 @@ final class ContainerRun {
 
   /** Runs the spec; see the class comment. */
   LaunchResult run(LaunchSpec spec) {
+    List<String> entrypoint = entrypoint(spec);
+    limit.check(spec.executable().path().toString(), entrypoint, spec.environment());
     String runId = UUID.randomUUID().toString();
     Path runDirectory = createRunDirectory(runId);
     try {
       Path copy = runDirectory.resolve("executable");
       PinnedCopy.copy(spec.executable(), copy);
       List<Mount> mounts = layout.plan(spec, copy, MountTable.current());
-      String id = create(spec, runId, mounts);
+      String id = create(spec, entrypoint, runId, mounts);
       try {
         return startAndWait(spec, id);
       } finally {
@@ -158,7 +164,7 @@ final class ContainerRun {
     return stdin.toByteArray();
   }
 
-  private String create(LaunchSpec spec, String runId, List<Mount> mounts) {
+  private String create(LaunchSpec spec, List<String> entrypoint, String runId, List<Mount> mounts) {
     HostConfig host =
         HostConfig.newHostConfig()
             .withReadonlyRootfs(true)
@@ -181,7 +187,7 @@ final class ContainerRun {
           client
               .createContainerCmd(imageId)
               .withName("ck-" + runId)
-              .withEntrypoint(entrypoint(spec))
+              .withEntrypoint(entrypoint)
               .withCmd(List.of())
               .withEnv(List.of())
               .withUser(settings.uid() + ":" + settings.gid())

@@ -49,12 +49,13 @@ public final class DockerBackend implements ExecutionBackend {
       Set<IsolationCapability> capabilities,
       Map<String, String> diagnostics,
       HostJvm jvm,
-      String imageId) {
+      String imageId,
+      ExecLimit limit) {
     this.client = client;
     this.settings = settings;
     this.capabilities = Set.copyOf(capabilities);
     this.diagnostics = Map.copyOf(diagnostics);
-    this.runs = new ContainerRun(client, settings, jvm, imageId);
+    this.runs = new ContainerRun(client, settings, jvm, imageId, limit);
   }
 
   /** The result of probing: available or not, and why. */
@@ -103,9 +104,14 @@ public final class DockerBackend implements ExecutionBackend {
         int removed = new LeakSweep(client, jvm, settings.workDirectory()).sweep();
         diagnostics.put("leak-sweep", removed + " leftover container(s) of dead JVMs removed");
       }
-      ContainerRun probeRun = new ContainerRun(client, settings, jvm, imageId);
+      ContainerRun probeRun =
+          new ContainerRun(client, settings, jvm, imageId, ExecLimit.forStack(Optional.empty()));
       ProbeReport report = probe(probeRun, settings);
       Set<IsolationCapability> verified = assess(report, settings, diagnostics);
+      ExecLimit limit = ExecLimit.forStack(report.stackLimit());
+      diagnostics.put(
+          "argument-limit",
+          limit.maxBytes() + " bytes of arguments and environment per command (" + limit.basis() + ")");
       diagnostics.put(
           "summary",
           "docker "
@@ -118,7 +124,7 @@ public final class DockerBackend implements ExecutionBackend {
               + settings.image()
               + "; containers run as uid "
               + settings.uid());
-      return new DockerBackend(client, settings, verified, diagnostics, jvm, imageId);
+      return new DockerBackend(client, settings, verified, diagnostics, jvm, imageId, limit);
     } catch (RuntimeException e) {
       closeQuietly(client);
       throw e;

@@ -12,6 +12,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 
@@ -19,7 +20,12 @@ import org.junit.jupiter.api.Test;
 class ContainerRunTest {
   private static final DockerClient CLIENT = DockerClients.fromEnvironment();
   private static final ContainerRun RUN =
-      new ContainerRun(CLIENT, DockerSettings.defaults(), HostJvm.current(), "sha256:" + "0".repeat(64));
+      new ContainerRun(
+          CLIENT,
+          DockerSettings.defaults(),
+          HostJvm.current(),
+          "sha256:" + "0".repeat(64),
+          ExecLimit.forStack(Optional.empty()));
 
   @AfterAll
   static void close() throws IOException {

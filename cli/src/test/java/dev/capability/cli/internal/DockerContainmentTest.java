@@ -1,6 +1,7 @@
 package dev.capability.cli.internal;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.capability.backend.docker.DockerBackendProvider;
 import dev.capability.backend.docker.LocalRuntimeImage;
@@ -63,6 +64,43 @@ class DockerContainmentTest {
     assertThat(result.attestation().status()).isEqualTo(ExecutionStatus.MEMORY_LIMIT);
     assertThat(AttestationJson.toMap(result.attestation())).containsEntry("status", "MEMORY_LIMIT");
     assertThat(ExitCodes.forExec(result)).isEqualTo(ExitCodes.BOUND_HIT);
+  }
+
+  private static ExecutionPolicy catPolicy(Map<String, String> minimums) {
+    ExecutionPolicy.Builder policy = ExecutionPolicy.builder()
+        .executable(ExecutableRule.named("cat").exact("/proc/version").build());
+    minimums.forEach((component, version) -> policy.minimumBackendVersion("docker", component, version));
+    return policy.build();
+  }
+
+  @Test
+  void theAttestationRecordsTheVersionsThatEnforceTheContainer() {
+    ExecutionResult result = kernel(catPolicy(Map.of("daemon", "1", "runc", "1.0", "kernel", "3.10")))
+        .execute(ExecutionRequest.argv("cat", "/proc/version").workingDirectory(directory).build());
+
+    assertThat(result.status()).as(result.stderr().text()).isEqualTo(ExecutionStatus.COMPLETED);
+    Map<String, String> versions = result.attestation().backend().versions();
+    assertThat(versions).containsKeys("daemon", "api", "containerd", "runc", "kernel");
+    assertThat(versions.get("daemon")).matches("\\d+\\.\\d+.*");
+    assertThat(versions.get("kernel")).isEqualTo(System.getProperty("os.version"));
+    assertThat(result.stdout().text()).contains(versions.get("kernel"));
+    @SuppressWarnings("unchecked")
+    Map<String, Object> backend = (Map<String, Object>) AttestationJson.toMap(result.attestation()).get("backend");
+    assertThat(backend).containsEntry("versions", versions);
+  }
+
+  @Test
+  void aDaemonOlderThanThePolicysMinimumIsRefusedBeforeLaunch() {
+    CommandKernel kernel = kernel(catPolicy(Map.of("daemon", "999.1")));
+    ExecutionRequest request = ExecutionRequest.argv("cat", "/proc/version").workingDirectory(directory).build();
+
+    assertThatThrownBy(() -> kernel.execute(request))
+        .isInstanceOfSatisfying(BackendUnavailableException.class, e -> {
+          assertThat(e.code()).isEqualTo(BackendUnavailableException.VERSION_TOO_OLD);
+          assertThat(ExitCodes.forExec(e)).isEqualTo(ExitCodes.CANNOT_EXECUTE);
+        })
+        .hasMessageContaining("is older than the policy's minimum 999.1");
+    assertThat(kernel.check(request).decision().code()).isEqualTo(BackendUnavailableException.VERSION_TOO_OLD);
   }
 
   @Test

@@ -86,11 +86,20 @@ public record Attestation(
     }
   }
 
-  /** The backend that launched the command and the capabilities it advertised. */
-  public record Backend(String id, Set<IsolationCapability> capabilities) {
+  /**
+   * The backend that launched the command, the capabilities it advertised, and the versions of
+   * what enforces them ({@link dev.capability.kernel.api.backend.ExecutionBackend#versions()}).
+   */
+  public record Backend(String id, Set<IsolationCapability> capabilities, Map<String, String> versions) {
     public Backend {
       Objects.requireNonNull(id, "id");
       capabilities = Set.copyOf(capabilities);
+      versions = Collections.unmodifiableSortedMap(new TreeMap<>(Objects.requireNonNull(versions, "versions")));
+    }
+
+    /** A backend that names no versions. */
+    public Backend(String id, Set<IsolationCapability> capabilities) {
+      this(id, capabilities, Map.of());
     }
   }
 

@@ -43,6 +43,10 @@ public final class AttestationJson {
       backend.put("id", a.backend().id());
       backend.put("capabilities", a.backend().capabilities().stream()
           .map(c -> c.name()).sorted().toList());
+      // Present only when the backend names versions, so that every other attestation keeps its form.
+      if (!a.backend().versions().isEmpty()) {
+        backend.put("versions", a.backend().versions());
+      }
       m.put("backend", backend);
     }
     Map<String, Object> environment = new LinkedHashMap<>();

@@ -42,7 +42,7 @@ final class AttestationFactory {
         policy.hash(),
         policy.source(),
         context.pinned == null ? null : Attestation.Executable.of(context.pinned.executable()),
-        context.backend == null ? null : new Attestation.Backend(context.backend.id(), context.backend.capabilities()),
+        context.backend == null ? null : new Attestation.Backend(context.backend.id(), context.backend.capabilities(), context.backend.versions()),
         environment,
         network(context),
         projectWrites(context),

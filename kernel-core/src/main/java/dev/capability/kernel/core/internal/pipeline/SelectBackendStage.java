@@ -4,12 +4,13 @@ import dev.capability.kernel.api.NetworkMode;
 import dev.capability.kernel.api.backend.IsolationCapability;
 import dev.capability.kernel.api.policy.ExecutionPolicy;
 import dev.capability.kernel.core.internal.backend.BackendRegistry;
+import dev.capability.kernel.core.internal.backend.BackendVersions;
 
 /**
  * Stage 6: the backend by id, or the strongest one that supplies every capability the policy and
  * the request require. When the layers allow no network, a network namespace is required: the
  * kernel never launches with a network the layers did not grant. The chosen backend becomes the
- * fifth authority layer.
+ * fifth authority layer. Its versions must meet the policy's minimums for it.
  */
 final class SelectBackendStage implements Stage {
   private final ExecutionPolicy policy;
@@ -32,6 +33,7 @@ final class SelectBackendStage implements Stage {
       context.requiredCapabilities.add(IsolationCapability.NETWORK_NAMESPACE);
     }
     context.backend = backends.select(context.request.backendId(), context.requiredCapabilities);
+    BackendVersions.requireMinimums(context.backend, policy.minimumBackendVersions());
     context.authority = context.authority.withBackend(context.backend.id(), context.backend.capabilities());
   }
 }

@@ -86,6 +86,7 @@ final class ContainerRun {
   LaunchResult run(LaunchSpec spec) {
     List<String> entrypoint = entrypoint(spec);
     limit.check(spec.executable().path().toString(), entrypoint, spec.environment());
+    byte[] stdin = stdin(spec);
     String runId = UUID.randomUUID().toString();
     Path runDirectory = createRunDirectory(runId);
     try {
@@ -94,7 +95,7 @@ final class ContainerRun {
       List<Mount> mounts = layout.plan(spec, copy, MountTable.current());
       String id = create(spec, entrypoint, runId, mounts);
       try {
-        return startAndWait(spec, id);
+        return startAndWait(spec, id, stdin);
       } finally {
         remove(id);
       }
@@ -225,7 +226,7 @@ final class ContainerRun {
     };
   }
 
-  private LaunchResult startAndWait(LaunchSpec spec, String id) {
+  private LaunchResult startAndWait(LaunchSpec spec, String id, byte[] stdinBytes) {
     AtomicBoolean outputLimitHit = new AtomicBoolean();
     OutputCapture output =
         new OutputCapture(
@@ -242,7 +243,7 @@ final class ContainerRun {
                 .withFollowStream(true)
                 .withLogs(false)
                 .exec(output);
-        StdinFeed stdin = StdinFeed.open(client, id, stdin(spec))) {
+        StdinFeed stdin = StdinFeed.open(client, id, stdinBytes)) {
       if (!attached.awaitStarted(ATTACH_WAIT.toMillis(), TimeUnit.MILLISECONDS)) {
         throw new LaunchFailedException("the daemon did not attach to container " + id);
       }

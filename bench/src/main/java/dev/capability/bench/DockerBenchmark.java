@@ -8,7 +8,6 @@ import dev.capability.kernel.api.backend.ExecutionBackend;
 import dev.capability.kernel.api.backend.LaunchResult;
 import dev.capability.kernel.api.backend.LaunchSpec;
 import dev.capability.kernel.api.backend.PinnedExecutable;
-import java.io.File;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -86,6 +85,7 @@ public class DockerBenchmark {
                 "docker",
                 "run",
                 "--rm",
+                "--interactive",
                 "--read-only",
                 "--cap-drop",
                 "ALL",
@@ -127,9 +127,9 @@ public class DockerBenchmark {
     argv.add("--mount");
     argv.add("type=bind,source=" + repository + ",target=" + repository + ",readonly");
     argv.add("--entrypoint");
-    argv.add("/opt/capability/bin/busybox");
+    argv.add("/opt/capability/bin/ck-launch");
     argv.add(LocalRuntimeImage.defaultTag());
-    argv.addAll(List.of("env", "-i", "--", "/opt/capability/bin/tini", "--", exit0.toString()));
+    argv.addAll(List.of("/opt/capability/bin/tini", "--", exit0.toString()));
     return argv;
   }
 
@@ -188,11 +188,11 @@ public class DockerBenchmark {
 
   @Benchmark
   public int dockerRunRmFromProcessBuilder() throws IOException, InterruptedException {
-    Process process =
-        new ProcessBuilder(dockerRun)
-            .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")))
-            .redirectErrorStream(true)
-            .start();
+    Process process = new ProcessBuilder(dockerRun).redirectErrorStream(true).start();
+    // The launcher's empty environment block, as the backend sends it; then end of input.
+    try (java.io.OutputStream stdin = process.getOutputStream()) {
+      stdin.write("0\n".getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+    }
     byte[] output = process.getInputStream().readAllBytes();
     int status = process.waitFor();
     if (status != 0) {

@@ -19,7 +19,7 @@ import java.util.Objects;
  * docker.allow-pull}, {@code docker.uid}, {@code docker.gid}, {@code docker.limit.memory}, {@code
  * .pids}, {@code .cpus}, {@code docker.tmp-size}, {@code docker.shm-size}, {@code
  * docker.log-driver}, {@code docker.log-max-size}, {@code docker.system-paths}, {@code
- * docker.etc}, {@code docker.env-tool}, {@code docker.init}, {@code docker.network} and {@code
+ * docker.etc}, {@code docker.launcher}, {@code docker.init}, {@code docker.network} and {@code
  * docker.work-dir}; see {@code docs/backends/docker.md}. An unknown {@code docker.*} key is an
  * error.
  */

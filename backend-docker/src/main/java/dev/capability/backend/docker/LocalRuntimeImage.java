@@ -15,8 +15,9 @@ import java.util.Optional;
 import java.util.function.Consumer;
 
 /**
- * Builds the docker backend's minimal runtime image on the daemon, without any registry: a
- * statically linked busybox (for {@code env -i}) and tini (PID 1), a {@code jlink} runtime of this
+ * Builds the docker backend's minimal runtime image on the daemon, without any registry: the
+ * entrypoint launcher {@code ck-launch} (compiled statically with this host's gcc), a statically
+ * linked busybox and tini (PID 1), a {@code jlink} runtime of this
  * JDK for capability code, and {@code /etc/passwd} naming {@code nobody}, loaded as a local image.
  * Building again with the same inputs leaves the existing image alone.
  *
@@ -25,6 +26,7 @@ import java.util.function.Consumer;
  * }</pre>
  */
 public final class LocalRuntimeImage {
+  private static final List<Path> COMPILER = List.of(Path.of("/usr/bin/gcc"), Path.of("/usr/bin/cc"));
   private static final List<Path> BUSYBOX =
       List.of(Path.of("/bin/busybox"), Path.of("/usr/bin/busybox"));
   private static final List<Path> TINI =
@@ -42,11 +44,12 @@ public final class LocalRuntimeImage {
   }
 
   /**
-   * Makes sure {@code tag} names the runtime image built from this host's busybox, tini and JDK,
+   * Makes sure {@code tag} names the runtime image built from this host's gcc, busybox, tini and JDK,
    * on the daemon named by {@code DOCKER_HOST}; builds it when it is missing or its inputs changed.
    *
    * @return the image id
-   * @throws BackendUnavailableException when the daemon, busybox-static, tini or jlink is missing
+   * @throws BackendUnavailableException when the daemon, gcc with a static C library,
+   *     busybox-static, tini or jlink is missing
    */
   public static String ensure(String tag) {
     return ensure(tag, step -> {});
@@ -60,11 +63,13 @@ public final class LocalRuntimeImage {
   public static String ensure(String tag, Consumer<String> progress) {
     Objects.requireNonNull(tag, "tag");
     Objects.requireNonNull(progress, "progress");
-    Path busybox = staticBinary(BUSYBOX, "busybox (install busybox-static)");
-    Path tini = staticBinary(TINI, "tini (install tini or docker.io)");
+    Path compiler = hostBinary(COMPILER, "C compiler (install gcc and libc6-dev)");
+    Path busybox = hostBinary(BUSYBOX, "busybox (install busybox-static)");
+    Path tini = hostBinary(TINI, "tini (install tini or docker.io)");
     try (DockerClient client = DockerClients.fromEnvironment()) {
       return new RuntimeImageBuilder(
               client,
+              compiler,
               busybox,
               tini,
               RuntimeImageBuilder.DEFAULT_MODULES,
@@ -85,7 +90,7 @@ public final class LocalRuntimeImage {
     }
   }
 
-  private static Path staticBinary(List<Path> candidates, String what) {
+  private static Path hostBinary(List<Path> candidates, String what) {
     Optional<Path> found =
         candidates.stream()
             .filter(Files::isRegularFile)

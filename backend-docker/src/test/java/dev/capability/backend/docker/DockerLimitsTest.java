@@ -71,10 +71,22 @@ class DockerLimitsTest {
   }
 
   @Test
-  void aMemoryHogIsKilledAtTheMemoryLimit() throws IOException {
+  void aMemoryHogIsKilledAtTheMemoryLimitAndReportedAsSuch() throws IOException {
     LaunchResult result = perl("my $x = 'x' x (512 * 1024 * 1024); print length($x); exit 0");
 
     assertThat(result.exitCode()).hasValue(137);
     assertThat(result.stdout().text()).isEmpty();
+    assertThat(result.memoryLimitHit()).as("memoryLimitHit").isTrue();
+    assertThat(result.termination()).isEqualTo("oom-kill");
+    assertThat(result.timedOut()).isFalse();
+  }
+
+  @Test
+  void aCommandThatKillsItselfWithSignalNineIsNotAMemoryKill() throws IOException {
+    LaunchResult result = perl("kill 'KILL', $$");
+
+    assertThat(result.exitCode()).hasValue(137);
+    assertThat(result.memoryLimitHit()).as("memoryLimitHit").isFalse();
+    assertThat(result.termination()).isEqualTo("none");
   }
 }

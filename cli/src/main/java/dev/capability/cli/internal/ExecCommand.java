@@ -123,6 +123,9 @@ final class ExecCommand implements Callable<Integer> {
       console.err().println("capability: timed out; the whole process tree was ended");
     } else if (result.status() == ExecutionStatus.OUTPUT_LIMIT) {
       console.err().println("capability: output limit reached; the command was ended and its output truncated");
+    } else if (result.status() == ExecutionStatus.MEMORY_LIMIT) {
+      console.err().println("capability: memory limit reached; the out-of-memory killer ended the command"
+          + result.exitCode().stream().mapToObj(code -> " (exit " + code + ")").findFirst().orElse(""));
     } else if (result.status() == ExecutionStatus.LAUNCH_FAILED) {
       console.err().println("capability: could not launch: " + result.failureMessage());
     }

@@ -23,7 +23,7 @@ public final class ExitCodes {
    * code is in the stderr line and in the attestation. Wins over every code of a command that ran.
    */
   public static final int WRITE_VIOLATION = 123;
-  /** exec: the command was ended by its time or output bound. */
+  /** exec: the command was ended by its time, output or memory bound. */
   public static final int BOUND_HIT = 124;
   /** exec: the kernel refused the command, or its configuration is unusable. */
   public static final int KERNEL_REFUSED = 125;
@@ -58,7 +58,7 @@ public final class ExitCodes {
     }
     return switch (result.status()) {
       case COMPLETED -> result.exitCode().orElse(CANNOT_EXECUTE);
-      case TIMED_OUT, OUTPUT_LIMIT -> BOUND_HIT;
+      case TIMED_OUT, OUTPUT_LIMIT, MEMORY_LIMIT -> BOUND_HIT;
       case LAUNCH_FAILED -> CANNOT_EXECUTE;
       case DENIED -> switch (result.decision().code()) {
         case "EXECUTABLE_NOT_FOUND" -> NOT_FOUND;

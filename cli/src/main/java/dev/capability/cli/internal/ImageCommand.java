@@ -12,7 +12,7 @@ import picocli.CommandLine.Option;
 @Command(
     name = "image",
     description =
-        "Build (or confirm) the Docker backend's runtime image from this host's busybox-static, tini and a jlink"
+        "Build (or confirm) the Docker backend's runtime image from this host's gcc, busybox-static, tini and a jlink"
             + " runtime of this JDK, without any registry.")
 final class ImageCommand implements Callable<Integer> {
   private final Console console;

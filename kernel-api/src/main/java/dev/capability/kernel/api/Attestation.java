@@ -89,17 +89,25 @@ public record Attestation(
   }
 
   /**
-   * The backend that launched the command, the capabilities it advertised, and why it was the one.
+   * The backend that launched the command, the capabilities it advertised, why it was the one, and
+   * the versions of what enforces them ({@link dev.capability.kernel.api.backend.ExecutionBackend#versions()}).
    *
    * @param choice how it was chosen
    * @param reason the choice in words: for {@link Choice#UNISOLATED_FALLBACK}, why no sandbox fitted
+   * @param versions component name to version, empty when the backend names none
    */
-  public record Backend(String id, Set<IsolationCapability> capabilities, Choice choice, String reason) {
+  public record Backend(String id, Set<IsolationCapability> capabilities, Choice choice, String reason, Map<String, String> versions) {
     public Backend {
       Objects.requireNonNull(id, "id");
       capabilities = Set.copyOf(capabilities);
       Objects.requireNonNull(choice, "choice");
       Objects.requireNonNull(reason, "reason");
+      versions = Collections.unmodifiableSortedMap(new TreeMap<>(Objects.requireNonNull(versions, "versions")));
+    }
+
+    /** A backend that names no versions. */
+    public Backend(String id, Set<IsolationCapability> capabilities, Choice choice, String reason) {
+      this(id, capabilities, choice, reason, Map.of());
     }
 
     /** How the backend was chosen; written in JSON in lower case with hyphens ({@code strongest-sandbox}). */

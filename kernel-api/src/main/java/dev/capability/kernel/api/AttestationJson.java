@@ -45,6 +45,10 @@ public final class AttestationJson {
           .map(c -> c.name()).sorted().toList());
       backend.put("choice", a.backend().choice().jsonName());
       backend.put("reason", a.backend().reason());
+      // Present only when the backend names versions, so that every other attestation keeps its form.
+      if (!a.backend().versions().isEmpty()) {
+        backend.put("versions", a.backend().versions());
+      }
       m.put("backend", backend);
     }
     Map<String, Object> environment = new LinkedHashMap<>();

@@ -10,6 +10,11 @@ public enum ExecutionStatus {
   TIMED_OUT,
   /** A stream exceeded its bound and the whole process tree was ended. */
   OUTPUT_LIMIT,
+  /**
+   * The command reached the backend's memory limit and the operating system's out-of-memory killer
+   * ended a process of it; the exit code, when there is one, is what the command then exited with.
+   */
+  MEMORY_LIMIT,
   /** The command was authorized but could not be started. */
   LAUNCH_FAILED
 }

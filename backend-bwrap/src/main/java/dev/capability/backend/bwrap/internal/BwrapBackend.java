@@ -101,6 +101,14 @@ public final class BwrapBackend implements ExecutionBackend {
     return support.capabilities();
   }
 
+  /** bubblewrap's version as {@code bwrap --version} reported it, and the kernel's release. */
+  @Override
+  public Map<String, String> versions() {
+    return Map.of(
+        "bwrap", support.setup().orElseThrow().tools().version().toString(),
+        "kernel", System.getProperty("os.version"));
+  }
+
   @Override
   public Map<String, String> diagnostics() {
     return support.diagnostics();

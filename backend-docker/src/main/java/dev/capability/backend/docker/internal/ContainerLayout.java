@@ -73,7 +73,7 @@ final class ContainerLayout {
     // The entrypoint runs these from the image before the command: a bind over them would run
     // other bytes than the pinned executable, as PID 1.
     this.imageTools = new LinkedHashSet<>();
-    for (String tool : List.of(settings.envTool(), settings.init())) {
+    for (String tool : List.of(settings.launcher(), settings.init())) {
       Path parent = Path.of(tool).getParent();
       imageTools.add(parent == null || parent.getNameCount() == 0 ? Path.of(tool) : parent);
     }

@@ -6,6 +6,7 @@ import dev.capability.backend.support.PinnedCopy;
 import com.github.dockerjava.api.DockerClient;
 import com.github.dockerjava.api.async.ResultCallback;
 import com.github.dockerjava.api.command.CreateContainerResponse;
+import com.github.dockerjava.api.command.InspectContainerResponse;
 import com.github.dockerjava.api.command.WaitContainerResultCallback;
 import com.github.dockerjava.api.exception.DockerException;
 import com.github.dockerjava.api.exception.NotFoundException;
@@ -19,8 +20,10 @@ import dev.capability.kernel.api.backend.LaunchFailedException;
 import dev.capability.kernel.api.backend.LaunchResult;
 import dev.capability.kernel.api.backend.LaunchSpec;
 import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
@@ -42,10 +45,13 @@ import org.slf4j.LoggerFactory;
  * One launch: create, attach, start, wait, remove. The container is removed whatever happens, and
  * {@link #run} returns only once it is gone: its processes cannot outlive the launch.
  *
- * <p>The entrypoint is {@code busybox env -i NAME=VALUE... tini -- executable arguments...}: {@code
- * env -i} drops the variables the daemon always adds ({@code PATH}, {@code HOSTNAME}, {@code
- * HOME}) before anything of the command runs, and tini, as PID 1 with exactly the spec's
- * environment, forwards signals to the command and reports a death by signal N as 128 + N.
+ * <p>The entrypoint is {@code ck-launch tini -- executable arguments...}, and the environment is
+ * never part of it: stdin always starts with the spec's environment as a block (see {@link
+ * #environmentBlock}), then the spec's input. {@code ck-launch} reads exactly the block and
+ * executes tini with exactly that environment, which drops the variables the daemon always adds
+ * ({@code PATH}, {@code HOSTNAME}, {@code HOME}); so no value, an operator's token included, is in
+ * the container's configuration ({@code docker inspect}) or in any process's argv. tini, as PID 1,
+ * forwards signals to the command and reports a death by signal N as 128 + N.
  */
 final class ContainerRun {
   private static final Logger LOG = LoggerFactory.getLogger(ContainerRun.class);
@@ -59,13 +65,17 @@ final class ContainerRun {
   private final ContainerLayout layout;
   private final HostJvm jvm;
   private final String imageId;
+  private final ExecLimit limit;
 
   /**
    * @param imageId the image's id ({@code sha256:...}) as resolved when the backend was created:
    *     containers start from exactly that image, even if its tag is moved afterwards
+   * @param limit what one {@code execve} in the daemon's containers accepts; a spec over it is
+   *     refused before anything is created
    */
-  ContainerRun(DockerClient client, DockerSettings settings, HostJvm jvm, String imageId) {
+  ContainerRun(DockerClient client, DockerSettings settings, HostJvm jvm, String imageId, ExecLimit limit) {
     this.client = Objects.requireNonNull(client, "client");
+    this.limit = Objects.requireNonNull(limit, "limit");
     this.imageId = Objects.requireNonNull(imageId, "imageId");
     this.settings = Objects.requireNonNull(settings, "settings");
     this.layout = new ContainerLayout(settings);
@@ -74,15 +84,18 @@ final class ContainerRun {
 
   /** Runs the spec; see the class comment. */
   LaunchResult run(LaunchSpec spec) {
+    List<String> entrypoint = entrypoint(spec);
+    limit.check(spec.executable().path().toString(), entrypoint, spec.environment());
+    byte[] stdin = stdin(spec);
     String runId = UUID.randomUUID().toString();
     Path runDirectory = createRunDirectory(runId);
     try {
       Path copy = runDirectory.resolve("executable");
       PinnedCopy.copy(spec.executable(), copy);
       List<Mount> mounts = layout.plan(spec, copy, MountTable.current());
-      String id = create(spec, runId, mounts);
+      String id = create(spec, entrypoint, runId, mounts);
       try {
-        return startAndWait(spec, id);
+        return startAndWait(spec, id, stdin);
       } finally {
         remove(id);
       }
@@ -102,10 +115,27 @@ final class ContainerRun {
     }
   }
 
-  /** The entrypoint; see the class comment. */
+  /** The entrypoint; see the class comment. It holds no environment value. */
   List<String> entrypoint(LaunchSpec spec) {
-    List<String> argv = new ArrayList<>(List.of(settings.envTool(), "env", "-i", "--"));
-    spec.environment().entrySet().stream()
+    List<String> argv = new ArrayList<>(List.of(settings.launcher(), settings.init(), "--"));
+    argv.add(spec.executable().path().toString());
+    argv.addAll(spec.arguments());
+    for (String arg : argv) {
+      if (arg.indexOf('\0') >= 0) {
+        throw new LaunchFailedException("an argument contains a NUL byte");
+      }
+    }
+    return argv;
+  }
+
+  /**
+   * What {@code ck-launch} reads first from stdin: the length in bytes of the entries as ASCII
+   * decimal and a newline, then each {@code NAME=VALUE} of the spec's environment, sorted by name,
+   * ended by a NUL byte.
+   */
+  static byte[] environmentBlock(Map<String, String> environment) {
+    ByteArrayOutputStream entries = new ByteArrayOutputStream();
+    environment.entrySet().stream()
         .sorted(Map.Entry.comparingByKey())
         .forEach(
             e -> {
@@ -113,22 +143,29 @@ final class ContainerRun {
                 throw new LaunchFailedException(
                     "environment variable name '" + e.getKey() + "' is empty or contains '='");
               }
-              argv.add(e.getKey() + "=" + e.getValue());
+              String entry = e.getKey() + "=" + e.getValue();
+              if (entry.indexOf('\0') >= 0) {
+                throw new LaunchFailedException(
+                    "environment variable " + e.getKey() + " contains a NUL byte");
+              }
+              entries.writeBytes(entry.getBytes(StandardCharsets.UTF_8));
+              entries.write(0);
             });
-    argv.add(settings.init());
-    argv.add("--");
-    argv.add(spec.executable().path().toString());
-    argv.addAll(spec.arguments());
-    for (String arg : argv) {
-      if (arg.indexOf('\0') >= 0) {
-        throw new LaunchFailedException("an argument or environment value contains a NUL byte");
-      }
-    }
-    return argv;
+    ByteArrayOutputStream block = new ByteArrayOutputStream();
+    block.writeBytes((entries.size() + "\n").getBytes(StandardCharsets.US_ASCII));
+    block.writeBytes(entries.toByteArray());
+    return block.toByteArray();
   }
 
-  private String create(LaunchSpec spec, String runId, List<Mount> mounts) {
-    boolean stdin = spec.stdin().isPresent();
+  /** Everything the container reads on stdin: the environment block, then the spec's input. */
+  private static byte[] stdin(LaunchSpec spec) {
+    ByteArrayOutputStream stdin = new ByteArrayOutputStream();
+    stdin.writeBytes(environmentBlock(spec.environment()));
+    spec.stdin().ifPresent(stdin::writeBytes);
+    return stdin.toByteArray();
+  }
+
+  private String create(LaunchSpec spec, List<String> entrypoint, String runId, List<Mount> mounts) {
     HostConfig host =
         HostConfig.newHostConfig()
             .withReadonlyRootfs(true)
@@ -151,7 +188,7 @@ final class ContainerRun {
           client
               .createContainerCmd(imageId)
               .withName("ck-" + runId)
-              .withEntrypoint(entrypoint(spec))
+              .withEntrypoint(entrypoint)
               .withCmd(List.of())
               .withEnv(List.of())
               .withUser(settings.uid() + ":" + settings.gid())
@@ -159,9 +196,9 @@ final class ContainerRun {
               .withLabels(Labels.forRun(runId, jvm))
               .withHostName("sandbox")
               .withTty(false)
-              .withAttachStdin(stdin)
-              .withStdinOpen(stdin)
-              .withStdInOnce(stdin)
+              .withAttachStdin(true)
+              .withStdinOpen(true)
+              .withStdInOnce(true)
               .withAttachStdout(true)
               .withAttachStderr(true)
               .withHostConfig(host)
@@ -189,7 +226,7 @@ final class ContainerRun {
     };
   }
 
-  private LaunchResult startAndWait(LaunchSpec spec, String id) {
+  private LaunchResult startAndWait(LaunchSpec spec, String id, byte[] stdinBytes) {
     AtomicBoolean outputLimitHit = new AtomicBoolean();
     OutputCapture output =
         new OutputCapture(
@@ -206,7 +243,7 @@ final class ContainerRun {
                 .withFollowStream(true)
                 .withLogs(false)
                 .exec(output);
-        StdinFeed stdin = StdinFeed.open(client, id, spec.stdin().orElse(null))) {
+        StdinFeed stdin = StdinFeed.open(client, id, stdinBytes)) {
       if (!attached.awaitStarted(ATTACH_WAIT.toMillis(), TimeUnit.MILLISECONDS)) {
         throw new LaunchFailedException("the daemon did not attach to container " + id);
       }
@@ -243,6 +280,10 @@ final class ContainerRun {
           termination = "output-limit-kill";
         }
         OptionalInt exitCode = exitCode(wait);
+        boolean outOfMemory = outOfMemoryKilled(id);
+        if (outOfMemory && termination.equals("none")) {
+          termination = "oom-kill";
+        }
         if (!output.awaitCompletion(OUTPUT_DRAIN.toNanos(), TimeUnit.NANOSECONDS)) {
           output.markIncomplete();
         }
@@ -250,6 +291,7 @@ final class ContainerRun {
             exitCode,
             timedOut,
             outputLimitHit.get(),
+            outOfMemory,
             output.stdout(),
             output.stderr(),
             startedAt,
@@ -271,6 +313,23 @@ final class ContainerRun {
     } catch (DockerException | com.github.dockerjava.api.exception.DockerClientException e) {
       LOG.debug("no exit status: {}", e.getMessage());
       return OptionalInt.empty();
+    }
+  }
+
+  /**
+   * Whether the kernel's out-of-memory killer ended a process of the container: the daemon sets
+   * {@code State.OOMKilled} on an OOM event of the container's memory cgroup. Without it an OOM kill
+   * would read as an ordinary exit 137.
+   */
+  private boolean outOfMemoryKilled(String id) {
+    try {
+      InspectContainerResponse.ContainerState state = client.inspectContainerCmd(id).exec().getState();
+      return state != null && Boolean.TRUE.equals(state.getOOMKilled());
+    } catch (DockerException e) {
+      throw new LaunchFailedException(
+          "cannot inspect container " + id + " after its exit to see whether it ran out of memory: "
+              + e.getMessage(),
+          e);
     }
   }
 
@@ -347,7 +406,7 @@ final class ContainerRun {
         }
       };
 
-  /** Writes the spec's input through a stdin-only attach and closes it, which closes stdin. */
+  /** Writes stdin's bytes through a stdin-only attach and closes it, which closes stdin. */
   static final class StdinFeed implements AutoCloseable {
     private final ResultCallback.Adapter<Frame> callback;
     private final CountDownLatch drained;
@@ -360,9 +419,6 @@ final class ContainerRun {
     }
 
     static StdinFeed open(DockerClient client, String id, byte[] input) {
-      if (input == null) {
-        return new StdinFeed(null, new CountDownLatch(0), new CountDownLatch(0));
-      }
       CountDownLatch drained = new CountDownLatch(1);
       InputStream source = new EndSignallingStream(new ByteArrayInputStream(input), drained);
       ResultCallback.Adapter<Frame> callback = new ResultCallback.Adapter<>();
@@ -410,19 +466,16 @@ final class ContainerRun {
     }
 
     void awaitAttached(Duration wait) throws InterruptedException {
-      if (callback != null
-          && !callback.awaitStarted(wait.toMillis(), TimeUnit.MILLISECONDS)) {
+      if (!callback.awaitStarted(wait.toMillis(), TimeUnit.MILLISECONDS)) {
         throw new LaunchFailedException("the daemon did not attach stdin");
       }
     }
 
     @Override
     public void close() throws IOException {
-      if (callback != null) {
-        drained.countDown();
-        started.countDown();
-        callback.close();
-      }
+      drained.countDown();
+      started.countDown();
+      callback.close();
     }
   }
 

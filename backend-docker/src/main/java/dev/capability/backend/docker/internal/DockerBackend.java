@@ -5,6 +5,7 @@ import com.github.dockerjava.api.command.InspectImageResponse;
 import com.github.dockerjava.api.command.PullImageResultCallback;
 import com.github.dockerjava.api.exception.NotFoundException;
 import com.github.dockerjava.api.model.Version;
+import com.github.dockerjava.api.model.VersionComponent;
 import dev.capability.kernel.api.BackendUnavailableException;
 import dev.capability.kernel.api.Sha256;
 import dev.capability.kernel.api.backend.BackendConfig;
@@ -20,6 +21,7 @@ import java.time.Duration;
 import java.util.EnumSet;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
@@ -41,6 +43,7 @@ public final class DockerBackend implements ExecutionBackend {
   private final DockerSettings settings;
   private final Set<IsolationCapability> capabilities;
   private final Map<String, String> diagnostics;
+  private final Map<String, String> versions;
   private final ContainerRun runs;
 
   private DockerBackend(
@@ -48,13 +51,16 @@ public final class DockerBackend implements ExecutionBackend {
       DockerSettings settings,
       Set<IsolationCapability> capabilities,
       Map<String, String> diagnostics,
+      Map<String, String> versions,
       HostJvm jvm,
-      String imageId) {
+      String imageId,
+      ExecLimit limit) {
     this.client = client;
     this.settings = settings;
     this.capabilities = Set.copyOf(capabilities);
     this.diagnostics = Map.copyOf(diagnostics);
-    this.runs = new ContainerRun(client, settings, jvm, imageId);
+    this.versions = Map.copyOf(versions);
+    this.runs = new ContainerRun(client, settings, jvm, imageId, limit);
   }
 
   /** The result of probing: available or not, and why. */
@@ -103,9 +109,14 @@ public final class DockerBackend implements ExecutionBackend {
         int removed = new LeakSweep(client, jvm, settings.workDirectory()).sweep();
         diagnostics.put("leak-sweep", removed + " leftover container(s) of dead JVMs removed");
       }
-      ContainerRun probeRun = new ContainerRun(client, settings, jvm, imageId);
+      ContainerRun probeRun =
+          new ContainerRun(client, settings, jvm, imageId, ExecLimit.forStack(Optional.empty()));
       ProbeReport report = probe(probeRun, settings);
       Set<IsolationCapability> verified = assess(report, settings, diagnostics);
+      ExecLimit limit = ExecLimit.forStack(report.stackLimit());
+      diagnostics.put(
+          "argument-limit",
+          limit.maxBytes() + " bytes of arguments and environment per command (" + limit.basis() + ")");
       diagnostics.put(
           "summary",
           "docker "
@@ -118,7 +129,8 @@ public final class DockerBackend implements ExecutionBackend {
               + settings.image()
               + "; containers run as uid "
               + settings.uid());
-      return new DockerBackend(client, settings, verified, diagnostics, jvm, imageId);
+      return new DockerBackend(
+          client, settings, verified, diagnostics, versions(version), jvm, imageId, limit);
     } catch (RuntimeException e) {
       closeQuietly(client);
       throw e;
@@ -137,6 +149,32 @@ public final class DockerBackend implements ExecutionBackend {
               + " (set DOCKER_HOST, DOCKER_TLS_VERIFY, DOCKER_CERT_PATH for a remote one): "
               + e.getMessage(),
           e);
+    }
+  }
+
+  /**
+   * What the daemon says enforces its containers: its own version and API version, the kernel it
+   * runs on, and the components it names (containerd, runc, docker-init), lower-cased.
+   */
+  static Map<String, String> versions(Version version) {
+    Map<String, String> versions = new TreeMap<>();
+    putIfKnown(versions, "daemon", version.getVersion());
+    putIfKnown(versions, "api", version.getApiVersion());
+    putIfKnown(versions, "kernel", version.getKernelVersion());
+    if (version.getComponents() != null) {
+      for (VersionComponent component : version.getComponents()) {
+        String name = component.getName() == null ? "" : component.getName().toLowerCase(Locale.ROOT);
+        if (!name.isEmpty() && !name.equals("engine")) {
+          putIfKnown(versions, name, component.getVersion());
+        }
+      }
+    }
+    return versions;
+  }
+
+  private static void putIfKnown(Map<String, String> versions, String name, String value) {
+    if (value != null && !value.isBlank()) {
+      versions.put(name, value.strip());
     }
   }
 
@@ -238,7 +276,7 @@ public final class DockerBackend implements ExecutionBackend {
           "the probe container, given an empty environment, had "
               + report.environmentBytes()
               + " bytes of environment in PID 1 or itself; check "
-              + DockerSettings.ENV_TOOL
+              + DockerSettings.LAUNCHER
               + " and "
               + DockerSettings.INIT);
     }
@@ -374,6 +412,11 @@ public final class DockerBackend implements ExecutionBackend {
   @Override
   public Set<IsolationCapability> capabilities() {
     return capabilities;
+  }
+
+  @Override
+  public Map<String, String> versions() {
+    return versions;
   }
 
   @Override

@@ -36,9 +36,10 @@ import java.util.regex.Pattern;
  *     decision (see {@code docs/backends/docker.md})
  * @param etcEntries {@code docker.etc}: names under {@code /etc} bound read-only; a trailing {@code
  *     *} matches a prefix
- * @param envTool {@code docker.env-tool}: the path, inside the image, of a busybox that starts
- *     every command through {@code env -i}, so the command gets exactly the spec's environment and
- *     none of the variables the daemon adds
+ * @param launcher {@code docker.launcher}: the path, inside the image, of the entrypoint ({@code
+ *     ck-launch}) that reads the spec's environment from stdin and starts tini with exactly it, so
+ *     that no value is in the container's configuration and none of the variables the daemon adds
+ *     reaches the command
  * @param init {@code docker.init}: the path, inside the image, of tini, which runs as PID 1 with
  *     exactly the spec's environment and reports a death by signal N as 128 + N
  * @param network {@code docker.network}: the network of a spec that allows the network, {@code
@@ -60,7 +61,7 @@ public record DockerSettings(
     String logMaxSize,
     List<Path> systemPaths,
     List<String> etcEntries,
-    String envTool,
+    String launcher,
     String init,
     String network,
     Path workDirectory) {
@@ -80,7 +81,7 @@ public record DockerSettings(
   static final String LOG_MAX_SIZE = "docker.log-max-size";
   static final String SYSTEM_PATHS = "docker.system-paths";
   static final String ETC = "docker.etc";
-  static final String ENV_TOOL = "docker.env-tool";
+  static final String LAUNCHER = "docker.launcher";
   static final String WORK_DIR = "docker.work-dir";
   static final String INIT = "docker.init";
   static final String NETWORK = "docker.network";
@@ -100,7 +101,7 @@ public record DockerSettings(
           LOG_MAX_SIZE,
           SYSTEM_PATHS,
           ETC,
-          ENV_TOOL,
+          LAUNCHER,
           INIT,
           NETWORK,
           WORK_DIR);
@@ -131,8 +132,8 @@ public record DockerSettings(
           "crypto-policies",
           "java-*");
 
-  /** Where {@link dev.capability.backend.docker.LocalRuntimeImage} puts busybox. */
-  public static final String DEFAULT_ENV_TOOL = RuntimeImageBuilder.BUSYBOX;
+  /** Where {@link dev.capability.backend.docker.LocalRuntimeImage} puts the entrypoint launcher. */
+  public static final String DEFAULT_LAUNCHER = RuntimeImageBuilder.LAUNCHER;
 
   /** Where {@link dev.capability.backend.docker.LocalRuntimeImage} puts tini. */
   public static final String DEFAULT_INIT = RuntimeImageBuilder.TINI;
@@ -154,7 +155,7 @@ public record DockerSettings(
     Objects.requireNonNull(logMaxSize, "logMaxSize");
     systemPaths = List.copyOf(systemPaths);
     etcEntries = List.copyOf(etcEntries);
-    Objects.requireNonNull(envTool, "envTool");
+    Objects.requireNonNull(launcher, "launcher");
     Objects.requireNonNull(init, "init");
     boolean bounded = logDriver.equals("json-file") || logDriver.equals("local");
     if (!logDriver.equals("none") && !(bounded && !logMaxSize.isEmpty())) {
@@ -228,7 +229,7 @@ public record DockerSettings(
     b.logDriver(logDriver, logMaxSize);
     config.get(SYSTEM_PATHS).map(v -> VALUES.absolutePaths(SYSTEM_PATHS, v)).ifPresent(b::systemPaths);
     config.get(ETC).map(v -> VALUES.etcNames(ETC, v)).ifPresent(b::etcEntries);
-    config.get(ENV_TOOL).map(v -> VALUES.absolutePath(ENV_TOOL, v).toString()).ifPresent(b::envTool);
+    config.get(LAUNCHER).map(v -> VALUES.absolutePath(LAUNCHER, v).toString()).ifPresent(b::launcher);
     config.get(INIT).map(v -> VALUES.absolutePath(INIT, v).toString()).ifPresent(b::init);
     config.get(NETWORK).map(DockerSettings::network).ifPresent(b::network);
     config.get(WORK_DIR).map(v -> VALUES.absolutePath(WORK_DIR, v)).ifPresent(b::workDirectory);
@@ -258,7 +259,7 @@ public record DockerSettings(
     private String logMaxSize = "";
     private List<Path> systemPaths = DEFAULT_SYSTEM_PATHS;
     private List<String> etcEntries = DEFAULT_ETC;
-    private String envTool = DEFAULT_ENV_TOOL;
+    private String launcher = DEFAULT_LAUNCHER;
     private String init = DEFAULT_INIT;
     private String network = "bridge";
     private Path workDirectory = Path.of(System.getProperty("java.io.tmpdir")).toAbsolutePath();
@@ -327,8 +328,8 @@ public record DockerSettings(
       return this;
     }
 
-    public Builder envTool(String envTool) {
-      this.envTool = Objects.requireNonNull(envTool, "envTool");
+    public Builder launcher(String launcher) {
+      this.launcher = Objects.requireNonNull(launcher, "launcher");
       return this;
     }
 
@@ -362,7 +363,7 @@ public record DockerSettings(
           logMaxSize,
           systemPaths,
           etcEntries,
-          envTool,
+          launcher,
           init,
           network,
           workDirectory);

@@ -24,6 +24,9 @@ import java.util.regex.Pattern;
  * @param memoryLimit the cgroup's memory limit, as written
  * @param pidsLimit the cgroup's process limit, as written
  * @param cpuLimit the cgroup's CPU quota, as written
+ * @param stackLimit the soft limit of the stack size in bytes from {@code /proc/self/limits}, as
+ *     written ({@code unlimited} or a number), which sets how many bytes of arguments and
+ *     environment an {@code execve} in the container accepts
  */
 record ProbeReport(
     int environmentBytes,
@@ -34,7 +37,8 @@ record ProbeReport(
     String hostname,
     Optional<String> memoryLimit,
     Optional<String> pidsLimit,
-    Optional<String> cpuLimit) {
+    Optional<String> cpuLimit,
+    Optional<String> stackLimit) {
 
   static final String SEPARATOR = "/proc/sys/kernel/ostype";
 
@@ -54,7 +58,9 @@ record ProbeReport(
           "/sys/fs/cgroup/pids.max",
           SEPARATOR,
           "/sys/fs/cgroup/cpu/cpu.cfs_quota_us",
-          "/sys/fs/cgroup/cpu.max");
+          "/sys/fs/cgroup/cpu.max",
+          SEPARATOR,
+          "/proc/self/limits");
 
   private static final Pattern MOUNTINFO =
       Pattern.compile("\\d+ \\d+ \\d+:\\d+ \\S+ (\\S+) (\\S+)(?: (?!- )\\S+)* - (\\S+) \\S+ ?(\\S*)");
@@ -135,7 +141,18 @@ record ProbeReport(
             hostname,
             section(sections, 0),
             section(sections, 1),
-            section(sections, 2)));
+            section(sections, 2),
+            stackLimit(sections)));
+  }
+
+  private static Optional<String> stackLimit(List<List<String>> sections) {
+    if (sections.size() < 4) {
+      return Optional.empty();
+    }
+    return sections.get(3).stream()
+        .filter(line -> line.startsWith("Max stack size "))
+        .map(line -> line.substring("Max stack size ".length()).strip().split("\\s+")[0])
+        .findFirst();
   }
 
   private static Optional<String> section(List<List<String>> sections, int index) {

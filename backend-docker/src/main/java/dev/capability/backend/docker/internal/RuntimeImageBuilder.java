@@ -37,8 +37,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Builds the minimal runtime image without any registry: a root filesystem holding busybox (for
- * {@code env -i}), tini (as PID 1), a jlink'ed Java runtime, {@code /etc/passwd} naming {@code
+ * Builds the minimal runtime image without any registry: a root filesystem holding the entrypoint
+ * {@code ck-launch} (compiled here from its C source with the host's C compiler, statically),
+ * busybox (a userland for images used without the host's system directories), tini (as PID 1), a jlink'ed Java runtime, {@code /etc/passwd} naming {@code
  * nobody}, and the host's top-level system symlinks (merged {@code /usr}), written as a tar in the
  * {@code docker save} format and loaded through the API. The tar is deterministic (sorted entries,
  * fixed times and owners), so its config digest, which is the image id, depends only on the inputs.
@@ -50,6 +51,7 @@ public final class RuntimeImageBuilder {
   public static final String TOOL_DIRECTORY = "/opt/capability";
 
   public static final String BUSYBOX = TOOL_DIRECTORY + "/bin/busybox";
+  public static final String LAUNCHER = TOOL_DIRECTORY + "/bin/ck-launch";
   public static final String TINI = TOOL_DIRECTORY + "/bin/tini";
   public static final String JAVA_HOME = TOOL_DIRECTORY + "/java";
 
@@ -58,10 +60,12 @@ public final class RuntimeImageBuilder {
       List.of("java.base", "java.logging", "java.management", "jdk.unsupported");
 
   private static final Logger LOG = LoggerFactory.getLogger(RuntimeImageBuilder.class);
-  private static final String RECIPE_VERSION = "1";
+  private static final String RECIPE_VERSION = "2";
+  private static final String LAUNCHER_SOURCE = "ck-launch.c";
   private static final Date EPOCH = new Date(0);
 
   private final DockerClient client;
+  private final Path compiler;
   private final Path busybox;
   private final Path tini;
   private final List<String> modules;
@@ -70,6 +74,8 @@ public final class RuntimeImageBuilder {
 
   /**
    * @param client the daemon to load the image into
+   * @param compiler a C compiler on this host that links statically ({@code gcc} with the C
+   *     library's static archive), for the entrypoint launcher
    * @param busybox a statically linked busybox on this host
    * @param tini a statically linked tini on this host
    * @param modules the Java modules to jlink; empty for an image without Java
@@ -79,12 +85,14 @@ public final class RuntimeImageBuilder {
    */
   public RuntimeImageBuilder(
       DockerClient client,
+      Path compiler,
       Path busybox,
       Path tini,
       List<String> modules,
       Path workDirectory,
       Consumer<String> progress) {
     this.client = Objects.requireNonNull(client, "client");
+    this.compiler = Objects.requireNonNull(compiler, "compiler");
     this.busybox = Objects.requireNonNull(busybox, "busybox");
     this.tini = Objects.requireNonNull(tini, "tini");
     this.modules = List.copyOf(modules);
@@ -99,7 +107,8 @@ public final class RuntimeImageBuilder {
    * @throws BackendUnavailableException when an input is missing or the daemon refuses the image
    */
   public String ensure(String tag) {
-    String recipe = recipeDigest();
+    byte[] launcher = compileLauncher();
+    String recipe = recipeDigest(launcher);
     Optional<InspectImageResponse> existing = inspect(tag);
     if (existing.isPresent()
         && existing.get().getConfig() != null
@@ -122,7 +131,7 @@ public final class RuntimeImageBuilder {
       }
       Path layer = scratch.resolve("layer.tar");
       progress.accept("writing the image layer");
-      String layerDigest = writeLayer(root, layer);
+      String layerDigest = writeLayer(root, layer, launcher);
       byte[] config = config(recipe, layerDigest);
       String configDigest = Sha256.hex(config);
       Path image = scratch.resolve("image.tar");
@@ -151,9 +160,10 @@ public final class RuntimeImageBuilder {
     }
   }
 
-  private String recipeDigest() {
+  private String recipeDigest(byte[] launcher) {
     MessageDigest digest = Sha256.newDigest();
     update(digest, "recipe " + RECIPE_VERSION);
+    update(digest, "launcher " + Sha256.hex(launcher));
     update(digest, "busybox " + fileDigest(busybox));
     update(digest, "tini " + fileDigest(tini));
     update(digest, "java " + System.getProperty("java.home") + " " + Runtime.version());
@@ -173,6 +183,72 @@ public final class RuntimeImageBuilder {
       return Sha256.hex(Files.readAllBytes(file));
     } catch (IOException e) {
       throw unavailable("cannot read " + file + " for the runtime image: " + e);
+    }
+  }
+
+  /**
+   * Compiles {@code ck-launch} from the C source this module ships. Compiled on every call, since
+   * its bytes are an input of the recipe (a new compiler or C library gives a new image); it takes
+   * a fraction of a second. The output of the same compiler and source is the same bytes.
+   */
+  private byte[] compileLauncher() {
+    Path scratch = null;
+    try {
+      scratch = Files.createTempDirectory(workDirectory, "ck-docker-launcher-");
+      Path source = scratch.resolve(LAUNCHER_SOURCE);
+      try (InputStream in = RuntimeImageBuilder.class.getResourceAsStream(LAUNCHER_SOURCE)) {
+        if (in == null) {
+          throw unavailable("the launcher source " + LAUNCHER_SOURCE + " is missing from this jar");
+        }
+        Files.copy(in, source);
+      }
+      Path binary = scratch.resolve("ck-launch");
+      Path log = scratch.resolve("cc.log");
+      ProcessBuilder cc =
+          new ProcessBuilder(
+                  compiler.toString(), "-static", "-Os", "-s", "-Wall", "-o", binary.toString(),
+                  source.toString())
+              .directory(scratch.toFile())
+              .redirectErrorStream(true)
+              .redirectOutput(log.toFile())
+              .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")));
+      // The compiler finds its assembler and linker on PATH; nothing else of this JVM's
+      // environment may change what it builds.
+      cc.environment().clear();
+      cc.environment().put("PATH", "/usr/bin:/bin");
+      cc.environment().put("LC_ALL", "C");
+      int status = await(cc.start(), "the C compiler " + compiler);
+      if (status != 0) {
+        throw unavailable(
+            "compiling the entrypoint launcher with "
+                + compiler
+                + " failed with status "
+                + status
+                + " (it needs gcc and the C library's static archive: apt-get install gcc"
+                + " libc6-dev): "
+                + Files.readString(log).strip());
+      }
+      return Files.readAllBytes(binary);
+    } catch (IOException e) {
+      throw unavailable("cannot compile the entrypoint launcher with " + compiler + ": " + e);
+    } finally {
+      if (scratch != null) {
+        deleteTree(scratch);
+      }
+    }
+  }
+
+  private static int await(Process process, String what) {
+    try {
+      if (!process.waitFor(5, TimeUnit.MINUTES)) {
+        process.destroyForcibly();
+        throw unavailable(what + " did not finish within 5 minutes");
+      }
+      return process.exitValue();
+    } catch (InterruptedException e) {
+      process.destroyForcibly();
+      Thread.currentThread().interrupt();
+      throw unavailable("interrupted while running " + what);
     }
   }
 
@@ -200,23 +276,13 @@ public final class RuntimeImageBuilder {
             .redirectOutput(log.toFile())
             .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")))
             .start();
-    try {
-      if (!process.waitFor(5, TimeUnit.MINUTES)) {
-        process.destroyForcibly();
-        throw unavailable("jlink did not finish within 5 minutes");
-      }
-    } catch (InterruptedException e) {
-      process.destroyForcibly();
-      Thread.currentThread().interrupt();
-      throw unavailable("interrupted while running jlink");
-    }
-    if (process.exitValue() != 0) {
-      throw unavailable(
-          "jlink failed with status " + process.exitValue() + ": " + Files.readString(log).strip());
+    int status = await(process, "jlink");
+    if (status != 0) {
+      throw unavailable("jlink failed with status " + status + ": " + Files.readString(log).strip());
     }
   }
 
-  private String writeLayer(Path root, Path layer) throws IOException {
+  private String writeLayer(Path root, Path layer, byte[] launcher) throws IOException {
     MessageDigest digest = Sha256.newDigest();
     try (OutputStream file = Files.newOutputStream(layer);
         DigestOutputStream hashed = new DigestOutputStream(file, digest);
@@ -249,6 +315,7 @@ public final class RuntimeImageBuilder {
           0644);
       file(tar, "etc/group", "root:x:0:\nnogroup:x:65534:\n".getBytes(StandardCharsets.US_ASCII), 0644);
       file(tar, BUSYBOX.substring(1), Files.readAllBytes(busybox), 0755);
+      file(tar, LAUNCHER.substring(1), launcher, 0755);
       file(tar, TINI.substring(1), Files.readAllBytes(tini), 0755);
       addTree(tar, root);
       tar.finish();

@@ -8,9 +8,11 @@ import dev.capability.kernel.api.backend.LaunchFailedException;
 import dev.capability.kernel.api.backend.LaunchSpec;
 import dev.capability.kernel.api.backend.PinnedExecutable;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 
@@ -18,7 +20,12 @@ import org.junit.jupiter.api.Test;
 class ContainerRunTest {
   private static final DockerClient CLIENT = DockerClients.fromEnvironment();
   private static final ContainerRun RUN =
-      new ContainerRun(CLIENT, DockerSettings.defaults(), HostJvm.current(), "sha256:" + "0".repeat(64));
+      new ContainerRun(
+          CLIENT,
+          DockerSettings.defaults(),
+          HostJvm.current(),
+          "sha256:" + "0".repeat(64),
+          ExecLimit.forStack(Optional.empty()));
 
   @AfterAll
   static void close() throws IOException {
@@ -34,29 +41,44 @@ class ContainerRunTest {
   }
 
   @Test
-  void clearsTheEnvironmentSetsTheSpecsThenStartsTiniWithTheCanonicalPath() {
+  void theEntrypointStartsTiniWithTheCanonicalPathAndHoldsNoEnvironmentValue() {
     List<String> argv =
         RUN.entrypoint(
             spec()
-                .environment(Map.of("B", "2=two", "A", "line\nbreak", "-dash", ""))
+                .environment(Map.of("TOKEN", "s3cr3t"))
                 .arguments(List.of("--", "-i", "X=1"))
                 .build());
 
     assertThat(argv)
         .containsExactly(
-            "/opt/capability/bin/busybox",
-            "env",
-            "-i",
-            "--",
-            "-dash=",
-            "A=line\nbreak",
-            "B=2=two",
+            "/opt/capability/bin/ck-launch",
             "/opt/capability/bin/tini",
             "--",
             "/usr/bin/printf",
             "--",
             "-i",
             "X=1");
+  }
+
+  @Test
+  void theEnvironmentBlockIsItsLengthThenSortedNulEndedEntries() {
+    byte[] block =
+        ContainerRun.environmentBlock(Map.of("B", "2=two", "A", "line\nbreak", "-dash", ""));
+
+    assertThat(new String(block, StandardCharsets.UTF_8))
+        .isEqualTo("28\n-dash=\0A=line\nbreak\0B=2=two\0");
+    assertThat(new String(ContainerRun.environmentBlock(Map.of()), StandardCharsets.UTF_8))
+        .isEqualTo("0\n");
+  }
+
+  @Test
+  void refusesAnEnvironmentNameWithAnEqualsSignOrAValueWithANulByte() {
+    assertThatThrownBy(() -> ContainerRun.environmentBlock(Map.of("A=B", "1")))
+        .isInstanceOf(LaunchFailedException.class)
+        .hasMessageContaining("'='");
+    assertThatThrownBy(() -> ContainerRun.environmentBlock(Map.of("A", "1\0")))
+        .isInstanceOf(LaunchFailedException.class)
+        .hasMessageContaining("NUL");
   }
 
   @Test

@@ -28,7 +28,10 @@ class ProbeReportTest {
         + mountinfo
         + net
         + hostname
-        + "\nLinux\n1073741824\nLinux\n512\nLinux\n100000\n";
+        + "\nLinux\n1073741824\nLinux\n512\nLinux\n100000\nLinux\n"
+        + "Limit                     Soft Limit           Hard Limit           Units\n"
+        + "Max cpu time              unlimited            unlimited            seconds\n"
+        + "Max stack size            8388608              unlimited            bytes\n";
   }
 
   @Test
@@ -48,6 +51,7 @@ class ProbeReportTest {
     assertThat(report.memoryLimit()).hasValue("1073741824");
     assertThat(report.pidsLimit()).hasValue("512");
     assertThat(report.cpuLimit()).hasValue("100000");
+    assertThat(report.stackLimit()).hasValue("8388608");
   }
 
   @Test

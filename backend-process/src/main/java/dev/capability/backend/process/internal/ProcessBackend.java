@@ -78,6 +78,12 @@ public final class ProcessBackend implements ExecutionBackend {
     return capabilities;
   }
 
+  /** The kernel's release, which enforces the session and resource limits this backend sets. */
+  @Override
+  public Map<String, String> versions() {
+    return Map.of("kernel", System.getProperty("os.version"));
+  }
+
   @Override
   public Map<String, String> diagnostics() {
     Map<String, String> facts = new LinkedHashMap<>();

@@ -23,6 +23,18 @@ public interface ExecutionBackend extends AutoCloseable {
   Set<IsolationCapability> capabilities();
 
   /**
+   * The versions of what enforces this backend's isolation, by component: for example {@code
+   * daemon}, {@code runc} and {@code kernel} for docker, {@code bwrap} and {@code kernel} for
+   * bwrap. Each is the version as the component reports it, such as {@code 20.10.24+dfsg1}. The
+   * kernel records them in every attestation, and a policy's {@code backendVersions} sets minimums
+   * for them; a component a backend does not name here counts as unknown, and an unknown version
+   * never meets a minimum. Empty when the backend names none.
+   */
+  default Map<String, String> versions() {
+    return Map.of();
+  }
+
+  /**
    * What the probe found, for {@code capability doctor}: for each missing capability worth
    * explaining, why it is missing, and facts such as versions. Never secrets.
    */

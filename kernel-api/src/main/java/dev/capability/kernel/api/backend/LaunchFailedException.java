@@ -8,6 +8,21 @@ public final class LaunchFailedException extends CapabilityException {
 
   public static final String CODE = "LAUNCH_FAILED";
 
+  /**
+   * The command's arguments and environment are more than the backend can hand to it (the
+   * operating system's limit on an {@code execve}); refused before anything was started.
+   */
+  public static final String ARGUMENT_LIST_TOO_LONG = "ARGUMENT_LIST_TOO_LONG";
+
+  private LaunchFailedException(String code, String message) {
+    super(code, message);
+  }
+
+  /** A launch failure with a more specific code than {@link #CODE}, such as {@link #ARGUMENT_LIST_TOO_LONG}. */
+  public static LaunchFailedException withCode(String code, String message) {
+    return new LaunchFailedException(code, message);
+  }
+
   public LaunchFailedException(String message, Throwable cause) {
     super(CODE, message, cause);
   }

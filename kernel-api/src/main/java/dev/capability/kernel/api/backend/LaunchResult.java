@@ -12,6 +12,8 @@ import java.util.OptionalInt;
  *     status could not be observed
  * @param timedOut true when the wall-clock bound ended the command
  * @param outputLimitHit true when a stream exceeded its bound and the command was ended for it
+ * @param memoryLimitHit true when the operating system's out-of-memory killer ended a process of
+ *     the command because the backend's memory limit was reached
  * @param stdout what was kept of stdout
  * @param stderr what was kept of stderr
  * @param startedAt when the process started
@@ -23,6 +25,7 @@ public record LaunchResult(
     OptionalInt exitCode,
     boolean timedOut,
     boolean outputLimitHit,
+    boolean memoryLimitHit,
     CapturedOutput stdout,
     CapturedOutput stderr,
     Instant startedAt,
@@ -36,5 +39,18 @@ public record LaunchResult(
     Objects.requireNonNull(startedAt, "startedAt");
     Objects.requireNonNull(finishedAt, "finishedAt");
     Objects.requireNonNull(termination, "termination");
+  }
+
+  /** A result of a backend that has no memory limit to hit, or did not hit it. */
+  public LaunchResult(
+      OptionalInt exitCode,
+      boolean timedOut,
+      boolean outputLimitHit,
+      CapturedOutput stdout,
+      CapturedOutput stderr,
+      Instant startedAt,
+      Instant finishedAt,
+      String termination) {
+    this(exitCode, timedOut, outputLimitHit, false, stdout, stderr, startedAt, finishedAt, termination);
   }
 }

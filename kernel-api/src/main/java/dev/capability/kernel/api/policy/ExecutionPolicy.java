@@ -43,6 +43,9 @@ public final class ExecutionPolicy {
       "**/.bashrc", "**/.bash_profile", "**/.bash_login", "**/.bash_logout", "**/.profile",
       "**/.zshrc", "**/.zshenv", "**/.zprofile", "**/.zlogin", "**/.zlogout");
 
+  /** The form of a minimum backend version: one to four dot-separated numbers. */
+  private static final String MINIMUM_VERSION = "(0|[1-9][0-9]{0,8})(\\.(0|[1-9][0-9]{0,8})){0,3}";
+
   private final Duration timeout;
   private final long maxOutputBytes;
   private final NetworkMode network;
@@ -52,6 +55,7 @@ public final class ExecutionPolicy {
   private final boolean neutralizeGit;
   private final Set<IsolationCapability> requiredCapabilities;
   private final boolean allowUnisolatedFallback;
+  private final Map<String, Map<String, String>> minimumBackendVersions;
   private final boolean allowRepositoryExecutables;
   private final Set<String> inheritEnvironment;
   private final Map<String, String> setEnvironment;
@@ -71,6 +75,10 @@ public final class ExecutionPolicy {
     capabilities.addAll(b.requiredCapabilities);
     this.requiredCapabilities = Collections.unmodifiableSet(capabilities);
     this.allowUnisolatedFallback = b.allowUnisolatedFallback;
+    Map<String, Map<String, String>> minimums = new TreeMap<>();
+    b.minimumBackendVersions.forEach(
+        (backend, components) -> minimums.put(backend, Collections.unmodifiableMap(new TreeMap<>(components))));
+    this.minimumBackendVersions = Collections.unmodifiableMap(minimums);
     this.allowRepositoryExecutables = b.allowRepositoryExecutables;
     this.inheritEnvironment = Collections.unmodifiableSet(new TreeSet<>(b.inheritEnvironment));
     this.setEnvironment = Collections.unmodifiableMap(new TreeMap<>(b.setEnvironment));
@@ -102,6 +110,8 @@ public final class ExecutionPolicy {
     b.neutralizeGit = neutralizeGit;
     b.requiredCapabilities.addAll(requiredCapabilities);
     b.allowUnisolatedFallback = allowUnisolatedFallback;
+    minimumBackendVersions.forEach(
+        (backend, components) -> components.forEach((component, version) -> b.minimumBackendVersion(backend, component, version)));
     b.allowRepositoryExecutables = allowRepositoryExecutables;
     b.inheritEnvironment.addAll(inheritEnvironment);
     b.setEnvironment.putAll(setEnvironment);
@@ -172,6 +182,17 @@ public final class ExecutionPolicy {
     return allowUnisolatedFallback;
   }
 
+  /**
+   * The least version of each component that enforces a backend, by backend id and component
+   * name ({@code backendVersions} in the file): for example {@code docker} → {@code daemon} →
+   * {@code 20.10}. A run on a backend whose version of a named component is lower, or unknown, is
+   * refused before launch ({@code BACKEND_VERSION_TOO_OLD}); backends not named here are not
+   * checked. Sorted by backend and component.
+   */
+  public Map<String, Map<String, String>> minimumBackendVersions() {
+    return minimumBackendVersions;
+  }
+
   /** Whether an executable resolved inside the target repository may run. */
   public boolean allowRepositoryExecutables() {
     return allowRepositoryExecutables;
@@ -227,6 +248,7 @@ public final class ExecutionPolicy {
         && neutralizeGit == that.neutralizeGit
         && requiredCapabilities.equals(that.requiredCapabilities)
         && allowUnisolatedFallback == that.allowUnisolatedFallback
+        && minimumBackendVersions.equals(that.minimumBackendVersions)
         && allowRepositoryExecutables == that.allowRepositoryExecutables
         && inheritEnvironment.equals(that.inheritEnvironment)
         && setEnvironment.equals(that.setEnvironment)
@@ -239,7 +261,7 @@ public final class ExecutionPolicy {
   public int hashCode() {
     return Objects.hash(
         timeout, maxOutputBytes, network, projectWrites, writeScopes, protectedPaths, neutralizeGit, requiredCapabilities,
-        allowUnisolatedFallback, allowRepositoryExecutables, inheritEnvironment, setEnvironment, requestEnvironment,
+        allowUnisolatedFallback, minimumBackendVersions, allowRepositoryExecutables, inheritEnvironment, setEnvironment, requestEnvironment,
         acceptedDeniedEnvironment, executables);
   }
 
@@ -254,6 +276,7 @@ public final class ExecutionPolicy {
         + ", neutralizeGit=" + neutralizeGit
         + ", requiredCapabilities=" + requiredCapabilities
         + ", allowUnisolatedFallback=" + allowUnisolatedFallback
+        + ", minimumBackendVersions=" + minimumBackendVersions
         + ", allowRepositoryExecutables=" + allowRepositoryExecutables
         + ", inheritEnvironment=" + inheritEnvironment
         + ", setEnvironment=" + setEnvironment.keySet()
@@ -273,6 +296,7 @@ public final class ExecutionPolicy {
     private boolean neutralizeGit = true;
     private final Set<IsolationCapability> requiredCapabilities = EnumSet.noneOf(IsolationCapability.class);
     private boolean allowUnisolatedFallback;
+    private final Map<String, Map<String, String>> minimumBackendVersions = new TreeMap<>();
     private boolean allowRepositoryExecutables;
     private final Set<String> inheritEnvironment = new TreeSet<>();
     private final Map<String, String> setEnvironment = new TreeMap<>();
@@ -338,6 +362,35 @@ public final class ExecutionPolicy {
     public Builder allowUnisolatedFallback(boolean allow) {
       this.allowUnisolatedFallback = allow;
       return this;
+    }
+
+    /**
+     * Requires at least {@code version} of {@code component} of backend {@code backendId}; see
+     * {@link ExecutionPolicy#minimumBackendVersions()}.
+     *
+     * @param backendId a backend id, lower-case letters, digits and {@code -}, such as {@code docker}
+     * @param component a component that backend names in its versions, same characters, such as
+     *     {@code daemon}
+     * @param version one to four dot-separated numbers, such as {@code 20.10}
+     * @throws IllegalArgumentException when one of them has another form
+     */
+    public Builder minimumBackendVersion(String backendId, String component, String version) {
+      requireName(Objects.requireNonNull(backendId, "backendId"), "backend id");
+      requireName(Objects.requireNonNull(component, "component"), "backend component");
+      if (!Objects.requireNonNull(version, "version").matches(MINIMUM_VERSION)) {
+        throw new IllegalArgumentException(
+            "the minimum version of " + backendId + " " + component + " must be one to four dot-separated numbers"
+                + " such as 20.10, not '" + version + "'");
+      }
+      minimumBackendVersions.computeIfAbsent(backendId, id -> new TreeMap<>()).put(component, version);
+      return this;
+    }
+
+    private static void requireName(String name, String what) {
+      if (!name.matches("[a-z][a-z0-9-]{0,63}")) {
+        throw new IllegalArgumentException(
+            "a " + what + " is lower-case letters, digits and '-', starting with a letter, not '" + name + "'");
+      }
     }
 
     /** Whether an executable resolved inside the target repository may run. */

@@ -42,8 +42,8 @@ final class AttestationFactory {
         policy.hash(),
         policy.source(),
         context.pinned == null ? null : Attestation.Executable.of(context.pinned.executable()),
-        context.backend == null ? null : new Attestation.Backend(
-            context.backend.id(), context.backend.capabilities(), context.backendChoice, context.backendReason),
+        context.backend == null ? null : new Attestation.Backend(context.backend.id(), context.backend.capabilities(),
+            context.backendChoice, context.backendReason, context.backend.versions()),
         environment,
         network(context),
         projectWrites(context),

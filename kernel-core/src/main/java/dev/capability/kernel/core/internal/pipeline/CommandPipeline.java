@@ -140,6 +140,9 @@ public final class CommandPipeline {
     if (context.launch.outputLimitHit()) {
       return ExecutionStatus.OUTPUT_LIMIT;
     }
+    if (context.launch.memoryLimitHit()) {
+      return ExecutionStatus.MEMORY_LIMIT;
+    }
     return ExecutionStatus.COMPLETED;
   }
 }

@@ -45,7 +45,7 @@ final class LaunchStage implements Stage {
     try {
       context.launch = context.backend.launch(spec);
     } catch (LaunchFailedException e) {
-      context.launchFailure = e.getMessage();
+      context.launchFailure = e.code().equals(LaunchFailedException.CODE) ? e.getMessage() : e.code() + ": " + e.getMessage();
     }
   }
 }

@@ -57,7 +57,7 @@ public final class PolicyJsonReader {
   static final Set<String> POLICY_MEMBERS = Set.of(
       "version", "timeoutMillis", "maxOutputBytes", "network", "projectWrites", "writeScopes", "protectedPaths",
       "neutralizeGit", "requiredCapabilities", "allowUnisolatedFallback", "allowRepositoryExecutables", "environment",
-      "executables");
+      "executables", "backendVersions");
   static final Set<String> ENVIRONMENT_MEMBERS = Set.of("inherit", "set", "request", "acceptDenied");
   static final Set<String> EXECUTABLE_MEMBERS = Set.of("name", "path", "sha256", "exact", "arguments", "match", "notMatch", "toolConfiguration");
   static final Set<String> ARGUMENT_MEMBERS = Set.of("flags", "subcommands", "operands", "doubleDash");
@@ -95,6 +95,7 @@ public final class PolicyJsonReader {
         name -> policy.require(capability(name, root.pointer("requiredCapabilities")))));
     root.bool("allowUnisolatedFallback").ifPresent(policy::allowUnisolatedFallback);
     root.bool("allowRepositoryExecutables").ifPresent(policy::allowRepositoryExecutables);
+    root.object("backendVersions").ifPresent(versions -> readBackendVersions(versions, policy));
     root.object("environment").ifPresent(environment -> readEnvironment(environment, policy));
     root.object("executables").ifPresent(executables -> {
       for (Map.Entry<String, JsonNode> member : executables.members()) {
@@ -141,6 +142,21 @@ public final class PolicyJsonReader {
         policy.setEnvironment(member.getKey(), JsonFields.text(member.getValue(), set.pointer(member.getKey())));
       }
     });
+  }
+
+  /** {@code "backendVersions": {"docker": {"daemon": "20.10"}}}: the least version per backend and component. */
+  private static void readBackendVersions(JsonFields versions, ExecutionPolicy.Builder policy) {
+    for (Map.Entry<String, JsonNode> backend : versions.members()) {
+      JsonFields components = new JsonFields(backend.getValue(), versions.pointer(backend.getKey()));
+      for (Map.Entry<String, JsonNode> component : components.members()) {
+        String pointer = components.pointer(component.getKey());
+        try {
+          policy.minimumBackendVersion(backend.getKey(), component.getKey(), JsonFields.text(component.getValue(), pointer));
+        } catch (IllegalArgumentException e) {
+          throw JsonFields.invalid(pointer, e.getMessage());
+        }
+      }
+    }
   }
 
   private static ExecutableRule executable(String id, JsonFields rule) {

@@ -54,6 +54,10 @@ public final class PolicyNormalForm {
       root.put("allowUnisolatedFallback", true);
     }
     root.put("allowRepositoryExecutables", policy.allowRepositoryExecutables());
+    // Written only when present, so that every policy without it keeps the hash it always had.
+    if (!policy.minimumBackendVersions().isEmpty()) {
+      root.put("backendVersions", policy.minimumBackendVersions());
+    }
     Map<String, Object> environment = new LinkedHashMap<>();
     environment.put("inherit", List.copyOf(policy.inheritEnvironment()));
     environment.put("set", policy.setEnvironment());

@@ -77,7 +77,10 @@ class ArgumentSyntaxInSandboxTest {
     }
   }
 
-  /** The shipped policy, the argv, and the code it is denied with. */
+  /**
+   * The shipped policy, the argv ({@code {tmp}} stands for the test's directory, outside the
+   * repository), and the code it is denied with.
+   */
   static Stream<Arguments> attacks() {
     return Stream.of(
         arguments("readonly-dev.json", List.of("find", "--", ".", "-exec", "sh", "-c", "touch pwned", ";"), "FLAG_NOT_ALLOWED"),
@@ -85,7 +88,7 @@ class ArgumentSyntaxInSandboxTest {
         arguments("toolchains.json", List.of("tar", "tIf", "sh -c 'touch pwned'", "a.tar"), "FLAG_NOT_ALLOWED"),
         arguments("toolchains.json", List.of("make", "test", "SHELL=/bin/sh"), "KEY_VALUE_NOT_ALLOWED"),
         arguments("toolchains.json", List.of("make", "CC=touch pwned"), "KEY_VALUE_NOT_ALLOWED"),
-        arguments("toolchains.json", List.of("dd", "if=notes.txt", "of=/tmp/pwned"), "OPERAND_INVALID"));
+        arguments("toolchains.json", List.of("dd", "if=notes.txt", "of={tmp}/pwned"), "OPERAND_INVALID"));
   }
 
   @ParameterizedTest
@@ -165,7 +168,8 @@ class ArgumentSyntaxInSandboxTest {
   }
 
   private void assertDeniedBeforeLaunch(ExecutionBackend backend, String policy, List<String> argv, String code) throws IOException {
-    ExecutionResult result = kernel(shipped(policy), backend).execute(request(argv));
+    List<String> command = argv.stream().map(arg -> arg.replace("{tmp}", tmp.toString())).toList();
+    ExecutionResult result = kernel(shipped(policy), backend).execute(request(command));
 
     assertThat(result.status()).as(result.decision().message()).isEqualTo(ExecutionStatus.DENIED);
     assertThat(result.decision().code()).as(result.decision().message()).isEqualTo(code);
@@ -173,7 +177,7 @@ class ArgumentSyntaxInSandboxTest {
     assertThat(result.exitCode()).isEmpty();
     assertThat(result.attestation().executable()).as("nothing was resolved, so nothing was launched").isNull();
     assertThat(repository.resolve("pwned")).doesNotExist();
-    assertThat(Path.of("/tmp/pwned")).doesNotExist();
+    assertThat(tmp.resolve("pwned")).doesNotExist();
   }
 
   private void assertRuns(ExecutionBackend backend, LoadedPolicy policy, List<String> argv, Integer lines, String output) {

@@ -329,7 +329,8 @@ final class ArgumentMatcher {
           return denial.isPresent() ? Step.decided(denial.get()) : Step.accepted(index);
         }
         if (index + 1 >= argv.size()) {
-          return Step.decided(deny(FLAG_VALUE_INVALID, flagPath, index, "flag " + name + " (in " + Printable.quote(arg) + ") needs a value"));
+          return Step.decided(deny(FLAG_VALUE_INVALID, flagPath, index,
+              "flag " + name + " (in " + Printable.quote(arg) + ") needs a value"));
         }
         Optional<Decision> denial = value(flag.value().get(), name, argv.get(index + 1), index + 1);
         return denial.isPresent() ? Step.decided(denial.get()) : Step.accepted(index + 1);

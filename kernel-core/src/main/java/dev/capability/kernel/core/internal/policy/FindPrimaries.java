@@ -61,7 +61,8 @@ final class FindPrimaries {
           + ", which no value rule describes; a rule in find syntax cannot allow it");
     }
     boolean oneArgument = name.equals(DEBUG) || ONE_ARGUMENT.contains(name) || NEWER_XY.matcher(name).matches();
-    boolean noArgument = LEADING_WITHOUT_ARGUMENT.contains(name) || OPTIMISATION_LEVEL.matcher(name).matches() || NO_ARGUMENT.contains(name);
+    boolean noArgument =
+        LEADING_WITHOUT_ARGUMENT.contains(name) || OPTIMISATION_LEVEL.matcher(name).matches() || NO_ARGUMENT.contains(name);
     if (!oneArgument && !noArgument) {
       return Optional.of(Printable.quote(name) + " is not a leading option or primary of GNU find (findutils 4.9)");
     }

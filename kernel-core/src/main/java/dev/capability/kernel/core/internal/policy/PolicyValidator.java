@@ -355,8 +355,8 @@ public final class PolicyValidator {
       }
       if (literal.indexOf('=') >= 0 && rules.keyValueOperands() != KeyValueMode.OPERAND) {
         throw neverAllows(member(pointer, "values"), "literal " + Printable.quote(literal)
-            + " holds =, so it is read as a NAME=value operand, which keyValueOperands " + PolicyNormalForm.jsonName(rules.keyValueOperands())
-            + " decides instead");
+            + " holds =, so it is read as a NAME=value operand, which keyValueOperands "
+            + PolicyNormalForm.jsonName(rules.keyValueOperands()) + " decides instead");
       }
     }
     validateValue(value, pointer, projectWrites);

@@ -11,7 +11,9 @@ import dev.capability.kernel.api.policy.DoubleDashMode;
 import dev.capability.kernel.api.policy.ExecutableRule;
 import dev.capability.kernel.api.policy.ExecutionPolicy;
 import dev.capability.kernel.api.policy.FlagRule;
+import dev.capability.kernel.api.policy.KeyValueMode;
 import dev.capability.kernel.api.policy.OperandRule;
+import dev.capability.kernel.api.policy.OptionSyntax;
 import dev.capability.kernel.api.policy.ProjectWriteMode;
 import dev.capability.kernel.api.policy.SubcommandRule;
 import dev.capability.kernel.api.policy.ToolConfigurationPin;
@@ -75,7 +77,7 @@ class PolicyHashProperties {
 
   /** One small change to a policy, each still a valid policy. */
   enum Mutation {
-    ADD_EXACT_ARGUMENTS, ADD_FLAG, ADD_LEADING_OPERAND, PIN_OR_REPIN, ADD_NOT_MATCH_EXAMPLE, NAME_TOOL_CONFIGURATION, REMOVE_RULE, LENGTHEN_TIMEOUT,
+    ADD_EXACT_ARGUMENTS, ADD_FLAG, ADD_LEADING_OPERAND, SWITCH_SYNTAX, PIN_OR_REPIN, ADD_NOT_MATCH_EXAMPLE, NAME_TOOL_CONFIGURATION, REMOVE_RULE, LENGTHEN_TIMEOUT,
     ADD_CAPABILITY, INHERIT_MORE, PROTECT_MORE, TOGGLE_GIT_NEUTRALIZATION;
 
     ExecutionPolicy apply(ExecutionPolicy policy, int index) {
@@ -89,6 +91,11 @@ class PolicyHashProperties {
             .build());
         case ADD_LEADING_OPERAND -> changeRule(policy, index, rule -> rule.toBuilder()
             .arguments(withLeadingSedScript(rule.arguments()))
+            .build());
+        case SWITCH_SYNTAX -> changeRule(policy, index, rule -> rule.toBuilder()
+            .arguments(rule.arguments().map(ArgumentRules::toBuilder).orElse(ArgumentRules.builder())
+                .syntax(rule.arguments().filter(a -> a.syntax() == OptionSyntax.GETOPT).isPresent() ? OptionSyntax.OPTIONS_FIRST : OptionSyntax.GETOPT)
+                .build())
             .build());
         case PIN_OR_REPIN -> changeRule(policy, index, rule -> rule.toBuilder()
             .sha256((rule.sha256().filter(s -> s.startsWith("ab")).isPresent() ? "cd" : "ab").repeat(32))
@@ -244,11 +251,17 @@ class PolicyHashProperties {
         .as((value, min, extra, leading) -> new OperandRule(value, min,
             extra.map(e -> OptionalInt.of(Math.max(Math.max(1, min + e), leading.size()))).orElse(OptionalInt.empty()), leading))
         .optional();
-    return Combinators.combine(flags, subcommands, operands, Arbitraries.of(DoubleDashMode.class))
-        .as((flagRules, subcommandRules, operandRule, doubleDash) -> {
+    return Combinators.combine(flags, subcommands, operands, Arbitraries.of(DoubleDashMode.class), Arbitraries.of(OptionSyntax.class),
+            Arbitraries.of(KeyValueMode.class))
+        .as((flagRules, subcommandRules, operandRule, doubleDash, syntax, keyValueMode) -> {
           boolean takesOperands = subcommandRules.isEmpty() && operandRule.isPresent();
+          // find lists only its own primaries; a level with subcommands reads getopt or options-first and takes no key=value operands.
+          OptionSyntax readAs = syntax == OptionSyntax.FIND || !subcommandRules.isEmpty() && syntax == OptionSyntax.TAR
+              ? OptionSyntax.OPTIONS_FIRST : syntax;
+          KeyValueMode keyValues = subcommandRules.isEmpty() ? keyValueMode : KeyValueMode.OPERAND;
           return new ArgumentRules(new LinkedHashMap<>(flagRules), subcommandRules,
-              takesOperands ? operandRule : Optional.empty(), takesOperands ? doubleDash : DoubleDashMode.FORBIDDEN);
+              takesOperands ? operandRule : Optional.empty(), takesOperands ? doubleDash : DoubleDashMode.FORBIDDEN, readAs, keyValues,
+              keyValues == KeyValueMode.TYPED ? Map.of("of", ValueRule.path(), "count", ValueRule.integer(0, 9)) : Map.of());
         });
   }
 }

@@ -43,7 +43,7 @@ class PolicyValidationTest {
     return fromCode;
   }
 
-  private static void assertRefused(ExecutionPolicy policy, String code, String... messageParts) {
+  static void assertRefused(ExecutionPolicy policy, String code, String... messageParts) {
     PolicyException e = refusedBothWays(policy);
     assertThat(e.code()).as(e.getMessage()).isEqualTo(code);
     if (messageParts.length > 0) {
@@ -51,7 +51,7 @@ class PolicyValidationTest {
     }
   }
 
-  private static ExecutionPolicy withRule(UnaryOperator<ArgumentRules.Builder> rules) {
+  static ExecutionPolicy withRule(UnaryOperator<ArgumentRules.Builder> rules) {
     return ExecutionPolicy.builder()
         .executable(ExecutableRule.named("tool").arguments(rules.apply(ArgumentRules.builder()).build()).build())
         .build();

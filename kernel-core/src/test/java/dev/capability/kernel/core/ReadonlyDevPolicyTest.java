@@ -10,6 +10,7 @@ import dev.capability.kernel.api.policy.DoubleDashMode;
 import dev.capability.kernel.api.policy.ExecutableRule;
 import dev.capability.kernel.api.policy.ExecutionPolicy;
 import dev.capability.kernel.api.policy.OperandRule;
+import dev.capability.kernel.api.policy.OptionSyntax;
 import dev.capability.kernel.api.policy.ProjectWriteMode;
 import dev.capability.kernel.api.policy.SubcommandRule;
 import dev.capability.kernel.api.policy.ValueRule;
@@ -50,7 +51,8 @@ class ReadonlyDevPolicyTest {
         arguments(List.of("git", "-c", "x=y", "status"), "FLAG_NOT_ALLOWED", "executables.git.flags", 1),
         arguments(List.of("git", "status", "--short", "--porcelain"), "ALLOWED", "executables.git.subcommands.status", null),
         arguments(List.of("git", "status", "--shor"), "FLAG_NOT_ALLOWED", "executables.git.subcommands.status.flags", 2),
-        arguments(List.of("git", "status", "-sb"), "FLAG_NOT_ALLOWED", "executables.git.subcommands.status.flags", 2),
+        arguments(List.of("git", "status", "-sb"), "ALLOWED", "executables.git.subcommands.status", null),
+        arguments(List.of("git", "status", "-sbu"), "FLAG_NOT_ALLOWED", "executables.git.subcommands.status.flags", 2),
         arguments(List.of("git", "diff", "--", "-x"), "ALLOWED", "executables.git.subcommands.diff", null),
         arguments(List.of("git", "diff", "-x"), "FLAG_NOT_ALLOWED", "executables.git.subcommands.diff.flags", 2),
         arguments(List.of("git", "diff", "--", "../x"), "OPERAND_INVALID", "executables.git.subcommands.diff.operands", 3),
@@ -95,6 +97,12 @@ class ReadonlyDevPolicyTest {
         arguments(List.of("rg", "-n", "foo", "src"), "executables.rg"),
         arguments(List.of("rg", "-i", "-g", "*.java", "class \\w+"), "executables.rg"),
         arguments(List.of("git", "log", "--oneline", "-n", "5"), "executables.git.subcommands.log"),
+        arguments(List.of("git", "log", "--oneline", "-n5"), "executables.git.subcommands.log"),
+        arguments(List.of("head", "-n20", "a"), "executables.head"),
+        arguments(List.of("ls", "-la", "src"), "executables.ls"),
+        arguments(List.of("grep", "-rnC3", "TODO", "src"), "executables.grep"),
+        arguments(List.of("find", "--", ".", "-name", "*.java", "-print"), "executables.find"),
+        arguments(List.of("find", "(", "-name", "a", "-o", "-name", "b", ")", "-print"), "executables.find"),
         arguments(List.of("git", "log", "--max-count=5", "--stat", "--", "src"), "executables.git.subcommands.log"),
         arguments(List.of("git", "show", "HEAD", "--stat"), "executables.git.subcommands.show"),
         arguments(List.of("git", "show", "HEAD~1:pom.xml"), "executables.git.subcommands.show"),
@@ -129,7 +137,12 @@ class ReadonlyDevPolicyTest {
         arguments(List.of("find", ".", "-exec", "sh", "-c", "id", ";"), "FLAG_NOT_ALLOWED", "executables.find.flags", 2),
         arguments(List.of("find", ".", "-execdir", "id", ";"), "FLAG_NOT_ALLOWED", "executables.find.flags", 2),
         arguments(List.of("find", ".", "-okdir", "id", ";"), "FLAG_NOT_ALLOWED", "executables.find.flags", 2),
-        arguments(List.of("find", "--", ".", "-delete"), "DOUBLE_DASH_NOT_ALLOWED", "executables.find.doubleDash", 1),
+        arguments(List.of("find", "--", ".", "-delete"), "FLAG_NOT_ALLOWED", "executables.find.flags", 3),
+        arguments(List.of("find", "--", ".", "-exec", "sh", "-c", "touch pwned", ";"), "FLAG_NOT_ALLOWED", "executables.find.flags", 3),
+        arguments(List.of("find", "--", "-delete"), "FLAG_NOT_ALLOWED", "executables.find.flags", 2),
+        arguments(List.of("find", ".", "--", "-delete"), "DOUBLE_DASH_NOT_ALLOWED", "executables.find.doubleDash", 2),
+        arguments(List.of("find", "-L", ".", "-name", "x"), "FLAG_NOT_ALLOWED", "executables.find.flags", 1),
+        arguments(List.of("find", ".", "-name", "x", "sh"), "OPERAND_NOT_ALLOWED", "executables.find.operands", 4),
         arguments(List.of("find", ".", "-delete"), "FLAG_NOT_ALLOWED", "executables.find.flags", 2),
         arguments(List.of("find", ".", "-fprint", "out"), "FLAG_NOT_ALLOWED", "executables.find.flags", 2),
         arguments(List.of("find", ".", "-fls", "out"), "FLAG_NOT_ALLOWED", "executables.find.flags", 2),
@@ -149,12 +162,16 @@ class ReadonlyDevPolicyTest {
         arguments(List.of("git", "log", "--output=/tmp/x"), "FLAG_NOT_ALLOWED", "executables.git.subcommands.log.flags", 2),
         arguments(List.of("git", "log", "-p", "--ext-diff"), "FLAG_NOT_ALLOWED", "executables.git.subcommands.log.flags", 3),
         arguments(List.of("git", "log", "--textconv"), "FLAG_NOT_ALLOWED", "executables.git.subcommands.log.flags", 2),
-        arguments(List.of("git", "log", "-n5"), "FLAG_NOT_ALLOWED", "executables.git.subcommands.log.flags", 2),
+        arguments(List.of("git", "log", "-n5x"), "FLAG_VALUE_INVALID", "executables.git.subcommands.log.flags.-n", 2),
+        arguments(List.of("git", "log", "-pn", "x"), "FLAG_VALUE_INVALID", "executables.git.subcommands.log.flags.-n", 3),
         arguments(List.of("git", "show", "--ext-diff"), "FLAG_NOT_ALLOWED", "executables.git.subcommands.show.flags", 2),
         arguments(List.of("git", "show", "HEAD", "--output", "x"), "FLAG_NOT_ALLOWED", "executables.git.subcommands.show.flags", 3),
         arguments(List.of("tail", "-f", "a"), "FLAG_NOT_ALLOWED", "executables.tail.flags", 1),
         arguments(List.of("wc", "--files0-from=list"), "FLAG_NOT_ALLOWED", "executables.wc.flags", 1),
-        arguments(List.of("head", "-n20", "a"), "FLAG_NOT_ALLOWED", "executables.head.flags", 1),
+        arguments(List.of("head", "-20", "a"), "FLAG_NOT_ALLOWED", "executables.head.flags", 1),
+        arguments(List.of("sed", "-ni", "1p", "f"), "FLAG_NOT_ALLOWED", "executables.sed.flags", 1),
+        arguments(List.of("grep", "-rne", "x", "/etc/passwd"), "FLAG_NOT_ALLOWED", "executables.grep.flags", 1),
+        arguments(List.of("which", "git", "-a"), "OPERAND_INVALID", "executables.which.operands", 2),
         arguments(List.of("head", "/etc/shadow"), "OPERAND_INVALID", "executables.head.operands", 1),
         arguments(List.of("pwd", "x"), "OPERAND_NOT_ALLOWED", "executables.pwd.operands", 1),
         arguments(List.of("which", "--", "-x"), "DOUBLE_DASH_NOT_ALLOWED", "executables.which.doubleDash", 1));
@@ -187,10 +204,11 @@ class ReadonlyDevPolicyTest {
   }
 
   @Test
-  void findTakesNoDoubleDashSoEveryPrimaryIsCheckedAsAFlag() {
+  void findIsReadAsFindReadsItSoEveryPrimaryIsCheckedAsAFlag() {
     ArgumentRules find = loaded.policy().executable("find").orElseThrow().arguments().orElseThrow();
 
-    assertThat(find.doubleDash()).isEqualTo(DoubleDashMode.FORBIDDEN);
+    assertThat(find.syntax()).isEqualTo(OptionSyntax.FIND);
+    assertThat(find.doubleDash()).isEqualTo(DoubleDashMode.OPTIONAL);
     assertThat(find.flags().keySet()).doesNotContain(
         "-exec", "-execdir", "-ok", "-okdir", "-delete", "-fprint", "-fprint0", "-fprintf", "-fls", "-L", "-H", "-follow");
   }

@@ -8,11 +8,11 @@ import java.util.SortedMap;
 import java.util.TreeMap;
 
 /**
- * Typed rules for the arguments at one level of a command: after argv[0], or after a
- * subcommand's name. Arguments are read left to right; before {@code --} every argument that
- * starts with {@code -} (other than {@code -} itself) is a flag and must be listed exactly in
- * {@link #flags()}; everything else is an operand, or, at a level with subcommands, the
- * subcommand's name.
+ * Typed rules for the arguments at one level of a command: after argv[0], after a subcommand's
+ * name, or after a flag that hands the rest of argv to rules of its own. Arguments are read left
+ * to right as the program reads them, which {@link #syntax()} says: every argument the program
+ * reads as a flag must be listed in {@link #flags()}; everything else is an operand, or, at a
+ * level with subcommands, the subcommand's name.
  *
  * <p>A level with subcommands requires one: its own flags may come first, then the subcommand's
  * name, and the rest is read by that subcommand's rules. Such a level takes no operands and no
@@ -22,24 +22,59 @@ import java.util.TreeMap;
  * @param subcommands allowed subcommands by name
  * @param operands the operands allowed; empty when none are
  * @param doubleDash how {@code --} is treated
+ * @param syntax how the program reads its options
+ * @param keyValueOperands what an operand holding {@code =} is
+ * @param keyValues the accepted {@code NAME=value} operands by {@code NAME}; non-empty exactly
+ *     when {@code keyValueOperands} is {@link KeyValueMode#TYPED}
  */
 public record ArgumentRules(
     Map<String, FlagRule> flags,
     Map<String, SubcommandRule> subcommands,
     Optional<OperandRule> operands,
-    DoubleDashMode doubleDash) {
+    DoubleDashMode doubleDash,
+    OptionSyntax syntax,
+    KeyValueMode keyValueOperands,
+    Map<String, ValueRule> keyValues) {
 
   public ArgumentRules {
     flags = sortedCopy(flags, "flags");
     subcommands = sortedCopy(subcommands, "subcommands");
     Objects.requireNonNull(operands, "operands");
     Objects.requireNonNull(doubleDash, "doubleDash");
+    Objects.requireNonNull(syntax, "syntax");
+    Objects.requireNonNull(keyValueOperands, "keyValueOperands");
+    keyValues = sortedCopy(keyValues, "keyValues");
     if (!subcommands.isEmpty() && (operands.isPresent() || doubleDash != DoubleDashMode.FORBIDDEN)) {
       throw new IllegalArgumentException("a level with subcommands takes no operands and no --");
     }
     if (operands.isEmpty() && doubleDash != DoubleDashMode.FORBIDDEN) {
       throw new IllegalArgumentException("-- may be allowed only where operands are");
     }
+    if (!subcommands.isEmpty() && (syntax == OptionSyntax.FIND || syntax == OptionSyntax.TAR)) {
+      throw new IllegalArgumentException("a level with subcommands reads getopt or options-first syntax");
+    }
+    if (syntax == OptionSyntax.FIND && doubleDash == DoubleDashMode.REQUIRED_BEFORE_OPERANDS) {
+      throw new IllegalArgumentException("find reads -- only before its starting points and never needs it before them");
+    }
+    if ((keyValueOperands == KeyValueMode.TYPED) == keyValues.isEmpty()) {
+      throw new IllegalArgumentException("typed key=value operands need at least one keyValues entry, and only they may have keyValues");
+    }
+    if (!subcommands.isEmpty() && keyValueOperands == KeyValueMode.TYPED) {
+      throw new IllegalArgumentException("a level with subcommands takes no operands, key=value ones included");
+    }
+    if (syntax != OptionSyntax.OPTIONS_FIRST) {
+      flags.forEach((name, flag) -> {
+        if (flag.arguments().isPresent()) {
+          throw new IllegalArgumentException("flag " + name + " has arguments of its own, which only an options-first level reads");
+        }
+      });
+    }
+  }
+
+  /** Rules in {@link OptionSyntax#GETOPT} syntax without key=value operands. */
+  public ArgumentRules(
+      Map<String, FlagRule> flags, Map<String, SubcommandRule> subcommands, Optional<OperandRule> operands, DoubleDashMode doubleDash) {
+    this(flags, subcommands, operands, doubleDash, OptionSyntax.GETOPT, KeyValueMode.OPERAND, Map.of());
   }
 
   private static <V> SortedMap<String, V> sortedCopy(Map<String, V> map, String name) {
@@ -49,7 +84,10 @@ public record ArgumentRules(
     return Collections.unmodifiableSortedMap(copy);
   }
 
-  /** Starts empty rules: no flags, no subcommands, no operands, {@code --} forbidden. */
+  /**
+   * Starts empty rules: no flags, no subcommands, no operands, {@code --} forbidden,
+   * {@link OptionSyntax#GETOPT}, operands holding {@code =} ordinary operands.
+   */
   public static Builder builder() {
     return new Builder();
   }
@@ -61,6 +99,9 @@ public record ArgumentRules(
     b.subcommands.putAll(subcommands);
     b.operands = operands.orElse(null);
     b.doubleDash = doubleDash;
+    b.syntax = syntax;
+    b.keyValueOperands = keyValueOperands;
+    b.keyValues.putAll(keyValues);
     return b;
   }
 
@@ -70,6 +111,9 @@ public record ArgumentRules(
     private final Map<String, SubcommandRule> subcommands = new TreeMap<>();
     private OperandRule operands;
     private DoubleDashMode doubleDash = DoubleDashMode.FORBIDDEN;
+    private OptionSyntax syntax = OptionSyntax.GETOPT;
+    private KeyValueMode keyValueOperands = KeyValueMode.OPERAND;
+    private final Map<String, ValueRule> keyValues = new TreeMap<>();
 
     private Builder() {}
 
@@ -102,9 +146,31 @@ public record ArgumentRules(
       return this;
     }
 
-    /** The rules. */
+    /** How the program reads its options; the default is {@link OptionSyntax#GETOPT}. */
+    public Builder syntax(OptionSyntax syntax) {
+      this.syntax = Objects.requireNonNull(syntax, "syntax");
+      return this;
+    }
+
+    /** What an operand holding {@code =} is; the default is {@link KeyValueMode#OPERAND}. */
+    public Builder keyValueOperands(KeyValueMode mode) {
+      this.keyValueOperands = Objects.requireNonNull(mode, "mode");
+      return this;
+    }
+
+    /** Accepts the operand {@code name=VALUE} when VALUE satisfies {@code rule}; needs {@link KeyValueMode#TYPED}. */
+    public Builder keyValue(String name, ValueRule rule) {
+      keyValues.put(Objects.requireNonNull(name, "name"), Objects.requireNonNull(rule, "rule"));
+      return this;
+    }
+
+    /**
+     * The rules.
+     *
+     * @throws IllegalArgumentException when the settings contradict each other
+     */
     public ArgumentRules build() {
-      return new ArgumentRules(flags, subcommands, Optional.ofNullable(operands), doubleDash);
+      return new ArgumentRules(flags, subcommands, Optional.ofNullable(operands), doubleDash, syntax, keyValueOperands, keyValues);
     }
   }
 }

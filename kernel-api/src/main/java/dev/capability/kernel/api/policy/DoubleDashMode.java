@@ -1,6 +1,10 @@
 package dev.capability.kernel.api.policy;
 
-/** How the end-of-options marker {@code --} is treated at one level of argument rules. */
+/**
+ * How the end-of-options marker {@code --} is treated at one level of argument rules. In
+ * {@link OptionSyntax#FIND} syntax it can only end find's leading options, before the starting
+ * points.
+ */
 public enum DoubleDashMode {
   /** {@code --} is refused. Operands starting with {@code -} can then never be given. */
   FORBIDDEN,

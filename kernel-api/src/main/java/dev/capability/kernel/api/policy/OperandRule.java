@@ -7,9 +7,10 @@ import java.util.OptionalInt;
 /**
  * The operands (non-flag arguments) allowed at one level of argument rules.
  *
- * <p>Operands are counted in argv order, flags and their values skipped, as GNU getopt hands
- * them to the program. The first operands may have rules of their own ({@code leading}): the
- * script of {@code sed} or the pattern of {@code grep} comes first and the paths after it. A
+ * <p>Operands are counted in argv order, flags and their values skipped, as the program reads
+ * them ({@link OptionSyntax}); {@code NAME=value} operands a rule types are not counted. The
+ * first operands may have rules of their own ({@code leading}): the script of {@code sed} or
+ * the pattern of {@code grep} comes first and the paths after it. A
  * rule that relies on this must not allow a flag that supplies the script or pattern instead
  * ({@code sed -e}, {@code grep -e}, {@code -f}), because the program then reads the first
  * operand as a path.

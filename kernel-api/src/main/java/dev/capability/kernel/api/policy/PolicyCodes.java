@@ -118,18 +118,31 @@ public final class PolicyCodes {
   public static final String ARGV_NOT_ALLOWED = "ARGV_NOT_ALLOWED";
   /** A subcommand is missing or not listed. */
   public static final String SUBCOMMAND_NOT_ALLOWED = "SUBCOMMAND_NOT_ALLOWED";
-  /** A flag is not listed with exactly this spelling. */
+  /**
+   * A flag is not listed with exactly this spelling, a letter of a bundle or of tar's old-style
+   * options is not listed, or a flag stands where the program does not read it (find's leading
+   * options after the starting points); also a listed find primary whose arguments the rule
+   * declares otherwise than find reads them.
+   */
   public static final String FLAG_NOT_ALLOWED = "FLAG_NOT_ALLOWED";
   /** A flag's value is missing, not accepted by its rule, or given to a flag that takes none. */
   public static final String FLAG_VALUE_INVALID = "FLAG_VALUE_INVALID";
-  /** An operand where none are allowed, or before a required {@code --}. */
+  /**
+   * An operand where none are allowed, before a required {@code --}, or, in find syntax, a word
+   * after the expression began that is neither a primary, its argument nor an operator.
+   */
   public static final String OPERAND_NOT_ALLOWED = "OPERAND_NOT_ALLOWED";
-  /** An operand not accepted by its value rule. */
+  /**
+   * An operand holding {@code =} where the rule's {@code keyValueOperands} refuses it, or a
+   * {@code NAME=value} operand whose {@code NAME} its {@code keyValues} does not list.
+   */
+  public static final String KEY_VALUE_NOT_ALLOWED = "KEY_VALUE_NOT_ALLOWED";
+  /** An operand, or the value of a {@code NAME=value} operand, not accepted by its value rule. */
   public static final String OPERAND_INVALID = "OPERAND_INVALID";
   /** More operands than the rule's {@code maxCount}. */
   public static final String TOO_MANY_OPERANDS = "TOO_MANY_OPERANDS";
   /** Fewer operands than the rule's {@code minCount}. */
   public static final String TOO_FEW_OPERANDS = "TOO_FEW_OPERANDS";
-  /** {@code --} where the rule forbids it. */
+  /** {@code --} where the rule forbids it, or, in find syntax, after the starting points. */
   public static final String DOUBLE_DASH_NOT_ALLOWED = "DOUBLE_DASH_NOT_ALLOWED";
 }

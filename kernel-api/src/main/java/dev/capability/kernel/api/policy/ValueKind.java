@@ -5,7 +5,8 @@ public enum ValueKind {
   /**
    * A relative path inside the workspace: non-empty, not starting with {@code /} or {@code ~},
    * no {@code ..} segment, no control or invisible format characters, and starting with
-   * {@code -} only as an operand after {@code --}.
+   * {@code -} only as an operand after {@code --} or as the value of a {@code NAME=value}
+   * operand.
    */
   PATH,
   /** One of a fixed set of strings. */
@@ -17,7 +18,7 @@ public enum ValueKind {
    * example. It may be empty and may contain {@code /}, {@code ..} and {@code ~}; it contains no
    * control characters (tabs and newlines included), invisible format or bidirectional
    * characters, line or paragraph separators, and starts with {@code -} only as an operand after
-   * {@code --}.
+   * {@code --} or as the value of a {@code NAME=value} operand.
    */
   STRING,
   /**

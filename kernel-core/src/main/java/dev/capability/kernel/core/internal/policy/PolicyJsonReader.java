@@ -20,7 +20,9 @@ import dev.capability.kernel.api.policy.DoubleDashMode;
 import dev.capability.kernel.api.policy.ExecutableRule;
 import dev.capability.kernel.api.policy.ExecutionPolicy;
 import dev.capability.kernel.api.policy.FlagRule;
+import dev.capability.kernel.api.policy.KeyValueMode;
 import dev.capability.kernel.api.policy.OperandRule;
+import dev.capability.kernel.api.policy.OptionSyntax;
 import dev.capability.kernel.api.policy.PolicyExamples;
 import dev.capability.kernel.api.policy.ProjectWriteMode;
 import dev.capability.kernel.api.policy.SubcommandRule;
@@ -60,9 +62,11 @@ public final class PolicyJsonReader {
       "executables", "backendVersions");
   static final Set<String> ENVIRONMENT_MEMBERS = Set.of("inherit", "set", "request", "acceptDenied");
   static final Set<String> EXECUTABLE_MEMBERS = Set.of("name", "path", "sha256", "exact", "arguments", "match", "notMatch", "toolConfiguration");
-  static final Set<String> ARGUMENT_MEMBERS = Set.of("flags", "subcommands", "operands", "doubleDash");
-  static final Set<String> SUBCOMMAND_MEMBERS = Set.of("flags", "subcommands", "operands", "doubleDash", "match", "notMatch");
-  static final Set<String> FLAG_MEMBERS = Set.of("value");
+  static final Set<String> ARGUMENT_MEMBERS = Set.of(
+      "flags", "subcommands", "operands", "doubleDash", "syntax", "keyValueOperands", "keyValues");
+  static final Set<String> SUBCOMMAND_MEMBERS = Set.of(
+      "flags", "subcommands", "operands", "doubleDash", "syntax", "keyValueOperands", "keyValues", "match", "notMatch");
+  static final Set<String> FLAG_MEMBERS = Set.of("value", "arguments");
   static final Set<String> VALUE_MEMBERS = Set.of("kind", "values", "min", "max", "write");
   static final Set<String> OPERAND_MEMBERS = Set.of("kind", "values", "min", "max", "write", "minCount", "maxCount", "leading");
 
@@ -204,7 +208,17 @@ public final class PolicyJsonReader {
     DoubleDashMode doubleDash = rules.get("doubleDash")
         .map(node -> constant(DoubleDashMode.class, node, rules.pointer("doubleDash")))
         .orElse(DoubleDashMode.FORBIDDEN);
-    return construct(rules.pointer(), () -> new ArgumentRules(flags, subcommands, operands, doubleDash));
+    OptionSyntax syntax = rules.get("syntax")
+        .map(node -> constant(OptionSyntax.class, node, rules.pointer("syntax")))
+        .orElse(OptionSyntax.GETOPT);
+    KeyValueMode keyValueOperands = rules.get("keyValueOperands")
+        .map(node -> constant(KeyValueMode.class, node, rules.pointer("keyValueOperands")))
+        .orElse(KeyValueMode.OPERAND);
+    Map<String, ValueRule> keyValues = new LinkedHashMap<>();
+    rules.object("keyValues").ifPresent(fields -> fields.members().forEach(member -> keyValues.put(
+        member.getKey(), value(new JsonFields(member.getValue(), fields.pointer(member.getKey())).allowOnly(VALUE_MEMBERS)))));
+    return construct(rules.pointer(),
+        () -> new ArgumentRules(flags, subcommands, operands, doubleDash, syntax, keyValueOperands, keyValues));
   }
 
   private static SubcommandRule subcommand(JsonFields rule) {
@@ -214,7 +228,9 @@ public final class PolicyJsonReader {
 
   private static FlagRule flag(JsonFields flag) {
     flag.allowOnly(FLAG_MEMBERS);
-    return new FlagRule(flag.object("value").map(value -> value(value.allowOnly(VALUE_MEMBERS))));
+    return new FlagRule(
+        flag.object("value").map(value -> value(value.allowOnly(VALUE_MEMBERS))),
+        flag.object("arguments").map(arguments -> arguments(arguments.allowOnly(ARGUMENT_MEMBERS))));
   }
 
   private static OperandRule operands(JsonFields operands) {

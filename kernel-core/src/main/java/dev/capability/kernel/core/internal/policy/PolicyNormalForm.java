@@ -12,7 +12,9 @@ import dev.capability.kernel.api.policy.ArgumentRules;
 import dev.capability.kernel.api.policy.ExecutableRule;
 import dev.capability.kernel.api.policy.ExecutionPolicy;
 import dev.capability.kernel.api.policy.FlagRule;
+import dev.capability.kernel.api.policy.KeyValueMode;
 import dev.capability.kernel.api.policy.OperandRule;
+import dev.capability.kernel.api.policy.OptionSyntax;
 import dev.capability.kernel.api.policy.PolicyExamples;
 import dev.capability.kernel.api.policy.SubcommandRule;
 import dev.capability.kernel.api.policy.ToolConfigurationPin;
@@ -134,6 +136,18 @@ public final class PolicyNormalForm {
     out.put("subcommands", subcommands);
     rules.operands().ifPresent(operands -> out.put("operands", operands(operands)));
     out.put("doubleDash", jsonName(rules.doubleDash()));
+    // Written only when not the default, so that every policy without them keeps the hash it always had.
+    if (rules.syntax() != OptionSyntax.GETOPT) {
+      out.put("syntax", jsonName(rules.syntax()));
+    }
+    if (rules.keyValueOperands() != KeyValueMode.OPERAND) {
+      out.put("keyValueOperands", jsonName(rules.keyValueOperands()));
+    }
+    if (!rules.keyValues().isEmpty()) {
+      Map<String, Object> keyValues = new LinkedHashMap<>();
+      rules.keyValues().forEach((name, value) -> keyValues.put(name, value(value)));
+      out.put("keyValues", keyValues);
+    }
     return out;
   }
 
@@ -146,6 +160,7 @@ public final class PolicyNormalForm {
   private static Map<String, Object> flag(FlagRule flag) {
     Map<String, Object> out = new LinkedHashMap<>();
     flag.value().ifPresent(value -> out.put("value", value(value)));
+    flag.arguments().ifPresent(arguments -> out.put("arguments", arguments(arguments)));
     return out;
   }
 

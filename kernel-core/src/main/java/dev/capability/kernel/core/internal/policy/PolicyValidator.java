@@ -15,7 +15,9 @@ import dev.capability.kernel.api.policy.DoubleDashMode;
 import dev.capability.kernel.api.policy.ExecutableRule;
 import dev.capability.kernel.api.policy.ExecutionPolicy;
 import dev.capability.kernel.api.policy.FlagRule;
+import dev.capability.kernel.api.policy.KeyValueMode;
 import dev.capability.kernel.api.policy.OperandRule;
+import dev.capability.kernel.api.policy.OptionSyntax;
 import dev.capability.kernel.api.policy.PolicyExamples;
 import dev.capability.kernel.api.policy.ProjectWriteMode;
 import dev.capability.kernel.api.policy.SubcommandRule;
@@ -59,6 +61,7 @@ public final class PolicyValidator {
   private static final Pattern ENVIRONMENT_NAME = Pattern.compile("[A-Za-z_][A-Za-z0-9_]{0,127}");
   private static final Pattern SHA256 = Pattern.compile("[0-9a-f]{64}");
   private static final Pattern FLAG = Pattern.compile("-[^\\s]{1,127}");
+  private static final Pattern KEY = Pattern.compile("[A-Za-z_][A-Za-z0-9_]{0,63}");
 
   /**
    * Validates {@code policy}.
@@ -281,6 +284,23 @@ public final class PolicyValidator {
       if (flag.getValue().value().isPresent()) {
         validateValue(flag.getValue().value().get(), member(flagPointer, "value"), projectWrites);
       }
+      if (rules.syntax() == OptionSyntax.FIND) {
+        Optional<String> problem = FindPrimaries.declarationProblem(name, flag.getValue().value().isPresent());
+        if (problem.isPresent()) {
+          throw invalid(flagPointer, problem.get());
+        }
+      }
+      if (flag.getValue().arguments().isPresent()) {
+        validateArguments(flag.getValue().arguments().get(), member(flagPointer, "arguments"), projectWrites);
+      }
+    }
+    for (Map.Entry<String, ValueRule> keyValue : rules.keyValues().entrySet()) {
+      String keyPointer = member(member(pointer, "keyValues"), keyValue.getKey());
+      if (!KEY.matcher(keyValue.getKey()).matches()) {
+        throw invalid(keyPointer, Printable.quote(keyValue.getKey()) + " is not a key of a NAME=value operand; it must match "
+            + KEY.pattern());
+      }
+      validateValue(keyValue.getValue(), keyPointer, projectWrites);
     }
     for (Map.Entry<String, SubcommandRule> subcommand : rules.subcommands().entrySet()) {
       String subPointer = member(member(pointer, "subcommands"), subcommand.getKey());
@@ -292,30 +312,51 @@ public final class PolicyValidator {
       validateExampleShapes(subcommand.getValue().examples(), subPointer);
     }
     if (rules.operands().isPresent()) {
-      validateOperands(rules.operands().get(), rules.doubleDash(), member(pointer, "operands"), projectWrites);
+      validateOperands(rules, member(pointer, "operands"), projectWrites);
     }
   }
 
   /** Refuses operand rules that no argv can ever satisfy, then checks their value rule. */
-  private static void validateOperands(
-      OperandRule operands, DoubleDashMode doubleDash, String pointer, ProjectWriteMode projectWrites) {
+  private static void validateOperands(ArgumentRules rules, String pointer, ProjectWriteMode projectWrites) {
+    OperandRule operands = rules.operands().orElseThrow();
     if (operands.maxCount().isPresent() && operands.maxCount().getAsInt() == 0) {
       throw neverAllows(member(pointer, "maxCount"), "maxCount 0 allows no operand; leave operands out instead");
     }
-    validateOperandValue(operands.value(), doubleDash, pointer, projectWrites);
-    for (int i = 0; i < operands.leading().size(); i++) {
-      validateOperandValue(operands.leading().get(i), doubleDash, element(member(pointer, "leading"), i), projectWrites);
+    int leading = operands.leading().size();
+    boolean valueBeyondFirst = leading > 0 || operands.maxCount().isEmpty() || operands.maxCount().getAsInt() > 1;
+    validateOperandValue(operands.value(), rules, valueBeyondFirst, pointer, projectWrites);
+    for (int i = 0; i < leading; i++) {
+      validateOperandValue(operands.leading().get(i), rules, i > 0, element(member(pointer, "leading"), i), projectWrites);
     }
   }
 
-  private static void validateOperandValue(ValueRule value, DoubleDashMode doubleDash, String pointer, ProjectWriteMode projectWrites) {
-    if (doubleDash == DoubleDashMode.FORBIDDEN) {
-      for (String literal : value.literals()) {
-        if (literal.equals("--") || literal.startsWith("-") && literal.length() > 1) {
-          throw neverAllows(member(pointer, "values"), "literal " + Printable.quote(literal)
-              + " is read as " + (literal.equals("--") ? "the end of options" : "a flag")
-              + " and can be an operand only after --, which doubleDash forbids here");
-        }
+  /**
+   * Refuses literals the program can never receive as an operand where {@code value} applies: a
+   * flag's spelling or {@code --}, and a {@code NAME=value} where such operands are refused or
+   * typed.
+   *
+   * @param beyondFirst whether {@code value} applies to some operand after the first, which an
+   *     options-first program reads as an operand whatever it starts with
+   */
+  private static void validateOperandValue(
+      ValueRule value, ArgumentRules rules, boolean beyondFirst, String pointer, ProjectWriteMode projectWrites) {
+    boolean dashReachable = switch (rules.syntax()) {
+      case GETOPT, TAR -> rules.doubleDash() != DoubleDashMode.FORBIDDEN;
+      case OPTIONS_FIRST -> rules.doubleDash() != DoubleDashMode.FORBIDDEN || beyondFirst;
+      case FIND -> false;
+    };
+    for (String literal : value.literals()) {
+      if (!dashReachable && (literal.equals("--") || literal.startsWith("-") && literal.length() > 1)) {
+        throw neverAllows(member(pointer, "values"), "literal " + Printable.quote(literal)
+            + " is read as " + (literal.equals("--") ? "the end of options" : "a flag")
+            + (rules.syntax() == OptionSyntax.FIND
+                ? ", which find never reads as a starting point"
+                : " and can be an operand only after --, which doubleDash forbids here"));
+      }
+      if (literal.indexOf('=') >= 0 && rules.keyValueOperands() != KeyValueMode.OPERAND) {
+        throw neverAllows(member(pointer, "values"), "literal " + Printable.quote(literal)
+            + " holds =, so it is read as a NAME=value operand, which keyValueOperands "
+            + PolicyNormalForm.jsonName(rules.keyValueOperands()) + " decides instead");
       }
     }
     validateValue(value, pointer, projectWrites);
@@ -376,6 +417,12 @@ public final class PolicyValidator {
 
   private static void checkSubcommandExamples(
       CommandAuthorizer authorizer, ExecutionPolicy policy, ArgumentRules rules, String pointer, String rulePath) {
+    for (Map.Entry<String, FlagRule> flag : rules.flags().entrySet()) {
+      if (flag.getValue().arguments().isPresent()) {
+        checkSubcommandExamples(authorizer, policy, flag.getValue().arguments().get(),
+            member(member(member(pointer, "flags"), flag.getKey()), "arguments"), rulePath + ".flags." + flag.getKey());
+      }
+    }
     for (Map.Entry<String, SubcommandRule> subcommand : rules.subcommands().entrySet()) {
       String subPointer = member(member(pointer, "subcommands"), subcommand.getKey());
       String subPath = rulePath + ".subcommands." + subcommand.getKey();

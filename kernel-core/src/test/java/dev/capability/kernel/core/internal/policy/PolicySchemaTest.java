@@ -81,8 +81,10 @@ class PolicySchemaTest {
     JsonSchema validator = JsonSchemaFactory.getInstance(SpecVersion.VersionFlag.V202012).getSchema(Files.readString(SCHEMA));
     ObjectMapper mapper = new ObjectMapper();
 
-    assertThat(validator.validate(mapper.readTree(Files.readString(Path.of("..", "examples", "policies", "readonly-dev.json")))))
-        .isEmpty();
+    for (String shipped : List.of("readonly-dev.json", "toolchains.json")) {
+      assertThat(validator.validate(mapper.readTree(Files.readString(Path.of("..", "examples", "policies", shipped))))).as(shipped)
+          .isEmpty();
+    }
     assertThat(validator.validate(mapper.readTree(
         "{\"version\": 1, \"executables\": {\"t\": {\"name\": \"t\", \"arguments\": {\"operands\":"
             + " {\"kind\": \"path\", \"leading\": [{\"kind\": \"sed-script\"}, {\"kind\": \"string\"}]}}}}}")))
@@ -94,6 +96,28 @@ class PolicySchemaTest {
       String json = "{\"version\": 1, \"executables\": {\"t\": {\"name\": \"t\", \"arguments\": {\"operands\": " + operands + "}}}}";
       assertThat(validator.validate(mapper.readTree(json))).as(operands).isNotEmpty();
     }
+  }
+
+  @Test
+  void refusesSyntaxesAndKeyValuesTheReaderRefuses() throws IOException {
+    JsonSchema validator = JsonSchemaFactory.getInstance(SpecVersion.VersionFlag.V202012).getSchema(Files.readString(SCHEMA));
+    ObjectMapper mapper = new ObjectMapper();
+    for (String arguments : List.of(
+        "{\"syntax\": \"bsd\"}",
+        "{\"keyValueOperands\": \"typed\"}",
+        "{\"keyValueOperands\": \"refuse\", \"keyValues\": {\"of\": {\"kind\": \"path\"}}}",
+        "{\"keyValueOperands\": \"typed\", \"keyValues\": {\"o-f\": {\"kind\": \"path\"}}}",
+        "{\"syntax\": \"find\", \"operands\": {\"kind\": \"path\"}, \"doubleDash\": \"required-before-operands\"}",
+        "{\"syntax\": \"tar\", \"subcommands\": {\"x\": {}}}",
+        "{\"flags\": {\"-m\": {\"arguments\": {}}}}",
+        "{\"syntax\": \"options-first\", \"flags\": {\"-m\": {\"arguments\": {\"match\": []}}}}")) {
+      String json = "{\"version\": 1, \"executables\": {\"t\": {\"name\": \"t\", \"arguments\": " + arguments + "}}}";
+      assertThat(validator.validate(mapper.readTree(json))).as(arguments).isNotEmpty();
+    }
+    String accepted = "{\"version\": 1, \"executables\": {\"t\": {\"name\": \"t\", \"arguments\": {\"syntax\": \"options-first\","
+        + " \"flags\": {\"-m\": {\"arguments\": {\"syntax\": \"tar\"}}}, \"keyValueOperands\": \"typed\","
+        + " \"keyValues\": {\"of\": {\"kind\": \"path\"}}}}}}";
+    assertThat(validator.validate(mapper.readTree(accepted))).isEmpty();
   }
 
   @Test

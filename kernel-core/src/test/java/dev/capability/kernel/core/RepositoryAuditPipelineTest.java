@@ -167,7 +167,7 @@ class RepositoryAuditPipelineTest {
   void aMissingScopeRootIsCreatedBeforeLaunchSoAFreshCloneBuildsAndTheAttestationSaysSo() throws Exception {
     Path builder = TestFiles.script(tmp.resolve("bin"), "builder", "echo built > target/classes/x");
     ExecutionPolicy.Builder policy = ExecutionPolicy.builder()
-        .network(NetworkMode.HOST)
+        .network(NetworkMode.HOST).allowUnisolatedFallback(true)
         .projectWrites(ProjectWriteMode.SCOPED)
         .writeScopes(List.of("target/classes/**"))
         .executable(ExecutableRule.atPath("builder", builder).exact().build());

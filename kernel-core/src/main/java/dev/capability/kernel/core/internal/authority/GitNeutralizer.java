@@ -112,8 +112,8 @@ public final class GitNeutralizer {
    * @param key its name as git lists it: section and variable in lower case
    * @param origin where it is set, as git says ({@code file:PATH}), with the repository it was listed for
    */
-  public record ConfiguredKey(String key, String origin) {
-    public ConfiguredKey {
+  record ConfiguredKey(String key, String origin) {
+    ConfiguredKey {
       Objects.requireNonNull(key, "key");
       Objects.requireNonNull(origin, "origin");
     }
@@ -125,8 +125,8 @@ public final class GitNeutralizer {
    * @param keys the keys of {@link GitProgramKeys} set in any repository the command may open
    * @param workTrees the work trees of the repositories listed, the one git starts in first
    */
-  public record Listing(List<ConfiguredKey> keys, List<Path> workTrees) {
-    public Listing {
+  record Listing(List<ConfiguredKey> keys, List<Path> workTrees) {
+    Listing {
       keys = List.copyOf(keys);
       workTrees = List.copyOf(workTrees);
     }
@@ -218,7 +218,7 @@ public final class GitNeutralizer {
    * @param workingDirectory the request's working directory, a real absolute path
    * @param workTrees work trees whose configuration the kernel listed, real absolute paths
    */
-  public static List<Path> safeDirectories(Optional<Path> repository, Path workingDirectory, List<Path> workTrees) {
+  static List<Path> safeDirectories(Optional<Path> repository, Path workingDirectory, List<Path> workTrees) {
     Objects.requireNonNull(repository, "repository");
     Objects.requireNonNull(workingDirectory, "workingDirectory");
     Objects.requireNonNull(workTrees, "workTrees");
@@ -268,7 +268,7 @@ public final class GitNeutralizer {
    * @throws AuthorityException {@code GIT_CONFIGURATION_UNREADABLE} when git fails, hangs or
    *     prints too much, or the search for repositories meets a bound
    */
-  public static Listing list(Path git, List<String> argv, Path workingDirectory, Map<String, String> environment) {
+  static Listing list(Path git, List<String> argv, Path workingDirectory, Map<String, String> environment) {
     Objects.requireNonNull(git, "git");
     Objects.requireNonNull(argv, "argv");
     Objects.requireNonNull(workingDirectory, "workingDirectory");

@@ -106,6 +106,8 @@ final class GitRepositories {
     final Bounds bounds;
     final Map<Path, Repository> found = new LinkedHashMap<>();
     final Set<Path> seen = new HashSet<>();
+    /** Modules directories already searched: linked worktrees share their common directory's. */
+    final Set<Path> walkedModules = new HashSet<>();
     int directories;
 
     Search(Bounds bounds) {
@@ -136,7 +138,7 @@ final class GitRepositories {
     /** Every git directory below {@code commonDirectory/modules}, each with a {@code HEAD}. */
     void walkModules(Path commonDirectory) {
       Path modules = commonDirectory.resolve("modules");
-      if (!Files.isDirectory(modules, LinkOption.NOFOLLOW_LINKS)) {
+      if (!Files.isDirectory(modules, LinkOption.NOFOLLOW_LINKS) || !walkedModules.add(modules)) {
         return;
       }
       walk(modules, new Visitor(modules) {

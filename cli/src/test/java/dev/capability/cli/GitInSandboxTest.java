@@ -143,6 +143,83 @@ class GitInSandboxTest {
         .hasMessageContaining("GIT_CONFIG_COUNT");
   }
 
+  /**
+   * A nested repository at {@code nested} whose README is stat-dirty, and {@code out}, a directory
+   * the sandbox uid may write, where a planted filter would leave its marker.
+   */
+  private Path nestedRepository() throws IOException {
+    Path nested = Files.createDirectories(repository.resolve("nested"));
+    gitIn(nested, "init", "-q", "-b", "main");
+    Files.writeString(nested.resolve("README"), "nested\n");
+    Files.writeString(nested.resolve(".gitattributes"), "README filter=planted\n");
+    gitIn(nested, "add", ".");
+    gitIn(nested, "-c", "user.name=t", "-c", "user.email=t@example.invalid", "commit", "-q", "-m", "nested");
+    Files.setLastModifiedTime(nested.resolve("README"), java.nio.file.attribute.FileTime.fromMillis(1_100_000_000_000L));
+    Path out = Files.createDirectory(repository.resolve("out"));
+    Files.setPosixFilePermissions(out, PosixFilePermissions.fromString("rwxrwxrwx"));
+    return nested;
+  }
+
+  private ExecutionPolicy gitPolicy(List<String> writeScopes, String... args) {
+    return ExecutionPolicy.builder()
+        .projectWrites(dev.capability.kernel.api.policy.ProjectWriteMode.SCOPED)
+        .writeScopes(writeScopes)
+        .executable(ExecutableRule.named("git").exact(args).build())
+        .build();
+  }
+
+  @Test
+  void aCommandUnderBwrapCannotPlantADriverInANestedRepositoryForLaterGitCommands() throws IOException {
+    ExecutionBackend bwrap = BWRAP.backend();
+    Path nested = nestedRepository();
+    String config = Files.readString(nested.resolve(".git/config"));
+    openForEveryone(nested);
+    Path planter = Files.createDirectories(tmp.resolve("bin")).resolve("planter");
+    Files.writeString(planter, "#!/bin/sh\n"
+        + "printf '[filter \"planted\"]\\n\\tclean = touch " + repository.resolve("out/pwned") + "\\n'"
+        + " >> nested/.git/config && echo planted\n"
+        + "touch nested/written && echo wrote-beside\n");
+    Files.setPosixFilePermissions(planter, PosixFilePermissions.fromString("rwxr-xr-x"));
+    ExecutionPolicy plantPolicy = ExecutionPolicy.builder()
+        .projectWrites(dev.capability.kernel.api.policy.ProjectWriteMode.SCOPED)
+        .writeScopes(List.of("nested/**"))
+        .executable(ExecutableRule.atPath("planter", planter.toRealPath()).exact().build())
+        .build();
+
+    ExecutionResult plant = kernel(plantPolicy, bwrap, Map.of("PATH", "/usr/bin:/bin"))
+        .execute(request(planter.toRealPath().toString()));
+    assertThat(plant.stdout().text()).as(plant.stderr().text()).isEqualTo("wrote-beside\n");
+    assertThat(nested.resolve(".git/config")).as("the nested repository's configuration").hasContent(config);
+
+    ExecutionResult status = kernel(gitPolicy(List.of("out/**"), "-C", "nested", "status", "--short"), bwrap,
+        Map.of("PATH", "/usr/bin:/bin")).execute(request("git", "-C", "nested", "status", "--short"));
+    assertThat(status.exitCode()).as(status.stderr().text()).hasValue(0);
+    assertThat(repository.resolve("out/pwned")).doesNotExist();
+  }
+
+  @Test
+  void theDriversOfANestedRepositoryTheSandboxUidOwnsNeverRunUnderBwrap() throws IOException {
+    assumeTrue(uid() == 0, "giving the nested repository to the sandbox uid needs root; this test runs as uid " + uid());
+    ExecutionBackend bwrap = BWRAP.backend();
+    Path nested = nestedRepository();
+    gitIn(nested, "config", "filter.planted.clean", "touch " + repository.resolve("out/pwned"));
+    giveAway(OTHER_UID);
+    try (Stream<Path> paths = Files.walk(nested)) {
+      for (Path path : (Iterable<Path>) paths::iterator) {
+        Files.setAttribute(path, "unix:uid", CONTAINER_UID, LinkOption.NOFOLLOW_LINKS);
+      }
+    }
+    Files.setAttribute(repository.resolve("out"), "unix:uid", CONTAINER_UID, LinkOption.NOFOLLOW_LINKS);
+
+    ExecutionResult status = kernel(gitPolicy(List.of("out/**"), "-C", "nested", "status", "--short"), bwrap,
+        Map.of("PATH", "/usr/bin:/bin")).execute(request("git", "-C", "nested", "status", "--short"));
+
+    assertThat(status.exitCode()).as(status.stderr().text()).hasValue(0);
+    assertThat(repository.resolve("out/pwned")).as("the nested repository's filter ran in the sandbox").doesNotExist();
+    assertThat(status.attestation().neutralization())
+        .contains("filter.planted.clean=", "safe.directory=" + nested);
+  }
+
   private void assertGitStatusWorksAndIsAttested(ExecutionBackend backend) {
     ExecutionPolicy policy = ExecutionPolicy.builder()
         .executable(ExecutableRule.named("git").exact("status", "--short").build())
@@ -189,10 +266,23 @@ class GitInSandboxTest {
     }
   }
 
+  /** Makes {@code directory} and everything below it writable by every uid, as a write scope needs for the sandbox uid. */
+  private static void openForEveryone(Path directory) throws IOException {
+    try (Stream<Path> paths = Files.walk(directory)) {
+      for (Path path : (Iterable<Path>) paths::iterator) {
+        Files.setPosixFilePermissions(path, PosixFilePermissions.fromString(Files.isDirectory(path) ? "rwxrwxrwx" : "rw-rw-rw-"));
+      }
+    }
+  }
+
   private void git(String... args) throws IOException {
+    gitIn(repository, args);
+  }
+
+  private void gitIn(Path directory, String... args) throws IOException {
     List<String> argv = new java.util.ArrayList<>(List.of("git"));
     argv.addAll(List.of(args));
-    ProcessBuilder builder = new ProcessBuilder(argv).directory(repository.toFile()).redirectErrorStream(true);
+    ProcessBuilder builder = new ProcessBuilder(argv).directory(directory.toFile()).redirectErrorStream(true);
     builder.environment().put("GIT_CONFIG_NOSYSTEM", "1");
     builder.environment().put("HOME", tmp.toString());
     Process process = builder.start();

@@ -30,7 +30,8 @@ import java.util.Set;
  *   <li>The repository read-only, the writable roots writable, and the working directory read-only
  *       when neither shows it; parents before children.
  *   <li>Protected paths under a writable root rebound read-only; an absent one masked by a
- *       read-only empty file at its first missing component, so it cannot be created.
+ *       read-only empty file at its first missing component, so it cannot be created. Every
+ *       {@code .git} below a writable root is rebound read-only as well ({@link NestedGitEntries}).
  *   <li>The private copy of the pinned executable, read-only, at its canonical path.
  *   <li>{@code /dev} and the root remounted read-only.
  * </ol>
@@ -105,6 +106,7 @@ final class SandboxLayout {
   private final BwrapSettings settings;
   private final SandboxIdentity identity;
   private final boolean sizedTmpfs;
+  private final NestedGitEntries.Bounds gitSearch;
   private final Set<Path> hidden;
   private final List<Path> neverBelow;
 
@@ -114,9 +116,21 @@ final class SandboxLayout {
    * @param sizedTmpfs true when this bwrap can limit a tmpfs's size
    */
   SandboxLayout(BwrapSettings settings, SandboxIdentity identity, boolean sizedTmpfs) {
+    this(settings, identity, sizedTmpfs, NestedGitEntries.Bounds.DEFAULT);
+  }
+
+  /**
+   * @param gitSearch how far the search for {@code .git} entries below the writable roots goes
+   */
+  SandboxLayout(
+      BwrapSettings settings,
+      SandboxIdentity identity,
+      boolean sizedTmpfs,
+      NestedGitEntries.Bounds gitSearch) {
     this.settings = Objects.requireNonNull(settings, "settings");
     this.identity = Objects.requireNonNull(identity, "identity");
     this.sizedTmpfs = sizedTmpfs;
+    this.gitSearch = Objects.requireNonNull(gitSearch, "gitSearch");
     this.hidden = new LinkedHashSet<>(HIDDEN);
     this.neverBelow = new ArrayList<>(NEVER_BELOW);
     SystemPaths.namedDirectory(System.getProperty("user.home")).ifPresent(hidden::add);
@@ -330,6 +344,8 @@ final class SandboxLayout {
         existing.add(path);
       }
     }
+    existing.addAll(
+        NestedGitEntries.notBelow(NestedGitEntries.find(spec.writableRoots(), gitSearch), existing));
     List<MountOp> mounts = new ArrayList<>();
     List<Path> binds = new ArrayList<>(existing);
     binds.sort(Comparator.comparingInt(Path::getNameCount));

@@ -220,6 +220,49 @@ class BwrapBackendTest {
   }
 
   @Test
+  void everyNestedDotGitUnderAWritableRootStaysReadOnly() throws IOException {
+    java.nio.file.attribute.FileAttribute<?> open =
+        java.nio.file.attribute.PosixFilePermissions.asFileAttribute(
+            java.nio.file.attribute.PosixFilePermissions.fromString("rwxrwxrwx"));
+    Path nested = Files.createDirectories(writable.resolve("deep/nested/.git/hooks"), open).getParent();
+    Files.setPosixFilePermissions(
+        nested, java.nio.file.attribute.PosixFilePermissions.fromString("rwxrwxrwx"));
+    Path config = Files.writeString(nested.resolve("config"), "[core]\n");
+    Files.setPosixFilePermissions(
+        config, java.nio.file.attribute.PosixFilePermissions.fromString("rw-rw-rw-"));
+    Path gitDirectory = Files.createDirectories(writable.resolve("modules/sub"));
+    Path gitDirectoryConfig = Files.writeString(gitDirectory.resolve("config"), "[core]\n");
+    Path gitFile = Files.writeString(Files.createDirectories(writable.resolve("sub")).resolve(".git"),
+        "gitdir: ../modules/sub\n");
+    for (Path path : List.of(writable.resolve("deep"), writable.resolve("deep/nested"), writable.resolve("sub"),
+        writable.resolve("modules"), gitDirectory)) {
+      Files.setPosixFilePermissions(
+          path, java.nio.file.attribute.PosixFilePermissions.fromString("rwxrwxrwx"));
+    }
+    for (Path file : List.of(gitDirectoryConfig, gitFile)) {
+      Files.setPosixFilePermissions(
+          file, java.nio.file.attribute.PosixFilePermissions.fromString("rw-rw-rw-"));
+    }
+
+    LaunchResult result =
+        sh(
+            "printf '[filter \"x\"]\\n\\tclean = touch /tmp/pwned\\n' >> out/deep/nested/.git/config"
+                + " 2>/dev/null && echo config-written\n"
+                + "touch out/deep/nested/.git/hooks/pre-commit 2>/dev/null && echo hook-planted\n"
+                + "rm -rf out/deep/nested/.git 2>/dev/null; test -e out/deep/nested/.git/config && echo kept\n"
+                + "mv out/deep/nested/.git out/deep/nested/moved 2>/dev/null && echo moved\n"
+                + "echo 'gitdir: /tmp/evil' > out/sub/.git 2>/dev/null && echo gitfile-rewritten\n"
+                + "echo '[evil]' >> out/modules/sub/config 2>/dev/null && echo gitdir-written\n"
+                + "touch out/deep/nested/sibling && echo sibling-ok");
+
+    assertThat(result.stdout().text().lines().toList()).containsExactly("kept", "sibling-ok");
+    assertThat(config).hasContent("[core]");
+    assertThat(nested.resolve("hooks/pre-commit")).doesNotExist();
+    assertThat(gitFile).hasContent("gitdir: ../modules/sub");
+    assertThat(gitDirectoryConfig).hasContent("[core]");
+  }
+
+  @Test
   void anAbsentProtectedPathCannotBeCreatedAndStaysAbsentAfterwards() throws IOException {
     Path hooks = writable.resolve(".git").resolve("hooks");
     Path preCommit = hooks.resolve("pre-commit");

@@ -241,4 +241,73 @@ class SandboxLayoutTest {
 
     assertThat(mounts).contains(MountOp.tmpfs(Path.of("/tmp"), OptionalLong.empty()));
   }
+
+  @Test
+  void rebindsEveryDotGitBelowAWritableRootAndTheGitDirectoryAGitFileLeadsToThere()
+      throws IOException {
+    Path nested = Files.createDirectories(out.resolve("a/b/nested/.git"));
+    Path planted = Files.createDirectories(out.resolve("elsewhere/gitdir"));
+    Files.createDirectories(out.resolve("sub"));
+    Path gitFile =
+        Files.writeString(out.resolve("sub/.git"), "gitdir: ../elsewhere/gitdir\n");
+    Path common = Files.createDirectories(out.resolve("common"));
+    Files.writeString(planted.resolve("commondir"), "../../common\n");
+    Path outsideGitDir = Files.createDirectories(repo.resolve("outside/.git"));
+    Files.createDirectories(out.resolve("worktree"));
+    Files.writeString(out.resolve("worktree/.git"), "gitdir: " + outsideGitDir + "\n");
+
+    List<MountOp> mounts = layout.plan(spec().writableRoots(List.of(out)).build(), files).mounts();
+
+    int writable = indexOf(mounts, MountOp.Kind.BIND, out);
+    for (Path held : List.of(nested, gitFile, planted, common, out.resolve("worktree/.git"))) {
+      assertThat(indexOf(mounts, MountOp.Kind.READ_ONLY_BIND, held)).as(held.toString()).isGreaterThan(writable);
+    }
+    assertThat(indexOf(mounts, MountOp.Kind.READ_ONLY_BIND, outsideGitDir))
+        .as("a git directory no writable root exposes is read-only already")
+        .isEqualTo(-1);
+  }
+
+  @Test
+  void aDotGitInsideAProtectedPathIsNotBoundTwice() throws IOException {
+    Path git = Files.createDirectories(out.resolve(".git"));
+    Files.createDirectories(git.resolve("modules/sub/.git"));
+
+    List<MountOp> mounts =
+        layout
+            .plan(spec().writableRoots(List.of(out)).protectedPaths(List.of(git)).build(), files)
+            .mounts();
+
+    assertThat(mounts).filteredOn(m -> m.destination().startsWith(git)).containsExactly(MountOp.readOnlyBind(git, git));
+  }
+
+  @Test
+  void refusesADotGitItCannotHoldOrASearchBeyondItsBounds() throws IOException {
+    Path link = Files.createSymbolicLink(out.resolve(".git"), repo);
+    assertThatThrownBy(() -> layout.plan(spec().writableRoots(List.of(out)).build(), files))
+        .isInstanceOf(LaunchFailedException.class)
+        .hasMessageContaining(link + " is a symbolic link");
+    Files.delete(link);
+
+    Files.createDirectories(out.resolve("d1/d2/d3"));
+    Files.createDirectories(out.resolve("r1/.git"));
+    Files.createDirectories(out.resolve("r2/.git"));
+    assertThatThrownBy(() -> bounded(1000, 2, 100).plan(spec().writableRoots(List.of(out)).build(), files))
+        .isInstanceOf(LaunchFailedException.class)
+        .hasMessageContaining("2 levels below");
+    assertThatThrownBy(() -> bounded(3, 100, 100).plan(spec().writableRoots(List.of(out)).build(), files))
+        .isInstanceOf(LaunchFailedException.class)
+        .hasMessageContaining("more than 3 directories");
+    assertThatThrownBy(() -> bounded(1000, 100, 1).plan(spec().writableRoots(List.of(out)).build(), files))
+        .isInstanceOf(LaunchFailedException.class)
+        .hasMessageContaining("more than 1 .git entries");
+    assertThat(bounded(1000, 100, 2).plan(spec().writableRoots(List.of(out)).build(), files).mounts())
+        .contains(
+            MountOp.readOnlyBind(out.resolve("r1/.git"), out.resolve("r1/.git")),
+            MountOp.readOnlyBind(out.resolve("r2/.git"), out.resolve("r2/.git")));
+  }
+
+  private SandboxLayout bounded(int directories, int depth, int entries) {
+    return new SandboxLayout(
+        BwrapSettings.defaults(), identity, true, new NestedGitEntries.Bounds(directories, depth, entries));
+  }
 }

@@ -55,4 +55,9 @@ public final class AuthorityCodes {
   public static final String TOOL_CONFIGURATION_MISMATCH = "TOOL_CONFIGURATION_MISMATCH";
   /** A git command sets configuration before its subcommand, which would undo the kernel's neutralization. */
   public static final String GIT_CONFIGURATION_OVERRIDE = "GIT_CONFIGURATION_OVERRIDE";
+  /**
+   * The configuration of a repository a git command may open sets a key that names a program the
+   * kernel cannot keep from running; the message names the key and where it is set.
+   */
+  public static final String GIT_CONFIGURATION_REFUSED = "GIT_CONFIGURATION_REFUSED";
 }

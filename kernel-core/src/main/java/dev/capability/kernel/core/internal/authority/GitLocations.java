@@ -64,6 +64,17 @@ record GitLocations(Optional<Path> gitDirectory, Optional<Path> commonDirectory)
     } else {
       throw invalid(dotGit, "is neither a directory nor a gitdir file");
     }
+    return ofGitDirectory(gitDirectory);
+  }
+
+  /**
+   * The git locations of the git directory whose real path is {@code gitDirectory}: it, and the
+   * common directory its {@code commondir} file names, if any.
+   *
+   * @throws AuthorityException {@code GIT_DIRECTORY_INVALID} when {@code commondir} exists but does
+   *     not lead to a directory
+   */
+  static GitLocations ofGitDirectory(Path gitDirectory) {
     Path commondir = gitDirectory.resolve("commondir");
     Optional<Path> common = Optional.empty();
     if (Files.exists(commondir, LinkOption.NOFOLLOW_LINKS)) {

@@ -1,6 +1,7 @@
 package dev.capability.kernel.core.internal.authority;
 
 import static dev.capability.kernel.api.authority.AuthorityCodes.GIT_CONFIGURATION_OVERRIDE;
+import static dev.capability.kernel.api.authority.AuthorityCodes.GIT_CONFIGURATION_REFUSED;
 import static dev.capability.kernel.api.authority.AuthorityCodes.GIT_CONFIGURATION_UNREADABLE;
 
 import dev.capability.kernel.api.Decision;
@@ -17,36 +18,45 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
- * Runs git with the helpers that repository configuration can start switched off. An allowed
+ * Runs git with the programs that configuration can start switched off. An allowed
  * {@code git status} reads {@code .git/config}, and through it may start a file-system monitor,
  * a clean filter, a pager or a credential helper: code the operator never allowed. Neutralizing
- * is on unless the policy says {@code "neutralizeGit": false}.
+ * is on unless the policy says {@code "neutralizeGit": false}. {@link GitProgramKeys} is the list
+ * of every key that names a program, with how each is handled.
  *
- * <p>Fixed settings go on the command line ({@link #SETTINGS}, after {@code --no-pager}). Drivers
- * and helpers that live under a name the repository chooses ({@code filter.NAME.clean},
- * {@code diff.NAME.textconv}, aliases, ...) are found by listing the configuration first
- * ({@link #configuredDrivers}), and each is emptied through {@code GIT_CONFIG_COUNT}, whose keys
- * need no quoting. An emptied driver either does nothing (filters) or makes the git command fail
- * (diff and merge drivers); it never runs.
+ * <p>Fixed settings go on the command line ({@link #SETTINGS}, after {@code --no-pager}). Keys
+ * under a name the repository chooses ({@code filter.NAME.clean}, aliases, ...), and fixed-name
+ * keys that are only neutralized when set, are found by listing the configuration of every
+ * repository the command may open ({@link #list}): the one git starts in (the command's own
+ * {@code -C}, {@code --git-dir}, {@code --work-tree} and {@code --bare} applied), and the
+ * submodules and nested repositories below it ({@link GitRepositories}). Each key found gets its
+ * neutral value through {@code GIT_CONFIG_COUNT}, whose keys need no quoting and which git hands
+ * on to the git processes it starts in submodules. A key no value neutralizes refuses the command
+ * ({@code GIT_CONFIGURATION_REFUSED}), naming the key and where it is set.
  *
  * <p>A command that sets configuration itself before its subcommand ({@code git -c ...},
- * {@code --config-env}) is refused: its settings would come after the kernel's and win.
+ * {@code --config-env}) is refused: its settings would come after the kernel's and win. So is
+ * {@code --exec-path=DIR}, which makes git run its commands from {@code DIR}.
  *
  * <p>The sandbox runs as a uid that does not own the repository, and git (since 2.35.2) refuses to
  * work in such a repository ("dubious ownership"), because its configuration could start programs.
- * With that configuration neutralized, the kernel marks exactly the repository the request names
- * (and the working directory, when it is another directory inside it) safe with
- * {@code -c safe.directory=PATH}, which git honours from the command line as protected
- * configuration. The value is always a real absolute path, never {@code *}, never taken from the
- * command or its environment, and it is recorded with the other settings.
+ * With that configuration neutralized, the kernel marks safe with {@code -c safe.directory=PATH}
+ * exactly the repository the request names, the working directory when it is another directory
+ * inside it, and the work trees inside it whose configuration it listed. Git honours
+ * {@code safe.directory} from the command line as protected configuration. Each value is a real
+ * absolute path, never {@code *}, never taken from the command or its environment, and it is
+ * recorded with the other settings.
  */
 public final class GitNeutralizer {
   private GitNeutralizer() {}
@@ -55,53 +65,33 @@ public final class GitNeutralizer {
   public static final String SAFE_DIRECTORY = "safe.directory";
 
   /** The settings every neutralized git command gets with {@code -c}, in order. */
-  public static final List<String> SETTINGS = List.of(
-      "core.fsmonitor=false",
-      // Nobody can create files under /dev/null, unlike under an empty directory the command could write.
-      "core.hooksPath=/dev/null",
-      "core.pager=cat",
-      "core.editor=false",
-      "sequence.editor=false",
-      "core.askPass=",
-      "credential.helper=",
-      "core.sshCommand=ssh",
-      "protocol.ext.allow=never",
-      // A submodule is a repository of its own whose drivers the listing never sees: git must not enter it.
-      "diff.ignoreSubmodules=all",
-      "submodule.recurse=false",
-      "gpg.program=gpg",
-      "gpg.ssh.program=ssh-keygen",
-      "gpg.x509.program=gpgsm");
+  public static final List<String> SETTINGS = GitProgramKeys.alwaysSettings();
 
   /**
-   * Environment variables every neutralized git command gets: no system configuration, and the
-   * variables that would override the pager, editors and askpass helper set to harmless values.
+   * Environment variables every neutralized git command gets: no system configuration, the
+   * variables that would override the pager, editors and askpass helper set to harmless values,
+   * and those of {@link GitProgramKeys.Treatment#ENVIRONMENT} keys.
    */
-  public static final Map<String, String> ENVIRONMENT = orderedMap(
-      "GIT_CONFIG_NOSYSTEM", "1",
-      "GIT_PAGER", "cat",
-      "GIT_EDITOR", "false",
-      "GIT_SEQUENCE_EDITOR", "false",
-      "GIT_ASKPASS", "",
-      "GIT_TERMINAL_PROMPT", "0");
+  public static final Map<String, String> ENVIRONMENT = environmentSettings();
 
-  /**
-   * The configuration keys, as an extended regular expression for {@code git config --get-regexp},
-   * whose values name programs git runs under a name the repository chooses.
-   */
-  static final String DRIVER_KEYS = "^(filter\\..*\\.(clean|smudge|process)|diff\\.external|diff\\..*\\.(textconv|command)|merge\\..*\\.driver"
-      + "|remote\\..*\\.(uploadpack|receivepack)|credential\\..*\\.helper|alias\\..*|(diff|merge)tool\\..*\\.cmd"
-      + "|submodule\\..*\\.(update|ignore))$";
-
-  /** How long listing the configuration may take. */
+  /** How long one git process that lists configuration may take. */
   static final long LIST_TIMEOUT_SECONDS = 10;
-  /** The most bytes of configuration key names read. */
+  /** The most bytes one git process that lists configuration may print. */
   static final long MAX_LIST_BYTES = 1L << 20;
+
+  /**
+   * Settings of the kernel's own listing only, which runs no program: it reads every repository
+   * whoever owns it (the sandbox uid may own one the kernel's uid does not) and bare ones too
+   * (the operator's global configuration may refuse implicit bare repositories, which the sandbox
+   * may not see).
+   */
+  private static final List<String> LISTING_SETTINGS = List.of(SAFE_DIRECTORY + "=*", "safe.bareRepository=all");
 
   /**
    * A git command ready to launch, or the reason it may not.
    *
-   * @param decision allowed, or refused with {@code GIT_CONFIGURATION_OVERRIDE} at the offending argument
+   * @param decision allowed, or refused with {@code GIT_CONFIGURATION_OVERRIDE} at the offending
+   *     argument or {@code GIT_CONFIGURATION_REFUSED} naming a key
    * @param argv the argv to launch: argv[0], {@code --no-pager}, the {@code -c} settings, then the
    *     command's own arguments; empty when refused
    * @param environment the environment to launch with
@@ -116,6 +106,32 @@ public final class GitNeutralizer {
     }
   }
 
+  /**
+   * A key found in git's configuration.
+   *
+   * @param key its name as git lists it: section and variable in lower case
+   * @param origin where it is set, as git says ({@code file:PATH}), with the repository it was listed for
+   */
+  record ConfiguredKey(String key, String origin) {
+    ConfiguredKey {
+      Objects.requireNonNull(key, "key");
+      Objects.requireNonNull(origin, "origin");
+    }
+  }
+
+  /**
+   * What the kernel read before launch.
+   *
+   * @param keys the keys of {@link GitProgramKeys} set in any repository the command may open
+   * @param workTrees the work trees of the repositories listed, the one git starts in first
+   */
+  record Listing(List<ConfiguredKey> keys, List<Path> workTrees) {
+    Listing {
+      keys = List.copyOf(keys);
+      workTrees = List.copyOf(workTrees);
+    }
+  }
+
   /** Whether {@code rule} runs git: its bare name, or the file name of its path, is {@code git}. */
   public static boolean appliesTo(ExecutableRule rule) {
     return rule.name().map("git"::equals)
@@ -123,29 +139,53 @@ public final class GitNeutralizer {
   }
 
   /**
-   * Neutralizes the git command {@code argv}.
+   * Neutralizes the git command {@code argv}: refuses its configuration options, lists the
+   * configuration of every repository it may open ({@link #list}), and builds the argv and
+   * environment to launch.
    *
+   * @param git the git executable the command will run
    * @param environment the command's environment; configuration passed through it
    *     ({@code GIT_CONFIG_PARAMETERS}, {@code GIT_CONFIG_COUNT} and its keys and values) is replaced
-   * @param drivers configuration keys found by {@link #configuredDrivers}
+   * @param repository the request's repository, a real absolute path
+   * @param workingDirectory the request's working directory, a real absolute path
+   * @throws AuthorityException {@code GIT_CONFIGURATION_UNREADABLE} when the configuration cannot
+   *     be listed, {@code GIT_DIRECTORY_INVALID} for a {@code .git} below that leads nowhere
+   */
+  public static Neutralized neutralize(
+      Path git, List<String> argv, Map<String, String> environment, Optional<Path> repository, Path workingDirectory) {
+    Objects.requireNonNull(git, "git");
+    Optional<Decision> refusal = optionRefusal(argv);
+    if (refusal.isPresent()) {
+      return refused(refusal.get(), environment);
+    }
+    Listing listing = list(git, argv, workingDirectory, environment);
+    return neutralize(argv, environment, listing.keys(), safeDirectories(repository, workingDirectory, listing.workTrees()));
+  }
+
+  /**
+   * Neutralizes the git command {@code argv} with the keys already listed.
+   *
+   * @param keys keys found by {@link #list}
    * @param safeDirectories the directories git may work in although another uid owns them, from
    *     {@link #safeDirectories}
    */
-  public static Neutralized neutralize(
-      List<String> argv, Map<String, String> environment, List<String> drivers, List<Path> safeDirectories) {
+  static Neutralized neutralize(
+      List<String> argv, Map<String, String> environment, List<ConfiguredKey> keys, List<Path> safeDirectories) {
     Objects.requireNonNull(argv, "argv");
     Objects.requireNonNull(environment, "environment");
-    Objects.requireNonNull(drivers, "drivers");
+    Objects.requireNonNull(keys, "keys");
     Objects.requireNonNull(safeDirectories, "safeDirectories");
-    if (argv.isEmpty()) {
-      throw new IllegalArgumentException("argv is empty");
+    Optional<Decision> refusal = optionRefusal(argv);
+    if (refusal.isPresent()) {
+      return refused(refusal.get(), environment);
     }
-    int override = configurationOverride(argv);
-    if (override >= 0) {
-      return new Neutralized(Decision.deny(GIT_CONFIGURATION_OVERRIDE, PolicyCodes.LAYER_BUILTIN, "neutralizeGit", override,
-          "git option " + Printable.quote(argv.get(override)) + " (argv[" + override
-              + "]) sets configuration that would undo the kernel's neutralization of repository helpers"),
-          List.of(), environment, List.of());
+    for (ConfiguredKey key : keys) {
+      GitProgramKeys.Key entry = known(key.key());
+      if (entry.treatment() == GitProgramKeys.Treatment.REFUSED) {
+        return refused(Decision.deny(GIT_CONFIGURATION_REFUSED, PolicyCodes.LAYER_BUILTIN, "neutralizeGit",
+            "git configuration key " + Printable.quote(key.key()) + " (" + key.origin() + ") names a program the kernel"
+                + " cannot keep from running: " + entry.why()), environment);
+      }
     }
     List<String> settings = settings(safeDirectories);
     List<String> neutralized = new ArrayList<>();
@@ -156,25 +196,32 @@ public final class GitNeutralizer {
       neutralized.add(setting);
     }
     neutralized.addAll(argv.subList(1, argv.size()));
-    Map<String, String> driverSettings = driverSettings(drivers);
+    Map<String, String> keySettings = keySettings(keys);
     List<String> configuration = new ArrayList<>(settings);
-    driverSettings.forEach((key, value) -> configuration.add(key + "=" + value));
+    keySettings.forEach((key, value) -> configuration.add(key + "=" + value));
     return new Neutralized(Decision.allow(PolicyCodes.LAYER_BUILTIN, "neutralizeGit"), neutralized,
-        environment(environment, driverSettings), configuration);
+        environment(environment, keySettings), configuration);
+  }
+
+  private static Neutralized refused(Decision decision, Map<String, String> environment) {
+    return new Neutralized(decision, List.of(), environment, List.of());
   }
 
   /**
    * The directories a neutralized git command may work in although another uid owns them: the
-   * repository, and the working directory when it is another directory inside it. Nothing without
-   * a repository. A path whose last name is {@code *} is left out, because newer git reads
-   * {@code DIR/*} as every directory below {@code DIR}.
+   * repository, the working directory when it is another directory inside it, and each of
+   * {@code workTrees} inside it. Nothing without a repository. A path whose last name is
+   * {@code *} is left out, because newer git reads {@code DIR/*} as every directory below
+   * {@code DIR}.
    *
    * @param repository the request's repository, a real absolute path
    * @param workingDirectory the request's working directory, a real absolute path
+   * @param workTrees work trees whose configuration the kernel listed, real absolute paths
    */
-  public static List<Path> safeDirectories(Optional<Path> repository, Path workingDirectory) {
+  static List<Path> safeDirectories(Optional<Path> repository, Path workingDirectory, List<Path> workTrees) {
     Objects.requireNonNull(repository, "repository");
     Objects.requireNonNull(workingDirectory, "workingDirectory");
+    Objects.requireNonNull(workTrees, "workTrees");
     if (repository.isEmpty()) {
       return List.of();
     }
@@ -182,6 +229,11 @@ public final class GitNeutralizer {
     directories.add(repository.get());
     if (workingDirectory.startsWith(repository.get())) {
       directories.add(workingDirectory);
+    }
+    for (Path workTree : workTrees) {
+      if (workTree.startsWith(repository.get())) {
+        directories.add(workTree);
+      }
     }
     return directories.stream()
         .filter(directory -> directory.getFileName() == null || !directory.getFileName().toString().equals("*"))
@@ -201,48 +253,154 @@ public final class GitNeutralizer {
   }
 
   /**
-   * The configuration keys that name programs under repository-chosen names, as git sees them
-   * from {@code workingDirectory} with {@code environment}, includes followed. Lists with the
-   * fixed neutralization and the same safe directories in place, so listing starts no helper
-   * either and reads the configuration of a repository another uid owns (without them git would
-   * silently skip that repository's configuration and list nothing). Adds
-   * {@code submodule.NAME.ignore} for every submodule {@code .gitmodules} names
-   * ({@link #submoduleIgnoreKeys}), so that no submodule's own drivers run.
+   * Lists the keys of {@link GitProgramKeys} set in every repository {@code argv} may open, as git
+   * sees them from {@code workingDirectory} with {@code environment}, includes followed: the
+   * repository git starts in (found with the command's own {@code -C}, {@code --git-dir},
+   * {@code --work-tree} and {@code --bare}), and every repository below it
+   * ({@link GitRepositories#below}). Outside any repository only the global configuration is
+   * listed. Adds {@code submodule.NAME.ignore} for every submodule a listed work tree's
+   * {@code .gitmodules} names ({@link #submoduleIgnoreKeys}).
+   *
+   * <p>The listing runs with the fixed settings too, and reads repositories whoever owns them
+   * ({@code safe.directory=*}, for this listing only: it starts no program).
    *
    * @param git the git executable the command will run
-   * @param safeDirectories the safe directories the command will run with
-   * @throws AuthorityException {@code GIT_CONFIGURATION_UNREADABLE} when git fails, hangs or lists too much
+   * @throws AuthorityException {@code GIT_CONFIGURATION_UNREADABLE} when git fails, hangs or
+   *     prints too much, or the search for repositories meets a bound
    */
-  public static List<String> configuredDrivers(
-      Path git, Path workingDirectory, Map<String, String> environment, List<Path> safeDirectories) {
+  static Listing list(Path git, List<String> argv, Path workingDirectory, Map<String, String> environment) {
+    Objects.requireNonNull(git, "git");
+    Objects.requireNonNull(argv, "argv");
+    Objects.requireNonNull(workingDirectory, "workingDirectory");
+    Objects.requireNonNull(environment, "environment");
+    List<String> location = locationOptions(argv);
+    Map<String, String> listingEnvironment = environment(environment, Map.of());
+    // GIT_CONFIG names the one file "git config" reads instead of the repository's; no other command reads it.
+    listingEnvironment.remove("GIT_CONFIG");
+    Map<String, ConfiguredKey> keys = new LinkedHashMap<>();
+    List<Path> workTrees = new ArrayList<>();
+    Optional<Opened> opened = opened(git, location, workingDirectory, listingEnvironment);
+    String where = opened.map(o -> " in the repository " + o.gitDirectory()).orElse("");
+    for (ConfiguredKey key : configuredKeys(git, location, workingDirectory, listingEnvironment, where)) {
+      keys.putIfAbsent(key.key() + "\0" + key.origin(), key);
+    }
+    if (opened.isPresent()) {
+      List<Path> gitDirectories = new ArrayList<>();
+      opened.get().workTree().ifPresent(workTrees::add);
+      for (GitRepositories.Repository repository
+          : GitRepositories.below(opened.get().gitDirectory(), opened.get().commonDirectory(), opened.get().workTree())) {
+        gitDirectories.add(repository.gitDirectory());
+        repository.workTree().ifPresent(workTrees::add);
+      }
+      for (Path gitDirectory : gitDirectories) {
+        List<String> options = List.of("--git-dir=" + gitDirectory);
+        for (ConfiguredKey key : configuredKeys(git, options, gitDirectory, listingEnvironment, " in the repository " + gitDirectory)) {
+          keys.putIfAbsent(key.key() + "\0" + key.origin(), key);
+        }
+      }
+      for (Path workTree : workTrees) {
+        for (String key : submoduleIgnoreKeys(workTree)) {
+          ConfiguredKey ignore = new ConfiguredKey(key, "file:" + workTree.resolve(".gitmodules"));
+          keys.putIfAbsent(ignore.key() + "\0" + ignore.origin(), ignore);
+        }
+      }
+    }
+    return new Listing(List.copyOf(keys.values()), workTrees);
+  }
+
+  /** The repository git starts in: its git directory, common directory and work tree. */
+  private record Opened(Path gitDirectory, Path commonDirectory, Optional<Path> workTree) {}
+
+  /**
+   * The repository {@code git LOCATION rev-parse} finds, or empty outside any repository (git
+   * exits 128 before printing a path). Without a work tree (a bare repository, or inside
+   * {@code .git}) git prints the two directories, then fails on {@code --show-toplevel}.
+   */
+  private static Optional<Opened> opened(Path git, List<String> location, Path workingDirectory, Map<String, String> environment) {
+    List<String> argv = listingArgv(git, location);
+    argv.addAll(List.of("rev-parse", "--path-format=absolute", "--git-dir", "--git-common-dir", "--show-toplevel"));
+    Output output = run(argv, workingDirectory, environment, "git rev-parse");
+    List<String> lines = output.text().isEmpty() ? List.of() : List.of(output.text().split("\n", -1));
+    if (!lines.isEmpty() && lines.get(lines.size() - 1).isEmpty()) {
+      lines = lines.subList(0, lines.size() - 1);
+    }
+    if (output.exit() == 128 && lines.isEmpty()) {
+      return Optional.empty();
+    }
+    boolean withWorkTree = output.exit() == 0 && lines.size() == 3;
+    if (!withWorkTree && !(output.exit() == 128 && lines.size() == 2)) {
+      throw unreadable("git rev-parse exited with " + output.exit() + " after printing " + lines.size()
+          + " paths; the kernel cannot tell which repository the command opens");
+    }
+    Path gitDirectory = realDirectory(lines.get(0));
+    Path commonDirectory = realDirectory(lines.get(1));
+    return Optional.of(new Opened(gitDirectory, commonDirectory, withWorkTree ? Optional.of(realDirectory(lines.get(2))) : Optional.empty()));
+  }
+
+  /** The keys of {@link GitProgramKeys} git lists with {@code location} from {@code directory}; {@code where} is added to each origin. */
+  private static List<ConfiguredKey> configuredKeys(
+      Path git, List<String> location, Path directory, Map<String, String> environment, String where) {
+    List<String> argv = listingArgv(git, location);
+    argv.addAll(List.of("config", "--show-origin", "--null", "--name-only", "--get-regexp", GitProgramKeys.listingPattern()));
+    Output output = run(argv, directory, environment, "git config");
+    if (output.exit() != 0 && output.exit() != 1) {
+      throw unreadable("git config exited with " + output.exit() + " listing the configuration" + where);
+    }
+    if (output.exit() == 1) {
+      return List.of();
+    }
+    String[] fields = output.text().split("\0", -1);
+    // Origin and key alternate, each ended by a NUL; the last field is what follows the last NUL.
+    if (fields.length % 2 != 1 || !fields[fields.length - 1].isEmpty()) {
+      throw unreadable("git config listed the configuration" + where + " in a form the kernel cannot read");
+    }
+    List<ConfiguredKey> keys = new ArrayList<>();
+    for (int i = 0; i + 1 < fields.length; i += 2) {
+      keys.add(new ConfiguredKey(fields[i + 1], fields[i] + where));
+    }
+    return keys;
+  }
+
+  private static List<String> listingArgv(Path git, List<String> location) {
     List<String> argv = new ArrayList<>(List.of(git.toString(), "--no-pager"));
-    for (String setting : settings(safeDirectories)) {
+    for (String setting : SETTINGS) {
       argv.add("-c");
       argv.add(setting);
     }
-    argv.addAll(List.of("config", "--null", "--name-only", "--get-regexp", DRIVER_KEYS));
+    for (String setting : LISTING_SETTINGS) {
+      argv.add("-c");
+      argv.add(setting);
+    }
+    argv.addAll(location);
+    return argv;
+  }
+
+  private record Output(int exit, String text) {}
+
+  private static Output run(List<String> argv, Path directory, Map<String, String> environment, String what) {
     Path output = null;
     try {
       output = Files.createTempFile("capability-git-config", ".lst");
       ProcessBuilder builder = new ProcessBuilder(argv)
-          .directory(workingDirectory.toFile())
+          .directory(directory.toFile())
           .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")))
           .redirectOutput(output.toFile())
           .redirectError(ProcessBuilder.Redirect.DISCARD);
       builder.environment().clear();
-      builder.environment().putAll(environment(environment, Map.of()));
+      builder.environment().putAll(environment);
       Process process = builder.start();
       if (!process.waitFor(LIST_TIMEOUT_SECONDS, TimeUnit.SECONDS)) {
         process.destroyForcibly();
-        throw unreadable("git config did not finish within " + LIST_TIMEOUT_SECONDS + " s");
+        throw unreadable(what + " did not finish within " + LIST_TIMEOUT_SECONDS + " s");
       }
-      int exit = process.exitValue();
-      if (exit != 0 && exit != 1) {
-        throw unreadable("git config exited with " + exit);
+      if (Files.size(output) > MAX_LIST_BYTES) {
+        throw unreadable(what + " printed more than " + MAX_LIST_BYTES + " bytes");
       }
-      Set<String> keys = new LinkedHashSet<>(exit == 1 ? List.of() : parseKeys(output));
-      keys.addAll(submoduleIgnoreKeys(workingDirectory));
-      return List.copyOf(keys);
+      byte[] bytes;
+      try (InputStream in = Files.newInputStream(output)) {
+        bytes = in.readNBytes((int) MAX_LIST_BYTES + 1);
+      }
+      return new Output(process.exitValue(), new String(bytes, StandardCharsets.UTF_8));
     } catch (IOException e) {
       throw new AuthorityException(GIT_CONFIGURATION_UNREADABLE, "git's configuration could not be listed: " + e.getMessage(), e);
     } catch (InterruptedException e) {
@@ -253,36 +411,44 @@ public final class GitNeutralizer {
     }
   }
 
-  private static List<String> parseKeys(Path output) throws IOException {
-    if (Files.size(output) > MAX_LIST_BYTES) {
-      throw unreadable("git config listed more than " + MAX_LIST_BYTES + " bytes of keys");
-    }
-    byte[] bytes;
-    try (InputStream in = Files.newInputStream(output)) {
-      bytes = in.readNBytes((int) MAX_LIST_BYTES + 1);
-    }
-    Set<String> keys = new LinkedHashSet<>();
-    for (String key : new String(bytes, StandardCharsets.UTF_8).split("\0")) {
-      if (!key.isEmpty()) {
-        keys.add(key);
+  private static Path realDirectory(String printed) {
+    try {
+      Path path = Path.of(printed);
+      if (!path.isAbsolute()) {
+        throw unreadable("git printed " + Printable.quote(printed) + " where an absolute path was expected");
       }
+      Path real = path.toRealPath();
+      if (!Files.isDirectory(real)) {
+        throw unreadable("git printed " + Printable.quote(printed) + ", which is not a directory");
+      }
+      return real;
+    } catch (IOException | java.nio.file.InvalidPathException e) {
+      throw new AuthorityException(GIT_CONFIGURATION_UNREADABLE, "git printed " + Printable.quote(printed)
+          + ", which cannot be resolved: " + e.getMessage(), e);
     }
-    return List.copyOf(keys);
   }
 
-  /** The neutral value of each driver key, and {@code required=false} for each filter, in a stable order. */
-  static Map<String, String> driverSettings(List<String> drivers) {
+  /** The entry of {@link GitProgramKeys} a listed key belongs to. */
+  private static GitProgramKeys.Key known(String key) {
+    return GitProgramKeys.listed(key)
+        .orElseThrow(() -> unreadable("git listed the key " + Printable.quote(key) + ", which the kernel does not know"));
+  }
+
+  /**
+   * The neutral value of each listed key, and {@code required=false} for each filter, in a stable
+   * order. Refused keys have none.
+   */
+  static Map<String, String> keySettings(List<ConfiguredKey> keys) {
     Map<String, String> settings = new TreeMap<>();
-    for (String key : drivers) {
-      int firstDot = key.indexOf('.');
-      int lastDot = key.lastIndexOf('.');
-      if (firstDot < 0) {
+    for (ConfiguredKey configured : keys) {
+      String key = configured.key();
+      GitProgramKeys.Key entry = known(key);
+      if (entry.treatment() != GitProgramKeys.Treatment.WHEN_SET) {
         continue;
       }
-      String section = key.substring(0, firstDot);
-      String variable = key.substring(lastDot + 1);
-      settings.put(key, section.equals("submodule") ? submoduleSetting(variable) : "");
-      if (section.equals("filter") && lastDot > firstDot) {
+      settings.put(key, entry.value());
+      int lastDot = key.lastIndexOf('.');
+      if (key.startsWith("filter.") && lastDot > "filter".length()) {
         settings.put(key.substring(0, lastDot) + ".required", "false");
       }
     }
@@ -290,63 +456,51 @@ public final class GitNeutralizer {
   }
 
   /**
-   * What a submodule's {@code update} or {@code ignore} key is set to: never run an update
-   * command, and never look inside (a per-submodule {@code ignore} would override
-   * {@code diff.ignoreSubmodules}).
-   */
-  private static String submoduleSetting(String variable) {
-    return variable.equals("update") ? "none" : "all";
-  }
-
-  /**
    * {@code submodule.NAME.ignore} for every submodule {@code .gitmodules} names at the top of the
-   * work tree containing {@code workingDirectory}: a {@code .gitmodules} {@code ignore} key is not
-   * in the configuration git lists, yet would make git enter the submodule.
+   * work tree {@code workTree}: a {@code .gitmodules} {@code ignore} key is not in the
+   * configuration git lists, yet would make git enter the submodule.
    *
    * @throws AuthorityException {@code GIT_CONFIGURATION_UNREADABLE} when a section header that names
    *     a submodule cannot be read, or the file cannot be read
    */
-  static List<String> submoduleIgnoreKeys(Path workingDirectory) {
-    Path top = workingDirectory.toAbsolutePath();
-    while (top != null && !Files.exists(top.resolve(".git"), LinkOption.NOFOLLOW_LINKS)) {
-      top = top.getParent();
-    }
-    if (top == null || !Files.isRegularFile(top.resolve(".gitmodules"), LinkOption.NOFOLLOW_LINKS)) {
+  static List<String> submoduleIgnoreKeys(Path workTree) {
+    Path gitmodules = workTree.resolve(".gitmodules");
+    if (!Files.isRegularFile(gitmodules, LinkOption.NOFOLLOW_LINKS)) {
       return List.of();
     }
     List<String> keys = new ArrayList<>();
     try {
-      if (Files.size(top.resolve(".gitmodules")) > MAX_LIST_BYTES) {
-        throw unreadable(".gitmodules is larger than " + MAX_LIST_BYTES + " bytes");
+      if (Files.size(gitmodules) > MAX_LIST_BYTES) {
+        throw unreadable(gitmodules + " is larger than " + MAX_LIST_BYTES + " bytes");
       }
-      for (String line : Files.readAllLines(top.resolve(".gitmodules"), StandardCharsets.UTF_8)) {
+      for (String line : Files.readAllLines(gitmodules, StandardCharsets.UTF_8)) {
         String header = line.strip();
-        if (!header.startsWith("[") || !header.toLowerCase(java.util.Locale.ROOT).replace(" ", "").replace("\t", "").startsWith("[submodule")) {
+        if (!header.startsWith("[") || !header.toLowerCase(Locale.ROOT).replace(" ", "").replace("\t", "").startsWith("[submodule")) {
           continue;
         }
-        java.util.regex.Matcher quoted = SUBMODULE_HEADER.matcher(header);
+        Matcher quoted = SUBMODULE_HEADER.matcher(header);
         if (!quoted.matches() || quoted.group(1).contains("\\") || quoted.group(1).contains("\"")) {
-          throw unreadable(".gitmodules has a submodule section header the kernel cannot read: " + Printable.quote(header));
+          throw unreadable(gitmodules + " has a submodule section header the kernel cannot read: " + Printable.quote(header));
         }
         keys.add("submodule." + quoted.group(1) + ".ignore");
       }
     } catch (IOException | java.io.UncheckedIOException e) {
-      throw new AuthorityException(GIT_CONFIGURATION_UNREADABLE, ".gitmodules could not be read: " + e.getMessage(), e);
+      throw new AuthorityException(GIT_CONFIGURATION_UNREADABLE, gitmodules + " could not be read: " + e.getMessage(), e);
     }
     return keys;
   }
 
   /** {@code [submodule "NAME"]} (section names ignore case), the only header form the kernel reads; anything else fails closed. */
-  private static final java.util.regex.Pattern SUBMODULE_HEADER = java.util.regex.Pattern.compile("\\[submodule \"([^\"\\\\]+)\"\\]", java.util.regex.Pattern.CASE_INSENSITIVE);
+  private static final Pattern SUBMODULE_HEADER = Pattern.compile("\\[submodule \"([^\"\\\\]+)\"\\]", Pattern.CASE_INSENSITIVE);
 
-  private static Map<String, String> environment(Map<String, String> base, Map<String, String> driverSettings) {
+  private static Map<String, String> environment(Map<String, String> base, Map<String, String> keySettings) {
     Map<String, String> environment = new TreeMap<>(base);
     environment.keySet().removeIf(name -> name.equals("GIT_CONFIG_PARAMETERS") || name.equals("GIT_CONFIG_COUNT")
         || name.startsWith("GIT_CONFIG_KEY_") || name.startsWith("GIT_CONFIG_VALUE_"));
     environment.putAll(ENVIRONMENT);
-    if (!driverSettings.isEmpty()) {
+    if (!keySettings.isEmpty()) {
       int i = 0;
-      for (Map.Entry<String, String> setting : driverSettings.entrySet()) {
+      for (Map.Entry<String, String> setting : keySettings.entrySet()) {
         environment.put("GIT_CONFIG_KEY_" + i, setting.getKey());
         environment.put("GIT_CONFIG_VALUE_" + i, setting.getValue());
         i++;
@@ -356,22 +510,74 @@ public final class GitNeutralizer {
     return environment;
   }
 
-  /** The index of a top-level option that sets configuration, or -1. Top-level options end at the subcommand. */
-  private static int configurationOverride(List<String> argv) {
+  /**
+   * Why the command's own top-level options may not run: one that sets configuration
+   * ({@code -c}, {@code --config-env}) or chooses where git finds its commands
+   * ({@code --exec-path=DIR}). Top-level options end at the subcommand.
+   */
+  private static Optional<Decision> optionRefusal(List<String> argv) {
+    if (argv.isEmpty()) {
+      throw new IllegalArgumentException("argv is empty");
+    }
     for (int i = 1; i < argv.size(); i++) {
       String arg = argv.get(i);
       if (!arg.startsWith("-") || arg.equals("--")) {
-        return -1;
+        return Optional.empty();
       }
       if (arg.startsWith("-c") || arg.startsWith("--config-env")) {
-        return i;
+        return Optional.of(Decision.deny(GIT_CONFIGURATION_OVERRIDE, PolicyCodes.LAYER_BUILTIN, "neutralizeGit", i,
+            "git option " + Printable.quote(arg) + " (argv[" + i
+                + "]) sets configuration that would undo the kernel's neutralization of repository helpers"));
       }
-      if (arg.equals("-C") || arg.equals("--git-dir") || arg.equals("--work-tree") || arg.equals("--namespace")
-          || arg.equals("--super-prefix")) {
+      if (arg.startsWith("--exec-path=")) {
+        return Optional.of(Decision.deny(GIT_CONFIGURATION_OVERRIDE, PolicyCodes.LAYER_BUILTIN, "neutralizeGit", i,
+            "git option " + Printable.quote(arg) + " (argv[" + i + "]) makes git run its commands from another directory"));
+      }
+      if (takesValue(arg)) {
         i++;
       }
     }
-    return -1;
+    return Optional.empty();
+  }
+
+  /** Whether the top-level option {@code arg} takes the next argument as its value. */
+  private static boolean takesValue(String arg) {
+    return arg.equals("-C") || arg.equals("--git-dir") || arg.equals("--work-tree") || arg.equals("--namespace")
+        || arg.equals("--super-prefix");
+  }
+
+  /** The command's top-level options that choose the repository git opens, in order, with their values. */
+  static List<String> locationOptions(List<String> argv) {
+    List<String> location = new ArrayList<>();
+    for (int i = 1; i < argv.size(); i++) {
+      String arg = argv.get(i);
+      if (!arg.startsWith("-") || arg.equals("--")) {
+        break;
+      }
+      boolean chooses = arg.equals("-C") || arg.equals("--git-dir") || arg.equals("--work-tree");
+      if (chooses && i + 1 < argv.size()) {
+        location.add(arg);
+        location.add(argv.get(i + 1));
+      } else if (chooses || arg.startsWith("--git-dir=") || arg.startsWith("--work-tree=") || arg.equals("--bare")) {
+        location.add(arg);
+      }
+      if (takesValue(arg)) {
+        i++;
+      }
+    }
+    return location;
+  }
+
+  private static Map<String, String> environmentSettings() {
+    Map<String, String> environment = new LinkedHashMap<>();
+    environment.put("GIT_CONFIG_NOSYSTEM", "1");
+    environment.put("GIT_PAGER", "cat");
+    environment.put("GIT_EDITOR", "false");
+    environment.put("GIT_SEQUENCE_EDITOR", "false");
+    environment.put("GIT_ASKPASS", "");
+    environment.put("GIT_TERMINAL_PROMPT", "0");
+    environment.putAll(new TreeMap<>(GitProgramKeys.environment()));
+    return java.util.Collections.unmodifiableMap(environment);
   }
 
   private static AuthorityException unreadable(String message) {
@@ -386,13 +592,5 @@ public final class GitNeutralizer {
         // A leftover list of key names, without values, in the temporary directory reveals no secret.
       }
     }
-  }
-
-  private static Map<String, String> orderedMap(String... keysAndValues) {
-    Map<String, String> map = new LinkedHashMap<>();
-    for (int i = 0; i < keysAndValues.length; i += 2) {
-      map.put(keysAndValues[i], keysAndValues[i + 1]);
-    }
-    return java.util.Collections.unmodifiableMap(map);
   }
 }

@@ -7,9 +7,10 @@ import java.nio.file.Path;
 
 /**
  * Tool configuration is part of the command: the repository files the policy names for the
- * executable are hashed (and must match their pins), and git gets its repository-driven helpers
- * (fsmonitor, pager, hooks, drivers) switched off unless the operator turned that off; with them
- * off, the request's repository is marked safe for git, which the sandbox uid does not own.
+ * executable are hashed (and must match their pins), and git gets the programs its configuration
+ * names switched off in every repository it may open, unless the operator turned that off; with
+ * them off, the request's repository and the work trees listed inside it are marked safe for git,
+ * which the sandbox uid does not own.
  */
 final class ToolConfigurationStage implements Stage {
   private final ExecutionPolicy policy;
@@ -33,10 +34,8 @@ final class ToolConfigurationStage implements Stage {
     }
     if (policy.neutralizeGit() && GitNeutralizer.appliesTo(rule)) {
       Path git = Path.of(context.pinned.executable().execPath());
-      var safeDirectories = GitNeutralizer.safeDirectories(context.repository, context.workingDirectory);
-      var drivers = GitNeutralizer.configuredDrivers(git, context.workingDirectory, context.launchEnvironment, safeDirectories);
-      GitNeutralizer.Neutralized neutralized =
-          GitNeutralizer.neutralize(context.argv, context.launchEnvironment, drivers, safeDirectories);
+      GitNeutralizer.Neutralized neutralized = GitNeutralizer.neutralize(
+          git, context.argv, context.launchEnvironment, context.repository, context.workingDirectory);
       if (!neutralized.decision().allowed()) {
         context.deny(neutralized.decision());
         return;

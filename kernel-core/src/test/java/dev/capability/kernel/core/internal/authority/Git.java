@@ -34,23 +34,40 @@ final class Git {
 
   /** Runs exactly {@code argv} with exactly {@code environment}. */
   static Result exec(Path directory, Map<String, String> environment, List<String> argv) {
+    return exec(directory, environment, argv, "");
+  }
+
+  /** Runs exactly {@code argv} with exactly {@code environment}, {@code stdin} on its standard input. */
+  static Result exec(Path directory, Map<String, String> environment, List<String> argv, String stdin) {
+    Path output = null;
     try {
-      ProcessBuilder builder = new ProcessBuilder(argv).directory(directory.toFile()).redirectErrorStream(true);
+      // Output goes to a file, so a git that never ends is ended after the bound instead of blocking a read.
+      output = java.nio.file.Files.createTempFile("git-test", ".out");
+      ProcessBuilder builder = new ProcessBuilder(argv).directory(directory.toFile())
+          .redirectErrorStream(true).redirectOutput(output.toFile());
       builder.environment().clear();
       builder.environment().putAll(environment);
       Process process = builder.start();
-      process.getOutputStream().close();
-      String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+      try (var in = process.getOutputStream()) {
+        in.write(stdin.getBytes(StandardCharsets.UTF_8));
+      } catch (IOException e) {
+        // git stopped reading its input early; what it did is in its output and exit code.
+      }
       if (!process.waitFor(60, TimeUnit.SECONDS)) {
+        process.descendants().forEach(ProcessHandle::destroyForcibly);
         process.destroyForcibly();
         throw new AssertionError("git did not finish: " + argv);
       }
-      return new Result(process.exitValue(), output);
+      return new Result(process.exitValue(), java.nio.file.Files.readString(output));
     } catch (IOException e) {
       throw new AssertionError("cannot run " + argv, e);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new AssertionError(e);
+    } finally {
+      if (output != null) {
+        output.toFile().delete();
+      }
     }
   }
 

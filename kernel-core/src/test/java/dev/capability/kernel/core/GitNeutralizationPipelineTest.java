@@ -1,0 +1,129 @@
+package dev.capability.kernel.core;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.capability.kernel.api.ExecutionRequest;
+import dev.capability.kernel.api.ExecutionResult;
+import dev.capability.kernel.api.ExecutionStatus;
+import dev.capability.kernel.api.NetworkMode;
+import dev.capability.kernel.api.policy.ExecutableRule;
+import dev.capability.kernel.api.policy.ExecutionPolicy;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Programs planted in the git configuration of repositories an allowed git command opens, run
+ * through the whole kernel on the process backend with real git: none runs, and the attestation
+ * names what was neutralized. Each attack is shown to work on plain git first.
+ */
+class GitNeutralizationPipelineTest {
+  @TempDir Path tmp;
+  private Path repo;
+  private Path gitPath;
+
+  @BeforeEach
+  void repository() throws Exception {
+    repo = Files.createDirectories(tmp.resolve("repo")).toRealPath();
+    Files.writeString(repo.resolve("README"), "hello\n");
+    git(repo, "init", "-q", "-b", "main");
+    git(repo, "add", "README");
+    git(repo, "commit", "-q", "-m", "first");
+    gitPath = Path.of("/usr/bin/git").toRealPath();
+  }
+
+  private String git(Path directory, String... args) throws IOException, InterruptedException {
+    List<String> argv = new ArrayList<>(List.of("git", "-c", "user.name=t", "-c", "user.email=t@example.invalid",
+        "-c", "protocol.file.allow=always", "-C", directory.toString()));
+    argv.addAll(List.of(args));
+    ProcessBuilder builder = new ProcessBuilder(argv).redirectErrorStream(true);
+    builder.environment().put("GIT_CONFIG_NOSYSTEM", "1");
+    builder.environment().put("HOME", tmp.toString());
+    Process p = builder.start();
+    String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
+    assertThat(p.waitFor()).as("git %s: %s", List.of(args), out).isZero();
+    return out;
+  }
+
+  private ExecutionResult run(String... args) {
+    List<String> argv = new ArrayList<>(List.of(gitPath.toString()));
+    argv.addAll(List.of(args));
+    ExecutionPolicy policy = ExecutionPolicy.builder()
+        .network(NetworkMode.HOST)
+        .setEnvironment("GIT_AUTHOR_NAME", "t").setEnvironment("GIT_AUTHOR_EMAIL", "t@example.invalid")
+        .setEnvironment("GIT_COMMITTER_NAME", "t").setEnvironment("GIT_COMMITTER_EMAIL", "t@example.invalid")
+        .executable(ExecutableRule.atPath("git", gitPath).exact(args).build())
+        .build();
+    try (CommandKernel kernel = CommandKernel.builder(ExecutionPolicies.of(policy)).hostEnvironment(Map.of()).build()) {
+      return kernel.execute(ExecutionRequest.argv(argv).repository(repo).build());
+    }
+  }
+
+  @Test
+  void aNestedRepositorysFilterNeverRunsWhenAnAllowedCommandGoesIntoItWithDashC() throws Exception {
+    Path marker = tmp.resolve("nested-filter-ran");
+    Path filter = TestFiles.script(tmp.resolve("helpers"), "filter", "touch " + marker + "\ncat");
+    Path nested = Files.createDirectories(repo.resolve("nested"));
+    Files.writeString(nested.resolve("README"), "nested\n");
+    Files.writeString(nested.resolve(".gitattributes"), "README filter=planted\n");
+    git(nested, "init", "-q", "-b", "main");
+    git(nested, "add", ".");
+    git(nested, "commit", "-q", "-m", "nested");
+    git(nested, "config", "filter.planted.clean", filter.toString());
+    Files.setLastModifiedTime(nested.resolve("README"), FileTime.fromMillis(1_100_000_000_000L));
+
+    ExecutionResult result = run("-C", "nested", "status", "--short");
+
+    assertThat(result.status()).as(result.stderr().text()).isEqualTo(ExecutionStatus.COMPLETED);
+    assertThat(result.exitCode()).as(result.stderr().text()).hasValue(0);
+    assertThat(marker).as("the nested repository's filter must not run").doesNotExist();
+    assertThat(result.attestation().neutralization())
+        .contains("filter.planted.clean=", "filter.planted.required=false", "safe.directory=" + nested);
+    // The neutralized status refreshed the index; a new time makes git read README again.
+    Files.setLastModifiedTime(nested.resolve("README"), FileTime.fromMillis(1_200_000_000_000L));
+    git(nested, "status", "--short");
+    assertThat(marker).as("the planted filter runs under plain git").exists();
+  }
+
+  @Test
+  void theSshSigningKeyCommandNeverRunsWhenAnAllowedCommitIsSigned() throws Exception {
+    Path marker = tmp.resolve("key-command-ran");
+    Path command = TestFiles.script(tmp.resolve("helpers"), "key", "touch " + marker);
+    git(repo, "config", "commit.gpgSign", "true");
+    git(repo, "config", "gpg.format", "ssh");
+    git(repo, "config", "gpg.ssh.defaultKeyCommand", command.toString());
+
+    ExecutionResult result = run("commit", "-q", "--allow-empty", "-m", "signed");
+
+    assertThat(result.exitCode()).as("the commit was launched: %s %s", result.decision().message(), result.failureMessage())
+        .isPresent();
+    assertThat(marker).as("gpg.ssh.defaultKeyCommand must not run: %s", result.stderr().text()).doesNotExist();
+    assertThat(result.attestation().neutralization()).contains("gpg.ssh.defaultKeyCommand=");
+    ProcessBuilder plain = new ProcessBuilder("git", "-c", "user.name=t", "-c", "user.email=t@example.invalid",
+        "commit", "-q", "--allow-empty", "-m", "signed").directory(repo.toFile()).redirectErrorStream(true);
+    plain.environment().put("HOME", tmp.toString());
+    Process process = plain.start();
+    process.getInputStream().readAllBytes();
+    process.waitFor();
+    assertThat(marker).as("the planted key command runs under plain git").exists();
+  }
+
+  @Test
+  void aProgramKeyNoValueNeutralizesRefusesTheCommandBeforeLaunch() throws Exception {
+    git(repo, "config", "sendemail.toCmd", tmp.resolve("evil").toString());
+
+    ExecutionResult result = run("status", "--short");
+
+    assertThat(result.status()).isEqualTo(ExecutionStatus.DENIED);
+    assertThat(result.decision().code()).isEqualTo("GIT_CONFIGURATION_REFUSED");
+    assertThat(result.decision().message()).contains("sendemail.tocmd", ".git/config");
+  }
+}

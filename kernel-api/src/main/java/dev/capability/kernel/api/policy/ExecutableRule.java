@@ -29,6 +29,10 @@ import java.util.TreeMap;
  * @param examples argv arrays this rule must allow and the policy must refuse
  * @param toolConfiguration repository-relative files that change what the executable does, each
  *     with what it must be; the kernel hashes them into the attestation before every run
+ * @param acceptsArbitraryCode the operator's statement that the typed rules may let a request
+ *     choose a program for the executable's own language ({@code awk}'s program, a {@code sed}
+ *     script that is not a {@link ValueKind#SED_SCRIPT}); a policy with such rules is refused
+ *     without it
  */
 public record ExecutableRule(
     String id,
@@ -38,7 +42,8 @@ public record ExecutableRule(
     List<List<String>> exactArguments,
     Optional<ArgumentRules> arguments,
     PolicyExamples examples,
-    Map<String, ToolConfigurationPin> toolConfiguration) {
+    Map<String, ToolConfigurationPin> toolConfiguration,
+    boolean acceptsArbitraryCode) {
 
   public ExecutableRule {
     Objects.requireNonNull(id, "id");
@@ -96,6 +101,7 @@ public record ExecutableRule(
     b.match.addAll(examples.match());
     b.notMatch.addAll(examples.notMatch());
     b.toolConfiguration.putAll(toolConfiguration);
+    b.acceptsArbitraryCode = acceptsArbitraryCode;
     return b;
   }
 
@@ -110,6 +116,7 @@ public record ExecutableRule(
     private final List<List<String>> match = new ArrayList<>();
     private final List<List<String>> notMatch = new ArrayList<>();
     private final Map<String, ToolConfigurationPin> toolConfiguration = new TreeMap<>();
+    private boolean acceptsArbitraryCode;
 
     private Builder(String name, Path path, String id) {
       this.name = name;
@@ -153,6 +160,12 @@ public record ExecutableRule(
       return this;
     }
 
+    /** States that the typed rules may let a request choose code for the executable to run; see {@link ExecutableRule}. */
+    public Builder acceptsArbitraryCode(boolean accepts) {
+      this.acceptsArbitraryCode = accepts;
+      return this;
+    }
+
     /** Adds an argv (argv[0] included) the policy must refuse. */
     public Builder notMatch(String... argv) {
       notMatch.add(List.of(argv));
@@ -173,7 +186,8 @@ public record ExecutableRule(
           exactArguments,
           Optional.ofNullable(arguments),
           new PolicyExamples(match, notMatch),
-          toolConfiguration);
+          toolConfiguration,
+          acceptsArbitraryCode);
     }
   }
 }

@@ -57,6 +57,12 @@ public final class PolicyCodes {
    * a {@code .cmd} script, ...), or a part of its argument rules can never be reached or satisfied.
    */
   public static final String POLICY_RULE_NEVER_ALLOWS = "POLICY_RULE_NEVER_ALLOWS";
+  /**
+   * A rule for {@code awk} or {@code sed} lets a request choose the program the tool runs in its
+   * own language ({@code awk 'BEGIN{system(...)}'}, {@code sed 'e id'}), and the rule does not say
+   * {@code "arbitraryCode": true}.
+   */
+  public static final String POLICY_ARBITRARY_CODE_NOT_ACCEPTED = "POLICY_ARBITRARY_CODE_NOT_ACCEPTED";
 
   // Denials by the built-in layer.
   /** The argv is empty or an argument contains a NUL character. */

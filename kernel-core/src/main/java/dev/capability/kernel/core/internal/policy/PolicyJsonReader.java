@@ -61,7 +61,8 @@ public final class PolicyJsonReader {
       "neutralizeGit", "requiredCapabilities", "allowUnisolatedFallback", "allowRepositoryExecutables", "environment",
       "executables", "backendVersions");
   static final Set<String> ENVIRONMENT_MEMBERS = Set.of("inherit", "set", "request", "acceptDenied");
-  static final Set<String> EXECUTABLE_MEMBERS = Set.of("name", "path", "sha256", "exact", "arguments", "match", "notMatch", "toolConfiguration");
+  static final Set<String> EXECUTABLE_MEMBERS = Set.of("name", "path", "sha256", "exact", "arguments", "match", "notMatch", "toolConfiguration",
+      "arbitraryCode");
   static final Set<String> ARGUMENT_MEMBERS = Set.of(
       "flags", "subcommands", "operands", "doubleDash", "syntax", "keyValueOperands", "keyValues");
   static final Set<String> SUBCOMMAND_MEMBERS = Set.of(
@@ -174,7 +175,9 @@ public final class PolicyJsonReader {
     Map<String, ToolConfigurationPin> toolConfiguration = new LinkedHashMap<>();
     rule.object("toolConfiguration").ifPresent(files -> files.members().forEach(member -> toolConfiguration.put(
         member.getKey(), pin(JsonFields.text(member.getValue(), files.pointer(member.getKey()))))));
-    return construct(rule.pointer(), () -> new ExecutableRule(id, name, path, sha256, exact, arguments, examples, toolConfiguration));
+    boolean arbitraryCode = rule.bool("arbitraryCode").orElse(false);
+    return construct(rule.pointer(),
+        () -> new ExecutableRule(id, name, path, sha256, exact, arguments, examples, toolConfiguration, arbitraryCode));
   }
 
   private static ToolConfigurationPin pin(String text) {

@@ -115,6 +115,10 @@ public final class PolicyNormalForm {
     Map<String, Object> toolConfiguration = new LinkedHashMap<>();
     rule.toolConfiguration().forEach((file, pin) -> toolConfiguration.put(file, pin(pin)));
     out.put("toolConfiguration", toolConfiguration);
+    // Written only when set, so that every policy without it keeps its hash.
+    if (rule.acceptsArbitraryCode()) {
+      out.put("arbitraryCode", true);
+    }
     return out;
   }
 

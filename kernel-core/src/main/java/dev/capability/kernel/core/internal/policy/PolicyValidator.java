@@ -243,6 +243,7 @@ public final class PolicyValidator {
       }
       validateExampleShapes(rule.examples(), pointer);
       validateToolConfiguration(rule, pointer);
+      CodeRunningTools.requireAccepted(rule, program, pointer);
     }
   }
 

@@ -181,7 +181,8 @@ class ArgumentSyntaxInSandboxTest {
   }
 
   private void assertRuns(ExecutionBackend backend, LoadedPolicy policy, List<String> argv, Integer lines, String output) {
-    ExecutionResult result = kernel(policy, backend).execute(request(argv));
+    // Named, as an operator names the process backend: it is never chosen automatically (not a sandbox).
+    ExecutionResult result = kernel(policy, backend).execute(request(argv).toBuilder().backend(backend.id()).build());
 
     assertThat(result.decision().allowed()).as(result.decision().message()).isTrue();
     assertThat(result.status()).as(result.stderr().text()).isEqualTo(ExecutionStatus.COMPLETED);

@@ -39,7 +39,8 @@ class AttestedBackendVersionsTest {
     CommandKernel kernel = CommandKernel.builder(ExecutionPolicies.of(
             policy.executable(ExecutableRule.named("cat").exact("/proc/version").build()).build()))
         .discoverBackends(false).backend(backend).hostEnvironment(Map.of("PATH", "/usr/bin:/bin")).build();
-    return kernel.execute(ExecutionRequest.argv("cat", "/proc/version").workingDirectory(Path.of("/usr")).build());
+    return kernel.execute(
+        ExecutionRequest.argv("cat", "/proc/version").workingDirectory(Path.of("/usr")).backend(backend.id()).build());
   }
 
   @Test

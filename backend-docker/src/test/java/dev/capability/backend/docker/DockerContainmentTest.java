@@ -161,6 +161,21 @@ class DockerContainmentTest {
   }
 
   @Test
+  void aCommandThatDoesNotIgnoreTheFileSizeSignalIsEndedByIt() throws IOException {
+    Path ws = sandboxWritable(repository.resolve("ws"));
+
+    LaunchResult result =
+        backend()
+            .launch(
+                perl("open(my $f, '>', '" + ws + "/sparse') or die $!; truncate($f, 1024 ** 4); exit 0")
+                    .writableRoots(List.of(ws))
+                    .build());
+
+    assertThat(result.exitCode()).as("128 + SIGXFSZ").hasValue(128 + 25);
+    assertThat(Files.size(ws.resolve("sparse"))).isZero();
+  }
+
+  @Test
   void writingPastTheFileSizeLimitFailsWithFileTooLarge() throws IOException {
     Path ws = sandboxWritable(repository.resolve("ws"));
 

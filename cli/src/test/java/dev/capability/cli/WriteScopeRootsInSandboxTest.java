@@ -65,8 +65,9 @@ class WriteScopeRootsInSandboxTest {
     repository = Files.createDirectory(tmp.resolve("repository")).toRealPath();
     Files.writeString(repository.resolve("pom.xml"), "<project/>\n");
     // The sandbox's uid (nobody as root, Docker's 65534) must be able to write what the kernel
-    // creates; a created root takes this mode from the repository.
-    Files.setAttribute(repository, "unix:mode", 0777);
+    // creates; a created root takes this mode from the repository. Sticky, so that nobody else
+    // may swap the created root for a symlink (Docker refuses a bind source that could be swapped).
+    Files.setAttribute(repository, "unix:mode", 01777);
     elsewhere = Files.createDirectory(tmp.resolve("elsewhere")).toRealPath();
     touch = Path.of("/usr/bin/touch").toRealPath();
   }

@@ -37,7 +37,8 @@ import java.util.Set;
  * <p>Home directories, {@code /run}, {@code /var/run}, {@code /sys}, {@code /proc}, {@code /dev},
  * the host's {@code /tmp} and anything holding the Docker socket are never bound, nor any directory
  * that contains them. Every source is walked without following symlinks and refused when a file
- * system is mounted below it.
+ * system is mounted below it, or when a directory above it could be written by a party that could
+ * swap a component for a symlink before the daemon resolves it ({@link BindSources}).
  */
 final class ContainerLayout {
   static final Path ROOT = Path.of("/");
@@ -66,9 +67,15 @@ final class ContainerLayout {
   private final DockerSettings settings;
   private final Set<Path> hidden;
   private final Set<Path> imageTools;
+  private final BindSources sources;
 
   ContainerLayout(DockerSettings settings) {
+    this(settings, BindSources.forThisProcess(settings));
+  }
+
+  ContainerLayout(DockerSettings settings, BindSources sources) {
     this.settings = Objects.requireNonNull(settings, "settings");
+    this.sources = Objects.requireNonNull(sources, "sources");
     this.hidden = new LinkedHashSet<>(HIDDEN);
     // The entrypoint runs these from the image before the command: a bind over them would run
     // other bytes than the pinned executable, as PID 1.
@@ -101,6 +108,7 @@ final class ContainerLayout {
       if (isPlainDirectory(dir)) {
         requireNotHidden(dir, "system directory", hiddenNow);
         mounts.requireNoSubmounts(dir, "system directory");
+        sources.requireUnswappable(dir, "system directory");
         binds.put(dir, bind(dir, dir, true));
       }
     }
@@ -109,6 +117,7 @@ final class ContainerLayout {
       if (attributes.isPresent()
           && (attributes.get().isDirectory() || attributes.get().isRegularFile())) {
         mounts.requireNoSubmounts(entry, "/etc entry");
+        sources.requireUnswappable(entry, "/etc entry");
         binds.put(entry, bind(entry, entry, true));
       }
     }
@@ -151,6 +160,7 @@ final class ContainerLayout {
                 + " is the container's own");
       }
     }
+    sources.requireUnswappable(executableCopy, "executable copy");
     binds.put(executable, bind(executableCopy, executable, true));
     return List.copyOf(binds.values());
   }
@@ -229,6 +239,9 @@ final class ContainerLayout {
       throw new LaunchFailedException(what + " " + path + " is not a directory");
     }
     mounts.requireNoSubmounts(path, what);
+    // Protected paths are not checked this way: they lie in a writable root, which the
+    // container's uid writes by design (see docs/decisions.md).
+    sources.requireUnswappable(path, what);
   }
 
   private static List<Path> protectedBinds(LaunchSpec spec) {

@@ -15,6 +15,7 @@ import com.github.dockerjava.api.model.Frame;
 import com.github.dockerjava.api.model.HostConfig;
 import com.github.dockerjava.api.model.LogConfig;
 import com.github.dockerjava.api.model.Mount;
+import com.github.dockerjava.api.model.Ulimit;
 import dev.capability.kernel.api.NetworkMode;
 import dev.capability.kernel.api.backend.LaunchFailedException;
 import dev.capability.kernel.api.backend.LaunchResult;
@@ -59,6 +60,18 @@ final class ContainerRun {
   private static final Duration OUTPUT_DRAIN = Duration.ofSeconds(5);
   private static final Duration REMOVAL_WAIT = Duration.ofSeconds(30);
   private static final Duration KILL_WAIT = Duration.ofSeconds(60);
+
+  /**
+   * Inodes of the private {@code /tmp}: a size in bytes alone does not bound empty files, and a
+   * tmpfs without {@code nr_inodes} allows half the host's memory pages of them.
+   */
+  static final long TMP_INODES = 16_384;
+
+  /**
+   * {@code RLIMIT_FSIZE}, soft and hard, of every process in the container: the largest file it
+   * may write or extend, sparse files included (beyond it {@code EFBIG}, or {@code SIGXFSZ}).
+   */
+  static final long MAX_FILE_BYTES = 1L << 30;
 
   private final DockerClient client;
   private final DockerSettings settings;
@@ -176,7 +189,14 @@ final class ContainerRun {
             .withMemory(settings.memoryBytes())
             .withMemorySwap(settings.memoryBytes())
             .withNanoCPUs(settings.nanoCpus())
-            .withTmpFs(Map.of("/tmp", "rw,noexec,nosuid,nodev,size=" + settings.tmpSizeBytes()))
+            .withTmpFs(
+                Map.of(
+                    "/tmp",
+                    "rw,noexec,nosuid,nodev,size="
+                        + settings.tmpSizeBytes()
+                        + ",nr_inodes="
+                        + TMP_INODES))
+            .withUlimits(List.of(new Ulimit("fsize", MAX_FILE_BYTES, MAX_FILE_BYTES)))
             .withShmSize(settings.shmSizeBytes())
             .withIpcMode("private")
             .withPrivileged(false)

@@ -14,6 +14,13 @@ public final class LaunchFailedException extends CapabilityException {
    */
   public static final String ARGUMENT_LIST_TOO_LONG = "ARGUMENT_LIST_TOO_LONG";
 
+  /**
+   * A path the backend would bind into the sandbox lies below a directory that another party (a
+   * uid other than root and the kernel's, or the sandbox's own uid) can write: it could swap a
+   * component for a symlink between the backend's check and the moment the path is resolved.
+   */
+  public static final String BIND_SOURCE_SWAPPABLE = "BIND_SOURCE_SWAPPABLE";
+
   private LaunchFailedException(String code, String message) {
     super(code, message);
   }

@@ -118,7 +118,7 @@ class SandboxLayoutTest {
         layout.plan(
             spec().writableRoots(List.of(out)).protectedPaths(List.of(hook)).build(), files);
 
-    assertThat(plan.placeholders()).containsExactly(out.resolve(".git"));
+    assertThat(plan.placeholders().paths()).containsExactly(out.resolve(".git"));
     assertThat(plan.mounts()).contains(MountOp.readOnlyBind(files.mask(), out.resolve(".git")));
   }
 

@@ -69,6 +69,27 @@ final class PlaceholderJournal {
   }
 
   /**
+   * Removes what runs whose JVM is gone left behind, when this uid has a journal here at all; run
+   * when a backend starts, before a kernel looks at a repository, so that the kernel's audit never
+   * sees a dead run's placeholder disappear during a run of its own. A failure is logged: the
+   * next launch that masks a path tries again and fails that launch instead.
+   */
+  void recover() {
+    if (!Files.isDirectory(directory, LinkOption.NOFOLLOW_LINKS)) {
+      return;
+    }
+    try {
+      locked(
+          () -> {
+            sweep();
+            return null;
+          });
+    } catch (LaunchFailedException e) {
+      LOG.warn("could not remove the placeholders of ended runs: {}", e.getMessage());
+    }
+  }
+
+  /**
    * The placeholders live runs use now, after dropping what dead runs left: paths that exist only
    * as masks, so a plan must treat them as absent.
    */

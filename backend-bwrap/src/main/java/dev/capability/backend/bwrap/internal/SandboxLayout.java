@@ -149,6 +149,7 @@ final class SandboxLayout {
     this.hidden = new LinkedHashSet<>(HIDDEN);
     this.neverBelow = new ArrayList<>(NEVER_BELOW);
     this.journal = new PlaceholderJournal(settings.workDirectory());
+    journal.recover();
     SystemPaths.namedDirectory(System.getProperty("user.home")).ifPresent(hidden::add);
     SystemPaths.namedDirectory(System.getenv("XDG_RUNTIME_DIR"))
         .ifPresent(

@@ -64,10 +64,6 @@ final class PlaceholderJournal {
     this.directory = workDirectory.resolve("capability-bwrap-placeholders-" + currentUid());
   }
 
-  Path directory() {
-    return directory;
-  }
-
   /**
    * Removes what runs whose JVM is gone left behind, when this uid has a journal here at all; run
    * when a backend starts, before a kernel looks at a repository, so that the kernel's audit never

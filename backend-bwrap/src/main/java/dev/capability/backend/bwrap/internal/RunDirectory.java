@@ -8,13 +8,9 @@ import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
-import java.nio.file.attribute.BasicFileAttributes;
 import java.nio.file.attribute.FileAttribute;
 import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.PosixFilePermissions;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Objects;
 import java.util.Set;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -22,9 +18,9 @@ import org.slf4j.LoggerFactory;
 /**
  * The private files of one run, in a fresh directory of mode 0711 (the sandbox's uid may pass
  * through to what is bound, nobody may list or change it): the executable copy, the generated
- * {@code /etc/passwd} and {@code /etc/group}, the mask file, bwrap's argument file and the
- * command's input. Removed when the run ends, together with the placeholders of masked protected
- * paths.
+ * {@code /etc/passwd} and {@code /etc/group}, the mask directory, bwrap's argument file and the
+ * command's input. Removed when the run ends; the placeholders of masked protected paths are
+ * released to their {@link PlaceholderJournal}, which removes those no other live run uses.
  */
 final class RunDirectory implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(RunDirectory.class);
@@ -34,11 +30,11 @@ final class RunDirectory implements AutoCloseable {
       PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------"));
   private static final Set<PosixFilePermission> READ_ONLY =
       PosixFilePermissions.fromString("r--r--r--");
+  private static final Set<PosixFilePermission> READ_ONLY_DIRECTORY =
+      PosixFilePermissions.fromString("r-xr-xr-x");
 
   private final Path directory;
-  private final List<Placeholder> placeholders = new ArrayList<>();
-
-  private record Placeholder(Path path, Object fileKey) {}
+  private PlaceholderJournal.Claim placeholders;
 
   private RunDirectory(Path directory) {
     this.directory = directory;
@@ -82,7 +78,7 @@ final class RunDirectory implements AutoCloseable {
         directory.resolve("mask"));
   }
 
-  /** Writes the generated account files and the empty mask file. */
+  /** Writes the generated account files and the empty mask directory. */
   void writeSystemFiles(SandboxIdentity identity) {
     String user = identity.uid() == BwrapSettings.NOBODY ? "nobody" : "sandbox";
     String group = identity.gid() == BwrapSettings.NOBODY ? "nogroup" : "sandbox";
@@ -100,7 +96,12 @@ final class RunDirectory implements AutoCloseable {
     SandboxLayout.RunFiles files = files();
     write(files.passwd(), passwd.toString().getBytes(StandardCharsets.UTF_8), READ_ONLY);
     write(files.group(), groups.toString().getBytes(StandardCharsets.UTF_8), READ_ONLY);
-    write(files.mask(), new byte[0], READ_ONLY);
+    try {
+      Files.createDirectory(files.mask());
+      Files.setPosixFilePermissions(files.mask(), READ_ONLY_DIRECTORY);
+    } catch (IOException e) {
+      throw new LaunchFailedException("cannot create the mask " + files.mask() + ": " + e, e);
+    }
   }
 
   /** Writes a file only this JVM's user can read. */
@@ -111,28 +112,22 @@ final class RunDirectory implements AutoCloseable {
   }
 
   /**
-   * Creates an empty file at each absent protected path, as the mount point of its mask, and
-   * remembers it so that only that very file is removed afterwards.
+   * Claims the mount points of this run's masks: an empty directory at each absent protected path,
+   * shared with concurrent runs that mask it too, and released when this run directory closes.
    */
-  void createPlaceholders(List<Path> paths) {
-    for (Path path : paths) {
-      try {
-        Files.createFile(path, PosixFilePermissions.asFileAttribute(READ_ONLY));
-        Object key =
-            Files.readAttributes(path, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS)
-                .fileKey();
-        placeholders.add(new Placeholder(path, key));
-      } catch (IOException e) {
-        throw new LaunchFailedException(
-            "cannot mask the absent protected path " + path + " (it must stay absent): " + e, e);
-      }
+  void createPlaceholders(SandboxLayout.Placeholders planned) {
+    if (placeholders != null) {
+      throw new IllegalStateException("placeholders already claimed");
+    }
+    if (!planned.paths().isEmpty()) {
+      placeholders = planned.journal().claim(planned.paths());
     }
   }
 
   @Override
   public void close() {
-    for (Placeholder placeholder : placeholders) {
-      removePlaceholder(placeholder);
+    if (placeholders != null) {
+      placeholders.close();
     }
     try (DirectoryStream<Path> entries = Files.newDirectoryStream(directory)) {
       for (Path entry : entries) {
@@ -141,23 +136,6 @@ final class RunDirectory implements AutoCloseable {
       Files.deleteIfExists(directory);
     } catch (IOException e) {
       LOG.warn("could not remove the run directory {}: {}", directory, e.getMessage());
-    }
-  }
-
-  private static void removePlaceholder(Placeholder placeholder) {
-    try {
-      BasicFileAttributes now =
-          Files.readAttributes(
-              placeholder.path(), BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
-      if (now.isRegularFile()
-          && now.size() == 0
-          && Objects.equals(now.fileKey(), placeholder.fileKey())) {
-        Files.delete(placeholder.path());
-      } else {
-        LOG.warn("the mask placeholder {} was replaced; leaving it", placeholder.path());
-      }
-    } catch (IOException e) {
-      LOG.warn("could not remove the mask placeholder {}: {}", placeholder.path(), e.getMessage());
     }
   }
 

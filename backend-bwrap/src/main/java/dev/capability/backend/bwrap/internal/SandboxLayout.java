@@ -30,7 +30,8 @@ import java.util.Set;
  *   <li>The repository read-only, the writable roots writable, and the working directory read-only
  *       when neither shows it; parents before children.
  *   <li>Protected paths under a writable root rebound read-only; an absent one masked by a
- *       read-only empty file at its first missing component, so it cannot be created. Every
+ *       read-only empty directory at its first missing component, so it cannot be created; the
+ *       mount point is a placeholder recorded in a {@link PlaceholderJournal}. Every
  *       {@code .git} below a writable root is rebound read-only as well ({@link NestedGitEntries}).
  *   <li>The private copy of the pinned executable, read-only, at its canonical path.
  *   <li>{@code /dev} and the root remounted read-only.
@@ -76,13 +77,26 @@ final class SandboxLayout {
    * runs.
    *
    * @param mounts bwrap filesystem operations, in order
-   * @param placeholders absent paths under a writable root that get an empty placeholder file for
-   *     the length of the run, as mount points of their masks
+   * @param placeholders the mount points of the masks
    */
-  record Plan(List<MountOp> mounts, List<Path> placeholders) {
+  record Plan(List<MountOp> mounts, Placeholders placeholders) {
     Plan {
       mounts = List.copyOf(mounts);
-      placeholders = List.copyOf(placeholders);
+      Objects.requireNonNull(placeholders, "placeholders");
+    }
+  }
+
+  /**
+   * Absent paths under a writable root that get an empty placeholder directory on the host while a
+   * run masks them, claimed through the journal that removes them again.
+   *
+   * @param journal where the placeholders are recorded, outside every repository
+   * @param paths the placeholders this run needs
+   */
+  record Placeholders(PlaceholderJournal journal, List<Path> paths) {
+    Placeholders {
+      Objects.requireNonNull(journal, "journal");
+      paths = List.copyOf(paths);
     }
   }
 
@@ -92,7 +106,7 @@ final class SandboxLayout {
    * @param executable the private copy of the pinned executable
    * @param passwd the generated {@code /etc/passwd}
    * @param group the generated {@code /etc/group}
-   * @param mask an empty read-only file that masks absent protected paths
+   * @param mask an empty read-only directory that masks absent protected paths
    */
   record RunFiles(Path executable, Path passwd, Path group, Path mask) {
     RunFiles {
@@ -109,6 +123,7 @@ final class SandboxLayout {
   private final NestedGitEntries.Bounds gitSearch;
   private final Set<Path> hidden;
   private final List<Path> neverBelow;
+  private final PlaceholderJournal journal;
 
   /**
    * @param settings the system entries and sizes
@@ -133,6 +148,8 @@ final class SandboxLayout {
     this.gitSearch = Objects.requireNonNull(gitSearch, "gitSearch");
     this.hidden = new LinkedHashSet<>(HIDDEN);
     this.neverBelow = new ArrayList<>(NEVER_BELOW);
+    this.journal = new PlaceholderJournal(settings.workDirectory());
+    journal.recover();
     SystemPaths.namedDirectory(System.getProperty("user.home")).ifPresent(hidden::add);
     SystemPaths.namedDirectory(System.getenv("XDG_RUNTIME_DIR"))
         .ifPresent(
@@ -195,7 +212,7 @@ final class SandboxLayout {
     mounts.add(MountOp.readOnlyBind(files.executable(), executable));
     mounts.add(MountOp.remountReadOnly(DEV));
     mounts.add(MountOp.remountReadOnly(ROOT));
-    return new Plan(mounts, placeholders);
+    return new Plan(mounts, new Placeholders(journal, placeholders));
   }
 
   private record TreeBind(Path path, boolean writable) {}
@@ -333,11 +350,28 @@ final class SandboxLayout {
     return false;
   }
 
+  /** The outermost placeholder at or above {@code path}, if any. */
+  private static Optional<Path> firstPlaceholder(Path path, Set<Path> placeholders) {
+    for (int length = 1; length <= path.getNameCount(); length++) {
+      Path prefix = path.getRoot().resolve(path.subpath(0, length));
+      if (placeholders.contains(prefix)) {
+        return Optional.of(prefix);
+      }
+    }
+    return Optional.empty();
+  }
+
   private List<MountOp> protectedMounts(LaunchSpec spec, RunFiles files, List<Path> placeholders) {
     List<Path> existing = new ArrayList<>();
     List<Path> missing = new ArrayList<>();
-    for (Path path : HostPaths.exposedProtectedPaths(spec)) {
-      Optional<Path> firstMissing = HostPaths.firstMissing(path, "protected path");
+    List<Path> exposed = HostPaths.exposedProtectedPaths(spec);
+    // Another run's placeholder exists only as a mask: what lies at or below it is absent.
+    Set<Path> placeholdersNow = exposed.isEmpty() ? Set.of() : journal.placeholders();
+    for (Path path : exposed) {
+      Optional<Path> firstMissing = firstPlaceholder(path, placeholdersNow);
+      if (firstMissing.isEmpty()) {
+        firstMissing = HostPaths.firstMissing(path, "protected path");
+      }
       if (firstMissing.isPresent()) {
         missing.add(firstMissing.get());
       } else {
@@ -345,7 +379,10 @@ final class SandboxLayout {
       }
     }
     existing.addAll(
-        NestedGitEntries.notBelow(NestedGitEntries.find(spec.writableRoots(), gitSearch), existing));
+        NestedGitEntries.notBelow(NestedGitEntries.find(spec.writableRoots(), gitSearch), existing)
+            .stream()
+            .filter(git -> firstPlaceholder(git, placeholdersNow).isEmpty())
+            .toList());
     List<MountOp> mounts = new ArrayList<>();
     List<Path> binds = new ArrayList<>(existing);
     binds.sort(Comparator.comparingInt(Path::getNameCount));

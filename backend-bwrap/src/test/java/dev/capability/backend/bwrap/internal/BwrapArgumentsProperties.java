@@ -22,7 +22,8 @@ class BwrapArgumentsProperties {
               MountOp.readOnlyBind(Path.of("/usr"), Path.of("/usr")),
               MountOp.tmpfs(Path.of("/tmp"), OptionalLong.of(4096)),
               MountOp.remountReadOnly(Path.of("/"))),
-          List.of());
+          new SandboxLayout.Placeholders(
+              new PlaceholderJournal(Path.of("/nonexistent")), List.of()));
 
   @Property
   void theArgumentFileDecodesToExactlyTheOptions(@ForAll("strings") List<String> options) {

@@ -38,31 +38,59 @@ class RunDirectoryTest {
               "sandbox:x:40000:40001:sandbox:/tmp:/usr/sbin/nologin\n"
                   + "nobody:x:65534:65534:nobody:/nonexistent:/usr/sbin/nologin");
       assertThat(run.files().group()).hasContent("sandbox:x:40001:\nnogroup:x:65534:");
-      assertThat(Files.size(run.files().mask())).isZero();
+      assertThat(run.files().mask()).isEmptyDirectory();
       assertThat(Files.getPosixFilePermissions(run.files().mask()))
-          .isEqualTo(PosixFilePermissions.fromString("r--r--r--"));
+          .isEqualTo(PosixFilePermissions.fromString("r-xr-xr-x"));
     }
     assertThat(directory).doesNotExist();
     assertThat(base).exists();
   }
 
   @Test
-  void removesOnlyThePlaceholderItCreated() throws IOException {
+  void sharesAPlaceholderBetweenRunsAndRemovesItWhenTheLastOneEnds() throws IOException {
     Path base = RunDirectory.createBase(tmp);
-    Path kept = tmp.resolve("kept");
-    Path removed = tmp.resolve("removed");
+    PlaceholderJournal journal = new PlaceholderJournal(tmp);
+    Path shared = tmp.resolve(".bashrc");
+    SandboxLayout.Placeholders planned =
+        new SandboxLayout.Placeholders(journal, List.of(shared));
+    RunDirectory first = RunDirectory.create(base);
+    first.createPlaceholders(planned);
+    assertThat(shared).isEmptyDirectory();
+    try (RunDirectory second = RunDirectory.create(base)) {
+      second.createPlaceholders(planned);
+      assertThat(journal.placeholders()).containsExactly(shared);
+      first.close();
+      assertThat(shared).as("the second run still masks it").isEmptyDirectory();
+    }
+    assertThat(shared).doesNotExist();
+    assertThat(journal.placeholders()).isEmpty();
+  }
+
+  @Test
+  void leavesAPlaceholderThatWasReplacedOrFilledAndRefusesAPathThatAppeared() throws IOException {
+    Path base = RunDirectory.createBase(tmp);
+    PlaceholderJournal journal = new PlaceholderJournal(tmp);
+    Path replaced = tmp.resolve("replaced");
+    Path filled = tmp.resolve(".capability");
+    Path appeared = Files.writeString(tmp.resolve("appeared"), "someone else's");
     try (RunDirectory run = RunDirectory.create(base)) {
-      run.createPlaceholders(List.of(kept, removed));
-      assertThat(kept).exists().isEmptyFile();
-      // Replaced meanwhile: no longer the placeholder, so it must survive.
-      Files.delete(kept);
-      Files.writeString(kept, "someone else's");
-      assertThatThrownBy(() -> run.createPlaceholders(List.of(kept)))
+      run.createPlaceholders(new SandboxLayout.Placeholders(journal, List.of(replaced, filled)));
+      Files.delete(replaced);
+      Files.writeString(replaced, "someone else's");
+      Files.writeString(filled.resolve("state.db"), "the ledger");
+    }
+    assertThat(replaced).hasContent("someone else's");
+    assertThat(filled.resolve("state.db")).hasContent("the ledger");
+    try (RunDirectory run = RunDirectory.create(base)) {
+      assertThatThrownBy(
+              () ->
+                  run.createPlaceholders(
+                      new SandboxLayout.Placeholders(journal, List.of(appeared))))
           .isInstanceOf(LaunchFailedException.class)
           .hasMessageContaining("must stay absent");
     }
-    assertThat(kept).hasContent("someone else's");
-    assertThat(removed).doesNotExist();
+    assertThat(appeared).hasContent("someone else's");
+    assertThat(journal.placeholders()).isEmpty();
   }
 
   @Test

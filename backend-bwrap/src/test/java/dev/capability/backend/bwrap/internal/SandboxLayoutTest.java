@@ -118,8 +118,36 @@ class SandboxLayoutTest {
         layout.plan(
             spec().writableRoots(List.of(out)).protectedPaths(List.of(hook)).build(), files);
 
-    assertThat(plan.placeholders()).containsExactly(out.resolve(".git"));
+    assertThat(plan.placeholders().paths()).containsExactly(out.resolve(".git"));
     assertThat(plan.mounts()).contains(MountOp.readOnlyBind(files.mask(), out.resolve(".git")));
+  }
+
+  @Test
+  void masksAnotherRunsPlaceholderAsAbsentRatherThanAsAnExistingPath() {
+    Path github = out.resolve(".github");
+    Path workflow = github.resolve("workflows").resolve("ci.yml");
+    SandboxLayout.Plan first =
+        layout.plan(
+            spec().writableRoots(List.of(out)).protectedPaths(List.of(workflow)).build(), files);
+    PlaceholderJournal.Claim claim =
+        first.placeholders().journal().claim(first.placeholders().paths());
+    try {
+      assertThat(github).isEmptyDirectory();
+
+      SandboxLayout.Plan second =
+          layout.plan(
+              spec().writableRoots(List.of(out)).protectedPaths(List.of(workflow)).build(), files);
+
+      assertThat(second.placeholders().paths())
+          .as("claimed as well, so it stays while this run masks it")
+          .containsExactly(github);
+      assertThat(second.mounts())
+          .contains(MountOp.readOnlyBind(files.mask(), github))
+          .doesNotContain(MountOp.readOnlyBind(github, github));
+    } finally {
+      claim.close();
+    }
+    assertThat(github).doesNotExist();
   }
 
   @Test

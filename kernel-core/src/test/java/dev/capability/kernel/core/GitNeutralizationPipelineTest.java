@@ -57,7 +57,7 @@ class GitNeutralizationPipelineTest {
     List<String> argv = new ArrayList<>(List.of(gitPath.toString()));
     argv.addAll(List.of(args));
     ExecutionPolicy policy = ExecutionPolicy.builder()
-        .network(NetworkMode.HOST)
+        .network(NetworkMode.HOST).allowUnisolatedFallback(true)
         .setEnvironment("GIT_AUTHOR_NAME", "t").setEnvironment("GIT_AUTHOR_EMAIL", "t@example.invalid")
         .setEnvironment("GIT_COMMITTER_NAME", "t").setEnvironment("GIT_COMMITTER_EMAIL", "t@example.invalid")
         .executable(ExecutableRule.atPath("git", gitPath).exact(args).build())

@@ -29,6 +29,8 @@ import java.util.OptionalInt;
  * and pin the executable, select the backend. Then create missing write-scope roots, snapshot the
  * repository, launch, audit what changed, and attest. A denial at any deciding stage, or while
  * creating the roots, ends the pipeline with an attested {@link ExecutionStatus#DENIED} result.
+ * Launching runs on one repository take turns ({@link RepositoryLock}), so each audit sees only
+ * its own run's changes.
  */
 public final class CommandPipeline {
   private final List<Stage> deciding;
@@ -62,7 +64,16 @@ public final class CommandPipeline {
   public ExecutionResult execute(ExecutionRequest request) {
     try (ExecutionContext context = newContext(request)) {
       run(deciding, context);
-      run(launching, context);
+      if (context.denied() || context.repository.isEmpty()) {
+        run(launching, context);
+      } else {
+        RepositoryLock turn = RepositoryLock.acquire(context.repository.get());
+        try {
+          run(launching, context);
+        } finally {
+          turn.close();
+        }
+      }
       return result(context);
     }
   }

@@ -149,8 +149,9 @@ final class CapabilityAssessment {
 
   private void limits(Set<IsolationCapability> verified, Optional<CgroupParent> cgroup) {
     ResourceLimits limits = settings.limits();
-    Set<String> controllers = cgroup.map(CgroupParent::controllers).orElse(Set.of());
-    if (limits.memoryBytes().isPresent() && controllers.contains(CgroupParent.MEMORY)) {
+    boolean memory = cgroup.map(c -> c.limits(CgroupParent.MEMORY)).orElse(false);
+    boolean pids = cgroup.map(c -> c.limits(CgroupParent.PIDS)).orElse(false);
+    if (limits.memoryBytes().isPresent() && memory) {
       verified.add(IsolationCapability.MEMORY_LIMIT);
       diagnostics.put(
           "MEMORY_LIMIT", "memory.max " + limits.memoryBytes().getAsLong() + " bytes per run");
@@ -159,9 +160,9 @@ final class CapabilityAssessment {
           "MEMORY_LIMIT",
           "not configured: set "
               + BwrapSettings.LIMIT_MEMORY
-              + " (needs the cgroup v2 memory controller)");
+              + " (needs the cgroup v2 memory controller, or the v1 one as root)");
     }
-    if (limits.processes().isPresent() && controllers.contains(CgroupParent.PIDS)) {
+    if (limits.processes().isPresent() && pids) {
       verified.add(IsolationCapability.PID_LIMIT);
       diagnostics.put("PID_LIMIT", "pids.max " + limits.processes().getAsLong() + " per run");
     } else {
@@ -169,7 +170,8 @@ final class CapabilityAssessment {
           "PID_LIMIT",
           "not configured: set "
               + BwrapSettings.LIMIT_PIDS
-              + " (needs the cgroup v2 pids controller; RLIMIT_NPROC is per uid and never used)");
+              + " (needs the cgroup v2 pids controller, or the v1 one as root; RLIMIT_NPROC is"
+              + " per uid and never used)");
     }
     diagnostics.put(
         "CPU_LIMIT",

@@ -235,20 +235,21 @@ final class HostProbe {
           "memory or process limits are configured but no writable cgroup v2 is available: "
               + diagnostics.get("cgroup"));
     }
-    Set<String> controllers = cgroup.get().controllers();
-    if (limits.memoryBytes().isPresent() && !controllers.contains(CgroupParent.MEMORY)) {
+    if (limits.memoryBytes().isPresent() && !cgroup.get().limits(CgroupParent.MEMORY)) {
       return Optional.of(
           BwrapSettings.LIMIT_MEMORY
               + " is configured but the cgroup v2 memory "
               + "controller cannot be enabled under "
-              + cgroup.get().directory());
+              + cgroup.get().directory()
+              + ", and no writable cgroup v1 memory hierarchy was found");
     }
-    if (limits.processes().isPresent() && !controllers.contains(CgroupParent.PIDS)) {
+    if (limits.processes().isPresent() && !cgroup.get().limits(CgroupParent.PIDS)) {
       return Optional.of(
           BwrapSettings.LIMIT_PIDS
               + " is configured but the cgroup v2 pids "
               + "controller cannot be enabled under "
-              + cgroup.get().directory());
+              + cgroup.get().directory()
+              + ", and no writable cgroup v1 pids hierarchy was found");
     }
     return Optional.empty();
   }

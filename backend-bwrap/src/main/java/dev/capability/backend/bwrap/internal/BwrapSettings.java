@@ -106,6 +106,13 @@ record BwrapSettings(
   static final long DEFAULT_TMP_SIZE = 64L << 20;
   static final long DEFAULT_SHM_SIZE = 16L << 20;
 
+  /**
+   * {@code pids.max} of each run when {@code bwrap.limit.pids} is not set and the host allows a
+   * pids cgroup: room for parallel builds and threaded programs (threads count), far below what
+   * takes a host down.
+   */
+  static final long DEFAULT_PIDS = 1024;
+
   private static final Pattern HOSTNAME_SYNTAX =
       Pattern.compile("[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?");
 
@@ -136,6 +143,24 @@ record BwrapSettings(
     if (uid <= 0 || gid <= 0) {
       throw new IllegalArgumentException("the sandbox uid and gid must be positive (never root)");
     }
+  }
+
+  /**
+   * The limits each run's cgroup gets: the configured ones, and {@link #DEFAULT_PIDS} processes
+   * when none is configured. Unlike a configured limit, the default is applied only where the host
+   * allows it; the backend then advertises {@code PID_LIMIT}.
+   */
+  ResourceLimits runLimits() {
+    if (limits.processes().isPresent()) {
+      return limits;
+    }
+    return new ResourceLimits(
+        limits.memoryBytes(),
+        OptionalLong.of(DEFAULT_PIDS),
+        limits.cpuSeconds(),
+        limits.fileSizeBytes(),
+        limits.openFiles(),
+        limits.addressSpaceBytes());
   }
 
   /** Every default: nobody/nogroup, 64 MiB /tmp, 16 MiB /dev/shm, automatic cgroups, no limits. */

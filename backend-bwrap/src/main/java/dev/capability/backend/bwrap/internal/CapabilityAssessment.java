@@ -148,7 +148,7 @@ final class CapabilityAssessment {
   }
 
   private void limits(Set<IsolationCapability> verified, Optional<CgroupParent> cgroup) {
-    ResourceLimits limits = settings.limits();
+    ResourceLimits limits = settings.runLimits();
     boolean memory = cgroup.map(c -> c.limits(CgroupParent.MEMORY)).orElse(false);
     boolean pids = cgroup.map(c -> c.limits(CgroupParent.PIDS)).orElse(false);
     if (limits.memoryBytes().isPresent() && memory) {
@@ -168,10 +168,10 @@ final class CapabilityAssessment {
     } else {
       diagnostics.put(
           "PID_LIMIT",
-          "not configured: set "
+          "not available: "
               + BwrapSettings.LIMIT_PIDS
-              + " (needs the cgroup v2 pids controller, or the v1 one as root; RLIMIT_NPROC is"
-              + " per uid and never used)");
+              + " needs the cgroup v2 pids controller, or the v1 one as root; RLIMIT_NPROC is"
+              + " per uid and never used");
     }
     diagnostics.put(
         "CPU_LIMIT",

@@ -99,7 +99,7 @@ final class HostProbe {
       return unavailable(workProblem.get());
     }
 
-    CgroupParent.Probe cgroupProbe = CgroupParent.probe(settings.cgroup(), settings.limits());
+    CgroupParent.Probe cgroupProbe = CgroupParent.probe(settings.cgroup(), settings.runLimits());
     Optional<CgroupParent> cgroup = cgroupProbe.parent();
     diagnostics.put("cgroup", cgroupProbe.explanation());
     if (settings.cgroup() instanceof BwrapSettings.CgroupChoice.Under && cgroup.isEmpty()) {

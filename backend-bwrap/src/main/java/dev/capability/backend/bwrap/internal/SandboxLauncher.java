@@ -142,7 +142,7 @@ final class SandboxLauncher implements AutoCloseable {
 
   private Optional<RunCgroup> createRunCgroup() {
     try {
-      return cgroup.map(parent -> parent.createRun(settings.limits()));
+      return cgroup.map(parent -> parent.createRun(settings.runLimits()));
     } catch (UncheckedIOException e) {
       throw new LaunchFailedException("cannot create the run's cgroup: " + e.getMessage(), e);
     }

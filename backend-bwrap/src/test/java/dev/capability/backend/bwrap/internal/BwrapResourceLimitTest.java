@@ -64,11 +64,14 @@ class BwrapResourceLimitTest {
   }
 
   @Test
-  void advertisesMemoryAndProcessLimitsOnlyWhenConfiguredAndVerified() {
-    try (BwrapBackend plain = Sandboxes.backend(Map.of());
-        BwrapBackend limited = limited()) {
+  void advertisesTheConfiguredLimitsAndByDefaultAProcessLimitButNoMemoryLimit() {
+    try (BwrapBackend limited = limited();
+        BwrapBackend plain = Sandboxes.backend(Map.of())) {
       assertThat(plain.capabilities())
-          .doesNotContain(IsolationCapability.MEMORY_LIMIT, IsolationCapability.PID_LIMIT);
+          .contains(IsolationCapability.PID_LIMIT)
+          .doesNotContain(IsolationCapability.MEMORY_LIMIT);
+      assertThat(plain.diagnostics().get("PID_LIMIT"))
+          .isEqualTo("pids.max " + BwrapSettings.DEFAULT_PIDS + " per run");
       assertThat(limited.capabilities())
           .contains(IsolationCapability.MEMORY_LIMIT, IsolationCapability.PID_LIMIT);
       assertThat(limited.diagnostics().get("PID_LIMIT")).isEqualTo("pids.max 64 per run");
@@ -103,6 +106,26 @@ class BwrapResourceLimitTest {
           .isLessThan(64)
           .isPositive();
       assertThat(attack.timedOut()).isFalse();
+    }
+  }
+
+  @Test
+  void aForkBombUnderTheDefaultSettingsStopsAtTheDefaultProcessLimit() throws Exception {
+    String bomb =
+        "i=0; while [ $i -lt 1500 ]; do sleep 60 & i=$((i+1)); echo $i > out/started; done";
+    limited().close();
+    try (BwrapBackend plain = Sandboxes.backend(Map.of())) {
+      LaunchResult attack =
+          plain.launch(
+              spec(script(bin, bomb), repo)
+                  .writableRoots(List.of(writable))
+                  .timeout(Duration.ofSeconds(60))
+                  .build());
+
+      assertThat(Integer.parseInt(Files.readString(writable.resolve("started")).strip()))
+          .as("the run's cgroup holds at most the default number of processes: " + attack)
+          .isLessThan((int) BwrapSettings.DEFAULT_PIDS)
+          .isGreaterThan(600);
     }
   }
 

@@ -88,9 +88,9 @@ final class HostProbe {
               + ": "
               + diagnostics.get("setpriv"));
     }
-    if (settings.limits().needsRlimits() && prlimit.isEmpty()) {
+    if (prlimit.isEmpty()) {
       return unavailable(
-          "rlimits are configured (bwrap.limit.*) but util-linux prlimit is missing: "
+          "util-linux prlimit is needed to set each run's file size limit (RLIMIT_FSIZE): "
               + diagnostics.get("prlimit"));
     }
 

@@ -43,6 +43,18 @@ record ResourceLimits(
     requirePositive(addressSpaceBytes, "addressSpaceBytes");
   }
 
+  /** These limits with {@code RLIMIT_FSIZE} at most {@code maxFileBytes}. */
+  ResourceLimits withFileSizeAtMost(long maxFileBytes) {
+    long fileSize = Math.min(fileSizeBytes.orElse(Long.MAX_VALUE), maxFileBytes);
+    return new ResourceLimits(
+        memoryBytes,
+        processes,
+        cpuSeconds,
+        OptionalLong.of(fileSize),
+        openFiles,
+        addressSpaceBytes);
+  }
+
   boolean needsCgroup() {
     return memoryBytes.isPresent() || processes.isPresent();
   }

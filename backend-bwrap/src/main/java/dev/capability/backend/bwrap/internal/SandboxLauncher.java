@@ -121,7 +121,7 @@ final class SandboxLauncher implements AutoCloseable {
                 runId,
                 tools,
                 identity,
-                settings.limits(),
+                settings.limits().withFileSizeAtMost(spec.maxFileBytes()),
                 channel.path(),
                 spec.executable().path(),
                 spec.arguments(),

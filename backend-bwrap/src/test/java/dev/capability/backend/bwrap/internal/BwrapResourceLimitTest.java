@@ -150,6 +150,37 @@ class BwrapResourceLimitTest {
   }
 
   @Test
+  void aFileCannotGrowBeyondTheSpecsMaxFileBytes() throws Exception {
+    String writer =
+        "trap '' XFSZ; head -c 20971520 /dev/zero > out/big 2>/dev/null; echo $?;"
+            + " truncate -s 1T out/sparse 2>/dev/null; echo $?; ulimit -f";
+    try (BwrapBackend plain = Sandboxes.backend(Map.of())) {
+      LaunchResult control =
+          plain.launch(
+              spec(script(bin, writer), repo)
+                  .writableRoots(List.of(writable))
+                  .maxFileBytes(1L << 40)
+                  .build());
+      long controlSize = Files.size(writable.resolve("big"));
+      long controlSparse = Files.size(writable.resolve("sparse"));
+      Files.delete(writable.resolve("big"));
+      Files.delete(writable.resolve("sparse"));
+      LaunchResult attack =
+          plain.launch(
+              spec(script(bin, writer), repo)
+                  .writableRoots(List.of(writable))
+                  .maxFileBytes(10L << 20)
+                  .build());
+
+      assertThat(control.stdout().text()).isEqualTo("0\n0\n" + ((1L << 40) / 512) + "\n");
+      assertThat(List.of(controlSize, controlSparse)).containsExactly(20L << 20, 1L << 40);
+      assertThat(attack.stdout().text()).isEqualTo("1\n1\n" + ((10L << 20) / 512) + "\n");
+      assertThat(Files.size(writable.resolve("big"))).isEqualTo(10L << 20);
+      assertThat(Files.size(writable.resolve("sparse"))).isZero();
+    }
+  }
+
+  @Test
   void theRunCgroupsAreRemovedAfterTheRun() throws Exception {
     try (BwrapBackend limited = limited()) {
       LaunchResult result =

@@ -4,6 +4,7 @@ import static dev.capability.backend.bwrap.internal.Sandboxes.openDirectory;
 import static dev.capability.backend.bwrap.internal.Sandboxes.script;
 import static dev.capability.backend.bwrap.internal.Sandboxes.spec;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.fail;
 
 import dev.capability.backend.tck.BackendGate;
@@ -15,6 +16,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -75,6 +77,24 @@ class BwrapResourceLimitTest {
       assertThat(limited.capabilities())
           .contains(IsolationCapability.MEMORY_LIMIT, IsolationCapability.PID_LIMIT);
       assertThat(limited.diagnostics().get("PID_LIMIT")).isEqualTo("pids.max 64 per run");
+    }
+  }
+
+  @Test
+  void aSpecRequiringAMemoryLimitIsRefusedWhenNoneIsConfigured() {
+    try (BwrapBackend plain = Sandboxes.backend(Map.of())) {
+      assertThatThrownBy(
+              () ->
+                  plain.launch(
+                      spec(script(bin, "touch out/ran"), repo)
+                          .writableRoots(List.of(writable))
+                          .requiredCapabilities(Set.of(IsolationCapability.MEMORY_LIMIT))
+                          .build()))
+          .isInstanceOfSatisfying(
+              BackendUnavailableException.class,
+              e -> assertThat(e.code()).isEqualTo(BackendUnavailableException.ISOLATION_UNAVAILABLE))
+          .hasMessageContaining("MEMORY_LIMIT");
+      assertThat(writable.resolve("ran")).doesNotExist();
     }
   }
 

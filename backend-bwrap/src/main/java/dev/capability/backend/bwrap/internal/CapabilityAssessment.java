@@ -173,12 +173,27 @@ final class CapabilityAssessment {
               + " needs the cgroup v2 pids controller, or the v1 one as root; RLIMIT_NPROC is"
               + " per uid and never used");
     }
-    diagnostics.put(
-        "CPU_LIMIT",
-        "not provided: "
-            + BwrapSettings.LIMIT_CPU_SECONDS
-            + " sets RLIMIT_CPU, which limits each "
-            + "process, not the run; the wall-clock timeout bounds the run");
+    boolean cpu = cgroup.map(c -> c.limits(CgroupParent.CPU)).orElse(false);
+    if (limits.milliCpus().isPresent() && cpu) {
+      verified.add(IsolationCapability.CPU_LIMIT);
+      diagnostics.put(
+          "CPU_LIMIT",
+          "cpu.max "
+              + limits.cpuQuotaMicros()
+              + " "
+              + ResourceLimits.CPU_PERIOD_MICROS
+              + " per run ("
+              + limits.milliCpus().getAsLong() / 1000.0
+              + " CPUs)");
+    } else {
+      diagnostics.put(
+          "CPU_LIMIT",
+          "not configured: set "
+              + BwrapSettings.LIMIT_CPUS
+              + " (needs the cgroup v2 cpu controller, or the v1 one as root); "
+              + BwrapSettings.LIMIT_CPU_SECONDS
+              + " sets RLIMIT_CPU, which limits each process, not the run");
+    }
     if (limits.needsRlimits()) {
       diagnostics.put("rlimits", String.join(" ", limits.prlimitOptions()));
     }

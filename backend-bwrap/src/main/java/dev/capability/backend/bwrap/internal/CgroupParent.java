@@ -28,6 +28,7 @@ import java.util.UUID;
 record CgroupParent(Path directory, Set<String> controllers, Map<String, Path> legacyParents) {
   static final String MEMORY = "memory";
   static final String PIDS = "pids";
+  static final String CPU = "cpu";
 
   CgroupParent {
     Objects.requireNonNull(directory, "directory");
@@ -133,6 +134,9 @@ record CgroupParent(Path directory, Set<String> controllers, Map<String, Path> l
       if (limits.processes().isPresent() && controllers.contains(PIDS)) {
         cgroup.write("pids.max", Long.toString(limits.processes().getAsLong()));
       }
+      if (limits.milliCpus().isPresent() && controllers.contains(CPU)) {
+        cgroup.write("cpu.max", limits.cpuQuotaMicros() + " " + ResourceLimits.CPU_PERIOD_MICROS);
+      }
       String name = run.getFileName().toString();
       if (limits.memoryBytes().isPresent() && legacyParents.containsKey(MEMORY)) {
         String bytes = Long.toString(limits.memoryBytes().getAsLong());
@@ -146,6 +150,11 @@ record CgroupParent(Path directory, Set<String> controllers, Map<String, Path> l
       if (limits.processes().isPresent() && legacyParents.containsKey(PIDS)) {
         Path pids = cgroup.addLegacy(legacyParents.get(PIDS).resolve(name));
         cgroup.write(pids, "pids.max", Long.toString(limits.processes().getAsLong()));
+      }
+      if (limits.milliCpus().isPresent() && legacyParents.containsKey(CPU)) {
+        Path cpu = cgroup.addLegacy(legacyParents.get(CPU).resolve(name));
+        cgroup.write(cpu, "cpu.cfs_period_us", Long.toString(ResourceLimits.CPU_PERIOD_MICROS));
+        cgroup.write(cpu, "cpu.cfs_quota_us", Long.toString(limits.cpuQuotaMicros()));
       }
     } catch (RuntimeException e) {
       cgroup.close();
@@ -161,6 +170,9 @@ record CgroupParent(Path directory, Set<String> controllers, Map<String, Path> l
     }
     if (limits.processes().isPresent()) {
       wanted.add(PIDS);
+    }
+    if (limits.milliCpus().isPresent()) {
+      wanted.add(CPU);
     }
     return wanted;
   }

@@ -232,7 +232,7 @@ final class HostProbe {
     }
     if (cgroup.isEmpty()) {
       return Optional.of(
-          "memory or process limits are configured but no writable cgroup v2 is available: "
+          "memory, process or CPU limits are configured but no writable cgroup v2 is available: "
               + diagnostics.get("cgroup"));
     }
     if (limits.memoryBytes().isPresent() && !cgroup.get().limits(CgroupParent.MEMORY)) {
@@ -242,6 +242,14 @@ final class HostProbe {
               + "controller cannot be enabled under "
               + cgroup.get().directory()
               + ", and no writable cgroup v1 memory hierarchy was found");
+    }
+    if (limits.milliCpus().isPresent() && !cgroup.get().limits(CgroupParent.CPU)) {
+      return Optional.of(
+          BwrapSettings.LIMIT_CPUS
+              + " is configured but the cgroup v2 cpu "
+              + "controller cannot be enabled under "
+              + cgroup.get().directory()
+              + ", and no writable cgroup v1 cpu hierarchy was found");
     }
     if (limits.processes().isPresent() && !cgroup.get().limits(CgroupParent.PIDS)) {
       return Optional.of(

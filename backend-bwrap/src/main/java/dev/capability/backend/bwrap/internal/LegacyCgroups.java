@@ -13,14 +13,20 @@ import java.util.Set;
 import java.util.UUID;
 
 /**
- * Finds the cgroup v1 hierarchies of the memory and pids controllers, for hosts where they are not
+ * Finds the cgroup v1 hierarchies of the memory, pids and cpu controllers, for hosts where they are not
  * available to cgroup v2 (a hybrid layout). Only a directory where a child cgroup with the
  * controller's limit file can be created and removed is used.
  */
 final class LegacyCgroups {
   /** The limit file each controller's run cgroup must have. */
   private static final Map<String, String> LIMIT_FILES =
-      Map.of(CgroupParent.MEMORY, "memory.limit_in_bytes", CgroupParent.PIDS, "pids.max");
+      Map.of(
+          CgroupParent.MEMORY,
+          "memory.limit_in_bytes",
+          CgroupParent.PIDS,
+          "pids.max",
+          CgroupParent.CPU,
+          "cpu.cfs_quota_us");
 
   private LegacyCgroups() {}
 
@@ -66,8 +72,17 @@ final class LegacyCgroups {
 
   /** This JVM's cgroup directory in the v1 hierarchy of {@code controller}. */
   static Optional<Path> own(String controller) throws IOException {
+    return of("self", controller);
+  }
+
+  /**
+   * The cgroup directory of process {@code pid} ({@code self} for this JVM) in the v1 hierarchy
+   * of {@code controller}, as mounted in this JVM's mount namespace.
+   */
+  static Optional<Path> of(String pid, String controller) throws IOException {
     String own = null;
-    for (String line : Files.readAllLines(Path.of("/proc/self/cgroup"), StandardCharsets.UTF_8)) {
+    for (String line :
+        Files.readAllLines(Path.of("/proc", pid, "cgroup"), StandardCharsets.UTF_8)) {
       String[] fields = line.split(":", 3);
       if (fields.length == 3 && Arrays.asList(fields[1].split(",")).contains(controller)) {
         own = fields[2];

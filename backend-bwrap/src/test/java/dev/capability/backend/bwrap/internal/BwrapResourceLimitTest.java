@@ -14,9 +14,14 @@ import dev.capability.kernel.api.backend.LaunchResult;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -29,7 +34,7 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class BwrapResourceLimitTest {
   private static final Map<String, String> LIMITS =
-      Map.of("bwrap.limit.memory", "64M", "bwrap.limit.pids", "64");
+      Map.of("bwrap.limit.memory", "64M", "bwrap.limit.pids", "64", "bwrap.limit.cpus", "0.25");
 
   @TempDir Path tmp;
 
@@ -75,8 +80,14 @@ class BwrapResourceLimitTest {
       assertThat(plain.diagnostics().get("PID_LIMIT"))
           .isEqualTo("pids.max " + BwrapSettings.DEFAULT_PIDS + " per run");
       assertThat(limited.capabilities())
-          .contains(IsolationCapability.MEMORY_LIMIT, IsolationCapability.PID_LIMIT);
+          .contains(
+              IsolationCapability.MEMORY_LIMIT,
+              IsolationCapability.PID_LIMIT,
+              IsolationCapability.CPU_LIMIT);
+      assertThat(plain.capabilities()).doesNotContain(IsolationCapability.CPU_LIMIT);
       assertThat(limited.diagnostics().get("PID_LIMIT")).isEqualTo("pids.max 64 per run");
+      assertThat(limited.diagnostics().get("CPU_LIMIT"))
+          .isEqualTo("cpu.max 25000 100000 per run (0.25 CPUs)");
     }
   }
 
@@ -201,6 +212,67 @@ class BwrapResourceLimitTest {
   }
 
   @Test
+  void everyProcessOfTheRunIsInACgroupWithTheCpuQuota() throws Exception {
+    String marker = Sandboxes.newMarker();
+    try (BwrapBackend limited = limited()) {
+      // A child of the command, so the quota is seen to hold for processes the command starts.
+      CompletableFuture<LaunchResult> run =
+          CompletableFuture.supplyAsync(
+              () ->
+                  limited.launch(
+                      spec(
+                              script(
+                                  bin,
+                                  "sh -c 'while [ ! -e out/done ]; do sleep 0.05; done' & wait"),
+                              repo)
+                          .writableRoots(List.of(writable))
+                          .environment(
+                              Map.of("PATH", "/usr/bin:/bin", Sandboxes.MARKER, marker))
+                          .timeout(Duration.ofSeconds(60))
+                          .build()));
+      List<Long> processes = Sandboxes.processesWithMarker(marker);
+      while (processes.size() < 2 && !run.isDone()) {
+        LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(20));
+        processes = Sandboxes.processesWithMarker(marker);
+      }
+      List<String> quotas = new ArrayList<>();
+      for (long pid : processes) {
+        quotas.add(cpuQuota(pid));
+      }
+      Files.writeString(writable.resolve("done"), "");
+
+      assertThat(run.get().exitCode()).hasValue(0);
+      assertThat(quotas).hasSizeGreaterThanOrEqualTo(2).containsOnly("25000 100000");
+    }
+  }
+
+  /** The CPU quota and period of the cgroup {@code pid} is in, from cgroup v1 or v2. */
+  private static String cpuQuota(long pid) throws Exception {
+    Optional<Path> legacy = LegacyCgroups.of(Long.toString(pid), "cpu");
+    if (legacy.isPresent() && Files.exists(legacy.get().resolve("cpu.cfs_quota_us"))) {
+      return Files.readString(legacy.get().resolve("cpu.cfs_quota_us")).strip()
+          + " "
+          + Files.readString(legacy.get().resolve("cpu.cfs_period_us")).strip();
+    }
+    String v2Path = "";
+    for (String line : Files.readAllLines(Path.of("/proc", Long.toString(pid), "cgroup"))) {
+      if (line.startsWith("0::")) {
+        v2Path = line.substring(3);
+      }
+    }
+    for (String line : Files.readAllLines(Path.of("/proc/self/mountinfo"))) {
+      String[] fields = line.split(" ");
+      if (line.contains(" - cgroup2 ") && fields[3].equals("/")) {
+        Path cpuMax = Path.of(fields[4] + v2Path, "cpu.max");
+        if (Files.exists(cpuMax)) {
+          return Files.readString(cpuMax).strip();
+        }
+      }
+    }
+    return "none";
+  }
+
+  @Test
   void theRunCgroupsAreRemovedAfterTheRun() throws Exception {
     try (BwrapBackend limited = limited()) {
       LaunchResult result =
@@ -211,7 +283,8 @@ class BwrapResourceLimitTest {
           limited.diagnostics().get("cgroup").contains("v1 at")
               ? List.of(
                   LegacyCgroups.own("pids").orElseThrow(),
-                  LegacyCgroups.own("memory").orElseThrow())
+                  LegacyCgroups.own("memory").orElseThrow(),
+                  LegacyCgroups.own("cpu").orElseThrow())
               : List.of();
       for (Path parent : runs) {
         try (var children = Files.list(parent)) {

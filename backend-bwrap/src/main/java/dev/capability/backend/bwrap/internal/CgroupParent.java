@@ -16,8 +16,8 @@ import java.util.UUID;
 
 /**
  * A writable cgroup v2 directory under which each run gets its own cgroup, and the controllers
- * enabled for those children. On a hybrid host, where the memory and pids controllers are bound to
- * cgroup v1 hierarchies instead, each run also gets a cgroup in those hierarchies (writable there
+ * enabled for those children. On a hybrid host, where the memory, pids and cpu controllers are
+ * bound to cgroup v1 hierarchies instead, each run also gets a cgroup in those hierarchies (writable there
  * only as root): the v2 cgroup ends the run, the v1 ones limit it.
  *
  * @param directory the parent cgroup directory
@@ -34,10 +34,6 @@ record CgroupParent(Path directory, Set<String> controllers, Map<String, Path> l
     Objects.requireNonNull(directory, "directory");
     controllers = Set.copyOf(controllers);
     legacyParents = Map.copyOf(legacyParents);
-  }
-
-  CgroupParent(Path directory, Set<String> controllers) {
-    this(directory, controllers, Map.of());
   }
 
   /** True when runs get {@code controller}'s limits, from cgroup v2 or v1. */

@@ -17,8 +17,8 @@ import java.util.UUID;
 /**
  * A writable cgroup v2 directory under which each run gets its own cgroup, and the controllers
  * enabled for those children. On a hybrid host, where the memory, pids and cpu controllers are
- * bound to cgroup v1 hierarchies instead, each run also gets a cgroup in those hierarchies (writable there
- * only as root): the v2 cgroup ends the run, the v1 ones limit it.
+ * bound to cgroup v1 hierarchies instead, each run also gets a cgroup in those hierarchies
+ * (writable there only as root): the v2 cgroup ends the run, the v1 ones limit it.
  *
  * @param directory the parent cgroup directory
  * @param controllers the controllers in its {@code cgroup.subtree_control}

@@ -17,8 +17,8 @@ import org.slf4j.LoggerFactory;
 /**
  * The cgroup of one run. The launcher process joins it before it can fork, so every process of the
  * sandbox is in it; {@code cgroup.kill} then ends them all at once, whatever they did to leave the
- * process tree. On a hybrid host the run also has cgroups in the v1 memory, pids and cpu hierarchies,
- * which hold the same processes and carry the limits.
+ * process tree. On a hybrid host the run also has cgroups in the v1 memory, pids and cpu
+ * hierarchies, which hold the same processes and carry the limits.
  */
 final class RunCgroup implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(RunCgroup.class);

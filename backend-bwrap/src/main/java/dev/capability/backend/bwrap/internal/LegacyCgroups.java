@@ -13,8 +13,8 @@ import java.util.Set;
 import java.util.UUID;
 
 /**
- * Finds the cgroup v1 hierarchies of the memory, pids and cpu controllers, for hosts where they are not
- * available to cgroup v2 (a hybrid layout). Only a directory where a child cgroup with the
+ * Finds the cgroup v1 hierarchies of the memory, pids and cpu controllers, for hosts where they
+ * are not available to cgroup v2 (a hybrid layout). Only a directory where a child cgroup with the
  * controller's limit file can be created and removed is used.
  */
 final class LegacyCgroups {

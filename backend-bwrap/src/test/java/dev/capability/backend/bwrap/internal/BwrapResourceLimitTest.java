@@ -103,7 +103,9 @@ class BwrapResourceLimitTest {
                           .build()))
           .isInstanceOfSatisfying(
               BackendUnavailableException.class,
-              e -> assertThat(e.code()).isEqualTo(BackendUnavailableException.ISOLATION_UNAVAILABLE))
+              e ->
+                  assertThat(e.code())
+                      .isEqualTo(BackendUnavailableException.ISOLATION_UNAVAILABLE))
           .hasMessageContaining("MEMORY_LIMIT");
       assertThat(writable.resolve("ran")).doesNotExist();
     }

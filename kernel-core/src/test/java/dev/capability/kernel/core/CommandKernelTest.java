@@ -216,6 +216,17 @@ class CommandKernelTest {
   }
 
   @Test
+  void thePolicysMaxFileBytesBoundsTheFilesACommandWrites() throws Exception {
+    Path tool = TestFiles.script(tmp.resolve("bin"), "tool", "ulimit -f");
+    try (CommandKernel kernel = kernel(
+        p -> p.maxFileBytes(1L << 20).executable(ExecutableRule.atPath("tool", tool).exact().build()), Map.of())) {
+      ExecutionResult result = kernel.execute(ExecutionRequest.argv(tool.toString()).build());
+
+      assertThat(result.stdout().text()).as("in 512-byte blocks").isEqualTo("2048\n");
+    }
+  }
+
+  @Test
   void outputBeyondTheBoundEndsTheCommand() throws Exception {
     Path tool = TestFiles.script(tmp.resolve("bin"), "tool", "exec /usr/bin/yes flood");
     try (CommandKernel kernel = kernelAllowing(tool)) {

@@ -41,6 +41,7 @@ class ExecutionPoliciesParseTest {
 
     assertThat(policy.timeout()).isEqualTo(Duration.ofSeconds(60));
     assertThat(policy.maxOutputBytes()).isEqualTo(1 << 20);
+    assertThat(policy.maxFileBytes()).isEqualTo(1L << 30);
     assertThat(policy.network()).isEqualTo(NetworkMode.NONE);
     assertThat(policy.projectWrites()).isEqualTo(ProjectWriteMode.READ_ONLY);
     assertThat(policy.writeScopes()).isEmpty();
@@ -54,11 +55,19 @@ class ExecutionPoliciesParseTest {
 
   @Test
   void aMinimalFileAndOneSpellingOutTheDefaultsHashAlike() {
-    String spelledOut = "{\"version\": 1, \"timeoutMillis\": 60000, \"maxOutputBytes\": 1048576, \"network\": \"none\","
+    String spelledOut = "{\"version\": 1, \"timeoutMillis\": 60000, \"maxOutputBytes\": 1048576, \"maxFileBytes\": 1073741824, \"network\": \"none\","
         + " \"projectWrites\": \"read-only\", \"writeScopes\": [], \"requiredCapabilities\": [],"
         + " \"allowRepositoryExecutables\": false, \"environment\": {\"inherit\": [], \"set\": {}}, \"executables\": {}}";
 
     assertThat(ExecutionPolicies.parse(spelledOut, "a").hash()).isEqualTo(ExecutionPolicies.parse("{\"version\":1}", "b").hash());
+  }
+
+  @Test
+  void aFileSizeLimitIsReadAndChangesTheHashOnlyWhenNotTheDefault() {
+    var limited = ExecutionPolicies.parse("{\"version\": 1, \"maxFileBytes\": 10485760}", "a");
+
+    assertThat(limited.policy().maxFileBytes()).isEqualTo(10L << 20);
+    assertThat(limited.hash()).isNotEqualTo(ExecutionPolicies.parse("{\"version\":1}", "b").hash());
   }
 
   @Test
@@ -178,6 +187,7 @@ class ExecutionPoliciesParseTest {
       "\"timeoutMillis\": 1.5|/timeoutMillis: expected an integer, found number",
       "\"timeoutMillis\": 0|/timeoutMillis: the timeout must be a whole number of milliseconds between 1 ms and 24 h",
       "\"maxOutputBytes\": -1|/maxOutputBytes: must be between 1 and 1073741824",
+      "\"maxFileBytes\": 0|/maxFileBytes: must be between 1 and 1125899906842624",
       "\"timeoutMillis\": 99999999999999999999|/timeoutMillis: must be between",
       "\"allowRepositoryExecutables\": \"false\"|/allowRepositoryExecutables: expected true or false, found string",
       "\"allowRepositoryExecutables\": null|expected true or false, found null",

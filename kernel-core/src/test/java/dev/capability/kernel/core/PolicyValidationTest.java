@@ -200,6 +200,8 @@ class PolicyValidationTest {
     assertRefused(ExecutionPolicy.builder().timeout(Duration.ZERO).build(), "POLICY_INVALID", "/timeoutMillis");
     assertRefused(ExecutionPolicy.builder().timeout(Duration.ofHours(25)).build(), "POLICY_INVALID", "/timeoutMillis");
     assertRefused(ExecutionPolicy.builder().maxOutputBytes((1L << 30) + 1).build(), "POLICY_INVALID", "/maxOutputBytes");
+    assertRefused(ExecutionPolicy.builder().maxFileBytes(0).build(), "POLICY_INVALID", "/maxFileBytes");
+    assertRefused(ExecutionPolicy.builder().maxFileBytes((1L << 50) + 1).build(), "POLICY_INVALID", "/maxFileBytes");
   }
 
   @Test

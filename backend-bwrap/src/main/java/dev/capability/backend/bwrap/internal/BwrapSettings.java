@@ -3,6 +3,7 @@ package dev.capability.backend.bwrap.internal;
 import dev.capability.backend.support.SettingValues;
 import dev.capability.kernel.api.BackendUnavailableException;
 import dev.capability.kernel.api.backend.BackendConfig;
+import java.math.BigDecimal;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -27,7 +28,7 @@ import java.util.regex.Pattern;
  * @param hostname {@code bwrap.hostname}: the sandbox's host name
  * @param cgroup {@code bwrap.cgroup}: {@code auto}, {@code none} or a cgroup v2 directory
  * @param workDirectory {@code bwrap.work-dir}: where the backend keeps its private files
- * @param limits the {@code bwrap.limit.*} settings
+ * @param limits the {@code bwrap.limit.*} settings ({@code bwrap.limit.cpus} in thousandths)
  */
 record BwrapSettings(
     Optional<Path> bwrapPath,
@@ -56,6 +57,7 @@ record BwrapSettings(
   static final String WORK_DIR = "bwrap.work-dir";
   static final String LIMIT_MEMORY = "bwrap.limit.memory";
   static final String LIMIT_PIDS = "bwrap.limit.pids";
+  static final String LIMIT_CPUS = "bwrap.limit.cpus";
   static final String LIMIT_CPU_SECONDS = "bwrap.limit.cpu-seconds";
   static final String LIMIT_FILE_SIZE = "bwrap.limit.file-size";
   static final String LIMIT_OPEN_FILES = "bwrap.limit.open-files";
@@ -75,6 +77,7 @@ record BwrapSettings(
           WORK_DIR,
           LIMIT_MEMORY,
           LIMIT_PIDS,
+          LIMIT_CPUS,
           LIMIT_CPU_SECONDS,
           LIMIT_FILE_SIZE,
           LIMIT_OPEN_FILES,
@@ -106,6 +109,13 @@ record BwrapSettings(
   static final long DEFAULT_TMP_SIZE = 64L << 20;
   static final long DEFAULT_SHM_SIZE = 16L << 20;
 
+  /**
+   * {@code pids.max} of each run when {@code bwrap.limit.pids} is not set and the host allows a
+   * pids cgroup: room for parallel builds and threaded programs (threads count), far below what
+   * takes a host down.
+   */
+  static final long DEFAULT_PIDS = 1024;
+
   private static final Pattern HOSTNAME_SYNTAX =
       Pattern.compile("[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?");
 
@@ -136,6 +146,18 @@ record BwrapSettings(
     if (uid <= 0 || gid <= 0) {
       throw new IllegalArgumentException("the sandbox uid and gid must be positive (never root)");
     }
+  }
+
+  /**
+   * The limits each run's cgroup gets: the configured ones, and {@link #DEFAULT_PIDS} processes
+   * when none is configured. Unlike a configured limit, the default is applied only where the host
+   * allows it; the backend then advertises {@code PID_LIMIT}.
+   */
+  ResourceLimits runLimits() {
+    if (limits.processes().isPresent()) {
+      return limits;
+    }
+    return limits.withCgroupLimits(OptionalLong.of(DEFAULT_PIDS), limits.milliCpus());
   }
 
   /** Every default: nobody/nogroup, 64 MiB /tmp, 16 MiB /dev/shm, automatic cgroups, no limits. */
@@ -175,7 +197,11 @@ record BwrapSettings(
             optionalCount(config, LIMIT_CPU_SECONDS),
             optionalBytes(config, LIMIT_FILE_SIZE),
             optionalCount(config, LIMIT_OPEN_FILES),
-            optionalBytes(config, LIMIT_ADDRESS_SPACE)));
+            optionalBytes(config, LIMIT_ADDRESS_SPACE),
+            config
+                .get(LIMIT_CPUS)
+                .map(v -> OptionalLong.of(milliCpus(v)))
+                .orElse(OptionalLong.empty())));
   }
   private static OptionalLong optionalBytes(BackendConfig config, String key) {
     return config.get(key).map(v -> OptionalLong.of(VALUES.bytes(key, v))).orElse(OptionalLong.empty());
@@ -186,6 +212,22 @@ record BwrapSettings(
         .get(key)
         .map(v -> OptionalLong.of(VALUES.count(key, v)))
         .orElse(OptionalLong.empty());
+  }
+
+  private static final Pattern CPUS_SYNTAX = Pattern.compile("[0-9]{1,4}(\\.[0-9]{1,3})?");
+
+  /** {@code bwrap.limit.cpus}: CPUs as a decimal with up to three places, at least 0.01. */
+  private static long milliCpus(String value) {
+    String cpus = value.strip();
+    if (!CPUS_SYNTAX.matcher(cpus).matches()) {
+      throw invalid(LIMIT_CPUS, "'" + value + "' is not a number of CPUs such as 0.5 or 2");
+    }
+    long milli = new BigDecimal(cpus).movePointRight(3).longValueExact();
+    if (milli < 10) {
+      // The kernel's smallest quota is 1 ms per 100 ms period.
+      throw invalid(LIMIT_CPUS, "must be at least 0.01 CPUs, was " + cpus);
+    }
+    return milli;
   }
 
   private static String hostname(String value) {

@@ -148,9 +148,10 @@ final class CapabilityAssessment {
   }
 
   private void limits(Set<IsolationCapability> verified, Optional<CgroupParent> cgroup) {
-    ResourceLimits limits = settings.limits();
-    Set<String> controllers = cgroup.map(CgroupParent::controllers).orElse(Set.of());
-    if (limits.memoryBytes().isPresent() && controllers.contains(CgroupParent.MEMORY)) {
+    ResourceLimits limits = settings.runLimits();
+    boolean memory = cgroup.map(c -> c.limits(CgroupParent.MEMORY)).orElse(false);
+    boolean pids = cgroup.map(c -> c.limits(CgroupParent.PIDS)).orElse(false);
+    if (limits.memoryBytes().isPresent() && memory) {
       verified.add(IsolationCapability.MEMORY_LIMIT);
       diagnostics.put(
           "MEMORY_LIMIT", "memory.max " + limits.memoryBytes().getAsLong() + " bytes per run");
@@ -159,24 +160,40 @@ final class CapabilityAssessment {
           "MEMORY_LIMIT",
           "not configured: set "
               + BwrapSettings.LIMIT_MEMORY
-              + " (needs the cgroup v2 memory controller)");
+              + " (needs the cgroup v2 memory controller, or the v1 one as root)");
     }
-    if (limits.processes().isPresent() && controllers.contains(CgroupParent.PIDS)) {
+    if (limits.processes().isPresent() && pids) {
       verified.add(IsolationCapability.PID_LIMIT);
       diagnostics.put("PID_LIMIT", "pids.max " + limits.processes().getAsLong() + " per run");
     } else {
       diagnostics.put(
           "PID_LIMIT",
-          "not configured: set "
+          "not available: "
               + BwrapSettings.LIMIT_PIDS
-              + " (needs the cgroup v2 pids controller; RLIMIT_NPROC is per uid and never used)");
+              + " needs the cgroup v2 pids controller, or the v1 one as root; RLIMIT_NPROC is"
+              + " per uid and never used");
     }
-    diagnostics.put(
-        "CPU_LIMIT",
-        "not provided: "
-            + BwrapSettings.LIMIT_CPU_SECONDS
-            + " sets RLIMIT_CPU, which limits each "
-            + "process, not the run; the wall-clock timeout bounds the run");
+    boolean cpu = cgroup.map(c -> c.limits(CgroupParent.CPU)).orElse(false);
+    if (limits.milliCpus().isPresent() && cpu) {
+      verified.add(IsolationCapability.CPU_LIMIT);
+      diagnostics.put(
+          "CPU_LIMIT",
+          "cpu.max "
+              + limits.cpuQuotaMicros()
+              + " "
+              + ResourceLimits.CPU_PERIOD_MICROS
+              + " per run ("
+              + limits.milliCpus().getAsLong() / 1000.0
+              + " CPUs)");
+    } else {
+      diagnostics.put(
+          "CPU_LIMIT",
+          "not configured: set "
+              + BwrapSettings.LIMIT_CPUS
+              + " (needs the cgroup v2 cpu controller, or the v1 one as root); "
+              + BwrapSettings.LIMIT_CPU_SECONDS
+              + " sets RLIMIT_CPU, which limits each process, not the run");
+    }
     if (limits.needsRlimits()) {
       diagnostics.put("rlimits", String.join(" ", limits.prlimitOptions()));
     }

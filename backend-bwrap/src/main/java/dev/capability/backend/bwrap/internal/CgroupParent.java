@@ -8,6 +8,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
@@ -15,18 +16,29 @@ import java.util.UUID;
 
 /**
  * A writable cgroup v2 directory under which each run gets its own cgroup, and the controllers
- * enabled for those children.
+ * enabled for those children. On a hybrid host, where the memory, pids and cpu controllers are
+ * bound to cgroup v1 hierarchies instead, each run also gets a cgroup in those hierarchies
+ * (writable there only as root): the v2 cgroup ends the run, the v1 ones limit it.
  *
  * @param directory the parent cgroup directory
  * @param controllers the controllers in its {@code cgroup.subtree_control}
+ * @param legacyParents per controller not among {@code controllers}, the writable cgroup v1
+ *     directory (this JVM's own in that hierarchy) under which run cgroups are made
  */
-record CgroupParent(Path directory, Set<String> controllers) {
+record CgroupParent(Path directory, Set<String> controllers, Map<String, Path> legacyParents) {
   static final String MEMORY = "memory";
   static final String PIDS = "pids";
+  static final String CPU = "cpu";
 
   CgroupParent {
     Objects.requireNonNull(directory, "directory");
     controllers = Set.copyOf(controllers);
+    legacyParents = Map.copyOf(legacyParents);
+  }
+
+  /** True when runs get {@code controller}'s limits, from cgroup v2 or v1. */
+  boolean limits(String controller) {
+    return controllers.contains(controller) || legacyParents.containsKey(controller);
   }
 
   /**
@@ -84,12 +96,15 @@ record CgroupParent(Path directory, Set<String> controllers) {
             "cgroup v2 at " + parent + " has no cgroup.kill (Linux 5.14 or later is needed)");
       }
       Set<String> controllers = enable(parent, limits);
+      Map<String, Path> legacy = LegacyCgroups.parents(wanted(limits), controllers);
+      List<String> described = new ArrayList<>(controllers);
+      legacy.forEach((controller, v1) -> described.add(controller + " (v1 at " + v1 + ")"));
       return new Probe(
-          Optional.of(new CgroupParent(parent, controllers)),
+          Optional.of(new CgroupParent(parent, controllers, legacy)),
           "cgroup v2 at "
               + parent
               + ", a cgroup per run with cgroup.kill; controllers for runs: "
-              + (controllers.isEmpty() ? "none" : String.join(" ", controllers)));
+              + (described.isEmpty() ? "none" : String.join(" ", described)));
     } catch (IOException | RuntimeException e) {
       return new Probe(Optional.empty(), "probing cgroup v2 failed: " + e.getMessage());
     }
@@ -105,15 +120,37 @@ record CgroupParent(Path directory, Set<String> controllers) {
     }
     RunCgroup cgroup = new RunCgroup(run);
     try {
-      if (limits.memoryBytes().isPresent()) {
+      if (limits.memoryBytes().isPresent() && controllers.contains(MEMORY)) {
         cgroup.write("memory.max", Long.toString(limits.memoryBytes().getAsLong()));
         if (Files.exists(run.resolve("memory.swap.max"))) {
           // Otherwise swap would extend the limit.
           cgroup.write("memory.swap.max", "0");
         }
       }
-      if (limits.processes().isPresent()) {
+      if (limits.processes().isPresent() && controllers.contains(PIDS)) {
         cgroup.write("pids.max", Long.toString(limits.processes().getAsLong()));
+      }
+      if (limits.milliCpus().isPresent() && controllers.contains(CPU)) {
+        cgroup.write("cpu.max", limits.cpuQuotaMicros() + " " + ResourceLimits.CPU_PERIOD_MICROS);
+      }
+      String name = run.getFileName().toString();
+      if (limits.memoryBytes().isPresent() && legacyParents.containsKey(MEMORY)) {
+        String bytes = Long.toString(limits.memoryBytes().getAsLong());
+        Path memory = cgroup.addLegacy(legacyParents.get(MEMORY).resolve(name));
+        cgroup.write(memory, "memory.limit_in_bytes", bytes);
+        if (Files.exists(memory.resolve("memory.memsw.limit_in_bytes"))) {
+          // Otherwise swap would extend the limit.
+          cgroup.write(memory, "memory.memsw.limit_in_bytes", bytes);
+        }
+      }
+      if (limits.processes().isPresent() && legacyParents.containsKey(PIDS)) {
+        Path pids = cgroup.addLegacy(legacyParents.get(PIDS).resolve(name));
+        cgroup.write(pids, "pids.max", Long.toString(limits.processes().getAsLong()));
+      }
+      if (limits.milliCpus().isPresent() && legacyParents.containsKey(CPU)) {
+        Path cpu = cgroup.addLegacy(legacyParents.get(CPU).resolve(name));
+        cgroup.write(cpu, "cpu.cfs_period_us", Long.toString(ResourceLimits.CPU_PERIOD_MICROS));
+        cgroup.write(cpu, "cpu.cfs_quota_us", Long.toString(limits.cpuQuotaMicros()));
       }
     } catch (RuntimeException e) {
       cgroup.close();
@@ -122,8 +159,7 @@ record CgroupParent(Path directory, Set<String> controllers) {
     return cgroup;
   }
 
-  private static Set<String> enable(Path parent, ResourceLimits limits) throws IOException {
-    Set<String> enabled = subtreeControl(parent);
+  private static List<String> wanted(ResourceLimits limits) {
     List<String> wanted = new ArrayList<>();
     if (limits.memoryBytes().isPresent()) {
       wanted.add(MEMORY);
@@ -131,7 +167,15 @@ record CgroupParent(Path directory, Set<String> controllers) {
     if (limits.processes().isPresent()) {
       wanted.add(PIDS);
     }
-    for (String controller : wanted) {
+    if (limits.milliCpus().isPresent()) {
+      wanted.add(CPU);
+    }
+    return wanted;
+  }
+
+  private static Set<String> enable(Path parent, ResourceLimits limits) throws IOException {
+    Set<String> enabled = subtreeControl(parent);
+    for (String controller : wanted(limits)) {
       if (!enabled.contains(controller)) {
         try {
           Files.writeString(parent.resolve("cgroup.subtree_control"), "+" + controller);

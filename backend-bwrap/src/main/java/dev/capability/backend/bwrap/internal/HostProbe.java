@@ -88,9 +88,9 @@ final class HostProbe {
               + ": "
               + diagnostics.get("setpriv"));
     }
-    if (settings.limits().needsRlimits() && prlimit.isEmpty()) {
+    if (prlimit.isEmpty()) {
       return unavailable(
-          "rlimits are configured (bwrap.limit.*) but util-linux prlimit is missing: "
+          "util-linux prlimit is needed to set each run's file size limit (RLIMIT_FSIZE): "
               + diagnostics.get("prlimit"));
     }
 
@@ -99,7 +99,7 @@ final class HostProbe {
       return unavailable(workProblem.get());
     }
 
-    CgroupParent.Probe cgroupProbe = CgroupParent.probe(settings.cgroup(), settings.limits());
+    CgroupParent.Probe cgroupProbe = CgroupParent.probe(settings.cgroup(), settings.runLimits());
     Optional<CgroupParent> cgroup = cgroupProbe.parent();
     diagnostics.put("cgroup", cgroupProbe.explanation());
     if (settings.cgroup() instanceof BwrapSettings.CgroupChoice.Under && cgroup.isEmpty()) {
@@ -232,23 +232,32 @@ final class HostProbe {
     }
     if (cgroup.isEmpty()) {
       return Optional.of(
-          "memory or process limits are configured but no writable cgroup v2 is available: "
+          "memory, process or CPU limits are configured but no writable cgroup v2 is available: "
               + diagnostics.get("cgroup"));
     }
-    Set<String> controllers = cgroup.get().controllers();
-    if (limits.memoryBytes().isPresent() && !controllers.contains(CgroupParent.MEMORY)) {
+    if (limits.memoryBytes().isPresent() && !cgroup.get().limits(CgroupParent.MEMORY)) {
       return Optional.of(
           BwrapSettings.LIMIT_MEMORY
               + " is configured but the cgroup v2 memory "
               + "controller cannot be enabled under "
-              + cgroup.get().directory());
+              + cgroup.get().directory()
+              + ", and no writable cgroup v1 memory hierarchy was found");
     }
-    if (limits.processes().isPresent() && !controllers.contains(CgroupParent.PIDS)) {
+    if (limits.milliCpus().isPresent() && !cgroup.get().limits(CgroupParent.CPU)) {
+      return Optional.of(
+          BwrapSettings.LIMIT_CPUS
+              + " is configured but the cgroup v2 cpu "
+              + "controller cannot be enabled under "
+              + cgroup.get().directory()
+              + ", and no writable cgroup v1 cpu hierarchy was found");
+    }
+    if (limits.processes().isPresent() && !cgroup.get().limits(CgroupParent.PIDS)) {
       return Optional.of(
           BwrapSettings.LIMIT_PIDS
               + " is configured but the cgroup v2 pids "
               + "controller cannot be enabled under "
-              + cgroup.get().directory());
+              + cgroup.get().directory()
+              + ", and no writable cgroup v1 pids hierarchy was found");
     }
     return Optional.empty();
   }

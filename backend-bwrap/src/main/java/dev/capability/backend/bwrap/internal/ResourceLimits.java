@@ -16,6 +16,7 @@ import java.util.OptionalLong;
  * @param fileSizeBytes {@code RLIMIT_FSIZE}, the largest file a process may write
  * @param openFiles {@code RLIMIT_NOFILE}
  * @param addressSpaceBytes {@code RLIMIT_AS} of each process
+ * @param milliCpus cgroup {@code cpu.max}, in thousandths of a CPU
  */
 record ResourceLimits(
     OptionalLong memoryBytes,
@@ -23,10 +24,15 @@ record ResourceLimits(
     OptionalLong cpuSeconds,
     OptionalLong fileSizeBytes,
     OptionalLong openFiles,
-    OptionalLong addressSpaceBytes) {
+    OptionalLong addressSpaceBytes,
+    OptionalLong milliCpus) {
+
+  /** The cgroup CPU period every quota is a share of: 100 ms, the kernel's default. */
+  static final long CPU_PERIOD_MICROS = 100_000;
 
   static final ResourceLimits NONE =
       new ResourceLimits(
+          OptionalLong.empty(),
           OptionalLong.empty(),
           OptionalLong.empty(),
           OptionalLong.empty(),
@@ -41,10 +47,35 @@ record ResourceLimits(
     requirePositive(fileSizeBytes, "fileSizeBytes");
     requirePositive(openFiles, "openFiles");
     requirePositive(addressSpaceBytes, "addressSpaceBytes");
+    requirePositive(milliCpus, "milliCpus");
+  }
+
+  /** These limits with the given limits of each run's cgroup. */
+  ResourceLimits withCgroupLimits(OptionalLong processes, OptionalLong milliCpus) {
+    return new ResourceLimits(
+        memoryBytes, processes, cpuSeconds, fileSizeBytes, openFiles, addressSpaceBytes, milliCpus);
+  }
+
+  /** The CPU quota per {@link #CPU_PERIOD_MICROS}, in microseconds. */
+  long cpuQuotaMicros() {
+    return milliCpus.orElseThrow() * CPU_PERIOD_MICROS / 1000;
+  }
+
+  /** These limits with {@code RLIMIT_FSIZE} at most {@code maxFileBytes}. */
+  ResourceLimits withFileSizeAtMost(long maxFileBytes) {
+    long fileSize = Math.min(fileSizeBytes.orElse(Long.MAX_VALUE), maxFileBytes);
+    return new ResourceLimits(
+        memoryBytes,
+        processes,
+        cpuSeconds,
+        OptionalLong.of(fileSize),
+        openFiles,
+        addressSpaceBytes,
+        milliCpus);
   }
 
   boolean needsCgroup() {
-    return memoryBytes.isPresent() || processes.isPresent();
+    return memoryBytes.isPresent() || processes.isPresent() || milliCpus.isPresent();
   }
 
   boolean needsRlimits() {

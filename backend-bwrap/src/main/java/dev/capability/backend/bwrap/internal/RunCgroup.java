@@ -7,6 +7,8 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 import org.slf4j.Logger;
@@ -15,7 +17,8 @@ import org.slf4j.LoggerFactory;
 /**
  * The cgroup of one run. The launcher process joins it before it can fork, so every process of the
  * sandbox is in it; {@code cgroup.kill} then ends them all at once, whatever they did to leave the
- * process tree.
+ * process tree. On a hybrid host the run also has cgroups in the v1 memory, pids and cpu
+ * hierarchies, which hold the same processes and carry the limits.
  */
 final class RunCgroup implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(RunCgroup.class);
@@ -24,9 +27,21 @@ final class RunCgroup implements AutoCloseable {
   private static final long MAX_POLL_NANOS = TimeUnit.MILLISECONDS.toNanos(5);
 
   private final Path directory;
+  private final List<Path> legacy = new ArrayList<>();
 
   RunCgroup(Path directory) {
     this.directory = directory;
+  }
+
+  /** Creates the run's cgroup {@code legacyDirectory} in a v1 hierarchy; removed on close. */
+  Path addLegacy(Path legacyDirectory) {
+    try {
+      Files.createDirectory(legacyDirectory);
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot create the run cgroup " + legacyDirectory, e);
+    }
+    legacy.add(legacyDirectory);
+    return legacyDirectory;
   }
 
   Path directory() {
@@ -35,7 +50,38 @@ final class RunCgroup implements AutoCloseable {
 
   /** Moves {@code pid} into this cgroup; its children are born here. */
   void adopt(long pid) {
+    // The limits first: once in the v2 cgroup the process is killable, but not yet bounded.
+    for (Path limits : legacy) {
+      write(limits, "cgroup.procs", Long.toString(pid));
+    }
     write("cgroup.procs", Long.toString(pid));
+  }
+
+  /** True when the kernel's out-of-memory killer ended a process of the run for its limit. */
+  boolean memoryLimitHit() {
+    return counter(directory.resolve("memory.events"), "oom_kill") > 0
+        || legacy.stream().anyMatch(d -> counter(d.resolve("memory.oom_control"), "oom_kill") > 0);
+  }
+
+  /** True when a fork of the run failed because of its process limit. */
+  boolean processLimitHit() {
+    return counter(directory.resolve("pids.events"), "max") > 0
+        || legacy.stream().anyMatch(d -> counter(d.resolve("pids.events"), "max") > 0);
+  }
+
+  /** The value of {@code key} in a flat-keyed cgroup file; 0 when the file or key is absent. */
+  private static long counter(Path file, String key) {
+    try {
+      for (String line : Files.readAllLines(file, StandardCharsets.US_ASCII)) {
+        String[] fields = line.trim().split("\\s+");
+        if (fields.length == 2 && fields[0].equals(key)) {
+          return Long.parseLong(fields[1]);
+        }
+      }
+    } catch (IOException | NumberFormatException e) {
+      // Not a file this cgroup has: no such event.
+    }
+    return 0;
   }
 
   /** SIGKILL to every process in the cgroup, atomically with respect to forks. */
@@ -74,10 +120,14 @@ final class RunCgroup implements AutoCloseable {
   }
 
   void write(String file, String value) {
+    write(directory, file, value);
+  }
+
+  void write(Path cgroup, String file, String value) {
     try {
-      Files.writeString(directory.resolve(file), value, StandardCharsets.US_ASCII);
+      Files.writeString(cgroup.resolve(file), value, StandardCharsets.US_ASCII);
     } catch (IOException e) {
-      throw new UncheckedIOException("cannot write " + value + " to " + directory.resolve(file), e);
+      throw new UncheckedIOException("cannot write " + value + " to " + cgroup.resolve(file), e);
     }
   }
 
@@ -95,10 +145,15 @@ final class RunCgroup implements AutoCloseable {
     if (!awaitEmpty(Deadline.after(REMOVE_WAIT))) {
       LOG.warn("processes of run cgroup {} survived cgroup.kill", directory);
     }
+    remove(directory);
+    legacy.forEach(RunCgroup::remove);
+  }
+
+  private static void remove(Path cgroup) {
     try {
-      Files.deleteIfExists(directory);
+      Files.deleteIfExists(cgroup);
     } catch (IOException e) {
-      LOG.warn("could not remove the run cgroup {}: {}", directory, e.getMessage());
+      LOG.warn("could not remove the run cgroup {}: {}", cgroup, e.getMessage());
     }
   }
 }

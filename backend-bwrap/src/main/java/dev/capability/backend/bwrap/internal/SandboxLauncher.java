@@ -121,7 +121,7 @@ final class SandboxLauncher implements AutoCloseable {
                 runId,
                 tools,
                 identity,
-                settings.limits(),
+                settings.limits().withFileSizeAtMost(spec.maxFileBytes()),
                 channel.path(),
                 spec.executable().path(),
                 spec.arguments(),
@@ -142,7 +142,7 @@ final class SandboxLauncher implements AutoCloseable {
 
   private Optional<RunCgroup> createRunCgroup() {
     try {
-      return cgroup.map(parent -> parent.createRun(settings.limits()));
+      return cgroup.map(parent -> parent.createRun(settings.runLimits()));
     } catch (UncheckedIOException e) {
       throw new LaunchFailedException("cannot create the run's cgroup: " + e.getMessage(), e);
     }

@@ -91,6 +91,7 @@ final class SandboxRun {
         exitCode,
         stop == Stop.TIMEOUT,
         stdout.exceeded() || stderr.exceeded(),
+        cgroup.map(RunCgroup::memoryLimitHit).orElse(false),
         out,
         err,
         startedAt,

@@ -55,6 +55,7 @@ class BwrapSettingsTest {
                 Map.entry("bwrap.limit.file-size", "10M"),
                 Map.entry("bwrap.limit.open-files", "256"),
                 Map.entry("bwrap.limit.address-space", "2G"),
+                Map.entry("bwrap.limit.cpus", "1.5"),
                 Map.entry("other.key", "ignored")));
 
     assertThat(settings.bwrapPath()).contains(Path.of("/opt/bwrap/bin/bwrap"));
@@ -77,7 +78,8 @@ class BwrapSettingsTest {
                 OptionalLong.of(30),
                 OptionalLong.of(10L << 20),
                 OptionalLong.of(256),
-                OptionalLong.of(2L << 30)));
+                OptionalLong.of(2L << 30),
+                OptionalLong.of(1500)));
     assertThat(settings.limits().prlimitOptions())
         .containsExactly(
             "--cpu=30:30",
@@ -107,7 +109,10 @@ class BwrapSettingsTest {
         "bwrap.hostname    | -bad-     | host name",
         "bwrap.cgroup      | sometimes | absolute path",
         "bwrap.read-only-paths | /opt,relative | absolute path",
-        "bwrap.limit.pids  | many      | not a positive whole number"
+        "bwrap.limit.pids  | many      | not a positive whole number",
+        "bwrap.limit.cpus  | 0.001     | at least 0.01",
+        "bwrap.limit.cpus  | 1.5.2     | not a number of CPUs",
+        "bwrap.limit.cpus  | -1        | not a number of CPUs"
       })
   void rejectsAnInvalidSettingByName(String key, String value, String why) {
     assertThatThrownBy(() -> parse(Map.of(key, value)))

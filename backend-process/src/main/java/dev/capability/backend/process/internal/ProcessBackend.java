@@ -9,6 +9,8 @@ import dev.capability.kernel.api.backend.LaunchSpec;
 import java.io.File;
 import java.io.IOException;
 import java.nio.charset.Charset;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -18,6 +20,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
 import java.util.stream.Collectors;
 
@@ -45,7 +48,12 @@ public final class ProcessBackend implements ExecutionBackend {
   private static final Duration DEFAULT_DRAIN_WAIT = Duration.ofSeconds(5);
   private static final File DEV_NULL = new File("/dev/null");
 
+  /** Where util-linux prlimit, which sets each command's file size limit, is looked for. */
+  static final List<Path> PRLIMIT_PATHS =
+      List.of(Path.of("/usr/bin/prlimit"), Path.of("/bin/prlimit"));
+
   private final SessionSupport session;
+  private final Optional<Path> prlimit;
   private final Duration drainWait;
   private final Set<IsolationCapability> capabilities;
 
@@ -61,6 +69,7 @@ public final class ProcessBackend implements ExecutionBackend {
   ProcessBackend(SessionSupport session, Duration drainWait) {
     this.session = Objects.requireNonNull(session, "session");
     this.drainWait = Objects.requireNonNull(drainWait, "drainWait");
+    this.prlimit = PRLIMIT_PATHS.stream().filter(Files::isExecutable).findFirst();
     Set<IsolationCapability> verified = EnumSet.noneOf(IsolationCapability.class);
     if (session.available()) {
       verified.add(IsolationCapability.SESSION_TERMINATION);
@@ -120,6 +129,11 @@ public final class ProcessBackend implements ExecutionBackend {
         "not provided: MEMORY_LIMIT, PID_LIMIT, CPU_LIMIT, SECCOMP, CAPABILITY_DROP, "
             + "NO_NEW_PRIVILEGES, NON_ROOT, NO_NESTED_USER_NAMESPACES");
     facts.put(
+        "fileSize",
+        prlimit
+            .map(p -> "RLIMIT_FSIZE per command, set by " + p + " to the spec's maxFileBytes")
+            .orElse("not available: no prlimit in " + PRLIMIT_PATHS + "; every launch is refused"));
+    facts.put(
         "argv0", "the command sees its exec path (for example /proc/<pid>/fd/<n>) as argv[0]");
     facts.put("stdin", "/dev/null unless the spec gives input, which is written and then closed");
     facts.put(
@@ -137,6 +151,14 @@ public final class ProcessBackend implements ExecutionBackend {
     Objects.requireNonNull(spec, "spec");
     requireCapabilities(spec);
     LaunchPreflight.check(spec);
+    if (prlimit.isEmpty()) {
+      throw new BackendUnavailableException(
+          BackendUnavailableException.ISOLATION_UNAVAILABLE,
+          "the process backend cannot limit the file size of "
+              + spec.executable().path()
+              + ": util-linux prlimit is not in "
+              + PRLIMIT_PATHS);
+    }
     JvmProcesses jvm = JvmProcesses.current();
     ProcessBuilder builder = new ProcessBuilder(command(spec));
     builder.environment().clear();
@@ -193,6 +215,11 @@ public final class ProcessBackend implements ExecutionBackend {
 
   private List<String> command(LaunchSpec spec) {
     List<String> command = new ArrayList<>();
+    // prlimit and setsid each exec the next program in the same process, so the pid this JVM
+    // started stays the command's.
+    long fileSize = spec.maxFileBytes();
+    command.addAll(
+        List.of(prlimit.orElseThrow().toString(), "--fsize=" + fileSize + ":" + fileSize, "--"));
     session
         .setsid()
         .ifPresent(

@@ -15,6 +15,7 @@ import dev.capability.kernel.api.BackendUnavailableException;
 import dev.capability.kernel.api.backend.IsolationCapability;
 import dev.capability.kernel.api.backend.LaunchFailedException;
 import dev.capability.kernel.api.backend.LaunchResult;
+import dev.capability.kernel.api.backend.LaunchSpec;
 import dev.capability.kernel.api.backend.PinnedExecutable;
 import java.io.FileInputStream;
 import java.io.IOException;
@@ -48,6 +49,43 @@ class ProcessBackendTest {
 
   private LaunchResult run(PinnedExecutable executable, String... arguments) {
     return backend.launch(spec(executable, dir, newMarker()).arguments(List.of(arguments)).build());
+  }
+
+  @Test
+  void aFileCannotGrowBeyondTheSpecsMaxFileBytes() throws IOException {
+    // dd reports the refused write itself; a sparse file's size is refused as well.
+    PinnedExecutable writer =
+        script(
+            dir,
+            "trap '' XFSZ; head -c 20971520 /dev/zero > big 2>/dev/null; echo $?;"
+                + " truncate -s 1T sparse 2>/dev/null; echo $?");
+
+    LaunchResult control =
+        backend.launch(spec(writer, dir, newMarker()).maxFileBytes(1L << 40).build());
+    long controlSize = Files.size(dir.resolve("big"));
+    long controlSparse = Files.size(dir.resolve("sparse"));
+    Files.delete(dir.resolve("big"));
+    Files.delete(dir.resolve("sparse"));
+    LaunchResult attack =
+        backend.launch(spec(writer, dir, newMarker()).maxFileBytes(10L << 20).build());
+
+    assertThat(control.stdout().text()).isEqualTo("0\n0\n");
+    assertThat(List.of(controlSize, controlSparse)).containsExactly(20L << 20, 1L << 40);
+    assertThat(attack.stdout().text()).isEqualTo("1\n1\n");
+    assertThat(Files.size(dir.resolve("big"))).isEqualTo(10L << 20);
+    assertThat(Files.exists(dir.resolve("sparse")) ? Files.size(dir.resolve("sparse")) : 0L)
+        .isZero();
+  }
+
+  @Test
+  void byDefaultAFileCannotGrowBeyondOneGibibyte() {
+    PinnedExecutable writer =
+        script(dir, "trap '' XFSZ; truncate -s 1T sparse 2>/dev/null; echo $?; ulimit -f");
+
+    LaunchResult result = backend.launch(spec(writer, dir, newMarker()).build());
+
+    assertThat(result.stdout().text())
+        .isEqualTo("1\n" + (LaunchSpec.DEFAULT_MAX_FILE_BYTES / 512) + "\n");
   }
 
   @Test

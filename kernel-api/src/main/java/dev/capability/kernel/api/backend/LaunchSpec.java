@@ -16,6 +16,9 @@ import java.util.Set;
  * authorized; backends must enforce all of it or refuse to launch.
  */
 public final class LaunchSpec {
+  /** The default {@link #maxFileBytes()}: 1 GiB. */
+  public static final long DEFAULT_MAX_FILE_BYTES = 1L << 30;
+
   private final PinnedExecutable executable;
   private final List<String> arguments;
   private final Map<String, String> environment;
@@ -24,6 +27,7 @@ public final class LaunchSpec {
   private final Duration timeout;
   private final Duration terminationGrace;
   private final long maxOutputBytes;
+  private final long maxFileBytes;
   private final NetworkMode network;
   private final Path repository;
   private final List<Path> writableRoots;
@@ -42,6 +46,10 @@ public final class LaunchSpec {
       throw new IllegalArgumentException("maxOutputBytes must be positive, was " + b.maxOutputBytes);
     }
     this.maxOutputBytes = b.maxOutputBytes;
+    if (b.maxFileBytes <= 0) {
+      throw new IllegalArgumentException("maxFileBytes must be positive, was " + b.maxFileBytes);
+    }
+    this.maxFileBytes = b.maxFileBytes;
     this.network = Objects.requireNonNull(b.network, "network");
     this.repository = b.repository;
     this.writableRoots = List.copyOf(b.writableRoots);
@@ -70,6 +78,7 @@ public final class LaunchSpec {
     b.timeout = timeout;
     b.terminationGrace = terminationGrace;
     b.maxOutputBytes = maxOutputBytes;
+    b.maxFileBytes = maxFileBytes;
     b.network = network;
     b.repository = repository;
     b.writableRoots = writableRoots;
@@ -118,6 +127,14 @@ public final class LaunchSpec {
     return maxOutputBytes;
   }
 
+  /**
+   * The largest file any process of the command may write ({@code RLIMIT_FSIZE}, soft and hard):
+   * a write beyond it fails with {@code EFBIG} and sends {@code SIGXFSZ}.
+   */
+  public long maxFileBytes() {
+    return maxFileBytes;
+  }
+
   public NetworkMode network() {
     return network;
   }
@@ -146,7 +163,7 @@ public final class LaunchSpec {
     return requiredCapabilities;
   }
 
-  /** Builds a {@link LaunchSpec}; defaults: closed stdin, 60 s timeout, 2 s grace, 1 MiB per stream, no network. */
+  /** Builds a {@link LaunchSpec}; defaults: closed stdin, 60 s timeout, 2 s grace, 1 MiB per stream, 1 GiB per file, no network. */
   public static final class Builder {
     private final PinnedExecutable executable;
     private List<String> arguments = List.of();
@@ -156,6 +173,7 @@ public final class LaunchSpec {
     private Duration timeout = Duration.ofSeconds(60);
     private Duration terminationGrace = Duration.ofSeconds(2);
     private long maxOutputBytes = 1 << 20;
+    private long maxFileBytes = DEFAULT_MAX_FILE_BYTES;
     private NetworkMode network = NetworkMode.NONE;
     private Path repository;
     private List<Path> writableRoots = List.of();
@@ -199,6 +217,12 @@ public final class LaunchSpec {
 
     public Builder maxOutputBytes(long maxOutputBytes) {
       this.maxOutputBytes = maxOutputBytes;
+      return this;
+    }
+
+    /** The largest file the command may write; positive. */
+    public Builder maxFileBytes(long maxFileBytes) {
+      this.maxFileBytes = maxFileBytes;
       return this;
     }
 

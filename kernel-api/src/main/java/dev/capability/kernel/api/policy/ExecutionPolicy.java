@@ -32,6 +32,9 @@ public final class ExecutionPolicy {
   /** The per-stream output bound when none is set: 1 MiB. */
   public static final long DEFAULT_MAX_OUTPUT_BYTES = 1L << 20;
 
+  /** The largest file a run may write when none is set: 1 GiB. */
+  public static final long DEFAULT_MAX_FILE_BYTES = 1L << 30;
+
   /**
    * The protected paths when none are set: files that make tools in the repository run code
    * (Maven's {@code .mvn} and wrapper, CI workflows, direnv, git attributes and submodules) and
@@ -48,6 +51,7 @@ public final class ExecutionPolicy {
 
   private final Duration timeout;
   private final long maxOutputBytes;
+  private final long maxFileBytes;
   private final NetworkMode network;
   private final ProjectWriteMode projectWrites;
   private final List<String> writeScopes;
@@ -66,6 +70,7 @@ public final class ExecutionPolicy {
   private ExecutionPolicy(Builder b) {
     this.timeout = b.timeout;
     this.maxOutputBytes = b.maxOutputBytes;
+    this.maxFileBytes = b.maxFileBytes;
     this.network = b.network;
     this.projectWrites = b.projectWrites;
     this.writeScopes = List.copyOf(b.writeScopes);
@@ -102,6 +107,7 @@ public final class ExecutionPolicy {
     Builder b = new Builder();
     b.timeout = timeout;
     b.maxOutputBytes = maxOutputBytes;
+    b.maxFileBytes = maxFileBytes;
     b.network = network;
     b.projectWrites = projectWrites;
     b.writeScopes.addAll(writeScopes);
@@ -129,6 +135,14 @@ public final class ExecutionPolicy {
   /** The bound on the bytes kept of each of stdout and stderr. */
   public long maxOutputBytes() {
     return maxOutputBytes;
+  }
+
+  /**
+   * The largest file any process of a run may write ({@code RLIMIT_FSIZE}); a write beyond it
+   * fails with {@code EFBIG}.
+   */
+  public long maxFileBytes() {
+    return maxFileBytes;
   }
 
   /** What network commands may reach. */
@@ -241,6 +255,7 @@ public final class ExecutionPolicy {
     return other instanceof ExecutionPolicy that
         && timeout.equals(that.timeout)
         && maxOutputBytes == that.maxOutputBytes
+        && maxFileBytes == that.maxFileBytes
         && network == that.network
         && projectWrites == that.projectWrites
         && writeScopes.equals(that.writeScopes)
@@ -260,7 +275,7 @@ public final class ExecutionPolicy {
   @Override
   public int hashCode() {
     return Objects.hash(
-        timeout, maxOutputBytes, network, projectWrites, writeScopes, protectedPaths, neutralizeGit, requiredCapabilities,
+        timeout, maxOutputBytes, maxFileBytes, network, projectWrites, writeScopes, protectedPaths, neutralizeGit, requiredCapabilities,
         allowUnisolatedFallback, minimumBackendVersions, allowRepositoryExecutables, inheritEnvironment, setEnvironment, requestEnvironment,
         acceptedDeniedEnvironment, executables);
   }
@@ -269,6 +284,7 @@ public final class ExecutionPolicy {
   public String toString() {
     return "ExecutionPolicy[timeout=" + timeout
         + ", maxOutputBytes=" + maxOutputBytes
+        + ", maxFileBytes=" + maxFileBytes
         + ", network=" + network
         + ", projectWrites=" + projectWrites
         + ", writeScopes=" + writeScopes
@@ -289,6 +305,7 @@ public final class ExecutionPolicy {
   public static final class Builder {
     private Duration timeout = DEFAULT_TIMEOUT;
     private long maxOutputBytes = DEFAULT_MAX_OUTPUT_BYTES;
+    private long maxFileBytes = DEFAULT_MAX_FILE_BYTES;
     private NetworkMode network = NetworkMode.NONE;
     private ProjectWriteMode projectWrites = ProjectWriteMode.READ_ONLY;
     private final List<String> writeScopes = new ArrayList<>();
@@ -315,6 +332,12 @@ public final class ExecutionPolicy {
     /** The bound on the bytes kept of each output stream: 1 to 1 GiB. */
     public Builder maxOutputBytes(long maxOutputBytes) {
       this.maxOutputBytes = maxOutputBytes;
+      return this;
+    }
+
+    /** The largest file a run may write: 1 byte to 1 PiB. */
+    public Builder maxFileBytes(long maxFileBytes) {
+      this.maxFileBytes = maxFileBytes;
       return this;
     }
 

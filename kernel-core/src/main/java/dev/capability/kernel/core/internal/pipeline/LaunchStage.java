@@ -36,6 +36,7 @@ final class LaunchStage implements Stage {
         .stdin(context.request.stdin().orElse(null))
         .timeout(timeout)
         .maxOutputBytes(maxOutput)
+        .maxFileBytes(policy.maxFileBytes())
         .network(context.authority.networkMode().orElseThrow())
         .repository(context.repository.orElse(null))
         .writableRoots(context.repository.isPresent() ? context.authority.writableRoots() : List.of())

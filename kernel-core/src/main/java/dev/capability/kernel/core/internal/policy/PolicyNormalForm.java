@@ -45,6 +45,10 @@ public final class PolicyNormalForm {
     root.put("version", VERSION);
     root.put("timeoutMillis", policy.timeout().toMillis());
     root.put("maxOutputBytes", policy.maxOutputBytes());
+    // Written only when not the default, so that every policy without it keeps the hash it always had.
+    if (policy.maxFileBytes() != ExecutionPolicy.DEFAULT_MAX_FILE_BYTES) {
+      root.put("maxFileBytes", policy.maxFileBytes());
+    }
     root.put("network", jsonName(policy.network()));
     root.put("projectWrites", jsonName(policy.projectWrites()));
     root.put("writeScopes", policy.writeScopes());

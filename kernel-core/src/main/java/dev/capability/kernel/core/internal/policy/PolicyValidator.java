@@ -53,6 +53,9 @@ public final class PolicyValidator {
   /** The largest per-stream output bound a policy may set: 1 GiB, which an array can hold. */
   public static final long MAX_OUTPUT_BYTES = 1L << 30;
 
+  /** The largest {@code maxFileBytes} a policy may set: 1 PiB. */
+  public static final long MAX_FILE_BYTES = 1L << 50;
+
   /** Integer bounds must be exactly representable in JSON numbers (IEEE-754 doubles). */
   static final long MAX_SAFE_INTEGER = (1L << 53) - 1;
 
@@ -89,6 +92,9 @@ public final class PolicyValidator {
     }
     if (policy.maxOutputBytes() < 1 || policy.maxOutputBytes() > MAX_OUTPUT_BYTES) {
       throw invalid("/maxOutputBytes", "must be between 1 and " + MAX_OUTPUT_BYTES + ", was " + policy.maxOutputBytes());
+    }
+    if (policy.maxFileBytes() < 1 || policy.maxFileBytes() > MAX_FILE_BYTES) {
+      throw invalid("/maxFileBytes", "must be between 1 and " + MAX_FILE_BYTES + ", was " + policy.maxFileBytes());
     }
   }
 

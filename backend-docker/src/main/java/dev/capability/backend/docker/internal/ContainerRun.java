@@ -67,12 +67,6 @@ final class ContainerRun {
    */
   static final long TMP_INODES = 16_384;
 
-  /**
-   * {@code RLIMIT_FSIZE}, soft and hard, of every process in the container: the largest file it
-   * may write or extend, sparse files included (beyond it {@code EFBIG}, or {@code SIGXFSZ}).
-   */
-  static final long MAX_FILE_BYTES = 1L << 30;
-
   private final DockerClient client;
   private final DockerSettings settings;
   private final ContainerLayout layout;
@@ -196,7 +190,9 @@ final class ContainerRun {
                         + settings.tmpSizeBytes()
                         + ",nr_inodes="
                         + TMP_INODES))
-            .withUlimits(List.of(new Ulimit("fsize", MAX_FILE_BYTES, MAX_FILE_BYTES)))
+            // RLIMIT_FSIZE, soft and hard, of every process: the largest file it may write or extend,
+            // sparse files included (beyond it EFBIG, or SIGXFSZ).
+            .withUlimits(List.of(new Ulimit("fsize", spec.maxFileBytes(), spec.maxFileBytes())))
             .withShmSize(settings.shmSizeBytes())
             .withIpcMode("private")
             .withPrivileged(false)

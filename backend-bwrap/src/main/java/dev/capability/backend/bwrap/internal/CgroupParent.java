@@ -13,6 +13,7 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
+import java.util.function.Predicate;
 
 /**
  * A writable cgroup v2 directory under which each run gets its own cgroup, and the controllers
@@ -207,13 +208,23 @@ record CgroupParent(Path directory, Set<String> controllers, Map<String, Path> l
         own = line.substring(3);
       }
     }
+    return mountedDirectory(own, source -> source[0].equals("cgroup2"));
+  }
+
+  /**
+   * Where the cgroup path {@code own} (as {@code /proc/PID/cgroup} gives it) lies in this JVM's
+   * mount namespace: under the first mount whose source fields (those after {@code " - "} in
+   * {@code /proc/self/mountinfo}: type, source, options) {@code mount} accepts and whose root
+   * contains it. Empty when {@code own} is absent or relative, or no such mount is found.
+   */
+  static Optional<Path> mountedDirectory(String own, Predicate<String[]> mount) throws IOException {
     if (own == null || !own.startsWith("/")) {
       return Optional.empty();
     }
     for (String line :
         Files.readAllLines(Path.of("/proc/self/mountinfo"), StandardCharsets.UTF_8)) {
       int separator = line.indexOf(" - ");
-      if (separator < 0 || !line.substring(separator + 3).startsWith("cgroup2 ")) {
+      if (separator < 0 || !mount.test(line.substring(separator + 3).split(" "))) {
         continue;
       }
       String[] fields = line.substring(0, separator).split(" ");

@@ -88,36 +88,8 @@ final class LegacyCgroups {
         own = fields[2];
       }
     }
-    if (own == null || !own.startsWith("/")) {
-      return Optional.empty();
-    }
-    for (String line :
-        Files.readAllLines(Path.of("/proc/self/mountinfo"), StandardCharsets.UTF_8)) {
-      int separator = line.indexOf(" - ");
-      if (separator < 0) {
-        continue;
-      }
-      String[] source = line.substring(separator + 3).split(" ");
-      if (source.length < 3
-          || !source[0].equals("cgroup")
-          || !Arrays.asList(source[2].split(",")).contains(controller)) {
-        continue;
-      }
-      String[] fields = line.substring(0, separator).split(" ");
-      if (fields.length < 5) {
-        continue;
-      }
-      String mountRoot = CgroupParent.unescape(fields[3]);
-      Path mountPoint = Path.of(CgroupParent.unescape(fields[4]));
-      if (!own.startsWith(mountRoot)) {
-        continue;
-      }
-      String relative = own.substring(mountRoot.length());
-      while (relative.startsWith("/")) {
-        relative = relative.substring(1);
-      }
-      return Optional.of(relative.isEmpty() ? mountPoint : mountPoint.resolve(relative));
-    }
-    return Optional.empty();
+    return CgroupParent.mountedDirectory(own, source -> source.length >= 3
+        && source[0].equals("cgroup")
+        && Arrays.asList(source[2].split(",")).contains(controller));
   }
 }

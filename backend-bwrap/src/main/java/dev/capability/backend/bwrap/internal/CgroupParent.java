@@ -3,9 +3,11 @@ package dev.capability.backend.bwrap.internal;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -30,6 +32,7 @@ record CgroupParent(Path directory, Set<String> controllers, Map<String, Path> l
   static final String MEMORY = "memory";
   static final String PIDS = "pids";
   static final String CPU = "cpu";
+  private static final String RUN_PREFIX = "capability-run-";
 
   CgroupParent {
     Objects.requireNonNull(directory, "directory");
@@ -98,6 +101,7 @@ record CgroupParent(Path directory, Set<String> controllers, Map<String, Path> l
       }
       Set<String> controllers = enable(parent, limits);
       Map<String, Path> legacy = LegacyCgroups.parents(wanted(limits), controllers);
+      removeDeadRuns(parent, legacy.values());
       List<String> described = new ArrayList<>(controllers);
       legacy.forEach((controller, v1) -> described.add(controller + " (v1 at " + v1 + ")"));
       return new Probe(
@@ -111,9 +115,40 @@ record CgroupParent(Path directory, Set<String> controllers, Map<String, Path> l
     }
   }
 
+  /**
+   * Removes the run cgroups a dead JVM left under {@code parent} and {@code legacyParents}: a JVM
+   * killed mid-run (SIGKILL, the OOM killer) never closes its run's cgroups. Whatever is still in
+   * one is killed first ({@code cgroup.kill}); a cgroup that cannot be removed yet is left for the
+   * next backend to try. A live JVM's runs are never touched ({@link JvmStamp}).
+   */
+  static void removeDeadRuns(Path parent, Collection<Path> legacyParents) {
+    List<Path> parents = new ArrayList<>();
+    parents.add(parent);
+    parents.addAll(legacyParents);
+    for (Path directory : parents) {
+      try (DirectoryStream<Path> runs = Files.newDirectoryStream(directory, RUN_PREFIX + "*")) {
+        for (Path run : runs) {
+          if (JvmStamp.ownerAlive(run.getFileName().toString(), RUN_PREFIX)) {
+            continue;
+          }
+          try {
+            if (Files.isRegularFile(run.resolve("cgroup.kill"))) {
+              Files.writeString(run.resolve("cgroup.kill"), "1");
+            }
+            Files.delete(run);
+          } catch (IOException e) {
+            // Its processes are still being ended, or it is not ours to remove: the next backend tries again.
+          }
+        }
+      } catch (IOException e) {
+        // An unreadable parent has no leftovers this backend could remove.
+      }
+    }
+  }
+
   /** A fresh cgroup for one run with the limits applied, before any process joins it. */
   RunCgroup createRun(ResourceLimits limits) {
-    Path run = directory.resolve("capability-run-" + UUID.randomUUID());
+    Path run = directory.resolve(JvmStamp.name(RUN_PREFIX));
     try {
       Files.createDirectory(run);
     } catch (IOException e) {

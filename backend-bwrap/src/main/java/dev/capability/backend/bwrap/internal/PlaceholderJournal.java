@@ -26,7 +26,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
-import java.util.UUID;
 import java.util.concurrent.locks.ReentrantLock;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -106,7 +105,7 @@ final class PlaceholderJournal {
     return locked(
         () -> {
           sweep();
-          Path runFile = directory.resolve(runFileName());
+          Path runFile = directory.resolve(JvmStamp.name(RUN_PREFIX));
           write(runFile, encode(paths));
           Claim claim = new Claim(runFile);
           try {
@@ -167,7 +166,7 @@ final class PlaceholderJournal {
     Set<Path> inUse = new HashSet<>();
     try (DirectoryStream<Path> entries = Files.newDirectoryStream(directory, RUN_PREFIX + "*")) {
       for (Path runFile : entries) {
-        if (ownerAlive(runFile.getFileName().toString())) {
+        if (JvmStamp.ownerAlive(runFile.getFileName().toString(), RUN_PREFIX)) {
           inUse.addAll(decode(Files.readString(runFile, UTF)));
         } else {
           Files.deleteIfExists(runFile);
@@ -213,35 +212,6 @@ final class PlaceholderJournal {
       return null;
     }
     return (attributes.isDirectory() ? "directory " : "other ") + attributes.fileKey();
-  }
-
-  private static String runFileName() {
-    ProcessHandle self = ProcessHandle.current();
-    long started = self.info().startInstant().map(i -> i.toEpochMilli()).orElse(0L);
-    return RUN_PREFIX + self.pid() + "-" + started + "-" + UUID.randomUUID();
-  }
-
-  /** False only when the JVM named in a run file is certainly gone. */
-  private static boolean ownerAlive(String runFileName) {
-    String[] parts = runFileName.substring(RUN_PREFIX.length()).split("-", 3);
-    long pid;
-    long started;
-    try {
-      pid = Long.parseLong(parts[0]);
-      started = Long.parseLong(parts[1]);
-    } catch (NumberFormatException | ArrayIndexOutOfBoundsException e) {
-      return true;
-    }
-    return ProcessHandle.of(pid)
-        .map(
-            handle ->
-                started == 0
-                    || handle
-                        .info()
-                        .startInstant()
-                        .map(i -> i.toEpochMilli() == started)
-                        .orElse(true))
-        .orElse(false);
   }
 
   private Map<Path, String> readCreated() throws IOException {

@@ -20,6 +20,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
@@ -293,6 +294,47 @@ class BwrapResourceLimitTest {
 
       assertThat(result.exitCode()).hasValue(0);
       assertThat(runCgroups(parents)).isSubsetOf(before);
+    }
+  }
+
+  @Test
+  void aDeadJvmsRunCgroupsAreRemovedWhenTheNextBackendStartsAndALiveOnesAreKept() throws Exception {
+    List<Path> parents;
+    try (BwrapBackend first = limited()) {
+      parents = new ArrayList<>(List.of(CgroupParent.ownCgroupDirectory().orElseThrow()));
+      if (first.diagnostics().get("cgroup").contains("v1 at")) {
+        parents.add(LegacyCgroups.own("pids").orElseThrow());
+      }
+    }
+    // What a SIGKILLed JVM leaves: run cgroups named for a process that is gone.
+    Process gone = new ProcessBuilder("/bin/true").start();
+    gone.waitFor();
+    long goneStarted = gone.info().startInstant().map(i -> i.toEpochMilli()).orElse(1L);
+    String deadName = "capability-run-" + gone.pid() + "-" + goneStarted + "-" + UUID.randomUUID();
+    String liveName = JvmStamp.name("capability-run-");
+    List<Path> dead = new ArrayList<>();
+    List<Path> live = new ArrayList<>();
+    for (Path parent : parents) {
+      dead.add(Files.createDirectory(parent.resolve(deadName)));
+      live.add(Files.createDirectory(parent.resolve(liveName)));
+    }
+    try {
+      // Creating a backend probes the cgroup parent, which removes what dead JVMs left.
+      limited().close();
+
+      for (Path leftover : dead) {
+        assertThat(leftover).doesNotExist();
+      }
+      for (Path inUse : live) {
+        assertThat(inUse).as("a live JVM's run cgroup").isDirectory();
+      }
+    } finally {
+      for (Path path : live) {
+        Files.deleteIfExists(path);
+      }
+      for (Path path : dead) {
+        Files.deleteIfExists(path);
+      }
     }
   }
 

@@ -6,6 +6,7 @@ import static dev.capability.kernel.api.authority.AuthorityCodes.SCOPE_THROUGH_S
 import dev.capability.kernel.api.Decision;
 import dev.capability.kernel.api.authority.AuthorityLayer;
 import dev.capability.kernel.api.policy.PolicyCodes;
+import dev.capability.kernel.core.internal.ProcessUid;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
@@ -150,7 +151,7 @@ public final class WriteScopeRoots {
       return refuse(SCOPE_ROOT_NOT_CREATED, what + " cannot be created: " + e.getMessage());
     }
     try {
-      if (processUid() == 0) {
+      if (ProcessUid.effective() == 0) {
         Files.setAttribute(dir, "unix:uid", like.get("uid"), LinkOption.NOFOLLOW_LINKS);
         Files.setAttribute(dir, "unix:gid", like.get("gid"), LinkOption.NOFOLLOW_LINKS);
       }
@@ -166,10 +167,6 @@ public final class WriteScopeRoots {
       return refuse(SCOPE_ROOT_NOT_CREATED, what + " was created, but its owner and mode could not be set: " + e.getMessage());
     }
     return Optional.empty();
-  }
-
-  private static int processUid() throws IOException {
-    return (Integer) Files.getAttribute(Path.of("/proc/self"), "unix:uid");
   }
 
   private static boolean realPathIsItself(Path root) {

@@ -5,6 +5,7 @@ import static dev.capability.kernel.api.policy.PolicyCodes.EXECUTABLE_WRITABLE_B
 import static dev.capability.kernel.api.policy.PolicyCodes.REPOSITORY_EXECUTABLE_LINK;
 
 import dev.capability.kernel.api.Decision;
+import dev.capability.kernel.core.internal.ProcessUid;
 import java.io.IOException;
 import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
@@ -165,7 +166,7 @@ public final class ExecutableTrust {
 
   private static int processUid() {
     try {
-      return (Integer) Files.getAttribute(Path.of("/proc/self"), "unix:uid");
+      return ProcessUid.effective();
     } catch (IOException e) {
       throw new IllegalStateException("this process's uid cannot be read from /proc/self: " + e.getMessage(), e);
     }

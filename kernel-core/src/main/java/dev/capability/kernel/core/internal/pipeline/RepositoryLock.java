@@ -1,6 +1,7 @@
 package dev.capability.kernel.core.internal.pipeline;
 
 import dev.capability.kernel.api.CapabilityException;
+import dev.capability.kernel.core.internal.ProcessUid;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
@@ -61,7 +62,7 @@ final class RepositoryLock implements AutoCloseable {
   }
 
   private static Path lockFile(Path repository) throws IOException {
-    int uid = (Integer) Files.getAttribute(Path.of("/proc/self"), "unix:uid");
+    int uid = ProcessUid.effective();
     Path directory = Path.of(System.getProperty("java.io.tmpdir"), "capability-repository-locks-" + uid);
     if (!Files.exists(directory, LinkOption.NOFOLLOW_LINKS)) {
       try {

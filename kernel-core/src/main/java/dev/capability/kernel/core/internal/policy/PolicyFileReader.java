@@ -14,6 +14,7 @@ import static dev.capability.kernel.api.policy.PolicyCodes.POLICY_UNREADABLE;
 import static dev.capability.kernel.api.policy.PolicyCodes.POLICY_WRITABLE_BY_OTHERS;
 
 import dev.capability.kernel.api.PolicyException;
+import dev.capability.kernel.core.internal.ProcessUid;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.CharBuffer;
@@ -191,7 +192,7 @@ public final class PolicyFileReader {
   /** The process's effective user, as the owner of its own {@code /proc} entry. */
   private static int processUid() {
     try {
-      return (Integer) Files.getAttribute(Path.of("/proc/self"), "unix:uid");
+      return ProcessUid.effective();
     } catch (IOException | UnsupportedOperationException e) {
       throw new PolicyException(POLICY_UNREADABLE, "the process's user cannot be determined from /proc/self: " + e, e);
     }

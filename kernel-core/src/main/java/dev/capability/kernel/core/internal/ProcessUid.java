@@ -1,0 +1,19 @@
+package dev.capability.kernel.core.internal;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+/** This process's effective uid, as Linux shows it: the owner of {@code /proc/self}. */
+public final class ProcessUid {
+  private ProcessUid() {}
+
+  /**
+   * The effective uid of this JVM; the JDK has no call for it.
+   *
+   * @throws IOException when {@code /proc/self} cannot be read
+   */
+  public static int effective() throws IOException {
+    return (Integer) Files.getAttribute(Path.of("/proc/self"), "unix:uid");
+  }
+}

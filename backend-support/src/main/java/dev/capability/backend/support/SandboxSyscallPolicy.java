@@ -23,26 +23,56 @@ public final class SandboxSyscallPolicy {
   /** The Netlink protocol that routing and address queries (glibc's resolver) use. */
   public static final int NETLINK_ROUTE = 0;
 
+  /** The error {@code clone3} returns, so that the C library falls back to {@code clone}. */
+  public static final int ENOSYS = 38;
+
+  /**
+   * The {@code clone} flags that create namespaces ({@code CLONE_NEWNS}, {@code CLONE_NEWCGROUP},
+   * {@code CLONE_NEWUTS}, {@code CLONE_NEWIPC}, {@code CLONE_NEWUSER}, {@code CLONE_NEWPID},
+   * {@code CLONE_NEWNET}): a {@code clone} whose first argument has any of them is denied, one bit
+   * per rule, since seccomp compares masked values only for equality.
+   */
+  public static final List<Long> NAMESPACE_CLONE_FLAGS =
+      List.of(0x20000L, 0x02000000L, 0x04000000L, 0x08000000L, 0x10000000L, 0x20000000L, 0x40000000L);
+
+  private static final String KEYS = "the kernel keyrings are not namespaced";
+  private static final String NAMESPACES =
+      "new namespaces (a user namespace above all) reopen what the sandbox closed";
+  private static final String MOUNTS = "reshapes the sandbox's filesystem";
+
   private static final List<DeniedSyscall> DENIED =
       List.of(
-          new DeniedSyscall("io_uring_setup", "io_uring: a large kernel surface, and unaudited I/O"),
-          new DeniedSyscall("io_uring_enter", "io_uring"),
-          new DeniedSyscall("io_uring_register", "io_uring"),
-          new DeniedSyscall("userfaultfd", "stalls kernel code paths; a staple of exploits"),
-          new DeniedSyscall("perf_event_open", "kernel and hardware profiling; side channels"),
-          new DeniedSyscall("bpf", "loads programs into the kernel"),
-          new DeniedSyscall("keyctl", "the kernel keyrings are not namespaced"),
-          new DeniedSyscall("add_key", "the kernel keyrings are not namespaced"),
-          new DeniedSyscall("request_key", "the kernel keyrings are not namespaced"),
-          new DeniedSyscall("init_module", "loads kernel modules"),
-          new DeniedSyscall("finit_module", "loads kernel modules"),
-          new DeniedSyscall("delete_module", "unloads kernel modules"),
-          new DeniedSyscall("kexec_load", "replaces the running kernel"),
-          new DeniedSyscall("kexec_file_load", "replaces the running kernel"));
+          new DeniedSyscall("io_uring_setup", EPERM, "io_uring: a large kernel surface"),
+          new DeniedSyscall("io_uring_enter", EPERM, "io_uring: a large kernel surface"),
+          new DeniedSyscall("io_uring_register", EPERM, "io_uring: a large kernel surface"),
+          new DeniedSyscall("userfaultfd", EPERM, "stalls kernel code paths; a staple of exploits"),
+          new DeniedSyscall("perf_event_open", EPERM, "kernel profiling; side channels"),
+          new DeniedSyscall("bpf", EPERM, "loads programs into the kernel"),
+          new DeniedSyscall("keyctl", EPERM, KEYS),
+          new DeniedSyscall("add_key", EPERM, KEYS),
+          new DeniedSyscall("request_key", EPERM, KEYS),
+          new DeniedSyscall("init_module", EPERM, "loads kernel modules"),
+          new DeniedSyscall("finit_module", EPERM, "loads kernel modules"),
+          new DeniedSyscall("delete_module", EPERM, "unloads kernel modules"),
+          new DeniedSyscall("kexec_load", EPERM, "replaces the running kernel"),
+          new DeniedSyscall("kexec_file_load", EPERM, "replaces the running kernel"),
+          new DeniedSyscall("unshare", EPERM, NAMESPACES),
+          new DeniedSyscall("setns", EPERM, NAMESPACES),
+          new DeniedSyscall("clone3", ENOSYS, "its flags cannot be inspected; clone is used"),
+          new DeniedSyscall("mount", EPERM, MOUNTS),
+          new DeniedSyscall("umount2", EPERM, MOUNTS),
+          new DeniedSyscall("pivot_root", EPERM, MOUNTS),
+          new DeniedSyscall("open_tree", EPERM, MOUNTS),
+          new DeniedSyscall("move_mount", EPERM, MOUNTS),
+          new DeniedSyscall("fsopen", EPERM, MOUNTS),
+          new DeniedSyscall("fsconfig", EPERM, MOUNTS),
+          new DeniedSyscall("fsmount", EPERM, MOUNTS),
+          new DeniedSyscall("fspick", EPERM, MOUNTS),
+          new DeniedSyscall("mount_setattr", EPERM, MOUNTS));
 
   private SandboxSyscallPolicy() {}
 
-  /** The system calls denied with {@link #EPERM}, in a fixed order. */
+  /** The system calls denied outright, each with its error, in a fixed order. */
   public static List<DeniedSyscall> deniedSyscalls() {
     return DENIED;
   }
@@ -66,9 +96,10 @@ public final class SandboxSyscallPolicy {
    * One system call the policy denies.
    *
    * @param name its name as libseccomp and Docker profiles spell it
+   * @param errno the error it returns
    * @param reason why, for the documentation and {@code doctor}
    */
-  public record DeniedSyscall(String name, String reason) {
+  public record DeniedSyscall(String name, int errno, String reason) {
     public DeniedSyscall {
       Objects.requireNonNull(name, "name");
       Objects.requireNonNull(reason, "reason");

@@ -1,22 +1,19 @@
 package dev.capability.linux.internal;
 
 import com.sun.jna.Library;
-import com.sun.jna.Native;
 import com.sun.jna.Pointer;
 import com.sun.jna.StringArray;
 import com.sun.jna.ptr.IntByReference;
 
 /**
- * The C library calls the project makes, bound by JNA with {@code errno} saved after each call
- * ({@link Native#getLastError()}). Sizes and constants are those of glibc on x86-64 and aarch64,
+ * The C library calls the project makes (paths as NUL-terminated bytes, see {@link CStrings}), bound by JNA, which saves {@code errno} after each call
+ * ({@code Native.getLastError()}). Sizes and constants are those of glibc on x86-64 and aarch64,
  * which agree for everything used here.
  */
 public interface LibC extends Library {
-  /** The bound library; loading fails with {@link UnsatisfiedLinkError} where JNA cannot load. */
-  LibC INSTANCE = Native.load("c", LibC.class);
-
   int O_RDONLY = 0;
   int O_WRONLY = 1;
+  int O_NONBLOCK = 0x800;
   int O_NOFOLLOW = 0x20000;
   int O_DIRECTORY = 0x10000;
   int O_CLOEXEC = 0x80000;
@@ -49,7 +46,7 @@ public interface LibC extends Library {
   /** glibc's {@code sizeof(siginfo_t)}. */
   int SIGINFO_SIZE = 128;
 
-  int openat(int dirfd, String path, int flags, int mode);
+  int openat(int dirfd, byte[] path, int flags, int mode);
 
   int close(int fd);
 
@@ -72,9 +69,9 @@ public interface LibC extends Library {
   int posix_spawn_file_actions_adddup2(Pointer actions, int fd, int newfd);
 
   int posix_spawn_file_actions_addopen(
-      Pointer actions, int fd, String path, int flags, int mode);
+      Pointer actions, int fd, byte[] path, int flags, int mode);
 
-  int posix_spawn_file_actions_addchdir_np(Pointer actions, String path);
+  int posix_spawn_file_actions_addchdir_np(Pointer actions, byte[] path);
 
   int posix_spawn_file_actions_addclosefrom_np(Pointer actions, int from);
 
@@ -94,7 +91,7 @@ public interface LibC extends Library {
 
   int posix_spawn(
       IntByReference pid,
-      String path,
+      byte[] path,
       Pointer fileActions,
       Pointer attr,
       StringArray argv,

@@ -28,21 +28,27 @@ final class ArgumentPipe implements ArgumentChannel {
 
   private final Path path;
   private final byte[] options;
+  private final int descriptor;
 
-  private ArgumentPipe(Path path, byte[] options) {
+  private ArgumentPipe(Path path, byte[] options, int descriptor) {
     this.path = path;
     this.options = options;
+    this.descriptor = descriptor;
   }
 
-  /** Takes a fresh pipe from {@code supply} into the run directory. */
-  static ArgumentPipe create(FifoSupply supply, RunDirectory run, byte[] options) {
+  /**
+   * Takes a fresh pipe from {@code supply} into the run directory.
+   *
+   * @param descriptor the descriptor the launcher opens the pipe on
+   */
+  static ArgumentPipe create(FifoSupply supply, RunDirectory run, byte[] options, int descriptor) {
     Path path = run.path().resolve("args");
     try {
       Files.move(supply.take(), path, StandardCopyOption.ATOMIC_MOVE);
     } catch (IOException e) {
       throw new LaunchFailedException("cannot move an argument pipe to " + path + ": " + e, e);
     }
-    return new ArgumentPipe(path, options.clone());
+    return new ArgumentPipe(path, options.clone(), descriptor);
   }
 
   @Override
@@ -87,11 +93,9 @@ final class ArgumentPipe implements ArgumentChannel {
   }
 
   private boolean holdsPipe(long pid) {
-    Path descriptor =
-        Path.of(
-            "/proc", Long.toString(pid), "fd", Integer.toString(LauncherCommand.ARGS_DESCRIPTOR));
+    Path held = Path.of("/proc", Long.toString(pid), "fd", Integer.toString(descriptor));
     try {
-      return Files.readSymbolicLink(descriptor).equals(path);
+      return Files.readSymbolicLink(held).equals(path);
     } catch (IOException e) {
       return false;
     }

@@ -22,6 +22,7 @@ final class BwrapArguments {
    * @param network NONE for a private network namespace with only a loopback device
    * @param hostname the sandbox's host name
    * @param plan the filesystem, in order
+   * @param descriptors the bind sources bwrap gets by descriptor, and their descriptors
    * @param workingDirectory where the command starts
    * @param environment the command's complete environment
    */
@@ -30,6 +31,7 @@ final class BwrapArguments {
       NetworkMode network,
       String hostname,
       SandboxLayout.Plan plan,
+      Map<String, Integer> descriptors,
       Path workingDirectory,
       Map<String, String> environment) {
     Objects.requireNonNull(network, "network");
@@ -53,7 +55,7 @@ final class BwrapArguments {
     options.addAll(List.of("--die-with-parent", "--new-session"));
     options.addAll(List.of("--cap-drop", "ALL", "--hostname", hostname, "--clearenv"));
     for (MountOp mount : plan.mounts()) {
-      options.addAll(mount.options());
+      options.addAll(mount.options(descriptors));
     }
     options.addAll(List.of("--chdir", workingDirectory.toString()));
     for (Map.Entry<String, String> variable : environment.entrySet()) {

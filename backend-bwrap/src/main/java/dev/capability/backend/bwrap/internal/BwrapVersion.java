@@ -15,6 +15,9 @@ record BwrapVersion(int major, int minor, int patch) implements Comparable<Bwrap
   /** The first release with {@code --disable-userns}. */
   static final BwrapVersion DISABLE_USERNS = new BwrapVersion(0, 8, 0);
 
+  /** The first version with {@code --bind-fd} and {@code --ro-bind-fd}. */
+  static final BwrapVersion BIND_FD = new BwrapVersion(0, 8, 0);
+
   private static final Pattern VERSION = Pattern.compile("^bubblewrap (\\d+)\\.(\\d+)\\.(\\d+)\\b");
 
   BwrapVersion {

@@ -2,6 +2,7 @@ package dev.capability.backend.bwrap.internal;
 
 import dev.capability.backend.support.HostPaths;
 import dev.capability.kernel.api.CapabilityException;
+import dev.capability.linux.NativeAccess;
 import java.io.File;
 import java.io.IOException;
 import java.io.InputStream;
@@ -9,6 +10,7 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
+import dev.capability.linux.NativeAccess;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -65,6 +67,22 @@ final class HostProbe {
       return unavailable(diagnostics.get("bwrap"));
     }
     diagnostics.put("bwrap", "bubblewrap " + version.get() + " at " + bwrap.get());
+    if (!version.get().atLeast(BwrapVersion.BIND_FD)) {
+      return unavailable(
+          "bubblewrap "
+              + BwrapVersion.BIND_FD
+              + " or later is needed, this is "
+              + version.get()
+              + ": the repository and writable roots are bound by descriptor (--bind-fd), so that"
+              + " a directory swapped for a symlink after the checks never binds a host path");
+    }
+    Optional<String> nativeProblem = NativeAccess.problem();
+    if (nativeProblem.isPresent()) {
+      diagnostics.put("native", nativeProblem.get());
+      return unavailable(
+          "bind sources are opened by descriptor through native calls, which this JVM cannot make: "
+              + nativeProblem.get());
+    }
     Optional<Path> flock = locate("flock", Optional.empty(), false);
     Optional<Path> env = locate("env", Optional.empty(), false);
     Optional<Path> setpriv = locate("setpriv", Optional.empty(), false);

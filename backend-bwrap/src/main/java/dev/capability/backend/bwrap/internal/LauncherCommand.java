@@ -10,14 +10,17 @@ import java.util.List;
  *
  * <pre>
  * [prlimit --cpu=..:.. ... --]                  the configured rlimits, inherited by everything
- * flock --no-fork --shared ARGS                 opens bwrap's argument file as descriptor 3
+ * flock --no-fork --shared ARGS                 opens bwrap's argument file on the lowest free
+ *                                               descriptor, the one after those handed to bwrap
  * setpriv --reuid=U --regid=G --clear-groups    never real root (only when the JVM is root)
  *         --inh-caps=-all --bounding-set=-all --no-new-privs --
- * bwrap --unsetenv CAPABILITY_RUN_ID --args 3 -- [env -u PWD --] EXECUTABLE ARGUMENTS...
+ * bwrap --unsetenv CAPABILITY_RUN_ID --args N -- [env -u PWD --] EXECUTABLE ARGUMENTS...
  * </pre>
  *
- * <p>The argument file is opened while still root, so it can stay readable by this JVM's user
- * alone; bwrap reads it and closes descriptor 3 before the command runs. All of these programs
+ * <p>The JVM hands the chain the bind sources it pinned (and the seccomp filter) as descriptors 3
+ * onwards; every program of the chain keeps them, and bwrap closes each once used. The argument
+ * file is opened while still root, so it can stay readable by this JVM's user alone; bwrap reads
+ * it and closes its descriptor before the command runs. All of these programs
  * start with an empty environment: the command's environment reaches bwrap only through the file,
  * so variables such as {@code LD_PRELOAD} never act on the unsandboxed launcher. bwrap always sets
  * {@code PWD}; unless the spec sets it to the working directory itself, {@code env} (from the
@@ -26,9 +29,6 @@ import java.util.List;
  * that they can be found in {@code /proc} once bwrap has exited.
  */
 final class LauncherCommand {
-  /** The descriptor flock opens the argument file on: the lowest free one after stdio. */
-  static final int ARGS_DESCRIPTOR = 3;
-
   private LauncherCommand() {}
 
   /** The bwrap argument that names a run: a variable name nothing ever sets. */
@@ -42,6 +42,7 @@ final class LauncherCommand {
       SandboxIdentity identity,
       ResourceLimits limits,
       Path argumentFile,
+      int argumentDescriptor,
       Path executable,
       List<String> arguments,
       boolean keepPwd) {
@@ -82,7 +83,7 @@ final class LauncherCommand {
             "--unsetenv",
             runToken(runId),
             "--args",
-            Integer.toString(ARGS_DESCRIPTOR),
+            Integer.toString(argumentDescriptor),
             "--"));
     if (!keepPwd) {
       argv.addAll(List.of(tools.env().toString(), "-u", "PWD", "--"));

@@ -2,6 +2,7 @@ package dev.capability.backend.bwrap.internal;
 
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.OptionalLong;
 
@@ -69,12 +70,29 @@ record MountOp(Kind kind, String source, Path destination, OptionalLong sizeByte
     return new MountOp(Kind.REMOUNT_READ_ONLY, null, destination, OptionalLong.empty());
   }
 
-  /** The bwrap options for this step. */
+  /** The bwrap options for this step, every source bound by path. */
   List<String> options() {
+    return options(Map.of());
+  }
+
+  /**
+   * The bwrap options for this step.
+   *
+   * @param descriptors bind sources bwrap holds open, by path, and the descriptor it has each on;
+   *     such a source is bound by descriptor, never looked up by path again
+   */
+  List<String> options(Map<String, Integer> descriptors) {
     String dest = destination.toString();
+    Integer descriptor = source == null ? null : descriptors.get(source);
     return switch (kind) {
-      case READ_ONLY_BIND -> List.of("--ro-bind", source, dest);
-      case BIND -> List.of("--bind", source, dest);
+      case READ_ONLY_BIND ->
+          descriptor == null
+              ? List.of("--ro-bind", source, dest)
+              : List.of("--ro-bind-fd", descriptor.toString(), dest);
+      case BIND ->
+          descriptor == null
+              ? List.of("--bind", source, dest)
+              : List.of("--bind-fd", descriptor.toString(), dest);
       case SYMLINK -> List.of("--symlink", source, dest);
       case PROC -> List.of("--proc", dest);
       case DEV -> List.of("--dev", dest);

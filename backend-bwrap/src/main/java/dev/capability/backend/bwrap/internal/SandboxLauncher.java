@@ -7,13 +7,14 @@ import dev.capability.kernel.api.NetworkMode;
 import dev.capability.kernel.api.backend.LaunchFailedException;
 import dev.capability.kernel.api.backend.LaunchResult;
 import dev.capability.kernel.api.backend.LaunchSpec;
-import java.io.File;
-import java.io.IOException;
+import dev.capability.linux.DescriptorSpawn;
+import dev.capability.linux.NativeCallException;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.UUID;
@@ -24,7 +25,7 @@ import java.util.UUID;
  * Used for real launches and for the host probe alike, so the probe tests exactly what launches do.
  */
 final class SandboxLauncher implements AutoCloseable {
-  private static final File DEV_NULL = new File("/dev/null");
+  private static final Path ROOT = Path.of("/");
 
   private final HostTools tools;
   private final SandboxIdentity identity;
@@ -95,41 +96,46 @@ final class SandboxLauncher implements AutoCloseable {
       SandboxLayout.RunFiles files = run.files();
       PinnedCopy.copy(spec.executable(), files.executable());
       SandboxLayout.Plan plan = layout.plan(spec, files);
-      byte[] options =
-          BwrapArguments.encode(
-              BwrapArguments.options(
-                  flags,
-                  spec.network(),
-                  settings.hostname(),
-                  plan,
-                  spec.workingDirectory(),
-                  spec.environment()),
-              LaunchStrings.charset());
-      ProcessBuilder.Redirect stdin =
-          spec.stdin()
-              .map(bytes -> ProcessBuilder.Redirect.from(run.writePrivate("stdin", bytes).toFile()))
-              .orElse(ProcessBuilder.Redirect.from(DEV_NULL));
-      Optional<RunCgroup> runCgroup = createRunCgroup();
-      try {
-        ArgumentChannel channel =
-            runCgroup.isPresent()
-                ? ArgumentPipe.create(fifos.orElseThrow(), run, options)
-                : ArgumentFile.write(run, options);
-        String runId = UUID.randomUUID().toString().replace("-", "");
-        List<String> argv =
-            LauncherCommand.build(
-                runId,
-                tools,
-                identity,
-                settings.limits().withFileSizeAtMost(spec.maxFileBytes()),
-                channel.path(),
-                spec.executable().path(),
-                spec.arguments(),
-                pwd != null);
-        run.createPlaceholders(plan.placeholders());
-        return start(spec, argv, stdin, channel, runCgroup, LauncherCommand.runToken(runId));
-      } finally {
-        runCgroup.ifPresent(RunCgroup::close);
+      Optional<Path> stdin = spec.stdin().map(bytes -> run.writePrivate("stdin", bytes));
+      try (PinnedSources pinned = PinnedSources.open(plan.pinned())) {
+        List<Integer> handed = pinned.jvmDescriptors();
+        byte[] options =
+            BwrapArguments.encode(
+                BwrapArguments.options(
+                    flags,
+                    spec.network(),
+                    settings.hostname(),
+                    plan,
+                    pinned.childDescriptors(),
+                    spec.workingDirectory(),
+                    spec.environment()),
+                LaunchStrings.charset());
+        // flock opens the argument file on the lowest free descriptor: the one after those handed.
+        int argumentDescriptor = DescriptorSpawn.FIRST_HANDED_DESCRIPTOR + handed.size();
+        Optional<RunCgroup> runCgroup = createRunCgroup();
+        try {
+          ArgumentChannel channel =
+              runCgroup.isPresent()
+                  ? ArgumentPipe.create(fifos.orElseThrow(), run, options, argumentDescriptor)
+                  : ArgumentFile.write(run, options);
+          String runId = UUID.randomUUID().toString().replace("-", "");
+          List<String> argv =
+              LauncherCommand.build(
+                  runId,
+                  tools,
+                  identity,
+                  settings.limits().withFileSizeAtMost(spec.maxFileBytes()),
+                  channel.path(),
+                  argumentDescriptor,
+                  spec.executable().path(),
+                  spec.arguments(),
+                  pwd != null);
+          run.createPlaceholders(plan.placeholders());
+          return start(
+              spec, argv, stdin, handed, channel, runCgroup, LauncherCommand.runToken(runId));
+        } finally {
+          runCgroup.ifPresent(RunCgroup::close);
+        }
       }
     }
   }
@@ -151,22 +157,21 @@ final class SandboxLauncher implements AutoCloseable {
   private LaunchResult start(
       LaunchSpec spec,
       List<String> argv,
-      ProcessBuilder.Redirect stdin,
+      Optional<Path> stdin,
+      List<Integer> handed,
       ArgumentChannel channel,
       Optional<RunCgroup> runCgroup,
       String runToken) {
-    ProcessBuilder builder = new ProcessBuilder(argv);
     // The launcher chain runs outside any sandbox, some of it as root: nothing of the command's
     // environment may act on it.
-    builder.environment().clear();
-    builder.directory(new File("/"));
-    builder.redirectInput(stdin);
+    DescriptorSpawn.Request request =
+        new DescriptorSpawn.Request(argv, Map.of(), ROOT, stdin, handed);
     Instant startedAt = Instant.now();
     Deadline deadline = Deadline.after(spec.timeout());
     Process launcher;
     try {
-      launcher = builder.start();
-    } catch (IOException e) {
+      launcher = DescriptorSpawn.start(request);
+    } catch (NativeCallException e) {
       throw new LaunchFailedException(
           "cannot start bwrap for " + spec.executable().path() + ": " + e.getMessage(), e);
     }

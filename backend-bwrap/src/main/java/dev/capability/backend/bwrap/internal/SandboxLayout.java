@@ -78,11 +78,18 @@ final class SandboxLayout {
    *
    * @param mounts bwrap filesystem operations, in order
    * @param placeholders the mount points of the masks
+   * @param pinned the bind sources in the repository and the writable roots, which are bound by
+   *     descriptor (see {@link PinnedSources})
    */
-  record Plan(List<MountOp> mounts, Placeholders placeholders) {
+  record Plan(List<MountOp> mounts, Placeholders placeholders, List<Path> pinned) {
     Plan {
       mounts = List.copyOf(mounts);
       Objects.requireNonNull(placeholders, "placeholders");
+      pinned = List.copyOf(pinned);
+    }
+
+    Plan(List<MountOp> mounts, Placeholders placeholders) {
+      this(mounts, placeholders, List.of());
     }
   }
 
@@ -188,15 +195,17 @@ final class SandboxLayout {
     tree.sort(
         Comparator.comparingInt((TreeBind b) -> b.path().getNameCount())
             .thenComparing(TreeBind::writable));
+    List<Path> pinned = new ArrayList<>();
     for (TreeBind bind : tree) {
       mounts.add(
           bind.writable()
               ? MountOp.bind(bind.path(), bind.path())
               : MountOp.readOnlyBind(bind.path(), bind.path()));
+      pinned.add(bind.path());
     }
 
     List<Path> placeholders = new ArrayList<>();
-    mounts.addAll(protectedMounts(spec, files, placeholders));
+    mounts.addAll(protectedMounts(spec, files, placeholders, pinned));
 
     Path executable = HostPaths.requireNormalAbsolute(spec.executable().path(), "executable path");
     for (Path below : neverBelow) {
@@ -212,7 +221,7 @@ final class SandboxLayout {
     mounts.add(MountOp.readOnlyBind(files.executable(), executable));
     mounts.add(MountOp.remountReadOnly(DEV));
     mounts.add(MountOp.remountReadOnly(ROOT));
-    return new Plan(mounts, new Placeholders(journal, placeholders));
+    return new Plan(mounts, new Placeholders(journal, placeholders), pinned);
   }
 
   private record TreeBind(Path path, boolean writable) {}
@@ -361,7 +370,8 @@ final class SandboxLayout {
     return Optional.empty();
   }
 
-  private List<MountOp> protectedMounts(LaunchSpec spec, RunFiles files, List<Path> placeholders) {
+  private List<MountOp> protectedMounts(
+      LaunchSpec spec, RunFiles files, List<Path> placeholders, List<Path> pinned) {
     List<Path> existing = new ArrayList<>();
     List<Path> missing = new ArrayList<>();
     List<Path> exposed = HostPaths.exposedProtectedPaths(spec);
@@ -388,6 +398,7 @@ final class SandboxLayout {
     binds.sort(Comparator.comparingInt(Path::getNameCount));
     for (Path path : binds) {
       mounts.add(MountOp.readOnlyBind(path, path));
+      pinned.add(path);
     }
     Set<Path> masks = new LinkedHashSet<>();
     for (Path absent : missing) {

@@ -37,7 +37,13 @@ class BwrapArgumentsProperties {
       @ForAll("environments") Map<String, String> environment) {
     List<String> options =
         BwrapArguments.options(
-            SandboxFlags.ALL, NetworkMode.NONE, "sandbox", PLAN, Path.of("/w"), environment);
+            SandboxFlags.ALL,
+            NetworkMode.NONE,
+            "sandbox",
+            PLAN,
+            Map.of(),
+            Path.of("/w"),
+            environment);
 
     int clear = options.indexOf("--clearenv");
     assertThat(clear).isNotNegative();
@@ -68,6 +74,7 @@ class BwrapArgumentsProperties {
             new SandboxIdentity(65534, 65534, true),
             ResourceLimits.NONE,
             Path.of("/run/args"),
+            3,
             Path.of("/usr/bin/true"),
             List.of(),
             false);

@@ -220,6 +220,29 @@ class BwrapBackendTest {
   }
 
   @Test
+  void noDescriptorOfABindSourceReachesTheCommand() throws IOException {
+    // A descriptor of the repository handed to bwrap for --ro-bind-fd would, if it reached the
+    // command, let it create files through the host's writable mount past the read-only bind.
+    Path git = Files.createDirectories(writable.resolve(".git"));
+    LaunchResult result =
+        backend.launch(
+            shSpec(
+                    "for fd in /proc/self/fd/*; do echo \"${fd##*/} $(readlink $fd)\"; done\n"
+                        + "for n in 3 4 5 6 7 8 9; do (echo x > /proc/self/fd/$n/planted) 2>/dev/null"
+                        + " && echo planted-$n; done; true")
+                .protectedPaths(List.of(git))
+                .build());
+
+    List<String> lines = result.stdout().text().lines().toList();
+    assertThat(lines)
+        .as("standard streams and the shell's own reading of /proc/self/fd only")
+        .noneMatch(l -> l.contains(repo.toString()) || l.contains(writable.toString()))
+        .noneMatch(l -> l.startsWith("planted-"));
+    assertThat(repo.resolve("planted")).doesNotExist();
+    assertThat(git.resolve("planted")).doesNotExist();
+  }
+
+  @Test
   void everyNestedDotGitUnderAWritableRootStaysReadOnly() throws IOException {
     java.nio.file.attribute.FileAttribute<?> open =
         java.nio.file.attribute.PosixFilePermissions.asFileAttribute(
@@ -444,7 +467,7 @@ class BwrapBackendTest {
     assertThat(pids).doesNotContain(ProcessHandle.current().pid());
     assertThat(lines.get(1))
         .as("PID 1 is bwrap's init; its arguments hold no layout and no environment")
-        .contains("--args 3")
+        .containsPattern("--args \\d+ ")
         .doesNotContain("--setenv", "t0ken", "--bind", repo.toString());
     assertThat(lines.get(2)).as("bwrap started with an empty environment").isEqualTo("0");
   }

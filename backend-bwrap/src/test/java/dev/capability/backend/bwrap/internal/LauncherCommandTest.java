@@ -31,6 +31,7 @@ class LauncherCommandTest {
             new SandboxIdentity(65534, 65533, true),
             ResourceLimits.NONE,
             ARGS,
+            3,
             EXE,
             List.of("status", "--short"),
             false);
@@ -75,6 +76,7 @@ class LauncherCommandTest {
             new SandboxIdentity(1000, 1000, false),
             limits,
             ARGS,
+            3,
             EXE,
             List.of(),
             true);

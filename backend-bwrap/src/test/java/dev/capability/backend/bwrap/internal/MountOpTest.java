@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.nio.file.Path;
+import java.util.Map;
 import java.util.OptionalLong;
 import org.junit.jupiter.api.Test;
 
@@ -24,6 +25,17 @@ class MountOpTest {
     assertThat(MountOp.dev(Path.of("/dev")).options()).containsExactly("--dev", "/dev");
     assertThat(MountOp.remountReadOnly(Path.of("/")).options())
         .containsExactly("--remount-ro", "/");
+  }
+
+  @Test
+  void bindsAPinnedSourceByItsDescriptor() {
+    Map<String, Integer> descriptors = Map.of("/repo", 3, "/repo/out", 4);
+    assertThat(MountOp.readOnlyBind(Path.of("/repo"), Path.of("/repo")).options(descriptors))
+        .containsExactly("--ro-bind-fd", "3", "/repo");
+    assertThat(MountOp.bind(Path.of("/repo/out"), Path.of("/repo/out")).options(descriptors))
+        .containsExactly("--bind-fd", "4", "/repo/out");
+    assertThat(MountOp.readOnlyBind(Path.of("/usr"), Path.of("/usr")).options(descriptors))
+        .containsExactly("--ro-bind", "/usr", "/usr");
   }
 
   @Test

@@ -21,6 +21,13 @@ public final class LaunchFailedException extends CapabilityException {
    */
   public static final String BIND_SOURCE_SWAPPABLE = "BIND_SOURCE_SWAPPABLE";
 
+  /**
+   * A path the backend would bind into the sandbox passed its checks, but is, or passes through, a
+   * symlink (or is gone) when the backend opens it to bind it by descriptor a moment later:
+   * something changed it in between, such as a concurrent run over the same writable root.
+   */
+  public static final String BIND_SOURCE_CHANGED = "BIND_SOURCE_CHANGED";
+
   private LaunchFailedException(String code, String message) {
     super(code, message);
   }

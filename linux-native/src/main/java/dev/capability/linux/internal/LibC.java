@@ -19,6 +19,8 @@ public interface LibC extends Library {
   int O_CLOEXEC = 0x80000;
   int O_PATH = 0x200000;
   int AT_FDCWD = -100;
+  int MFD_CLOEXEC = 1;
+  int SEEK_SET = 0;
 
   int EINTR = 4;
   int ENOENT = 2;
@@ -49,6 +51,10 @@ public interface LibC extends Library {
   int openat(int dirfd, byte[] path, int flags, int mode);
 
   int close(int fd);
+
+  int memfd_create(byte[] name, int flags);
+
+  long lseek(int fd, long offset, int whence);
 
   int pipe2(int[] fds, int flags);
 

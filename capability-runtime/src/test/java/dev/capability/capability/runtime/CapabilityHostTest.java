@@ -13,6 +13,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
@@ -35,7 +36,7 @@ class CapabilityHostTest {
   }
 
   private HostRequest request(Path module, String integrity) {
-    return new HostRequest(module.toString(), integrity, ENTRY, "{\"text\":\"hi\"}", List.of(work), List.of(), false, false);
+    return new HostRequest(module.toString(), integrity, ENTRY, "{\"text\":\"hi\"}", List.of(work), List.of(), false, false, false);
   }
 
   private Child run(HostRequest request) throws IOException, InterruptedException {
@@ -43,10 +44,15 @@ class CapabilityHostTest {
   }
 
   private Child run(byte[] request) throws IOException, InterruptedException {
+    return run(request, List.of());
+  }
+
+  private Child run(byte[] request, List<String> jvmOptions) throws IOException, InterruptedException {
     Path java = Path.of(System.getProperty("java.home"), "bin", "java");
-    Process process =
-        new ProcessBuilder(List.of(java.toString(), "-cp", System.getProperty("java.class.path"), CapabilityHost.class.getName()))
-            .start();
+    List<String> command = new ArrayList<>(List.of(java.toString()));
+    command.addAll(jvmOptions);
+    command.addAll(List.of("-cp", System.getProperty("java.class.path"), CapabilityHost.class.getName()));
+    Process process = new ProcessBuilder(command).start();
     try (OutputStream stdin = process.getOutputStream()) {
       stdin.write(request);
     }
@@ -121,7 +127,7 @@ class CapabilityHostTest {
 
     assertThat(run(Arrays.copyOf(good, good.length - 1)).stderr()).contains("truncated");
     assertThat(run(Arrays.copyOf(good, good.length + 1)).stderr()).contains("1 bytes follow the request");
-    assertThat(run("{\"module\":\"/x\"}".getBytes(StandardCharsets.UTF_8)).stderr()).contains("does not start with CKH1");
+    assertThat(run("{\"module\":\"/x\"}".getBytes(StandardCharsets.UTF_8)).stderr()).contains("does not start with CKH2");
   }
 
   @Test
@@ -133,6 +139,57 @@ class CapabilityHostTest {
     assertThat(child.status()).as(child.stderr()).isZero();
     JsonNode response = JSON.readTree(child.stdout());
     assertThat(response.get("output").asText()).isEqualTo("a" + (char) 0 + "\n\"\\" + (char) 0xD800);
+  }
+
+  @Test
+  void aCapabilityNotGrantedProcessSpawnCannotStartAProgramEvenByReflection() throws Exception {
+    Path pwned = work.resolve("pwned");
+    Path module = module(TestPackages.reflectiveSpawn(pwned.toString()));
+
+    Child child = run(request(module, Integrity.of(Files.readAllBytes(module))));
+
+    assertThat(child.status()).as(child.stderr()).isZero();
+    JsonNode response = JSON.readTree(child.stdout());
+    assertThat(response.get("output").isNull()).isTrue();
+    assertThat(response.get("failure").asText()).contains("refused: java.io.IOException").contains("Operation not permitted");
+    assertThat(pwned).doesNotExist();
+  }
+
+  @Test
+  void aCapabilityGrantedProcessSpawnStartsPrograms() throws Exception {
+    Path pwned = work.resolve("pwned");
+    Path module = module(TestPackages.reflectiveSpawn(pwned.toString()));
+    HostRequest mayStart =
+        new HostRequest(module.toString(), Integrity.of(Files.readAllBytes(module)), ENTRY, "{}", List.of(work), List.of(), false, false, true);
+
+    Child child = run(mayStart);
+
+    assertThat(child.status()).as(child.stderr()).isZero();
+    assertThat(JSON.readTree(child.stdout()).get("output").asText()).isEqualTo("{\"spawned\":0}");
+    assertThat(pwned).hasContent("pwned");
+  }
+
+  @Test
+  void refusesTheRequestBeforeTheCapabilityLoadsWhenItCannotForbidProgramStarts() throws Exception {
+    Path loaded = work.resolve("loaded");
+    byte[] jar =
+        TestPackages.jar(
+            work,
+            Map.of(ENTRY, TestPackages.capabilitySource(ENTRY, "try { java.nio.file.Files.createFile(java.nio.file.Path.of(\"" + loaded
+                + "\")); } catch (java.io.IOException e) { throw new java.io.UncheckedIOException(e); }", "return \"{}\";")),
+            null,
+            Map.of());
+    Path module = work.resolve("cap.jar");
+    Files.write(module, jar);
+    // JNA cannot load its own native library: no libseccomp filter can be built in that JVM.
+    List<String> withoutJna = List.of("-Djna.boot.library.path=" + work.resolve("nothing-here"), "-Djna.nosys=true", "-Djna.nounpack=true");
+
+    Child child = run(request(module, Integrity.of(jar)).encode(), withoutJna);
+
+    assertThat(child.status()).as(child.stderr()).isEqualTo(2);
+    assertThat(child.stdout()).isEmpty();
+    assertThat(child.stderr()).contains("cannot take the power to start programs from this JVM").contains("SECCOMP_UNAVAILABLE");
+    assertThat(loaded).as("the capability's class was never initialized").doesNotExist();
   }
 
   private static int indexOf(byte[] haystack, byte[] needle) {

@@ -190,14 +190,53 @@ class ChildJvmExecutionTest {
 
   @Test
   void refusesBeforeLaunchAGrantItCannotConfine() throws IOException {
-    CapabilityPackage pkg = pkg("spawner", "return \"{}\";", "{\"process.spawn\": [\"/usr/bin/true\"]}");
+    CapabilityPackage pkg = pkg("secretive", "return \"{}\";", "{\"secrets.read\": [\"API_TOKEN\"]}");
 
     ExecutionReceipt receipt = runtime(EffectPolicies.permissive(Approval::grant), new ArrayList<>()).run(pkg, "{\"text\":\"x\"}");
 
     assertThat(receipt.outcome()).isEqualTo(ExecutionOutcome.REFUSED);
     assertThat(receipt.code()).isEqualTo("ISOLATION_UNAVAILABLE");
-    assertThat(receipt.message()).contains("process.spawn");
+    assertThat(receipt.message()).contains("secrets.read");
     assertThat(receipt.attestation()).isEmpty();
+  }
+
+  @Test
+  void aCapabilityNotGrantedProcessSpawnCannotStartAProgramInTheSandboxEvenByReflection() throws IOException {
+    Path notes = writableNotes();
+    Path pwned = notes.resolve("pwned");
+    CapabilityPackage pkg =
+        pkg("spawner", TestPackages.reflectiveSpawn(pwned.toString()), "{\"filesystem.write\": [\"notes\"], \"code.dynamic\": [\"reflection\"]}");
+
+    ExecutionReceipt receipt = runtime(EffectPolicies.permissive(Approval::grant), new ArrayList<>()).run(pkg, "{\"text\":\"x\"}");
+
+    assertThat(receipt.grantedEffects()).extracting(Effect::toString).doesNotContain("process.spawn");
+    assertThat(receipt.outcome()).as(receipt.message()).isEqualTo(ExecutionOutcome.FAILED);
+    assertThat(receipt.message()).contains("refused: java.io.IOException").contains("Operation not permitted");
+    assertThat(pwned).doesNotExist();
+  }
+
+  @Test
+  void aCapabilityGrantedProcessSpawnStartsProgramsInTheSandbox() throws IOException {
+    Path notes = writableNotes();
+    Path pwned = notes.resolve("pwned");
+    CapabilityPackage pkg =
+        pkg(
+            "granted-spawner",
+            TestPackages.reflectiveSpawn(pwned.toString()),
+            "{\"filesystem.write\": [\"notes\"], \"code.dynamic\": [\"reflection\"], \"process.spawn\": [\"/bin/sh -c *\"]}");
+
+    ExecutionReceipt receipt = runtime(EffectPolicies.permissive(Approval::grant), new ArrayList<>()).run(pkg, "{\"text\":\"x\"}");
+
+    assertThat(receipt.outcome()).as(receipt.message()).isEqualTo(ExecutionOutcome.SUCCEEDED);
+    assertThat(receipt.output()).contains("{\"spawned\":0}");
+    assertThat(pwned).hasContent("pwned");
+  }
+
+  private Path writableNotes() throws IOException {
+    Path notes = work.resolve("notes");
+    Files.createDirectories(notes);
+    Files.setPosixFilePermissions(notes, PosixFilePermissions.fromString("rwxrwxrwx"));
+    return notes;
   }
 
   @Test

@@ -7,13 +7,16 @@ import dev.capability.capability.runtime.internal.exec.ChildJvmExecutor;
 import dev.capability.kernel.api.backend.BackendConfig;
 import dev.capability.kernel.api.backend.ExecutionBackend;
 import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** The child-JVM executor on the plain process backend, where the host allows it explicitly. */
 class ChildJvmProcessBackendTest {
+  private static final String ENTRY = "com.example.Tool";
   @TempDir Path work;
 
   @Test
@@ -28,6 +31,26 @@ class ChildJvmProcessBackendTest {
       assertThat(receipt.output()).contains("{\"ok\":true}");
       assertThat(receipt.boundaryApplied()).isFalse();
       assertThat(receipt.attestation()).hasValueSatisfying(a -> assertThat(a).contains("\"network\":\"host\""));
+    }
+  }
+
+  @Test
+  void aCapabilityNotGrantedProcessSpawnCannotStartAProgramEvenByReflection() throws IOException {
+    Path notes = Files.createDirectory(work.resolve("notes"));
+    Path pwned = notes.resolve("pwned");
+    byte[] jar = TestPackages.jar(work, Map.of(ENTRY, TestPackages.capabilitySource(ENTRY, "", TestPackages.reflectiveSpawn(pwned.toString()))), null, Map.of());
+    CapabilityPackage pkg =
+        CapabilityPackages.open(
+            TestPackages.directory(work.resolve("package"), jar, ENTRY, "{\"filesystem.write\": [\"notes\"], \"code.dynamic\": [\"reflection\"]}"));
+    try (ExecutionBackend backend = new ProcessBackendProvider().create(BackendConfig.defaults())) {
+      Executor executor = new ChildJvmExecutor("process", true, List.of(backend), work);
+
+      ExecutionReceipt receipt =
+          CapabilityRuntime.builder().executor(executor).policy(EffectPolicies.permissive(Approval::grant)).build().run(pkg, "{\"text\":\"x\"}");
+
+      assertThat(receipt.outcome()).as(receipt.message()).isEqualTo(ExecutionOutcome.FAILED);
+      assertThat(receipt.message()).contains("refused: java.io.IOException").contains("Operation not permitted");
+      assertThat(pwned).doesNotExist();
     }
   }
 }

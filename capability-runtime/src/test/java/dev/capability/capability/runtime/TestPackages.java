@@ -118,6 +118,30 @@ public final class TestPackages {
     return CapabilityPackages.open(directory(work.resolve("packages").resolve("tool"), jar, "com.example.Tool", effectsJson));
   }
 
+  /**
+   * The body of an {@code execute} that starts {@code /bin/sh -c 'echo pwned > TARGET'} through
+   * {@code ProcessBuilder}, found by reflection under a name built at run time (so the effect scan
+   * sees only reflection), waits for it and returns {@code {"spawned": <exit status>}}; when the
+   * start fails it throws {@code IllegalStateException("refused: <why>")}.
+   */
+  public static String reflectiveSpawn(String target) {
+    return """
+        String lang = new StringBuilder(".gnal.avaj").reverse().toString();
+        try {
+          Class<?> builderType = Class.forName(lang + new StringBuilder("redliuBssecorP").reverse());
+          Object builder = builderType.getConstructor(String[].class)
+              .newInstance((Object) new String[] {"/bin/sh", "-c", "echo pwned > %s"});
+          Object process = builderType.getMethod("start").invoke(builder);
+          Object status = Class.forName(lang + new StringBuilder("ssecorP").reverse()).getMethod("waitFor").invoke(process);
+          return "{\\"spawned\\":" + status + "}";
+        } catch (java.lang.reflect.InvocationTargetException e) {
+          throw new IllegalStateException("refused: " + e.getCause());
+        } catch (ReflectiveOperationException e) {
+          throw new IllegalStateException("reflection failed: " + e);
+        }
+        """.formatted(target);
+  }
+
   public static String capabilitySource(String className, String staticBody, String executeBody) {
     int dot = className.lastIndexOf('.');
     return """

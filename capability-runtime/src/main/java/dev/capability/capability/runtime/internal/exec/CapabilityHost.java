@@ -3,6 +3,7 @@ package dev.capability.capability.runtime.internal.exec;
 import dev.capability.capability.api.Capability;
 import dev.capability.capability.runtime.HookOutcome;
 import dev.capability.capability.runtime.internal.manifest.Integrity;
+import dev.capability.linux.SeccompException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -18,9 +19,11 @@ import java.util.Optional;
  * The main of the child JVM that runs one capability. It reads one {@link HostRequest} on standard
  * input, checks the module bytes against the integrity again, defines the classes from those bytes,
  * runs the lifecycle and writes one JSON response on standard output: {@code output} (or null),
- * {@code failure} (or null) and {@code hooks}. Everything the capability prints, to either stream,
- * goes to standard error, the run's log. Exit status 0 means a response was written (the capability
- * may still have failed); 2 means the request was refused.
+ * {@code failure} (or null) and {@code hooks}. Unless the request says the capability may start
+ * programs, it first makes this JVM unable to ({@link ProgramStarts}), before any class of the
+ * capability is defined; when it cannot, it refuses the request. Everything the capability prints,
+ * to either stream, goes to standard error, the run's log. Exit status 0 means a response was
+ * written (the capability may still have failed); 2 means the request was refused.
  *
  * <p>It loads no JSON library, and as few classes as it can: the child JVM's start-up is most of a
  * run's cost.
@@ -46,6 +49,18 @@ public final class CapabilityHost {
       if (!Integrity.matches(request.integrity(), jar)) {
         log.println("capability-host: module " + module + " does not match its integrity");
         return 2;
+      }
+      if (!request.startsPrograms()) {
+        try {
+          ProgramStarts.forbid();
+        } catch (SeccompException e) {
+          log.println("capability-host: cannot take the power to start programs from this JVM, so the capability does not run: "
+              + e.code() + ": " + e.getMessage());
+          return 2;
+        } catch (RuntimeException | LinkageError e) {
+          log.println("capability-host: cannot take the power to start programs from this JVM, so the capability does not run: " + e);
+          return 2;
+        }
       }
       Lifecycle.Outcome outcome = runCapability(request, jar, log);
       response.write(toJson(outcome).getBytes(StandardCharsets.UTF_8));

@@ -26,6 +26,7 @@ import dev.capability.kernel.api.policy.ExecutionPolicy;
 import dev.capability.kernel.api.policy.ProjectWriteMode;
 import dev.capability.kernel.core.CommandKernel;
 import dev.capability.kernel.core.ExecutionPolicies;
+import dev.capability.linux.SeccompFilter;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -55,7 +56,10 @@ import java.util.stream.Stream;
  * it allows exactly one argv of the host's own {@code java} by canonical path, no network unless
  * {@code network.connect} was granted (the plain {@code process} backend cannot take the network
  * away, so it runs with the host network), and writes only under granted {@code filesystem.write}
- * paths. Granted paths must lie under the base directory, which the sandbox shows read-only.
+ * paths. Granted paths must lie under the base directory, which the sandbox shows read-only. Unless
+ * {@code process.spawn} was granted, the child makes itself unable to start programs (a seccomp
+ * filter, {@link ProgramStarts}) before it defines the capability's classes; where this JVM cannot
+ * load libseccomp, such a run is refused before launch.
  *
  * <p>The plain {@code process} backend is no boundary: this executor refuses it unless built
  * with {@code allowUnisolated}, and is then never chosen automatically.
@@ -69,9 +73,12 @@ public final class ChildJvmExecutor implements Executor {
   /**
    * The grants this executor can hold the child to. {@code code.dynamic} opens nothing: it says
    * the effect scan cannot vouch for the code, and the sandbox confines the code whatever it runs.
+   * {@code process.spawn} lets the child start programs, any program the sandbox shows, not only
+   * the granted one: they run in the same sandbox, with the same grants.
    */
   private static final Set<EffectKind> CONFINABLE =
-      EnumSet.of(EffectKind.FILESYSTEM_READ, EffectKind.FILESYSTEM_WRITE, EffectKind.NETWORK_CONNECT, EffectKind.CODE_DYNAMIC);
+      EnumSet.of(
+          EffectKind.FILESYSTEM_READ, EffectKind.FILESYSTEM_WRITE, EffectKind.NETWORK_CONNECT, EffectKind.PROCESS_SPAWN, EffectKind.CODE_DYNAMIC);
   /**
    * What a backend must supply to be chosen for this executor without being named: a sandbox that
    * takes the network away, shows the base directory read-only and only granted paths writable,
@@ -214,6 +221,9 @@ public final class ChildJvmExecutor implements Executor {
           "the plain process backend gives untrusted code no boundary; it must be allowed explicitly");
     }
     Grants grants = grants(request.granted());
+    if (!grants.startsPrograms()) {
+      requireProgramStartsCanBeForbidden();
+    }
     classDataArchive.ifPresent(archive -> ClassDataArchive.check(archive, grants.writable()));
     for (Effect effect : request.granted()) {
       if (effect.kind() == EffectKind.FILESYSTEM_WRITE) {
@@ -252,6 +262,7 @@ public final class ChildJvmExecutor implements Executor {
         HostClassPath.stage(staging).stream().map(entry -> staging.relativize(entry).toString()).collect(Collectors.joining(":"));
     Path java = Path.of(System.getProperty("java.home"), "bin", "java").toRealPath();
     List<String> arguments = new ArrayList<>(JVM_OPTIONS);
+    arguments.addAll(HostClassPath.JVM_OPTIONS);
     classDataArchive.ifPresent(archive -> arguments.addAll(ClassDataArchive.jvmOptions(archive)));
     arguments.addAll(List.of("-cp", classPath, CapabilityHost.class.getName()));
     List<String> argv = new ArrayList<>();
@@ -277,7 +288,8 @@ public final class ChildJvmExecutor implements Executor {
             grants.readable(),
             grants.writable(),
             descriptor.hooks().contains(Hook.VERIFY),
-            descriptor.hooks().contains(Hook.ROLLBACK));
+            descriptor.hooks().contains(Hook.ROLLBACK),
+            grants.startsPrograms());
 
     // Only the one backend, created once: probing and creating backends per run cost more than
     // the kernel's whole pipeline. The kernel is not closed, since closing it closes the backend.
@@ -366,17 +378,32 @@ public final class ChildJvmExecutor implements Executor {
     return "; log: " + (trimmed.length() > 2000 ? trimmed.substring(trimmed.length() - 2000) : trimmed);
   }
 
-  private record Grants(List<Path> readable, List<Path> writable, List<String> writeScopes, boolean network) {}
+  private record Grants(List<Path> readable, List<Path> writable, List<String> writeScopes, boolean network, boolean startsPrograms) {}
+
+  /**
+   * Refuses, before anything is staged or launched, a run whose child could not forbid itself to
+   * start programs: the child would refuse the request anyway, and this says why, as a refusal.
+   */
+  private static void requireProgramStartsCanBeForbidden() {
+    SeccompFilter.Availability seccomp = SeccompFilter.availability();
+    if (!seccomp.available()) {
+      throw new CapabilityException(
+          CapabilityCodes.ISOLATION_UNAVAILABLE,
+          "the capability was not granted process.spawn, and the child JVM cannot be kept from starting programs here: "
+              + seccomp.reason());
+    }
+  }
 
   private Grants grants(List<Effect> granted) {
     List<Path> readable = new ArrayList<>();
     List<Path> writable = new ArrayList<>();
     List<String> writeScopes = new ArrayList<>();
     boolean network = false;
+    boolean startsPrograms = false;
     for (Effect effect : granted) {
       if (!CONFINABLE.contains(effect.kind())) {
         throw new CapabilityException(
-            CapabilityCodes.ISOLATION_UNAVAILABLE, "the child-JVM executor cannot confine " + effect + "; it runs only filesystem, network and code.dynamic grants");
+            CapabilityCodes.ISOLATION_UNAVAILABLE, "the child-JVM executor cannot confine " + effect + "; it runs only filesystem, network, process.spawn and code.dynamic grants");
       }
       switch (effect.kind()) {
         case FILESYSTEM_READ -> readable.add(underBase(effect));
@@ -388,12 +415,13 @@ public final class ChildJvmExecutor implements Executor {
           writeScopes.add(relative + "/**");
         }
         case NETWORK_CONNECT -> network = true;
+        case PROCESS_SPAWN -> startsPrograms = true;
         default -> {
           // code.dynamic: nothing to open.
         }
       }
     }
-    return new Grants(readable, writable, writeScopes, network);
+    return new Grants(readable, writable, writeScopes, network, startsPrograms);
   }
 
   /**

@@ -1,5 +1,7 @@
 package dev.capability.capability.runtime.internal.exec;
 
+import com.sun.jna.Native;
+import com.sun.jna.Platform;
 import dev.capability.capability.api.Capability;
 import dev.capability.capability.runtime.CapabilityCodes;
 import dev.capability.capability.runtime.PackageRefusedException;
@@ -37,9 +39,15 @@ import java.util.zip.ZipOutputStream;
  * The capability host JVM's class path: one small jar of only the classes that JVM can load, so
  * the child does not open the application's whole (possibly shaded) jar to load a few dozen
  * classes. It holds the classes {@link CapabilityHost} reaches through its class files' references,
- * and every class of the capability API package, which capability code links against; JDK classes
- * are left to the JDK. So the API's class loader, which capability code can reach, hands out none
- * of the application's libraries.
+ * every class of the capability API package, which capability code links against, and every class
+ * of JNA's main package, whose native half looks classes up by name; JDK classes are left to the
+ * JDK. So the API's class loader, which capability code can reach, hands out none of the
+ * application's libraries but JNA, which the host needs to install its seccomp filter
+ * ({@link ProgramStarts}).
+ *
+ * <p>JNA's native library for this platform is staged beside the jar as {@value #NATIVE_LIBRARY}
+ * and loaded from there ({@link #JVM_OPTIONS}): JNA never unpacks it into a shared temporary
+ * directory, and never takes another version from the system.
  *
  * <p>The jar is built once per JVM and is the same bytes in every JVM built from the same classes:
  * entries sorted and stored (not compressed, so no zlib version changes them) with one fixed entry
@@ -55,8 +63,17 @@ final class HostClassPath {
   /** The jar's name in a run's staging directory; the class path names it relative to that directory. */
   static final String FILE_NAME = "host.jar";
 
+  /** JNA's native library in a run's staging directory. */
+  static final String NATIVE_LIBRARY = "libjnidispatch.so";
+
+  /**
+   * The system properties that make JNA load {@value #NATIVE_LIBRARY} from the child's working
+   * directory (the staging directory) and from nowhere else.
+   */
+  static final List<String> JVM_OPTIONS = List.of("-Djna.boot.library.path=.", "-Djna.nosys=true", "-Djna.nounpack=true");
+
   private static final String HOST = internalName(CapabilityHost.class);
-  private static final String API_PACKAGE = Capability.class.getPackageName().replace('.', '/') + '/';
+  private static final String NATIVE_RESOURCE = "com/sun/jna/" + Platform.RESOURCE_PREFIX + "/" + NATIVE_LIBRARY;
   private static final LocalDateTime ENTRY_TIME = LocalDateTime.of(2000, 1, 1, 0, 0);
   private static final Instant MODIFIED_BASE = Instant.parse("2001-01-01T00:00:00Z");
   // About eight years of seconds after the base: a time no build tool leaves on a jar by accident.
@@ -77,6 +94,7 @@ final class HostClassPath {
   }
 
   private static Jar built;
+  private static byte[] nativeLibrary;
 
   private HostClassPath() {}
 
@@ -91,9 +109,21 @@ final class HostClassPath {
     write(jar(), target);
   }
 
-  /** Writes the host class path into {@code staging} and returns its entries, absolute. */
+  /**
+   * Writes the host class path and JNA's native library into {@code staging} and returns the class
+   * path's entries, absolute.
+   */
   static List<Path> stage(Path staging) throws IOException {
+    Files.write(staging.resolve(NATIVE_LIBRARY), nativeLibrary(), StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
     return List.of(write(jar(), staging.resolve(FILE_NAME)));
+  }
+
+  /** JNA's native library for this platform, read on first use and kept for the JVM's lifetime, like the jar. */
+  private static synchronized byte[] nativeLibrary() {
+    if (nativeLibrary == null) {
+      nativeLibrary = read(HostClassPath.class.getClassLoader(), NATIVE_RESOURCE, NATIVE_RESOURCE, "JNA, which the capability host loads to install its seccomp filter");
+    }
+    return nativeLibrary;
   }
 
   /**
@@ -121,9 +151,13 @@ final class HostClassPath {
     Deque<String> pending = new ArrayDeque<>();
     pending.add(HOST);
     neededBy.put(HOST, "the capability host itself");
-    for (String api : apiClasses()) {
+    for (String api : packageClasses(Capability.class)) {
       pending.add(api);
       neededBy.put(api, "the capability API, which capability code links against");
+    }
+    for (String jna : packageClasses(Native.class)) {
+      pending.add(jna);
+      neededBy.put(jna, "JNA, whose native library looks classes of its package up by name");
     }
     SortedMap<String, byte[]> classes = new TreeMap<>();
     while (!pending.isEmpty()) {
@@ -154,7 +188,11 @@ final class HostClassPath {
   }
 
   private static byte[] read(ClassLoader loader, String name, String neededBy) {
-    try (InputStream in = loader.getResourceAsStream(name + ".class")) {
+    return read(loader, name + ".class", name, neededBy);
+  }
+
+  private static byte[] read(ClassLoader loader, String resource, String name, String neededBy) {
+    try (InputStream in = loader.getResourceAsStream(resource)) {
       if (in == null) {
         throw incomplete(name, neededBy, "it is not on the class path");
       }
@@ -171,20 +209,21 @@ final class HostClassPath {
             + ") cannot be read: " + why);
   }
 
-  /** Every class of the capability API package, listed from wherever that package's classes come from. */
-  private static List<String> apiClasses() {
+  /** Every class of {@code anchor}'s package (not its subpackages), listed from wherever that package's classes come from. */
+  private static List<String> packageClasses(Class<?> anchor) {
+    String packagePath = anchor.getPackageName().replace('.', '/') + '/';
     Path source;
     try {
-      source = Path.of(Capability.class.getProtectionDomain().getCodeSource().getLocation().toURI()).toRealPath();
+      source = Path.of(anchor.getProtectionDomain().getCodeSource().getLocation().toURI()).toRealPath();
     } catch (URISyntaxException | IOException | RuntimeException e) {
       throw new CapabilityException(
-          CapabilityCodes.ISOLATION_UNAVAILABLE, "cannot locate the classes of the capability API package: " + e.getMessage());
+          CapabilityCodes.ISOLATION_UNAVAILABLE, "cannot locate the classes of package " + anchor.getPackageName() + ": " + e.getMessage());
     }
     try {
       List<String> entries;
       if (Files.isDirectory(source)) {
-        try (Stream<Path> files = Files.list(source.resolve(API_PACKAGE))) {
-          entries = files.map(file -> API_PACKAGE + file.getFileName()).toList();
+        try (Stream<Path> files = Files.list(source.resolve(packagePath))) {
+          entries = files.map(file -> packagePath + file.getFileName()).toList();
         }
       } else {
         try (JarFile jar = new JarFile(source.toFile())) {
@@ -193,18 +232,18 @@ final class HostClassPath {
       }
       List<String> classes =
           entries.stream()
-              .filter(entry -> entry.startsWith(API_PACKAGE) && entry.endsWith(".class") && entry.indexOf('/', API_PACKAGE.length()) < 0)
+              .filter(entry -> entry.startsWith(packagePath) && entry.endsWith(".class") && entry.indexOf('/', packagePath.length()) < 0)
               .map(entry -> entry.substring(0, entry.length() - ".class".length()))
               .sorted()
               .toList();
-      if (!classes.contains(internalName(Capability.class))) {
+      if (!classes.contains(internalName(anchor))) {
         throw new CapabilityException(
-            CapabilityCodes.ISOLATION_UNAVAILABLE, "cannot find the classes of the capability API package in " + source);
+            CapabilityCodes.ISOLATION_UNAVAILABLE, "cannot find the classes of package " + anchor.getPackageName() + " in " + source);
       }
       return classes;
     } catch (IOException | UncheckedIOException e) {
       throw new CapabilityException(
-          CapabilityCodes.ISOLATION_UNAVAILABLE, "cannot list the capability API package in " + source + ": " + e.getMessage());
+          CapabilityCodes.ISOLATION_UNAVAILABLE, "cannot list package " + anchor.getPackageName() + " in " + source + ": " + e.getMessage());
     }
   }
 

@@ -16,18 +16,27 @@ import java.util.Objects;
 
 /**
  * What the executor asks of the capability host: which module (by path and integrity), which entry
- * class, the input, the granted paths and which hooks to run.
+ * class, the input, the granted paths, which hooks to run and whether the capability may start
+ * programs ({@code process.spawn} was granted).
  *
  * <p>It travels as a small length-prefixed binary record rather than JSON so that the child JVM
  * needs no JSON library: loading one costs the child more than anything else it does. The format
- * is {@code "CKH1"}, then each string as a big-endian {@code int} byte count and strict UTF-8, each
+ * is {@code "CKH2"}, then each string as a big-endian {@code int} byte count and strict UTF-8, each
  * list as an {@code int} count and its strings, each flag as one byte 0 or 1; nothing may follow.
  */
 public record HostRequest(
-    String module, String integrity, String entry, String input, List<Path> readable, List<Path> writable, boolean verify, boolean rollback) {
+    String module,
+    String integrity,
+    String entry,
+    String input,
+    List<Path> readable,
+    List<Path> writable,
+    boolean verify,
+    boolean rollback,
+    boolean startsPrograms) {
   public static final int MAX_BYTES = 2 << 20;
   private static final int MAX_PATHS = 1024;
-  private static final byte[] MAGIC = {'C', 'K', 'H', '1'};
+  private static final byte[] MAGIC = {'C', 'K', 'H', '2'};
 
   public HostRequest {
     Objects.requireNonNull(module, "module");
@@ -63,6 +72,7 @@ public record HostRequest(
       }
       out.writeByte(verify ? 1 : 0);
       out.writeByte(rollback ? 1 : 0);
+      out.writeByte(startsPrograms ? 1 : 0);
     } catch (IOException e) {
       throw new UncheckedIOException("cannot encode into memory", e);
     }
@@ -85,7 +95,7 @@ public record HostRequest(
       byte[] magic = new byte[MAGIC.length];
       in.get(magic);
       if (!java.util.Arrays.equals(magic, MAGIC)) {
-        throw new IllegalArgumentException("the request does not start with CKH1");
+        throw new IllegalArgumentException("the request does not start with CKH2");
       }
       String module = readString(in, "module");
       String integrity = readString(in, "integrity");
@@ -95,10 +105,11 @@ public record HostRequest(
       List<Path> writable = readPaths(in, "writable");
       boolean verify = readFlag(in, "verify");
       boolean rollback = readFlag(in, "rollback");
+      boolean startsPrograms = readFlag(in, "startsPrograms");
       if (in.hasRemaining()) {
         throw new IllegalArgumentException(in.remaining() + " bytes follow the request");
       }
-      return new HostRequest(module, integrity, entry, input, readable, writable, verify, rollback);
+      return new HostRequest(module, integrity, entry, input, readable, writable, verify, rollback, startsPrograms);
     } catch (BufferUnderflowException e) {
       throw new IllegalArgumentException("the request is truncated", e);
     }

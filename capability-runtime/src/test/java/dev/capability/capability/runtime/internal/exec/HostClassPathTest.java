@@ -3,10 +3,12 @@ package dev.capability.capability.runtime.internal.exec;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import com.sun.jna.Native;
 import dev.capability.capability.api.Capability;
 import dev.capability.capability.api.CapabilityContext;
 import dev.capability.capability.runtime.CapabilityCodes;
 import dev.capability.kernel.api.CapabilityException;
+import dev.capability.linux.SeccompFilter;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -41,21 +43,24 @@ class HostClassPathTest {
   }
 
   @Test
-  void holdsTheHostAndTheCapabilityApiAndNoLibraryOfTheApplication() throws IOException {
+  void holdsTheHostAndTheCapabilityApiAndJnaButNoOtherLibraryOfTheApplication() throws IOException {
     Path jar = HostClassPath.stage(work).get(0);
 
     List<String> entries = entries(jar);
     assertThat(entries)
         .contains(entry(CapabilityHost.class), entry(Lifecycle.class), entry(ModuleClassLoader.class), entry(HostRequest.class))
         .contains(entry(Capability.class), entry(CapabilityContext.class), entry(CapabilityException.class))
-        .allMatch(name -> name.startsWith("dev/capability/") && name.endsWith(".class"));
+        .contains(entry(ProgramStarts.class), entry(SeccompFilter.class), entry(Native.class))
+        .allMatch(name -> (name.startsWith("dev/capability/") || name.startsWith("com/sun/jna/")) && name.endsWith(".class"));
+    // JNA's native library is staged beside the jar, which holds classes only.
+    assertThat(work.resolve(HostClassPath.NATIVE_LIBRARY)).isRegularFile();
     // The executor, the kernel, Jackson and the logging facade are the parent JVM's, never the child's.
     assertThat(entries)
         .noneMatch(name -> name.startsWith("dev/capability/kernel/core/"))
         .noneMatch(name -> name.startsWith("com/fasterxml/") || name.startsWith("org/slf4j/"))
         .doesNotContain(entry(ChildJvmExecutor.class), entry(HostClassPath.class), entry(InProcessExecutor.class));
     assertThat(entries).isSorted();
-    assertThat(Files.size(jar)).as("a few dozen classes, not the application").isLessThan(512 * 1024);
+    assertThat(Files.size(jar)).as("the host's classes and JNA's, not the application").isLessThan(1024 * 1024);
   }
 
   @Test
@@ -68,8 +73,11 @@ class HostClassPathTest {
         String className = name.substring(0, name.length() - ".class".length()).replace('/', '.');
         try {
           // Initializing verifies the bytecode (which loads the types it must compare); the
-          // declared members resolve every type in their descriptors.
-          Class<?> type = Class.forName(className, true, alone);
+          // declared members resolve every type in their descriptors. JNA's classes and the
+          // bindings are linked only: initializing them loads JNA's native library, which the
+          // child finds beside the jar through HostClassPath.JVM_OPTIONS (the end-to-end tests).
+          boolean loadsNativeCode = name.startsWith("com/sun/jna/") || name.startsWith("dev/capability/linux/");
+          Class<?> type = Class.forName(className, !loadsNativeCode, alone);
           assertThat(type.getClassLoader()).isSameAs(alone);
           type.getDeclaredMethods();
           type.getDeclaredFields();

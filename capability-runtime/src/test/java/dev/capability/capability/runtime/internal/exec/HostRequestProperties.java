@@ -27,11 +27,12 @@ class HostRequestProperties {
       @ForAll("paths") List<Path> readable,
       @ForAll("paths") List<Path> writable,
       @ForAll boolean verify,
-      @ForAll boolean rollback) {
+      @ForAll boolean rollback,
+      @ForAll boolean startsPrograms) {
     // Lone surrogates cannot be encoded as UTF-8; the request's strings come from valid JSON and class names.
     String clean = module.replaceAll("\\p{Cs}", "");
     HostRequest request = new HostRequest(clean, integrity.replaceAll("\\p{Cs}", ""), entry.replaceAll("\\p{Cs}", ""),
-        input.replaceAll("\\p{Cs}", ""), readable, writable, verify, rollback);
+        input.replaceAll("\\p{Cs}", ""), readable, writable, verify, rollback, startsPrograms);
 
     assertThat(HostRequest.decode(request.encode())).isEqualTo(request);
   }
@@ -39,7 +40,7 @@ class HostRequestProperties {
   @Property
   void arbitraryBytesAreDecodedOrRefusedButNeverCrashTheHost(@ForAll byte[] bytes) {
     byte[] framed = new byte[bytes.length + 4];
-    System.arraycopy(new byte[] {'C', 'K', 'H', '1'}, 0, framed, 0, 4);
+    System.arraycopy(new byte[] {'C', 'K', 'H', '2'}, 0, framed, 0, 4);
     System.arraycopy(bytes, 0, framed, 4, bytes.length);
     try {
       HostRequest.decode(framed);
@@ -50,7 +51,7 @@ class HostRequestProperties {
 
   @Property
   void aTruncatedRequestIsRefused(@ForAll("paths") List<Path> readable, @ForAll boolean verify) {
-    byte[] bytes = new HostRequest("/m.jar", "sha512-x", "a.B", "{}", readable, List.of(), verify, false).encode();
+    byte[] bytes = new HostRequest("/m.jar", "sha512-x", "a.B", "{}", readable, List.of(), verify, false, false).encode();
     for (int cut = 0; cut < bytes.length; cut++) {
       byte[] prefix = java.util.Arrays.copyOf(bytes, cut);
       assertThatThrownBy(() -> HostRequest.decode(prefix)).isInstanceOf(IllegalArgumentException.class);

@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.OptionalInt;
 
 /**
  * The options bwrap reads from its argument file: namespaces, lifetime, the filesystem plan, the
@@ -23,6 +24,7 @@ final class BwrapArguments {
    * @param hostname the sandbox's host name
    * @param plan the filesystem, in order
    * @param descriptors the bind sources bwrap gets by descriptor, and their descriptors
+   * @param seccompDescriptor the descriptor bwrap reads the seccomp program from, if any
    * @param workingDirectory where the command starts
    * @param environment the command's complete environment
    */
@@ -32,6 +34,7 @@ final class BwrapArguments {
       String hostname,
       SandboxLayout.Plan plan,
       Map<String, Integer> descriptors,
+      OptionalInt seccompDescriptor,
       Path workingDirectory,
       Map<String, String> environment) {
     Objects.requireNonNull(network, "network");
@@ -54,6 +57,7 @@ final class BwrapArguments {
     // it the kernel kills the whole PID namespace.
     options.addAll(List.of("--die-with-parent", "--new-session"));
     options.addAll(List.of("--cap-drop", "ALL", "--hostname", hostname, "--clearenv"));
+    seccompDescriptor.ifPresent(fd -> options.addAll(List.of("--seccomp", Integer.toString(fd))));
     for (MountOp mount : plan.mounts()) {
       options.addAll(mount.options(descriptors));
     }

@@ -116,6 +116,9 @@ final class CapabilityAssessment {
     if (flags.disableUserns()) {
       verified.add(IsolationCapability.NO_NESTED_USER_NAMESPACES);
     }
+    if (flags.seccomp()) {
+      verified.add(IsolationCapability.SECCOMP);
+    }
     check(
         verified,
         IsolationCapability.PRIVATE_TMP,
@@ -124,8 +127,14 @@ final class CapabilityAssessment {
     limits(verified, cgroup);
     diagnostics.put(
         "SECCOMP",
-        "not provided: no seccomp filter is installed; --new-session keeps TIOCSTI away from the "
-            + "operator's terminal");
+        flags.seccomp()
+            ? "the project's policy (io_uring, userfaultfd, perf_event_open, bpf, keyrings, kernel"
+                + " modules, kexec, new namespaces, mounts, AF_VSOCK/AF_PACKET/AF_NETLINK sockets)"
+                + " through bwrap --seccomp; --new-session keeps TIOCSTI away from the operator's"
+                + " terminal"
+            : "not provided: "
+                + diagnostics.getOrDefault("SECCOMP", "no seccomp filter is installed")
+                + "; --new-session keeps TIOCSTI away from the operator's terminal");
     diagnostics.put(
         "termination",
         cgroup.isPresent()

@@ -3,6 +3,7 @@ package dev.capability.backend.bwrap.internal;
 import dev.capability.backend.support.HostPaths;
 import dev.capability.kernel.api.CapabilityException;
 import dev.capability.linux.NativeAccess;
+import dev.capability.linux.SeccompFilter;
 import java.io.File;
 import java.io.IOException;
 import java.io.InputStream;
@@ -11,6 +12,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import dev.capability.linux.NativeAccess;
+import dev.capability.linux.SeccompFilter;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -170,10 +172,15 @@ final class HostProbe {
               + ": "
               + e.getMessage());
     }
+    SeccompFilter.Availability seccomp = SeccompFilter.availability();
+    if (!seccomp.available()) {
+      diagnostics.put("SECCOMP", seccomp.reason());
+    }
+    SandboxFlags all = SandboxFlags.ALL.withSeccompIf(seccomp.available());
     try {
       ProbeSandbox.Outcome full =
-          ProbeSandbox.run(settings, tools, identity, cgroup, SandboxFlags.ALL, cp, base);
-      SandboxFlags flags = SandboxFlags.ALL;
+          ProbeSandbox.run(settings, tools, identity, cgroup, all, cp, base);
+      SandboxFlags flags = all;
       ProbeSandbox.Outcome working = full;
       if (!full.succeeded()) {
         ProbeSandbox.Outcome minimal =
@@ -186,14 +193,47 @@ final class HostProbe {
         working = minimal;
         ProbeSandbox.Outcome net =
             ProbeSandbox.run(
-                settings, tools, identity, cgroup, new SandboxFlags(true, false, false), cp, base);
+                settings,
+                tools,
+                identity,
+                cgroup,
+                new SandboxFlags(true, false, false, false),
+                cp,
+                base);
         ProbeSandbox.Outcome userns =
             ProbeSandbox.run(
-                settings, tools, identity, cgroup, new SandboxFlags(false, true, false), cp, base);
+                settings,
+                tools,
+                identity,
+                cgroup,
+                new SandboxFlags(false, true, false, false),
+                cp,
+                base);
         ProbeSandbox.Outcome sized =
             ProbeSandbox.run(
-                settings, tools, identity, cgroup, new SandboxFlags(false, false, true), cp, base);
-        flags = new SandboxFlags(net.succeeded(), userns.succeeded(), sized.succeeded());
+                settings,
+                tools,
+                identity,
+                cgroup,
+                new SandboxFlags(false, false, true, false),
+                cp,
+                base);
+        ProbeSandbox.Outcome filtered =
+            ProbeSandbox.run(
+                settings,
+                tools,
+                identity,
+                cgroup,
+                new SandboxFlags(false, false, false, seccomp.available()),
+                cp,
+                base);
+        boolean seccompWorks = seccomp.available() && filtered.succeeded();
+        flags =
+            new SandboxFlags(net.succeeded(), userns.succeeded(), sized.succeeded(), seccompWorks);
+        if (seccomp.available() && !filtered.succeeded()) {
+          diagnostics.put(
+              "SECCOMP", "bwrap --seccomp with the project's policy fails: " + filtered.failure());
+        }
         if (!net.succeeded()) {
           diagnostics.put("NETWORK_NAMESPACE", "bwrap --unshare-net fails here: " + net.failure());
         }
@@ -228,7 +268,7 @@ final class HostProbe {
                     + combined.failure()
                     + "); none used");
             for (String capability :
-                List.of("NETWORK_NAMESPACE", "NO_NESTED_USER_NAMESPACES", "PRIVATE_TMP")) {
+                List.of("NETWORK_NAMESPACE", "NO_NESTED_USER_NAMESPACES", "PRIVATE_TMP", "SECCOMP")) {
               diagnostics.putIfAbsent(
                   capability, "its bwrap feature fails together with the others here");
             }

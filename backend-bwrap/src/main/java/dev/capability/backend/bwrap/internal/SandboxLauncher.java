@@ -9,14 +9,17 @@ import dev.capability.kernel.api.backend.LaunchResult;
 import dev.capability.kernel.api.backend.LaunchSpec;
 import dev.capability.linux.DescriptorSpawn;
 import dev.capability.linux.NativeCallException;
+import dev.capability.linux.SeccompException;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.UUID;
 
 /**
@@ -36,6 +39,7 @@ final class SandboxLauncher implements AutoCloseable {
   private final Duration settleWait;
   private final SandboxLayout layout;
   private final Optional<FifoSupply> fifos;
+  private final Optional<SandboxSeccomp> seccomp;
 
   /**
    * @param tools the verified host programs
@@ -66,6 +70,16 @@ final class SandboxLauncher implements AutoCloseable {
     }
     this.fifos = cgroup.map(c -> new FifoSupply(tools.mkfifo().orElseThrow(), base));
     this.layout = new SandboxLayout(settings, identity, flags.sizedTmpfs());
+    this.seccomp = flags.seccomp() ? Optional.of(compileSeccomp()) : Optional.empty();
+  }
+
+  private static SandboxSeccomp compileSeccomp() {
+    try {
+      return SandboxSeccomp.compile();
+    } catch (SeccompException e) {
+      throw new LaunchFailedException(
+          "cannot compile the project's seccomp policy: " + e.getMessage(), e);
+    }
   }
 
   /**
@@ -97,8 +111,15 @@ final class SandboxLauncher implements AutoCloseable {
       PinnedCopy.copy(spec.executable(), files.executable());
       SandboxLayout.Plan plan = layout.plan(spec, files);
       Optional<Path> stdin = spec.stdin().map(bytes -> run.writePrivate("stdin", bytes));
-      try (PinnedSources pinned = PinnedSources.open(plan.pinned())) {
-        List<Integer> handed = pinned.jvmDescriptors();
+      try (PinnedSources pinned = PinnedSources.open(plan.pinned());
+          SeccompProgram filter = SeccompProgram.of(seccomp, spec.network())) {
+        List<Integer> handed = new ArrayList<>(pinned.jvmDescriptors());
+        OptionalInt seccompDescriptor = OptionalInt.empty();
+        if (filter.descriptor().isPresent()) {
+          seccompDescriptor =
+              OptionalInt.of(DescriptorSpawn.FIRST_HANDED_DESCRIPTOR + handed.size());
+          handed.add(filter.descriptor().getAsInt());
+        }
         byte[] options =
             BwrapArguments.encode(
                 BwrapArguments.options(
@@ -107,6 +128,7 @@ final class SandboxLauncher implements AutoCloseable {
                     settings.hostname(),
                     plan,
                     pinned.childDescriptors(),
+                    seccompDescriptor,
                     spec.workingDirectory(),
                     spec.environment()),
                 LaunchStrings.charset());

@@ -42,6 +42,7 @@ class BwrapArgumentsProperties {
             "sandbox",
             PLAN,
             Map.of(),
+            java.util.OptionalInt.empty(),
             Path.of("/w"),
             environment);
 

@@ -205,6 +205,56 @@ class DockerAttacksTest {
   }
 
   @Test
+  void aCommandWritingTheRepositoryCannotWriteANestedRepositorysGitDirectory() throws IOException {
+    String open = "rwxrwxrwx";
+    Path hooks = repository.resolve("sub/.git/hooks");
+    Files.createDirectories(hooks);
+    for (Path directory : List.of(repository, repository.resolve("sub"), hooks.getParent(), hooks)) {
+      Files.setPosixFilePermissions(directory, PosixFilePermissions.fromString(open));
+    }
+    Path hook = hooks.resolve("post-checkout");
+    Path config = hooks.getParent().resolve("config");
+    for (Path file : List.of(hook, config)) {
+      Files.writeString(file, "original\n");
+      Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rw-rw-rw-"));
+    }
+    Path planted = hooks.resolve("pre-commit");
+    Path beside = repository.resolve("sub/written");
+    // Exits 0 when any write into the nested .git got through, 10 when all were refused and the
+    // write beside it (the control) worked.
+    String perl =
+        "my ($beside, $planted, @targets) = @ARGV;"
+            + " open(my $b, '>', $beside) or exit 3; close($b);"
+            + " for my $p (@targets) { if (open(my $f, '>>', $p)) { print $f \"touch /tmp/pwned\\n\";"
+            + " close($f) and exit 0 } }"
+            + " if (open(my $n, '>', $planted)) { close($n); exit 0 }"
+            + " exit 10";
+
+    LaunchResult result =
+        backend()
+            .launch(
+                spec(
+                        "perl",
+                        "-e",
+                        perl,
+                        beside.toString(),
+                        planted.toString(),
+                        hook.toString(),
+                        config.toString())
+                    .writableRoots(List.of(repository))
+                    .network(NetworkMode.NONE)
+                    .build());
+
+    assertThat(result.exitCode())
+        .as("the attack's status (stderr %s)", result.stderr().text())
+        .hasValue(10);
+    assertThat(beside).as("the control write beside the nested .git").exists();
+    assertThat(hook).hasContent("original");
+    assertThat(config).hasContent("original");
+    assertThat(planted).doesNotExist();
+  }
+
+  @Test
   void fillingDevShmStopsAtItsLimit() {
     LaunchResult result =
         backend()

@@ -9,4 +9,8 @@ package dev.capability.backend.tck;
  * backend configuration the suite cannot know; a backend tests those itself.
  */
 public interface IsolationContract
-    extends FilesystemContract, NetworkContract, ProcessVisibilityContract, PrivilegeContract {}
+    extends FilesystemContract,
+        NetworkContract,
+        ProcessVisibilityContract,
+        PrivilegeContract,
+        SeccompContract {}

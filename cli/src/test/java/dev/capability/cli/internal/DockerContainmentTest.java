@@ -83,6 +83,9 @@ class DockerContainmentTest {
     assertThat(versions).containsKeys("daemon", "api", "containerd", "runc", "kernel");
     assertThat(versions.get("daemon")).matches("\\d+\\.\\d+.*");
     assertThat(versions.get("kernel")).isEqualTo(System.getProperty("os.version"));
+    // The project's seccomp profiles, by digest, since they decide what the kernel refuses.
+    assertThat(versions.get("seccomp-profile")).matches("sha256:[0-9a-f]{64}");
+    assertThat(versions.get("seccomp-profile-network")).matches("sha256:[0-9a-f]{64}");
     assertThat(result.stdout().text()).contains(versions.get("kernel"));
     @SuppressWarnings("unchecked")
     Map<String, Object> backend = (Map<String, Object>) AttestationJson.toMap(result.attestation()).get("backend");

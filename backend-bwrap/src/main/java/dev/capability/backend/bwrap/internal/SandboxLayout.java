@@ -1,6 +1,7 @@
 package dev.capability.backend.bwrap.internal;
 
 import dev.capability.backend.support.HostPaths;
+import dev.capability.backend.support.NestedGitEntries;
 import dev.capability.backend.support.SystemPaths;
 import dev.capability.kernel.api.backend.LaunchFailedException;
 import dev.capability.kernel.api.backend.LaunchSpec;

@@ -1,6 +1,7 @@
 package dev.capability.backend.docker.internal;
 
 import dev.capability.backend.support.HostPaths;
+import dev.capability.backend.support.NestedGitEntries;
 import dev.capability.backend.support.SystemPaths;
 import com.github.dockerjava.api.model.Mount;
 import com.github.dockerjava.api.model.MountType;
@@ -30,7 +31,10 @@ import java.util.Set;
  *   <li>The repository read-only, the writable roots writable, and the working directory read-only
  *       when neither shows it.
  *   <li>Protected paths under a writable root rebound read-only; an absent one there is refused,
- *       since the daemon would create its mount point on the host.
+ *       since the daemon would create its mount point on the host. Every nested {@code .git} below
+ *       a writable root, and the git directory a {@code gitdir:} file there leads to, is rebound
+ *       read-only too ({@link NestedGitEntries}), as a nested repository's hooks and configuration
+ *       run for the host user's next git command in it.
  *   <li>The private copy of the pinned executable, read-only, at its canonical path.
  * </ol>
  *
@@ -257,6 +261,9 @@ final class ContainerLayout {
       }
       binds.add(path);
     }
+    binds.addAll(
+        NestedGitEntries.notBelow(
+            NestedGitEntries.find(spec.writableRoots(), NestedGitEntries.Bounds.DEFAULT), binds));
     binds.sort(Comparator.comparingInt(Path::getNameCount));
     return binds;
   }

@@ -73,15 +73,26 @@ final class ContainerRun {
   private final HostJvm jvm;
   private final String imageId;
   private final ExecLimit limit;
+  private final boolean projectSeccomp;
 
   /**
    * @param imageId the image's id ({@code sha256:...}) as resolved when the backend was created:
    *     containers start from exactly that image, even if its tag is moved afterwards
    * @param limit what one {@code execve} in the daemon's containers accepts; a spec over it is
    *     refused before anything is created
+   * @param projectSeccomp whether each container gets the project's seccomp profile ({@link
+   *     SeccompProfile}) in place of the daemon's default; only where the daemon supports seccomp
+   *     and per-rule errors
    */
-  ContainerRun(DockerClient client, DockerSettings settings, HostJvm jvm, String imageId, ExecLimit limit) {
+  ContainerRun(
+      DockerClient client,
+      DockerSettings settings,
+      HostJvm jvm,
+      String imageId,
+      ExecLimit limit,
+      boolean projectSeccomp) {
     this.client = Objects.requireNonNull(client, "client");
+    this.projectSeccomp = projectSeccomp;
     this.limit = Objects.requireNonNull(limit, "limit");
     this.imageId = Objects.requireNonNull(imageId, "imageId");
     this.settings = Objects.requireNonNull(settings, "settings");
@@ -177,7 +188,7 @@ final class ContainerRun {
         HostConfig.newHostConfig()
             .withReadonlyRootfs(true)
             .withCapDrop(Capability.ALL)
-            .withSecurityOpts(List.of("no-new-privileges"))
+            .withSecurityOpts(securityOptions(spec))
             .withNetworkMode(spec.network() == NetworkMode.NONE ? "none" : settings.network())
             .withPidsLimit(settings.pids())
             .withMemory(settings.memoryBytes())
@@ -228,6 +239,15 @@ final class ContainerRun {
               + e.getMessage(),
           e);
     }
+  }
+
+  /** no-new-privileges, and the project's seccomp profile for the spec's network when enabled. */
+  List<String> securityOptions(LaunchSpec spec) {
+    List<String> options = new ArrayList<>(List.of("no-new-privileges"));
+    if (projectSeccomp) {
+      options.add("seccomp=" + SeccompProfile.json(spec.network()));
+    }
+    return options;
   }
 
   private LogConfig logConfig() {

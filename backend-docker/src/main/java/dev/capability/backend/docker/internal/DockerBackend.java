@@ -7,6 +7,7 @@ import com.github.dockerjava.api.exception.NotFoundException;
 import com.github.dockerjava.api.model.Version;
 import com.github.dockerjava.api.model.VersionComponent;
 import dev.capability.kernel.api.BackendUnavailableException;
+import dev.capability.kernel.api.NetworkMode;
 import dev.capability.kernel.api.Sha256;
 import dev.capability.kernel.api.backend.BackendConfig;
 import dev.capability.kernel.api.backend.ExecutionBackend;
@@ -54,13 +55,14 @@ public final class DockerBackend implements ExecutionBackend {
       Map<String, String> versions,
       HostJvm jvm,
       String imageId,
-      ExecLimit limit) {
+      ExecLimit limit,
+      boolean projectSeccomp) {
     this.client = client;
     this.settings = settings;
     this.capabilities = Set.copyOf(capabilities);
     this.diagnostics = Map.copyOf(diagnostics);
     this.versions = Map.copyOf(versions);
-    this.runs = new ContainerRun(client, settings, jvm, imageId, limit);
+    this.runs = new ContainerRun(client, settings, jvm, imageId, limit, projectSeccomp);
   }
 
   /** The result of probing: available or not, and why. */
@@ -109,10 +111,20 @@ public final class DockerBackend implements ExecutionBackend {
         int removed = new LeakSweep(client, jvm, settings.workDirectory()).sweep();
         diagnostics.put("leak-sweep", removed + " leftover container(s) of dead JVMs removed");
       }
+      Optional<String> noProjectSeccomp = projectSeccompUnsupported(client, version);
+      boolean projectSeccomp = noProjectSeccomp.isEmpty();
+      diagnostics.put(
+          "seccomp-profile",
+          noProjectSeccomp
+              .map(why -> "not applied: " + why)
+              .orElse(
+                  "the project's profile (SandboxSyscallPolicy) replaces the daemon's default in"
+                      + " every container"));
       ContainerRun probeRun =
-          new ContainerRun(client, settings, jvm, imageId, ExecLimit.forStack(Optional.empty()));
+          new ContainerRun(
+              client, settings, jvm, imageId, ExecLimit.forStack(Optional.empty()), projectSeccomp);
       ProbeReport report = probe(probeRun, settings);
-      Set<IsolationCapability> verified = assess(report, settings, diagnostics);
+      Set<IsolationCapability> verified = assess(report, settings, diagnostics, projectSeccomp);
       ExecLimit limit = ExecLimit.forStack(report.stackLimit());
       diagnostics.put(
           "argument-limit",
@@ -129,8 +141,12 @@ public final class DockerBackend implements ExecutionBackend {
               + settings.image()
               + "; containers run as uid "
               + settings.uid());
+      Map<String, String> versions = versions(version);
+      if (projectSeccomp) {
+        versions.putAll(profileDigests());
+      }
       return new DockerBackend(
-          client, settings, verified, diagnostics, versions(version), jvm, imageId, limit);
+          client, settings, verified, diagnostics, versions, jvm, imageId, limit, projectSeccomp);
     } catch (RuntimeException e) {
       closeQuietly(client);
       throw e;
@@ -170,6 +186,59 @@ public final class DockerBackend implements ExecutionBackend {
       }
     }
     return versions;
+  }
+
+  /**
+   * The digests of the project's seccomp profiles, recorded with the versions since they decide
+   * what the kernel refuses: {@code seccomp-profile} for containers without a network, {@code
+   * seccomp-profile-network} for those with one, each {@code sha256:} and the SHA-256 of the
+   * profile's canonical JSON.
+   */
+  static Map<String, String> profileDigests() {
+    return Map.of(
+        "seccomp-profile", "sha256:" + SeccompProfile.sha256(NetworkMode.NONE),
+        "seccomp-profile-network", "sha256:" + SeccompProfile.sha256(NetworkMode.HOST));
+  }
+
+  /**
+   * Why the daemon cannot apply the project's seccomp profile, if it cannot: it reports no seccomp
+   * support (then a custom profile is refused), or its API predates per-rule errors ({@code
+   * errnoRet}, API 1.41, Docker 20.10), without which every rule would return EPERM and {@code
+   * clone3} would no longer fall back to {@code clone}.
+   */
+  static Optional<String> projectSeccompUnsupported(DockerClient client, Version version) {
+    List<String> securityOptions;
+    try {
+      securityOptions = client.infoCmd().exec().getSecurityOptions();
+    } catch (RuntimeException e) {
+      return Optional.of("the daemon's security options cannot be read: " + e.getMessage());
+    }
+    return projectSeccompUnsupported(
+        securityOptions == null ? List.of() : securityOptions, version.getApiVersion());
+  }
+
+  static Optional<String> projectSeccompUnsupported(
+      List<String> securityOptions, String apiVersion) {
+    if (securityOptions.stream().noneMatch(o -> o.equals("seccomp") || o.startsWith("name=seccomp"))) {
+      return Optional.of("the daemon reports no seccomp support (security options " + securityOptions + ")");
+    }
+    int[] api = apiVersion(apiVersion);
+    if (api[0] < 1 || (api[0] == 1 && api[1] < 41)) {
+      return Optional.of(
+          "the daemon's API "
+              + apiVersion
+              + " predates per-rule errors in seccomp profiles (errnoRet, API 1.41, Docker 20.10)");
+    }
+    return Optional.empty();
+  }
+
+  private static int[] apiVersion(String apiVersion) {
+    String[] parts = apiVersion == null ? new String[0] : apiVersion.strip().split("\\.");
+    try {
+      return new int[] {Integer.parseInt(parts[0]), Integer.parseInt(parts[1])};
+    } catch (RuntimeException e) {
+      return new int[] {0, 0};
+    }
   }
 
   private static void putIfKnown(Map<String, String> versions, String name, String value) {
@@ -268,8 +337,16 @@ public final class DockerBackend implements ExecutionBackend {
                         + result.stderr().text().strip()));
   }
 
+  /**
+   * What the probe container showed this daemon enforces.
+   *
+   * @param projectSeccomp whether the probe ran with the project's seccomp profile
+   */
   static Set<IsolationCapability> assess(
-      ProbeReport report, DockerSettings settings, Map<String, String> diagnostics) {
+      ProbeReport report,
+      DockerSettings settings,
+      Map<String, String> diagnostics,
+      boolean projectSeccomp) {
     if (report.environmentBytes() != 0) {
       throw new BackendUnavailableException(
           BackendUnavailableException.UNAVAILABLE,
@@ -332,12 +409,31 @@ public final class DockerBackend implements ExecutionBackend {
         IsolationCapability.NO_NEW_PRIVILEGES,
         "1".equals(report.status().get("NoNewPrivs")),
         "the probe container runs without no_new_privs");
+    // The project's profile replaces the daemon's default, which denies more: what it denies
+    // beyond the policy needs capabilities, so the profile is the project's policy only together
+    // with the capability drop (see docs/decisions.md).
+    boolean filtered = "2".equals(report.status().get("Seccomp"));
     check(
         verified,
         diagnostics,
         IsolationCapability.SECCOMP,
-        "2".equals(report.status().get("Seccomp")),
-        "the daemon installed no seccomp filter (Seccomp " + report.status().get("Seccomp") + ")");
+        projectSeccomp && filtered && verified.contains(IsolationCapability.CAPABILITY_DROP),
+        !projectSeccomp
+            ? "the project's seccomp profile is not applied (see seccomp-profile)"
+            : !filtered
+                ? "the probe container, given the project's seccomp profile, runs without a filter"
+                    + " (Seccomp "
+                    + report.status().get("Seccomp")
+                    + ")"
+                : "the probe container holds capabilities, which the project's profile relies on"
+                    + " having dropped");
+    check(
+        verified,
+        diagnostics,
+        IsolationCapability.NO_NESTED_USER_NAMESPACES,
+        verified.contains(IsolationCapability.SECCOMP),
+        "not claimed: only the project's seccomp profile denies unshare, setns and clone with"
+            + " namespace flags, and it is not in force");
     check(
         verified,
         diagnostics,
@@ -385,9 +481,6 @@ public final class DockerBackend implements ExecutionBackend {
             + " probed)");
     diagnostics.put(
         "CGROUP_NAMESPACE", "not claimed: cgroup v1 daemons share the host's cgroup namespace");
-    diagnostics.put(
-        "NO_NESTED_USER_NAMESPACES",
-        "not claimed: only the daemon's seccomp profile would stop them, and it is not probed");
     return verified;
   }
 

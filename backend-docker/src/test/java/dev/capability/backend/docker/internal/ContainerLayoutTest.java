@@ -74,6 +74,40 @@ class ContainerLayoutTest {
   }
 
   @Test
+  void bindsEveryNestedGitEntryBelowAWritableRootReadOnly() throws IOException {
+    Path writable = Files.createDirectory(repository.resolve("writable"));
+    Path nested = Files.createDirectories(writable.resolve("sub/.git/hooks")).getParent();
+    Path worktreeGitDir = Files.createDirectories(writable.resolve("gitdirs/tree"));
+    Path gitFile = Files.createDirectories(writable.resolve("tree")).resolve(".git");
+    Files.writeString(gitFile, "gitdir: " + worktreeGitDir + "\n");
+
+    List<Mount> mounts =
+        layout().plan(spec().writableRoots(List.of(writable)).build(), copy, NO_SUBMOUNTS);
+
+    for (Path held : List.of(nested, gitFile, worktreeGitDir)) {
+      assertThat(at(mounts, held).getSource()).isEqualTo(held.toString());
+      assertThat(at(mounts, held).getReadOnly()).as("%s", held).isTrue();
+    }
+    assertThat(mounts.indexOf(at(mounts, nested)))
+        .as("a nested .git is bound after the writable root it lies in")
+        .isGreaterThan(mounts.indexOf(at(mounts, writable)));
+  }
+
+  @Test
+  void refusesANestedGitThatIsASymlink() throws IOException {
+    Path writable = Files.createDirectory(repository.resolve("writable"));
+    Files.createSymbolicLink(
+        Files.createDirectory(writable.resolve("sub")).resolve(".git"), Path.of("/etc"));
+
+    assertThatThrownBy(
+            () ->
+                layout()
+                    .plan(spec().writableRoots(List.of(writable)).build(), copy, NO_SUBMOUNTS))
+        .isInstanceOf(LaunchFailedException.class)
+        .hasMessageContaining("symbolic link");
+  }
+
+  @Test
   void refusesASymlinkedRepository() throws IOException {
     Path link = Files.createSymbolicLink(tmp.resolve("link"), repository);
 

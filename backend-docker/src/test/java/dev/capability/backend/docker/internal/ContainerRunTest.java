@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.github.dockerjava.api.DockerClient;
+import dev.capability.kernel.api.NetworkMode;
 import dev.capability.kernel.api.backend.LaunchFailedException;
 import dev.capability.kernel.api.backend.LaunchSpec;
 import dev.capability.kernel.api.backend.PinnedExecutable;
@@ -25,7 +26,8 @@ class ContainerRunTest {
           DockerSettings.defaults(),
           HostJvm.current(),
           "sha256:" + "0".repeat(64),
-          ExecLimit.forStack(Optional.empty()));
+          ExecLimit.forStack(Optional.empty()),
+          true);
 
   @AfterAll
   static void close() throws IOException {
@@ -38,6 +40,26 @@ class ContainerRunTest {
                 Path.of("/usr/bin/printf"), "0".repeat(64), "/proc/1/fd/3",
                 PinnedExecutable.Pinning.PROC_FD))
         .workingDirectory(Path.of("/usr"));
+  }
+
+  @Test
+  void everyContainerGetsTheProjectsSeccompProfileForItsNetwork() {
+    ContainerRun withoutProfile =
+        new ContainerRun(
+            CLIENT,
+            DockerSettings.defaults(),
+            HostJvm.current(),
+            "sha256:" + "0".repeat(64),
+            ExecLimit.forStack(Optional.empty()),
+            false);
+
+    assertThat(RUN.securityOptions(spec().network(NetworkMode.NONE).build()))
+        .containsExactly(
+            "no-new-privileges", "seccomp=" + SeccompProfile.json(NetworkMode.NONE));
+    assertThat(RUN.securityOptions(spec().network(NetworkMode.HOST).build()))
+        .containsExactly(
+            "no-new-privileges", "seccomp=" + SeccompProfile.json(NetworkMode.HOST));
+    assertThat(withoutProfile.securityOptions(spec().build())).containsExactly("no-new-privileges");
   }
 
   @Test

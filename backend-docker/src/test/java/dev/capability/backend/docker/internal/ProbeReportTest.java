@@ -3,6 +3,7 @@ package dev.capability.backend.docker.internal;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.capability.kernel.api.backend.IsolationCapability;
+import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import org.junit.jupiter.api.Test;
@@ -60,7 +61,7 @@ class ProbeReportTest {
         ProbeReport.parse(output("", MOUNTINFO, NET_DEV, "sandbox")).orElseThrow();
     Map<String, String> diagnostics = new TreeMap<>();
 
-    assertThat(DockerBackend.assess(report, DockerSettings.defaults(), diagnostics))
+    assertThat(DockerBackend.assess(report, DockerSettings.defaults(), diagnostics, true))
         .contains(
             IsolationCapability.NON_ROOT,
             IsolationCapability.CAPABILITY_DROP,
@@ -73,11 +74,54 @@ class ProbeReportTest {
             IsolationCapability.MEMORY_LIMIT,
             IsolationCapability.PID_LIMIT,
             IsolationCapability.CPU_LIMIT,
-            IsolationCapability.HOST_SOCKETS_HIDDEN)
+            IsolationCapability.HOST_SOCKETS_HIDDEN,
+            IsolationCapability.SECCOMP,
+            IsolationCapability.NO_NESTED_USER_NAMESPACES)
+        .doesNotContain(IsolationCapability.USER_NAMESPACE, IsolationCapability.CGROUP_NAMESPACE);
+  }
+
+  @Test
+  void advertisesSeccompOnlyWithTheProjectsProfileInForceAndTheCapabilitiesDropped() {
+    ProbeReport filtered =
+        ProbeReport.parse(output("", MOUNTINFO, NET_DEV, "sandbox")).orElseThrow();
+    ProbeReport unfiltered =
+        ProbeReport.parse(output("", MOUNTINFO, NET_DEV, "sandbox").replace("Seccomp:\t2", "Seccomp:\t0"))
+            .orElseThrow();
+    ProbeReport capable =
+        ProbeReport.parse(
+                output("", MOUNTINFO, NET_DEV, "sandbox")
+                    .replace("CapEff:\t0000000000000000", "CapEff:\t00000000a80425fb"))
+            .orElseThrow();
+    Map<String, String> withoutProfile = new TreeMap<>();
+    Map<String, String> withoutFilter = new TreeMap<>();
+    Map<String, String> withCapabilities = new TreeMap<>();
+
+    assertThat(DockerBackend.assess(filtered, DockerSettings.defaults(), withoutProfile, false))
         .doesNotContain(
-            IsolationCapability.USER_NAMESPACE,
-            IsolationCapability.CGROUP_NAMESPACE,
-            IsolationCapability.NO_NESTED_USER_NAMESPACES);
+            IsolationCapability.SECCOMP, IsolationCapability.NO_NESTED_USER_NAMESPACES);
+    assertThat(DockerBackend.assess(unfiltered, DockerSettings.defaults(), withoutFilter, true))
+        .doesNotContain(
+            IsolationCapability.SECCOMP, IsolationCapability.NO_NESTED_USER_NAMESPACES);
+    assertThat(DockerBackend.assess(capable, DockerSettings.defaults(), withCapabilities, true))
+        .doesNotContain(
+            IsolationCapability.SECCOMP, IsolationCapability.NO_NESTED_USER_NAMESPACES);
+    assertThat(withoutProfile.get("SECCOMP")).contains("not applied");
+    assertThat(withoutFilter.get("SECCOMP")).contains("Seccomp 0");
+    assertThat(withCapabilities.get("SECCOMP")).contains("holds capabilities");
+  }
+
+  @Test
+  void theProjectsProfileNeedsSeccompSupportAndPerRuleErrors() {
+    List<String> supported = List.of("name=apparmor", "name=seccomp,profile=default");
+
+    assertThat(DockerBackend.projectSeccompUnsupported(supported, "1.41")).isEmpty();
+    assertThat(DockerBackend.projectSeccompUnsupported(supported, "1.43")).isEmpty();
+    assertThat(DockerBackend.projectSeccompUnsupported(supported, "1.40"))
+        .hasValueSatisfying(why -> assertThat(why).contains("errnoRet"));
+    assertThat(DockerBackend.projectSeccompUnsupported(supported, "garbage"))
+        .hasValueSatisfying(why -> assertThat(why).contains("errnoRet"));
+    assertThat(DockerBackend.projectSeccompUnsupported(List.of("name=apparmor"), "1.41"))
+        .hasValueSatisfying(why -> assertThat(why).contains("no seccomp support"));
   }
 
   @Test
@@ -91,7 +135,7 @@ class ProbeReportTest {
             .orElseThrow();
     Map<String, String> diagnostics = new TreeMap<>();
 
-    assertThat(DockerBackend.assess(report, DockerSettings.defaults(), diagnostics))
+    assertThat(DockerBackend.assess(report, DockerSettings.defaults(), diagnostics, true))
         .doesNotContain(
             IsolationCapability.READ_ONLY_ROOT,
             IsolationCapability.HOST_SOCKETS_HIDDEN,
@@ -117,10 +161,10 @@ class ProbeReportTest {
 
     assertThat(leaky.environmentBytes()).isPositive();
     org.assertj.core.api.Assertions.assertThatThrownBy(
-            () -> DockerBackend.assess(leaky, DockerSettings.defaults(), new TreeMap<>()))
+            () -> DockerBackend.assess(leaky, DockerSettings.defaults(), new TreeMap<>(), true))
         .hasMessageContaining("bytes of environment");
     org.assertj.core.api.Assertions.assertThatThrownBy(
-            () -> DockerBackend.assess(root, DockerSettings.defaults(), new TreeMap<>()))
+            () -> DockerBackend.assess(root, DockerSettings.defaults(), new TreeMap<>(), true))
         .hasMessageContaining("uids");
   }
 

@@ -1,6 +1,5 @@
-package dev.capability.backend.bwrap.internal;
+package dev.capability.backend.support;
 
-import dev.capability.backend.support.HostPaths;
 import dev.capability.kernel.api.backend.LaunchFailedException;
 import java.io.IOException;
 import java.io.InputStream;
@@ -31,18 +30,20 @@ import java.util.Set;
  * directories, {@value #MAX_DEPTH} levels, {@value #MAX_ENTRIES} entries found). Beyond a bound, at
  * a directory it cannot read, or at a {@code .git} that is a symbolic link (a mount over it would
  * follow the link), the launch is refused rather than leave a {@code .git} writable.
+ *
+ * <p>Every sandboxing backend binds what it finds read-only over itself (bwrap, Docker).
  */
-final class NestedGitEntries {
+public final class NestedGitEntries {
   private NestedGitEntries() {}
 
   /** The most directories visited, over all writable roots. */
-  static final int MAX_DIRECTORIES = 1_000_000;
+  public static final int MAX_DIRECTORIES = 1_000_000;
   /** The deepest level visited below a writable root. */
-  static final int MAX_DEPTH = 256;
+  public static final int MAX_DEPTH = 256;
   /** The most {@code .git} entries and git directories held read-only. */
-  static final int MAX_ENTRIES = 1_000;
+  public static final int MAX_ENTRIES = 1_000;
   /** The most bytes read from a {@code gitdir:} or {@code commondir} file. */
-  static final int MAX_FILE_BYTES = 4096;
+  public static final int MAX_FILE_BYTES = 4096;
 
   private static final String DOT_GIT = ".git";
   private static final String GITDIR_PREFIX = "gitdir: ";
@@ -54,8 +55,9 @@ final class NestedGitEntries {
    * @param depth the deepest level visited
    * @param entries the most paths returned
    */
-  record Bounds(int directories, int depth, int entries) {
-    static final Bounds DEFAULT = new Bounds(MAX_DIRECTORIES, MAX_DEPTH, MAX_ENTRIES);
+  public record Bounds(int directories, int depth, int entries) {
+    /** The bounds every launch uses. */
+    public static final Bounds DEFAULT = new Bounds(MAX_DIRECTORIES, MAX_DEPTH, MAX_ENTRIES);
   }
 
   /**
@@ -65,7 +67,7 @@ final class NestedGitEntries {
    * @throws LaunchFailedException beyond a bound, for a directory that cannot be read, or a
    *     {@code .git} that is a symbolic link
    */
-  static List<Path> find(List<Path> writableRoots, Bounds bounds) {
+  public static List<Path> find(List<Path> writableRoots, Bounds bounds) {
     Set<Path> found = new LinkedHashSet<>();
     int[] directories = {0};
     for (Path root : writableRoots) {
@@ -183,7 +185,7 @@ final class NestedGitEntries {
   }
 
   /** The paths of {@code found} not already at or below one of {@code held}. */
-  static List<Path> notBelow(List<Path> found, List<Path> held) {
+  public static List<Path> notBelow(List<Path> found, List<Path> held) {
     List<Path> remaining = new ArrayList<>();
     for (Path path : found) {
       if (held.stream().noneMatch(other -> HostPaths.within(path, other))) {

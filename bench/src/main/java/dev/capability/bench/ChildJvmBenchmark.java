@@ -71,6 +71,10 @@ public class ChildJvmBenchmark {
   /** The child-JVM executor's own options (ChildJvmExecutor), for the runs that bypass it. */
   private static final List<String> CHILD_OPTIONS =
       List.of("-XX:+DisableAttachMechanism", "-XX:-UsePerfData", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-Xmx128m", "-Xss1m");
+  /** The options that make JNA load its native library from the host's directory (HostClassPath). */
+  private static final List<String> JNA_OPTIONS = List.of("-Djna.boot.library.path=.", "-Djna.nosys=true", "-Djna.nounpack=true");
+  /** The name the executor stages JNA's native library under (HostClassPath). */
+  private static final String JNA_LIBRARY = "libjnidispatch.so";
   private static final String HOST = "dev.capability.capability.runtime.internal.exec.CapabilityHost";
   private static final String HOST_CLASS_PATH = "dev.capability.capability.runtime.internal.exec.HostClassPath";
   /** The name the executor stages the host's class path under (HostClassPath). */
@@ -138,6 +142,7 @@ public class ChildJvmBenchmark {
     hostJar = hostClassPath(Files.createDirectory(directory.resolve("host-class-path")));
     hostDirectory = Files.createDirectory(directory.resolve("host"));
     stage(hostJar, hostDirectory.resolve(HOST_JAR));
+    Files.copy(hostJar.resolveSibling(JNA_LIBRARY), hostDirectory.resolve(JNA_LIBRARY));
     Path module = Files.copy(packageRoot.resolve("lib/hello.jar"), hostDirectory.resolve("module.jar"));
     hostRequest = Files.write(directory.resolve("request.json"), hostRequest(module));
     host = hostArgv(List.of());
@@ -232,13 +237,18 @@ public class ChildJvmBenchmark {
     return requireGreeting(run(hostCds, hostDirectory, hostRequest));
   }
 
-  /** What the executor does per run before launch: write the host class path into a fresh directory, then remove it. */
+  /**
+   * What the executor does per run before launch: write the host class path and JNA's native
+   * library into a fresh directory, then remove them.
+   */
   @Benchmark
   public long partStageClassPath() throws IOException {
     Path staging = Files.createTempDirectory("capability-run");
     Path copy = stage(hostJar, staging.resolve(HOST_JAR));
-    long size = Files.size(copy);
+    Path library = Files.copy(hostJar.resolveSibling(JNA_LIBRARY), staging.resolve(JNA_LIBRARY));
+    long size = Files.size(copy) + Files.size(library);
     Files.delete(copy);
+    Files.delete(library);
     Files.delete(staging);
     return size;
   }
@@ -263,6 +273,7 @@ public class ChildJvmBenchmark {
   private List<String> hostArgv(List<String> archiveOptions) {
     List<String> argv = new ArrayList<>(List.of(java.toString()));
     argv.addAll(CHILD_OPTIONS);
+    argv.addAll(JNA_OPTIONS);
     argv.addAll(archiveOptions);
     argv.addAll(List.of("-cp", HOST_JAR, HOST));
     return List.copyOf(argv);
@@ -281,6 +292,7 @@ public class ChildJvmBenchmark {
             List.of(),
             List.of(),
             true,
+            false,
             false)
         .encode();
   }

@@ -7,6 +7,7 @@ import dev.capability.capability.runtime.internal.exec.ChildJvmExecutor;
 import dev.capability.kernel.api.backend.BackendConfig;
 import dev.capability.kernel.api.backend.ExecutionBackend;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -32,6 +33,27 @@ class ChildJvmProcessBackendTest {
       assertThat(receipt.boundaryApplied()).isFalse();
       assertThat(receipt.attestation()).hasValueSatisfying(a -> assertThat(a).contains("\"network\":\"host\""));
     }
+  }
+
+  @Test
+  void refusesBeforeLaunchWhereThisJvmCannotLoadLibseccomp() throws IOException, InterruptedException {
+    Path java = Path.of(System.getProperty("java.home"), "bin", "java");
+    String classPath = System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
+    // JNA cannot load its own native library in that JVM, so no libseccomp filter can be built there.
+    Process probe =
+        new ProcessBuilder(
+                java.toString(), "-Djna.boot.library.path=" + work.resolve("nothing-here"), "-Djna.nosys=true", "-Djna.nounpack=true",
+                "-cp", classPath, ProgramStartRefusalProbe.class.getName(), work.toString())
+            .redirectErrorStream(true)
+            .start();
+    String output = new String(probe.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+
+    assertThat(probe.waitFor()).as(output).isZero();
+    assertThat(output.lines().toList())
+        .as(output)
+        .startsWith("REFUSED", "ISOLATION_UNAVAILABLE", "no attestation");
+    assertThat(output).contains("not granted process.spawn").contains("libseccomp");
+    assertThat(work.resolve("marks").resolve("loaded")).as("the capability never ran").doesNotExist();
   }
 
   @Test

@@ -98,15 +98,15 @@ final class HostClassPath {
 
   private HostClassPath() {}
 
-  /** Writes {@value #FILE_NAME} into the directory named by the one argument. */
+  /** Writes {@value #FILE_NAME} and {@value #NATIVE_LIBRARY} into the directory named by the one argument, as a run stages them. */
   public static void main(String[] args) throws IOException {
     if (args.length != 1) {
       throw new IllegalArgumentException("usage: java -cp <application jar> " + HostClassPath.class.getName() + " <directory>");
     }
-    Files.createDirectories(Path.of(args[0]));
-    Path target = Path.of(args[0]).resolve(FILE_NAME);
-    Files.deleteIfExists(target);
-    write(jar(), target);
+    Path directory = Files.createDirectories(Path.of(args[0]));
+    Files.deleteIfExists(directory.resolve(FILE_NAME));
+    Files.deleteIfExists(directory.resolve(NATIVE_LIBRARY));
+    stage(directory);
   }
 
   /**

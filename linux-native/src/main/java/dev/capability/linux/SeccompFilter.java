@@ -3,8 +3,10 @@ package dev.capability.linux;
 import com.sun.jna.Memory;
 import com.sun.jna.Native;
 import com.sun.jna.Pointer;
+import dev.capability.linux.internal.CStrings;
+import dev.capability.linux.internal.LibC;
 import dev.capability.linux.internal.LibSeccomp;
-import dev.capability.linux.internal.MemoryFiles;
+import dev.capability.linux.internal.NativeLibraries;
 import java.io.ByteArrayOutputStream;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -161,14 +163,14 @@ public final class SeccompFilter {
   }
 
   private static byte[] export(LibSeccomp library, Pointer context) {
-    MemoryFiles files = MemoryFiles.INSTANCE;
-    int fd = files.memfd_create("seccomp-bpf", MemoryFiles.MFD_CLOEXEC);
+    LibC files = NativeLibraries.libc();
+    int fd = files.memfd_create(CStrings.of("seccomp-bpf"), LibC.MFD_CLOEXEC);
     if (fd < 0) {
       throw new SeccompException(SeccompException.SECCOMP_FAILED, "cannot create a memory file to export the filter into: errno " + Native.getLastError());
     }
     try {
       check(library.seccomp_export_bpf(context, fd), "exporting the filter as BPF");
-      if (files.lseek(fd, 0, MemoryFiles.SEEK_SET) != 0) {
+      if (files.lseek(fd, 0, LibC.SEEK_SET) != 0) {
         throw new SeccompException(SeccompException.SECCOMP_FAILED, "cannot rewind the exported filter: errno " + Native.getLastError());
       }
       ByteArrayOutputStream program = new ByteArrayOutputStream();

@@ -17,6 +17,7 @@ class ArchitectureTest {
       "dev.capability.kernel.core",
       "dev.capability.backend.process",
       "dev.capability.backend.bwrap",
+      "dev.capability.linux",
       "dev.capability.ledger",
       "dev.capability.capability.api",
       "dev.capability.capability.runtime",
@@ -44,6 +45,14 @@ class ArchitectureTest {
   void kernelApiDependsOnTheJdkOnly() {
     classes().that().resideInAPackage("dev.capability.kernel.api..")
         .should().onlyDependOnClassesThat().resideInAnyPackage("java..", "dev.capability.kernel.api..")
+        .check(classes);
+  }
+
+  @Test
+  void linuxNativeDependsOnTheJdkAndJnaOnly() {
+    classes().that().resideInAPackage("dev.capability.linux..")
+        .should().onlyDependOnClassesThat().resideInAnyPackage("java..", "com.sun.jna..", "dev.capability.linux..")
+        .because("the project's native surface stays one small module that knows nothing of the rest")
         .check(classes);
   }
 

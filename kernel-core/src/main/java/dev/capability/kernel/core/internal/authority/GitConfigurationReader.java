@@ -53,6 +53,8 @@ final class GitConfigurationReader {
   /** The most configuration files one reader reads, includes and repeated reads counted. */
   static final int MAX_FILES = 4096;
 
+  /** The one file that is not a regular file git configuration is often pointed at ({@code GIT_CONFIG_GLOBAL=/dev/null}). */
+  private static final Path DEV_NULL = Path.of("/dev/null");
   private static final Pattern HEX_OBJECT_ID = Pattern.compile("[0-9a-f]{40}|[0-9a-f]{64}");
   private static final Pattern LISTED = Pattern.compile(GitProgramKeys.listingPattern(), Pattern.DOTALL);
 
@@ -320,8 +322,17 @@ final class GitConfigurationReader {
       return config;
     }
     byte[] bytes;
-    try (InputStream in = Files.newInputStream(file)) {
-      bytes = in.readNBytes(MAX_FILE_BYTES + 1);
+    try {
+      if (file.toRealPath().equals(DEV_NULL)) {
+        return config;
+      }
+      if (!Files.isRegularFile(file)) {
+        // A pipe or a terminal would block the decision; git itself would wait on one forever.
+        throw unreadable("the git configuration " + file + " is not a regular file");
+      }
+      try (InputStream in = Files.newInputStream(file)) {
+        bytes = in.readNBytes(MAX_FILE_BYTES + 1);
+      }
     } catch (IOException e) {
       throw new AuthorityException(GIT_CONFIGURATION_UNREADABLE, "the git configuration " + file + " cannot be read: " + e.getMessage(), e);
     }
@@ -330,7 +341,10 @@ final class GitConfigurationReader {
     }
     int start = bytes.length >= 3 && (bytes[0] & 0xff) == 0xef && (bytes[1] & 0xff) == 0xbb && (bytes[2] & 0xff) == 0xbf ? 3 : 0;
     try {
-      String text = StandardCharsets.UTF_8.newDecoder().decode(ByteBuffer.wrap(bytes, start, bytes.length - start)).toString();
+      // git reads CR LF as LF everywhere in the file.
+      String text = StandardCharsets.UTF_8.newDecoder().decode(ByteBuffer.wrap(bytes, start, bytes.length - start)).toString()
+          .replace("\r\n", "\n");
+      requireHeadersAlone(text, file);
       config.fromText(text);
       return config;
     } catch (CharacterCodingException e) {
@@ -339,6 +353,36 @@ final class GitConfigurationReader {
     } catch (ConfigInvalidException | IllegalArgumentException e) {
       throw new AuthorityException(GIT_CONFIGURATION_UNREADABLE,
           "the git configuration " + file + " cannot be parsed: " + e.getMessage(), e);
+    }
+  }
+
+  /**
+   * Refuses a section header followed on its line by anything but a comment: git reads
+   * {@code [filter "x"] clean = prog} as a key, JGit as a comment, so the key would be missed.
+   */
+  private static void requireHeadersAlone(String text, Path file) {
+    for (String line : text.split("\n", -1)) {
+      String stripped = line.stripLeading();
+      if (!stripped.startsWith("[")) {
+        continue;
+      }
+      boolean quoted = false;
+      int end = -1;
+      for (int i = 1; i < stripped.length() && end < 0; i++) {
+        char c = stripped.charAt(i);
+        if (quoted && c == '\\') {
+          i++;
+        } else if (c == '"') {
+          quoted = !quoted;
+        } else if (!quoted && c == ']') {
+          end = i;
+        }
+      }
+      String rest = end < 0 ? "" : stripped.substring(end + 1).strip();
+      if (!rest.isEmpty() && rest.charAt(0) != '#' && rest.charAt(0) != ';') {
+        throw unreadable(file + " has a key on the line of its section header, " + Printable.quote(line)
+            + ", which git reads and the kernel's parser would not");
+      }
     }
   }
 
@@ -386,6 +430,7 @@ final class GitConfigurationReader {
         return Files.readSymbolicLink(head).toString().startsWith("refs/");
       }
       if (!Files.isRegularFile(head)) {
+        // Not read: a pipe named HEAD would block the decision.
         return false;
       }
       byte[] bytes;

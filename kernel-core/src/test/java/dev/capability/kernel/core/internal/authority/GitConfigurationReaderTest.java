@@ -212,6 +212,48 @@ class GitConfigurationReaderTest {
   }
 
   @Test
+  void aKeyOnTheLineOfItsSectionHeaderIsRefusedThoughGitReadsIt() throws IOException {
+    Files.writeString(repository.resolve(".git/config"), "[filter \"evil\"] clean = x\n", StandardCharsets.UTF_8,
+        java.nio.file.StandardOpenOption.APPEND);
+
+    assertThat(gitListed(repository, environment)).containsExactly("filter.evil.clean");
+    assertThatThrownBy(() -> read(repository, environment))
+        .isInstanceOf(AuthorityException.class).hasMessageContaining("on the line of its section header");
+  }
+
+  @Test
+  void linesEndedWithCarriageReturnsAreReadAsGitReadsThem() throws IOException {
+    Files.writeString(repository.resolve(".git/config"), "[filter \"crlf\"]\r\n\tclean\r\n[diff \"crlf\"] ; comment\r\n\ttextconv = x\r\n",
+        StandardCharsets.UTF_8, java.nio.file.StandardOpenOption.APPEND);
+
+    assertThat(read(repository, environment)).containsExactly("diff.crlf.textconv", "filter.crlf.clean")
+        .isEqualTo(gitListed(repository, environment));
+  }
+
+  @Test
+  void aPipeWhereGitWouldReadIsNeverOpened() throws IOException, InterruptedException {
+    Path fake = Files.createDirectories(repository.resolve("fake"));
+    Files.createDirectories(fake.resolve("objects"));
+    Files.createDirectories(fake.resolve("refs"));
+    mkfifo(fake.resolve("HEAD"));
+    mkfifo(repository.resolve("pipe.config"));
+    Files.writeString(repository.resolve(".git/config"), "[include]\n\tpath = ../pipe.config\n", StandardCharsets.UTF_8,
+        java.nio.file.StandardOpenOption.APPEND);
+    GitConfigurationReader reader = reader(environment);
+
+    assertThat(reader.opened(List.of("-C", "fake"), repository)).as("a pipe named HEAD makes no repository")
+        .map(GitConfigurationReader.Opened::gitDirectory).hasValue(repository.resolve(".git"));
+    assertThatThrownBy(() -> reader.keys(Optional.of(repository.resolve(".git")), ""))
+        .isInstanceOf(AuthorityException.class).hasMessageContaining("not a regular file");
+    assertThat(read(home, with("GIT_CONFIG_GLOBAL", "/dev/null"))).as("/dev/null, read as empty").isEmpty();
+  }
+
+  private static void mkfifo(Path path) throws IOException, InterruptedException {
+    Process mkfifo = new ProcessBuilder("mkfifo", path.toString()).start();
+    assertThat(mkfifo.waitFor()).isZero();
+  }
+
+  @Test
   void aRelativeGlobalConfigurationPathFailsClosed() {
     assertThatThrownBy(() -> read(repository, with("GIT_CONFIG_GLOBAL", "relative.config")))
         .isInstanceOf(AuthorityException.class).hasMessageContaining("GIT_CONFIG_GLOBAL");

@@ -269,13 +269,14 @@ final class GitConfigurationReader {
       includes.addAll(includePaths(config, "includeIf", condition, file));
     }
     for (String include : includes) {
+      Path included = includedPath(include, file);
+      if (!Files.exists(included)) {
+        continue;
+      }
       if (depth >= MAX_INCLUDE_DEPTH) {
         throw unreadable(file + " includes files more than " + MAX_INCLUDE_DEPTH + " levels deep; git stops there too");
       }
-      Path included = includedPath(include, file);
-      if (Files.exists(included)) {
-        collect(included, depth + 1, where, keys);
-      }
+      collect(included, depth + 1, where, keys);
     }
   }
 

@@ -99,6 +99,9 @@ class GitConfigurationReaderTest {
     assertOpensWhatGitOpens(elsewhere, environment, "--git-dir", repository.resolve(".git").toString(), "--work-tree", sub.toString());
     assertOpensWhatGitOpens(bare, environment, "--bare");
     assertOpensWhatGitOpens(elsewhere, with("GIT_DIR", repository.resolve(".git").toString()));
+    assertOpensWhatGitOpens(sub, environment, "--work-tree=" + linked);
+    assertOpensWhatGitOpens(sub, with("GIT_WORK_TREE", linked.toString()));
+    assertOpensWhatGitOpens(linked, environment, "-C", "..", "--git-dir", "separate.git");
     assertOpensWhatGitOpens(sub, with("GIT_CEILING_DIRECTORIES", repository.toString()));
     git(repository, "config", "core.worktree", sub.toString());
     assertOpensWhatGitOpens(repository.resolve(".git"), environment, "--git-dir=.");

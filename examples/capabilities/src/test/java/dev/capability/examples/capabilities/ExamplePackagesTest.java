@@ -43,7 +43,7 @@ class ExamplePackagesTest {
 
     assertThat(names).containsExactly("hello", "notes", "phone-home", "word-count");
     for (String name : names) {
-      Path committed = PACKAGES.resolve(name).resolve(entryModule(name));
+      Path committed = PACKAGES.resolve(name).resolve(entryModule(name)).normalize();
       byte[] rebuilt = pack(classesOf(name));
       if (!java.util.Arrays.equals(rebuilt, Files.readAllBytes(committed))) {
         Path written = REBUILT.resolve(name).resolve(entryModule(name)).normalize();

@@ -240,7 +240,9 @@ class DistributionIT {
         .containsEntry(TOP + "docs/install.md", 0644)
         .containsEntry(TOP + "docs/cli.md", 0644)
         .containsEntry(TOP + "docs/schemas/execution-policy.schema.json", 0644)
-        .containsEntry(TOP + "examples/policies/readonly-dev.json", 0644);
+        .containsEntry(TOP + "examples/policies/readonly-dev.json", 0644)
+        .containsEntry(TOP + "examples/capabilities/hello/lib/hello.jar", 0644)
+        .doesNotContainKey(TOP + "examples/capabilities/pom.xml");
     assertThat(tar.keySet()).allMatch(name -> name.startsWith(TOP), "every entry is under " + TOP);
     assertThat(tar.keySet()).noneMatch(name -> name.matches(".*/lib/(junit|assertj|jqwik|opentest4j|apiguardian).*"));
     assertThat(tar.keySet().stream().filter(name -> name.contains("/lib/slf4j-")))

@@ -117,6 +117,49 @@ class GitNeutralizationPipelineTest {
   }
 
   @Test
+  void checkFindsAProgramNamedInAnIncludedFileWithoutStartingGit() throws Exception {
+    // The policy's git is a program that leaves a marker if anything starts it.
+    Path started = tmp.resolve("git-started");
+    Path markerGit = TestFiles.script(tmp.resolve("marker-bin"), "git", "touch " + started);
+    Path included = tmp.resolve("included.config");
+    Files.writeString(included, "[sendemail]\n\ttoCmd = " + tmp.resolve("evil") + "\n");
+    git(repo, "config", "include.path", included.toString());
+    ExecutionPolicy policy = ExecutionPolicy.builder()
+        .network(NetworkMode.HOST).allowUnisolatedFallback(true)
+        .executable(ExecutableRule.atPath("git", markerGit).exact("status", "--short").build())
+        .build();
+
+    CheckResult check;
+    try (CommandKernel kernel = CommandKernel.builder(ExecutionPolicies.of(policy)).hostEnvironment(Map.of()).build()) {
+      check = kernel.check(ExecutionRequest.argv(List.of(markerGit.toString(), "status", "--short")).repository(repo).build());
+    }
+
+    assertThat(check.decision().code()).as(check.decision().message()).isEqualTo("GIT_CONFIGURATION_REFUSED");
+    assertThat(check.decision().message()).contains("sendemail.tocmd", included.toString());
+    assertThat(started).as("deciding the command started git").doesNotExist();
+  }
+
+  @Test
+  void aFilterNamedInAnIncludedFileNeverRunsUnderTheKernel() throws Exception {
+    Path marker = tmp.resolve("included-filter-ran");
+    Path filter = TestFiles.script(tmp.resolve("helpers"), "filter", "touch " + marker + "\ncat");
+    Path included = tmp.resolve("included.config");
+    Files.writeString(included, "[filter \"planted\"]\n\tclean = " + filter + "\n");
+    git(repo, "config", "include.path", included.toString());
+    Files.writeString(repo.resolve(".gitattributes"), "README filter=planted\n");
+    Files.setLastModifiedTime(repo.resolve("README"), FileTime.fromMillis(1_100_000_000_000L));
+
+    ExecutionResult result = run("status", "--short");
+
+    assertThat(result.exitCode()).as(result.stderr().text()).hasValue(0);
+    assertThat(marker).as("the included filter must not run").doesNotExist();
+    assertThat(result.attestation().neutralization()).contains("filter.planted.clean=", "filter.planted.required=false");
+    Files.setLastModifiedTime(repo.resolve("README"), FileTime.fromMillis(1_200_000_000_000L));
+    git(repo, "status", "--short");
+    assertThat(marker).as("the included filter runs under plain git").exists();
+  }
+
+  @Test
   void aProgramKeyNoValueNeutralizesRefusesTheCommandBeforeLaunch() throws Exception {
     git(repo, "config", "sendemail.toCmd", tmp.resolve("evil").toString());
 

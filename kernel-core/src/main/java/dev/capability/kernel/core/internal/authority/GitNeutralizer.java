@@ -9,7 +9,6 @@ import dev.capability.kernel.api.authority.AuthorityException;
 import dev.capability.kernel.api.policy.ExecutableRule;
 import dev.capability.kernel.api.policy.PolicyCodes;
 import java.io.IOException;
-import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
@@ -24,7 +23,6 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
-import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -37,10 +35,12 @@ import java.util.regex.Pattern;
  *
  * <p>Fixed settings go on the command line ({@link #SETTINGS}, after {@code --no-pager}). Keys
  * under a name the repository chooses ({@code filter.NAME.clean}, aliases, ...), and fixed-name
- * keys that are only neutralized when set, are found by listing the configuration of every
+ * keys that are only neutralized when set, are found by reading the configuration of every
  * repository the command may open ({@link #list}): the one git starts in (the command's own
  * {@code -C}, {@code --git-dir}, {@code --work-tree} and {@code --bare} applied), and the
- * submodules and nested repositories below it ({@link GitRepositories}). Each key found gets its
+ * submodules and nested repositories below it ({@link GitRepositories}). The kernel reads it in
+ * this JVM ({@link GitConfigurationReader}) and starts no process to do so, so deciding a git
+ * command, {@code check} included, launches nothing. Each key found gets its
  * neutral value through {@code GIT_CONFIG_COUNT}, whose keys need no quoting and which git hands
  * on to the git processes it starts in submodules. A key no value neutralizes refuses the command
  * ({@code GIT_CONFIGURATION_REFUSED}), naming the key and where it is set.
@@ -74,18 +74,8 @@ public final class GitNeutralizer {
    */
   public static final Map<String, String> ENVIRONMENT = environmentSettings();
 
-  /** How long one git process that lists configuration may take. */
-  static final long LIST_TIMEOUT_SECONDS = 10;
-  /** The most bytes one git process that lists configuration may print. */
-  static final long MAX_LIST_BYTES = 1L << 20;
-
-  /**
-   * Settings of the kernel's own listing only, which runs no program: it reads every repository
-   * whoever owns it (the sandbox uid may own one the kernel's uid does not) and bare ones too
-   * (the operator's global configuration may refuse implicit bare repositories, which the sandbox
-   * may not see).
-   */
-  private static final List<String> LISTING_SETTINGS = List.of(SAFE_DIRECTORY + "=*", "safe.bareRepository=all");
+  /** The most bytes of a {@code .gitmodules} file the kernel reads. */
+  static final long MAX_GITMODULES_BYTES = 1L << 20;
 
   /**
    * A git command ready to launch, or the reason it may not.
@@ -110,7 +100,7 @@ public final class GitNeutralizer {
    * A key found in git's configuration.
    *
    * @param key its name as git lists it: section and variable in lower case
-   * @param origin where it is set, as git says ({@code file:PATH}), with the repository it was listed for
+   * @param origin where it is set ({@code file:PATH}), with the repository it was listed for
    */
   record ConfiguredKey(String key, String origin) {
     ConfiguredKey {
@@ -141,9 +131,8 @@ public final class GitNeutralizer {
   /**
    * Neutralizes the git command {@code argv}: refuses its configuration options, lists the
    * configuration of every repository it may open ({@link #list}), and builds the argv and
-   * environment to launch.
+   * environment to launch. Starts no process.
    *
-   * @param git the git executable the command will run
    * @param environment the command's environment; configuration passed through it
    *     ({@code GIT_CONFIG_PARAMETERS}, {@code GIT_CONFIG_COUNT} and its keys and values) is replaced
    * @param repository the request's repository, a real absolute path
@@ -152,13 +141,12 @@ public final class GitNeutralizer {
    *     be listed, {@code GIT_DIRECTORY_INVALID} for a {@code .git} below that leads nowhere
    */
   public static Neutralized neutralize(
-      Path git, List<String> argv, Map<String, String> environment, Optional<Path> repository, Path workingDirectory) {
-    Objects.requireNonNull(git, "git");
+      List<String> argv, Map<String, String> environment, Optional<Path> repository, Path workingDirectory) {
     Optional<Decision> refusal = optionRefusal(argv);
     if (refusal.isPresent()) {
       return refused(refusal.get(), environment);
     }
-    Listing listing = list(git, argv, workingDirectory, environment);
+    Listing listing = list(argv, workingDirectory, environment);
     return neutralize(argv, environment, listing.keys(), safeDirectories(repository, workingDirectory, listing.workTrees()));
   }
 
@@ -261,27 +249,24 @@ public final class GitNeutralizer {
    * listed. Adds {@code submodule.NAME.ignore} for every submodule a listed work tree's
    * {@code .gitmodules} names ({@link #submoduleIgnoreKeys}).
    *
-   * <p>The listing runs with the fixed settings too, and reads repositories whoever owns them
-   * ({@code safe.directory=*}, for this listing only: it starts no program).
+   * <p>The configuration is read in this JVM by {@link GitConfigurationReader}, which starts no
+   * process, whoever owns each repository (the sandbox uid may own one the kernel's uid does not)
+   * and bare ones too (the operator's configuration may refuse implicit bare repositories, which
+   * the sandbox may not see).
    *
-   * @param git the git executable the command will run
-   * @throws AuthorityException {@code GIT_CONFIGURATION_UNREADABLE} when git fails, hangs or
-   *     prints too much, or the search for repositories meets a bound
+   * @throws AuthorityException {@code GIT_CONFIGURATION_UNREADABLE} when a configuration cannot be
+   *     read as git would read it, or the search for repositories meets a bound
    */
-  static Listing list(Path git, List<String> argv, Path workingDirectory, Map<String, String> environment) {
-    Objects.requireNonNull(git, "git");
+  static Listing list(List<String> argv, Path workingDirectory, Map<String, String> environment) {
     Objects.requireNonNull(argv, "argv");
     Objects.requireNonNull(workingDirectory, "workingDirectory");
     Objects.requireNonNull(environment, "environment");
-    List<String> location = locationOptions(argv);
-    Map<String, String> listingEnvironment = environment(environment, Map.of());
-    // GIT_CONFIG names the one file "git config" reads instead of the repository's; no other command reads it.
-    listingEnvironment.remove("GIT_CONFIG");
+    GitConfigurationReader reader = new GitConfigurationReader(environment(environment, Map.of()));
     Map<String, ConfiguredKey> keys = new LinkedHashMap<>();
     List<Path> workTrees = new ArrayList<>();
-    Optional<Opened> opened = opened(git, location, workingDirectory, listingEnvironment);
+    Optional<GitConfigurationReader.Opened> opened = reader.opened(locationOptions(argv), workingDirectory);
     String where = opened.map(o -> " in the repository " + o.gitDirectory()).orElse("");
-    for (ConfiguredKey key : configuredKeys(git, location, workingDirectory, listingEnvironment, where)) {
+    for (ConfiguredKey key : reader.keys(opened.map(GitConfigurationReader.Opened::gitDirectory), where)) {
       keys.putIfAbsent(key.key() + "\0" + key.origin(), key);
     }
     if (opened.isPresent()) {
@@ -293,8 +278,7 @@ public final class GitNeutralizer {
         repository.workTree().ifPresent(workTrees::add);
       }
       for (Path gitDirectory : gitDirectories) {
-        List<String> options = List.of("--git-dir=" + gitDirectory);
-        for (ConfiguredKey key : configuredKeys(git, options, gitDirectory, listingEnvironment, " in the repository " + gitDirectory)) {
+        for (ConfiguredKey key : reader.keys(Optional.of(gitDirectory), " in the repository " + gitDirectory)) {
           keys.putIfAbsent(key.key() + "\0" + key.origin(), key);
         }
       }
@@ -308,130 +292,10 @@ public final class GitNeutralizer {
     return new Listing(List.copyOf(keys.values()), workTrees);
   }
 
-  /** The repository git starts in: its git directory, common directory and work tree. */
-  private record Opened(Path gitDirectory, Path commonDirectory, Optional<Path> workTree) {}
-
-  /**
-   * The repository {@code git LOCATION rev-parse} finds, or empty outside any repository (git
-   * exits 128 before printing a path). Without a work tree (a bare repository, or inside
-   * {@code .git}) git prints the two directories, then fails on {@code --show-toplevel}.
-   */
-  private static Optional<Opened> opened(Path git, List<String> location, Path workingDirectory, Map<String, String> environment) {
-    List<String> argv = listingArgv(git, location);
-    argv.addAll(List.of("rev-parse", "--path-format=absolute", "--git-dir", "--git-common-dir", "--show-toplevel"));
-    Output output = run(argv, workingDirectory, environment, "git rev-parse");
-    List<String> lines = output.text().isEmpty() ? List.of() : List.of(output.text().split("\n", -1));
-    if (!lines.isEmpty() && lines.get(lines.size() - 1).isEmpty()) {
-      lines = lines.subList(0, lines.size() - 1);
-    }
-    if (output.exit() == 128 && lines.isEmpty()) {
-      return Optional.empty();
-    }
-    boolean withWorkTree = output.exit() == 0 && lines.size() == 3;
-    if (!withWorkTree && !(output.exit() == 128 && lines.size() == 2)) {
-      throw unreadable("git rev-parse exited with " + output.exit() + " after printing " + lines.size()
-          + " paths; the kernel cannot tell which repository the command opens");
-    }
-    Path gitDirectory = realDirectory(lines.get(0));
-    Path commonDirectory = realDirectory(lines.get(1));
-    return Optional.of(new Opened(gitDirectory, commonDirectory, withWorkTree ? Optional.of(realDirectory(lines.get(2))) : Optional.empty()));
-  }
-
-  /** The keys of {@link GitProgramKeys} git lists with {@code location} from {@code directory}; {@code where} is added to each origin. */
-  private static List<ConfiguredKey> configuredKeys(
-      Path git, List<String> location, Path directory, Map<String, String> environment, String where) {
-    List<String> argv = listingArgv(git, location);
-    argv.addAll(List.of("config", "--show-origin", "--null", "--name-only", "--get-regexp", GitProgramKeys.listingPattern()));
-    Output output = run(argv, directory, environment, "git config");
-    if (output.exit() != 0 && output.exit() != 1) {
-      throw unreadable("git config exited with " + output.exit() + " listing the configuration" + where);
-    }
-    if (output.exit() == 1) {
-      return List.of();
-    }
-    String[] fields = output.text().split("\0", -1);
-    // Origin and key alternate, each ended by a NUL; the last field is what follows the last NUL.
-    if (fields.length % 2 != 1 || !fields[fields.length - 1].isEmpty()) {
-      throw unreadable("git config listed the configuration" + where + " in a form the kernel cannot read");
-    }
-    List<ConfiguredKey> keys = new ArrayList<>();
-    for (int i = 0; i + 1 < fields.length; i += 2) {
-      keys.add(new ConfiguredKey(fields[i + 1], fields[i] + where));
-    }
-    return keys;
-  }
-
-  private static List<String> listingArgv(Path git, List<String> location) {
-    List<String> argv = new ArrayList<>(List.of(git.toString(), "--no-pager"));
-    for (String setting : SETTINGS) {
-      argv.add("-c");
-      argv.add(setting);
-    }
-    for (String setting : LISTING_SETTINGS) {
-      argv.add("-c");
-      argv.add(setting);
-    }
-    argv.addAll(location);
-    return argv;
-  }
-
-  private record Output(int exit, String text) {}
-
-  private static Output run(List<String> argv, Path directory, Map<String, String> environment, String what) {
-    Path output = null;
-    try {
-      output = Files.createTempFile("capability-git-config", ".lst");
-      ProcessBuilder builder = new ProcessBuilder(argv)
-          .directory(directory.toFile())
-          .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")))
-          .redirectOutput(output.toFile())
-          .redirectError(ProcessBuilder.Redirect.DISCARD);
-      builder.environment().clear();
-      builder.environment().putAll(environment);
-      Process process = builder.start();
-      if (!process.waitFor(LIST_TIMEOUT_SECONDS, TimeUnit.SECONDS)) {
-        process.destroyForcibly();
-        throw unreadable(what + " did not finish within " + LIST_TIMEOUT_SECONDS + " s");
-      }
-      if (Files.size(output) > MAX_LIST_BYTES) {
-        throw unreadable(what + " printed more than " + MAX_LIST_BYTES + " bytes");
-      }
-      byte[] bytes;
-      try (InputStream in = Files.newInputStream(output)) {
-        bytes = in.readNBytes((int) MAX_LIST_BYTES + 1);
-      }
-      return new Output(process.exitValue(), new String(bytes, StandardCharsets.UTF_8));
-    } catch (IOException e) {
-      throw new AuthorityException(GIT_CONFIGURATION_UNREADABLE, "git's configuration could not be listed: " + e.getMessage(), e);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new AuthorityException(GIT_CONFIGURATION_UNREADABLE, "interrupted while listing git's configuration", e);
-    } finally {
-      deleteQuietly(output);
-    }
-  }
-
-  private static Path realDirectory(String printed) {
-    try {
-      Path path = Path.of(printed);
-      if (!path.isAbsolute()) {
-        throw unreadable("git printed " + Printable.quote(printed) + " where an absolute path was expected");
-      }
-      Path real = path.toRealPath();
-      if (!Files.isDirectory(real)) {
-        throw unreadable("git printed " + Printable.quote(printed) + ", which is not a directory");
-      }
-      return real;
-    } catch (IOException | java.nio.file.InvalidPathException e) {
-      throw new AuthorityException(GIT_CONFIGURATION_UNREADABLE, "git printed " + Printable.quote(printed)
-          + ", which cannot be resolved: " + e.getMessage(), e);
-    }
-  }
-
   /** The entry of {@link GitProgramKeys} a listed key belongs to. */
   private static GitProgramKeys.Key known(String key) {
     return GitProgramKeys.listed(key)
-        .orElseThrow(() -> unreadable("git listed the key " + Printable.quote(key) + ", which the kernel does not know"));
+        .orElseThrow(() -> unreadable("the listing found the key " + Printable.quote(key) + ", which the kernel does not know"));
   }
 
   /**
@@ -470,8 +334,8 @@ public final class GitNeutralizer {
     }
     List<String> keys = new ArrayList<>();
     try {
-      if (Files.size(gitmodules) > MAX_LIST_BYTES) {
-        throw unreadable(gitmodules + " is larger than " + MAX_LIST_BYTES + " bytes");
+      if (Files.size(gitmodules) > MAX_GITMODULES_BYTES) {
+        throw unreadable(gitmodules + " is larger than " + MAX_GITMODULES_BYTES + " bytes");
       }
       for (String line : Files.readAllLines(gitmodules, StandardCharsets.UTF_8)) {
         String header = line.strip();
@@ -582,15 +446,5 @@ public final class GitNeutralizer {
 
   private static AuthorityException unreadable(String message) {
     return new AuthorityException(GIT_CONFIGURATION_UNREADABLE, message);
-  }
-
-  private static void deleteQuietly(Path file) {
-    if (file != null) {
-      try {
-        Files.deleteIfExists(file);
-      } catch (IOException e) {
-        // A leftover list of key names, without values, in the temporary directory reveals no secret.
-      }
-    }
   }
 }

@@ -165,7 +165,7 @@ final class GitProgramKeys {
       refused("sendemail.[<identity>.]ccCmd", SEND_EMAIL),
       refused("sendemail.[<identity>.]headerCmd", SEND_EMAIL),
       harmless("include.path", "pulls in another file, whose keys the listing reads like the rest (includes are followed)"),
-      harmless("includeIf.<condition>.path", "as include.path, evaluated for each repository listed"),
+      harmless("includeIf.<condition>.path", "as include.path, followed whatever its condition"),
       harmless("init.templateDir", "copies files into a new repository: copied hooks never run (core.hooksPath), a copied configuration is listed before the next command"),
       harmless("core.attributesFile", "chooses drivers by attribute; drivers are defined in the configuration, which is listed"),
       harmless("merge.<driver>.recursive", "names another merge driver, whose command is emptied"),
@@ -210,8 +210,9 @@ final class GitProgramKeys {
   }
 
   /**
-   * The extended regular expression for {@code git config --get-regexp} that matches every key the
-   * kernel must see when it is set: the {@link Treatment#WHEN_SET} and {@link Treatment#REFUSED} ones.
+   * The regular expression (POSIX ERE, as {@code git config --get-regexp} takes it, and Java alike)
+   * that matches every key the kernel must see when it is set: the {@link Treatment#WHEN_SET} and
+   * {@link Treatment#REFUSED} ones. {@link GitConfigurationReader} lists the keys it matches.
    */
   static String listingPattern() {
     List<String> patterns = new ArrayList<>();

@@ -3,7 +3,6 @@ package dev.capability.kernel.core.internal.pipeline;
 import dev.capability.kernel.api.policy.ExecutionPolicy;
 import dev.capability.kernel.core.internal.authority.GitNeutralizer;
 import dev.capability.kernel.core.internal.authority.ToolConfiguration;
-import java.nio.file.Path;
 
 /**
  * Tool configuration is part of the command: the repository files the policy names for the
@@ -33,9 +32,8 @@ final class ToolConfigurationStage implements Stage {
       }
     }
     if (policy.neutralizeGit() && GitNeutralizer.appliesTo(rule)) {
-      Path git = Path.of(context.pinned.executable().execPath());
       GitNeutralizer.Neutralized neutralized = GitNeutralizer.neutralize(
-          git, context.argv, context.launchEnvironment, context.repository, context.workingDirectory);
+          context.argv, context.launchEnvironment, context.repository, context.workingDirectory);
       if (!neutralized.decision().allowed()) {
         context.deny(neutralized.decision());
         return;

@@ -10,7 +10,6 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -75,7 +74,7 @@ class GitNeutralizerTest {
   private Git.Result neutralizedWithInput(String stdin, String... args) {
     List<String> argv = concat("git", args);
     GitNeutralizer.Neutralized neutralized =
-        GitNeutralizer.neutralize(gitExecutable(), argv, environment, Optional.of(repository), repository);
+        GitNeutralizer.neutralize(argv, environment, Optional.of(repository), repository);
     assertThat(neutralized.decision().allowed()).as(neutralized.decision().message()).isTrue();
     return Git.exec(repository, neutralized.environment(), neutralized.argv(), stdin);
   }
@@ -83,7 +82,7 @@ class GitNeutralizerTest {
   /** Runs git as the kernel does, but with {@code safeDirectories} marked safe instead of the kernel's choice. */
   private Git.Result neutralizedWith(List<Path> safeDirectories, String... args) {
     List<String> argv = concat("git", args);
-    List<GitNeutralizer.ConfiguredKey> keys = GitNeutralizer.list(gitExecutable(), argv, repository, environment).keys();
+    List<GitNeutralizer.ConfiguredKey> keys = GitNeutralizer.list(argv, repository, environment).keys();
     GitNeutralizer.Neutralized neutralized = GitNeutralizer.neutralize(argv, environment, keys, safeDirectories);
     assertThat(neutralized.decision().allowed()).as(neutralized.decision().message()).isTrue();
     return Git.exec(repository, neutralized.environment(), neutralized.argv());
@@ -91,7 +90,7 @@ class GitNeutralizerTest {
 
   /** The names of the keys the kernel lists for {@code git args...} run in {@link #repository}. */
   private List<String> listedKeys(String... args) {
-    return GitNeutralizer.list(gitExecutable(), concat("git", args), repository, environment).keys().stream()
+    return GitNeutralizer.list(concat("git", args), repository, environment).keys().stream()
         .map(GitNeutralizer.ConfiguredKey::key).toList();
   }
 
@@ -274,7 +273,7 @@ class GitNeutralizerTest {
         "GIT_CONFIG_PARAMETERS", "'safe.directory'='*'"));
 
     GitNeutralizer.Neutralized neutralized =
-        GitNeutralizer.neutralize(gitExecutable(), List.of("git", "status"), smuggled, Optional.empty(), repository);
+        GitNeutralizer.neutralize(List.of("git", "status"), smuggled, Optional.empty(), repository);
     Git.Result run = Git.exec(repository, neutralized.environment(), neutralized.argv());
 
     assertThat(Git.exec(repository, smuggled, List.of("git", "status")).exit()).as("the smuggled setting works on plain git").isZero();
@@ -369,7 +368,7 @@ class GitNeutralizerTest {
     assertThat(safe.exit()).as(safe.output()).isZero();
     assertThat(ran("nested-filter")).as("the nested repository's filter ran under neutralization").isFalse();
     assertThat(listedKeys("-C", "nested", "status")).containsExactly("filter.planted.clean");
-    assertThat(GitNeutralizer.list(gitExecutable(), List.of("git", "-C", "nested", "status"), repository, environment).workTrees())
+    assertThat(GitNeutralizer.list(List.of("git", "-C", "nested", "status"), repository, environment).workTrees())
         .as("the -C target is the repository git opens").startsWith(nested);
 
     Files.setLastModifiedTime(nested.resolve("README"), java.nio.file.attribute.FileTime.fromMillis(1_200_000_000_000L));
@@ -477,8 +476,7 @@ class GitNeutralizerTest {
     git(borrower, "config", "core.alternateRefsCommand", helper("alternate-refs").toString());
 
     Git.Result push = neutralized("push", target.toString(), "main");
-    Git.Result fetch = Git.exec(borrower, environment, GitNeutralizer.neutralize(gitExecutable(),
-        List.of("git", "fetch", "-q", repository.toString()), environment, Optional.of(borrower), borrower).argv());
+    Git.Result fetch = Git.exec(borrower, environment, GitNeutralizer.neutralize(List.of("git", "fetch", "-q", repository.toString()), environment, Optional.of(borrower), borrower).argv());
     assertThat(push.exit()).as(push.output()).isNotZero();
     assertThat(ran("remote-hook")).as("the local remote's hook ran under neutralization: %s", push.output()).isFalse();
     assertThat(ran("alternate-refs")).as("core.alternateRefsCommand ran under neutralization: %s", fetch.output()).isFalse();
@@ -546,7 +544,7 @@ class GitNeutralizerTest {
     Files.copy(helper("exec-path"), commands.resolve("git-planted"));
     List<String> argv = List.of("git", "--exec-path=" + commands, "planted");
 
-    Decision decision = GitNeutralizer.neutralize(gitExecutable(), argv, environment, Optional.of(repository), repository).decision();
+    Decision decision = GitNeutralizer.neutralize(argv, environment, Optional.of(repository), repository).decision();
     assertThat(decision.allowed()).isFalse();
     assertThat(decision.code()).isEqualTo("GIT_CONFIGURATION_OVERRIDE");
     assertThat(decision.message()).contains("--exec-path");
@@ -559,7 +557,7 @@ class GitNeutralizerTest {
   void aSendEmailProgramRefusesTheCommandNamingTheKeyAndTheFile() {
     git(repository, "config", "sendemail.work.toCmd", "/tmp/evil");
 
-    Decision decision = GitNeutralizer.neutralize(gitExecutable(), List.of("git", "status"), environment, Optional.of(repository), repository)
+    Decision decision = GitNeutralizer.neutralize(List.of("git", "status"), environment, Optional.of(repository), repository)
         .decision();
 
     assertThat(decision.allowed()).isFalse();
@@ -574,13 +572,6 @@ class GitNeutralizerTest {
     assertThat(decision.argIndex()).hasValue(argIndex);
   }
 
-  private static Path gitExecutable() {
-    return Arrays.stream(System.getenv().getOrDefault("PATH", "/usr/bin:/bin").split(":"))
-        .map(directory -> Path.of(directory, "git"))
-        .filter(Files::isExecutable)
-        .findFirst()
-        .orElseThrow(() -> new AssertionError("git is not on PATH"));
-  }
 
   private static List<String> concat(String first, String... rest) {
     List<String> all = new java.util.ArrayList<>();

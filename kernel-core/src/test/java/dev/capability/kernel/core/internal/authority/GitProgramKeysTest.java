@@ -100,7 +100,7 @@ class GitProgramKeysTest {
   /** What neutralized git says {@code name} is set to in {@link #repository}. */
   private String neutralizedValue(String name) {
     GitNeutralizer.Neutralized neutralized = GitNeutralizer.neutralize(
-        gitExecutable(), List.of("git", "config", "--get", name), environment, Optional.of(repository), repository);
+        List.of("git", "config", "--get", name), environment, Optional.of(repository), repository);
     assertThat(neutralized.decision().allowed()).as(neutralized.decision().message()).isTrue();
     Git.Result result = Git.exec(repository, neutralized.environment(), neutralized.argv());
     assertThat(result.exit()).as("git config --get %s: %s", name, result.output()).isZero();
@@ -122,7 +122,7 @@ class GitProgramKeysTest {
     for (String name : instances(key)) {
       git(repository, "config", name, PLANTED);
 
-      assertThat(GitNeutralizer.list(gitExecutable(), List.of("git", "status"), repository, environment).keys())
+      assertThat(GitNeutralizer.list(List.of("git", "status"), repository, environment).keys())
           .anySatisfy(found -> {
             assertThat(found.key()).isEqualTo(listed(name));
             assertThat(found.origin()).contains(".git/config");
@@ -141,7 +141,7 @@ class GitProgramKeysTest {
       git(repository, "config", name, PLANTED);
 
       Decision decision = GitNeutralizer.neutralize(
-          gitExecutable(), List.of("git", "status"), environment, Optional.of(repository), repository).decision();
+          List.of("git", "status"), environment, Optional.of(repository), repository).decision();
 
       assertThat(decision.allowed()).as(name).isFalse();
       assertThat(decision.code()).isEqualTo("GIT_CONFIGURATION_REFUSED");
@@ -156,7 +156,7 @@ class GitProgramKeysTest {
     git(repository, "config", "core.gitProxy", PLANTED);
 
     GitNeutralizer.Neutralized neutralized = GitNeutralizer.neutralize(
-        gitExecutable(), List.of("git", "status"), environment, Optional.of(repository), repository);
+        List.of("git", "status"), environment, Optional.of(repository), repository);
 
     assertThat(proxy.value()).isEqualTo("GIT_PROXY_COMMAND=");
     assertThat(neutralized.environment()).containsEntry("GIT_PROXY_COMMAND", "");
@@ -169,7 +169,7 @@ class GitProgramKeysTest {
     for (String name : instances(key)) {
       git(repository, "config", name, PLANTED);
 
-      assertThat(GitNeutralizer.list(gitExecutable(), List.of("git", "status"), repository, environment).keys())
+      assertThat(GitNeutralizer.list(List.of("git", "status"), repository, environment).keys())
           .extracting(GitNeutralizer.ConfiguredKey::key).doesNotContain(listed(name));
     }
     assertThat(key.why()).isNotBlank();
@@ -204,11 +204,4 @@ class GitProgramKeysTest {
     }
   }
 
-  private static Path gitExecutable() {
-    return Arrays.stream(System.getenv().getOrDefault("PATH", "/usr/bin:/bin").split(":"))
-        .map(directory -> Path.of(directory, "git"))
-        .filter(Files::isExecutable)
-        .findFirst()
-        .orElseThrow(() -> new AssertionError("git is not on PATH"));
-  }
 }

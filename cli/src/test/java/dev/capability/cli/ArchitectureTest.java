@@ -69,7 +69,8 @@ class ArchitectureTest {
   void backendsNeverReachTheKernelRuntimeOrLedger() {
     noClasses().that().resideInAPackage("dev.capability.backend..")
         .should().dependOnClassesThat().resideInAnyPackage(
-            "dev.capability.kernel.core..", "dev.capability.capability..", "dev.capability.ledger..", "dev.capability.cli..")
+            "dev.capability.kernel.core..", "dev.capability.capability..", "dev.capability.acquire..", "dev.capability.discovery..",
+            "dev.capability.openapi..", "dev.capability.ledger..", "dev.capability.cli..")
         .check(classes);
   }
 
@@ -82,7 +83,9 @@ class ArchitectureTest {
 
   @Test
   void onlyTheCliAndBenchmarksReachTheLedger() {
-    noClasses().that().resideInAnyPackage("dev.capability.kernel..", "dev.capability.backend..", "dev.capability.capability..")
+    noClasses().that().resideInAnyPackage(
+            "dev.capability.kernel..", "dev.capability.backend..", "dev.capability.capability..", "dev.capability.acquire..",
+            "dev.capability.discovery..", "dev.capability.openapi..")
         .should().dependOnClassesThat().resideInAPackage("dev.capability.ledger..")
         .because("the ledger implements store SPIs of kernel-api; hosts wire it in")
         .check(classes);

@@ -1,9 +1,10 @@
 package dev.capability.bench;
 
-import dev.capability.capability.runtime.acquire.Coordinates;
-import dev.capability.capability.runtime.acquire.SigstoreFixture;
-import dev.capability.capability.runtime.internal.acquire.SigstoreTrustFile;
-import dev.capability.capability.runtime.internal.acquire.SigstoreVerifier;
+import dev.capability.acquire.Coordinates;
+import dev.capability.acquire.sigstore.SigstoreFixture;
+import dev.capability.acquire.sigstore.internal.SigstoreTrustFile;
+import dev.capability.acquire.sigstore.internal.SigstoreVerifier;
+import dev.capability.acquire.spi.SigstoreOutcome;
 import dev.sigstore.KeylessVerifier;
 import dev.sigstore.TrustedRootProvider;
 import dev.sigstore.VerificationOptions;
@@ -84,7 +85,7 @@ public class SigstoreBenchmark {
 
   /** What acquisition does with a fetched bundle. */
   @Benchmark
-  public SigstoreVerifier.Outcome acquisitionVerifier() {
+  public SigstoreOutcome acquisitionVerifier() {
     return acquisition.verify(bundleBytes, sha256, COORDINATES, "hello-1.0.0.zip");
   }
 }

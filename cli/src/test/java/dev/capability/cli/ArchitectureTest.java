@@ -2,10 +2,17 @@ package dev.capability.cli;
 
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+import static org.assertj.core.api.Assertions.assertThat;
 
+import com.tngtech.archunit.base.DescribedPredicate;
+import com.tngtech.archunit.core.domain.JavaClass;
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
+import com.tngtech.archunit.lang.ArchRule;
+import dev.capability.acquire.internal.AcquisitionPipeline;
+import dev.capability.acquire.internal.ContentStore;
+import dev.capability.acquire.sigstore.PluginReachingIntoAcquisition;
 import java.util.List;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -21,6 +28,10 @@ class ArchitectureTest {
       "dev.capability.ledger",
       "dev.capability.capability.api",
       "dev.capability.capability.runtime",
+      "dev.capability.acquire",
+      "dev.capability.acquire.sigstore",
+      "dev.capability.discovery",
+      "dev.capability.openapi",
       "dev.capability.cli");
 
   private static JavaClasses classes;
@@ -35,7 +46,7 @@ class ArchitectureTest {
   @Test
   void everyModuleWasImported() {
     for (String module : MODULE_PACKAGES) {
-      org.assertj.core.api.Assertions.assertThat(classes.stream().anyMatch(c -> c.getPackageName().startsWith(module)))
+      assertThat(classes.stream().anyMatch(c -> c.getPackageName().startsWith(module)))
           .as("classes of %s are on the test class path", module)
           .isTrue();
     }
@@ -67,7 +78,8 @@ class ArchitectureTest {
   void backendsNeverReachTheKernelRuntimeOrLedger() {
     noClasses().that().resideInAPackage("dev.capability.backend..")
         .should().dependOnClassesThat().resideInAnyPackage(
-            "dev.capability.kernel.core..", "dev.capability.capability..", "dev.capability.ledger..", "dev.capability.cli..")
+            "dev.capability.kernel.core..", "dev.capability.capability..", "dev.capability.acquire..", "dev.capability.discovery..",
+            "dev.capability.openapi..", "dev.capability.ledger..", "dev.capability.cli..")
         .check(classes);
   }
 
@@ -80,7 +92,9 @@ class ArchitectureTest {
 
   @Test
   void onlyTheCliAndBenchmarksReachTheLedger() {
-    noClasses().that().resideInAnyPackage("dev.capability.kernel..", "dev.capability.backend..", "dev.capability.capability..")
+    noClasses().that().resideInAnyPackage(
+            "dev.capability.kernel..", "dev.capability.backend..", "dev.capability.capability..", "dev.capability.acquire..",
+            "dev.capability.discovery..", "dev.capability.openapi..")
         .should().dependOnClassesThat().resideInAPackage("dev.capability.ledger..")
         .because("the ledger implements store SPIs of kernel-api; hosts wire it in")
         .check(classes);
@@ -95,12 +109,84 @@ class ArchitectureTest {
   }
 
   @Test
+  void theRuntimeKnowsNoneOfTheModulesBuiltOnIt() {
+    noClasses().that().resideInAPackage("dev.capability.capability.runtime..")
+        .should().dependOnClassesThat().resideInAnyPackage(
+            "dev.capability.acquire..", "dev.capability.discovery..", "dev.capability.openapi..", "dev.capability.cli..")
+        .because("capability-runtime is inspect, plan, decide, execute, verify and receipt; acquisition, discovery and OpenAPI import build on it")
+        .check(classes);
+  }
+
+  @Test
+  void acquisitionReachesSigstoreOnlyThroughItsSpi() {
+    noClasses().that().resideInAPackage("dev.capability.acquire..").and().resideOutsideOfPackage("dev.capability.acquire.sigstore..")
+        .should().dependOnClassesThat().resideInAnyPackage(
+            "dev.capability.acquire.sigstore..", "dev.sigstore..", "io.grpc..", "com.google.protobuf..")
+        .because("an embedder who verifies no Sigstore bundles must not inherit sigstore-java; the plug-in is found through ServiceLoader")
+        .check(classes);
+  }
+
+  @Test
+  void theCapabilityModulesDependOnlyDownwards() {
+    noClasses().that().resideInAPackage("dev.capability.acquire..")
+        .should().dependOnClassesThat().resideInAnyPackage("dev.capability.discovery..", "dev.capability.openapi..", "dev.capability.cli..")
+        .check(classes);
+    noClasses().that().resideInAPackage("dev.capability.discovery..")
+        .should().dependOnClassesThat().resideInAnyPackage(
+            "dev.capability.openapi..", "dev.capability.acquire.sigstore..", "dev.capability.cli..")
+        .check(classes);
+    noClasses().that().resideInAPackage("dev.capability.openapi..")
+        .should().dependOnClassesThat().resideInAnyPackage("dev.capability.acquire..", "dev.capability.cli..")
+        .check(classes);
+  }
+
+  @Test
   void nobodyOutsideAModuleUsesItsInternalPackages() {
-    for (String module : MODULE_PACKAGES) {
-      noClasses().that().resideOutsideOfPackage(module + "..")
-          .should().dependOnClassesThat().resideInAPackage(module + ".internal..")
-          .because(module + ".internal is the implementation of its module, not API")
-          .check(classes);
+    for (ArchRule rule : internalPackageRules()) {
+      rule.check(classes);
+    }
+  }
+
+  @Test
+  void theInternalPackageRuleCatchesAnotherModuleReachingIn() {
+    JavaClasses offending = new ClassFileImporter().importClasses(ReachesIntoAcquisition.class, ContentStore.class);
+    assertThat(internalPackageRules().stream().anyMatch(rule -> rule.evaluate(offending).hasViolation())).isTrue();
+    JavaClasses fromThePlugin = new ClassFileImporter().importClasses(PluginReachingIntoAcquisition.class, ContentStore.class);
+    assertThat(internalPackageRules().stream().anyMatch(rule -> rule.evaluate(fromThePlugin).hasViolation()))
+        .as("the Sigstore plug-in lives under dev.capability.acquire but is another module")
+        .isTrue();
+    JavaClasses within = new ClassFileImporter().importClasses(AcquisitionPipeline.class, ContentStore.class);
+    assertThat(internalPackageRules().stream().anyMatch(rule -> rule.evaluate(within).hasViolation())).isFalse();
+  }
+
+  /**
+   * One rule per module: no class of another module depends on its {@code internal} packages. A
+   * module whose package lies under another's ({@code dev.capability.acquire.sigstore} under
+   * {@code dev.capability.acquire}) counts as another module.
+   */
+  private static List<ArchRule> internalPackageRules() {
+    return MODULE_PACKAGES.stream()
+        .map(module -> {
+          List<String> nested = MODULE_PACKAGES.stream().filter(other -> other.startsWith(module + ".")).toList();
+          DescribedPredicate<JavaClass> outside = DescribedPredicate.describe(
+              "are outside " + module,
+              type -> !inPackage(type.getPackageName(), module) || nested.stream().anyMatch(n -> inPackage(type.getPackageName(), n)));
+          return noClasses().that(outside)
+              .should().dependOnClassesThat().resideInAPackage(module + ".internal..")
+              .because(module + ".internal is the implementation of its module, not API")
+              .allowEmptyShould(true);
+        })
+        .toList();
+  }
+
+  private static boolean inPackage(String name, String root) {
+    return name.equals(root) || name.startsWith(root + ".");
+  }
+
+  /** Test code of another module that reaches into acquisition's implementation, for the rule to catch. */
+  static final class ReachesIntoAcquisition {
+    Class<?> store() {
+      return ContentStore.class;
     }
   }
 }

@@ -2,7 +2,7 @@ package dev.capability.capability.runtime;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.capability.capability.runtime.internal.manifest.SchemaGuard;
-import dev.capability.capability.runtime.internal.manifest.StrictJson;
+import dev.capability.capability.runtime.support.StrictJson;
 import dev.capability.kernel.api.CapabilityException;
 import java.time.Clock;
 import java.time.Instant;

@@ -84,7 +84,7 @@ public final class TestPackages {
     return root;
   }
 
-  static String manifest(String integrity, String entryClass, String effectsJson) {
+  public static String manifest(String integrity, String entryClass, String effectsJson) {
     return """
         {
           "name": "test-capability",

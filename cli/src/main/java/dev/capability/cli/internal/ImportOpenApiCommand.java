@@ -1,11 +1,11 @@
 package dev.capability.cli.internal;
 
-import dev.capability.capability.runtime.openapi.ImportOptions;
-import dev.capability.capability.runtime.openapi.ImportedOperation;
-import dev.capability.capability.runtime.openapi.OpenApiCodes;
-import dev.capability.capability.runtime.openapi.OpenApiImport;
-import dev.capability.capability.runtime.openapi.OpenApiLimits;
-import dev.capability.capability.runtime.openapi.OpenApiRefusedException;
+import dev.capability.openapi.ImportOptions;
+import dev.capability.openapi.ImportedOperation;
+import dev.capability.openapi.OpenApiCodes;
+import dev.capability.openapi.OpenApiImport;
+import dev.capability.openapi.OpenApiLimits;
+import dev.capability.openapi.OpenApiRefusedException;
 import dev.capability.kernel.api.CapabilityException;
 import java.io.IOException;
 import java.io.InputStream;

@@ -1,6 +1,6 @@
 package dev.capability.cli.internal;
 
-import dev.capability.capability.runtime.discovery.NetworkAccess;
+import dev.capability.discovery.NetworkAccess;
 import picocli.CommandLine.Option;
 
 /** The allowances {@code search} and {@code import-openapi} share; without them only public HTTPS is reached. */

@@ -1,13 +1,13 @@
 package dev.capability.cli.internal;
 
 import dev.capability.capability.runtime.Effect;
-import dev.capability.capability.runtime.discovery.DiscoveryLimits;
-import dev.capability.capability.runtime.discovery.DiscoveryResult;
-import dev.capability.capability.runtime.discovery.FoundEntry;
-import dev.capability.capability.runtime.discovery.IndexFederation;
-import dev.capability.capability.runtime.discovery.IndexProblem;
-import dev.capability.capability.runtime.discovery.IndexSearch;
-import dev.capability.capability.runtime.discovery.SearchHit;
+import dev.capability.discovery.DiscoveryLimits;
+import dev.capability.discovery.DiscoveryResult;
+import dev.capability.discovery.FoundEntry;
+import dev.capability.discovery.IndexFederation;
+import dev.capability.discovery.IndexProblem;
+import dev.capability.discovery.IndexSearch;
+import dev.capability.discovery.SearchHit;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.time.Duration;

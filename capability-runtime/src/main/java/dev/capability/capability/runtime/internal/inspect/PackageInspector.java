@@ -15,7 +15,6 @@ import dev.capability.capability.runtime.internal.effects.ScopeGrammar;
 import dev.capability.capability.runtime.internal.scan.ClassFileReader;
 import dev.capability.capability.runtime.internal.scan.ClassHierarchy;
 import dev.capability.capability.runtime.internal.scan.EffectScanner;
-import dev.capability.capability.runtime.openapi.invoker.HttpOperationInvoker;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -26,6 +25,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.jar.Attributes;
 
 /**
@@ -46,9 +46,11 @@ public final class PackageInspector {
   private static final List<String> SIGNATURE_SUFFIXES = List.of(".sf", ".rsa", ".dsa", ".ec");
   /**
    * The one host class a package may carry: the OpenAPI invoker an import copies verbatim from the
-   * runtime, accepted only byte for byte identical to the runtime's own copy.
+   * host, accepted only byte for byte identical to the host's own copy. It lives in the
+   * capability-openapi module, which builds on this one, so it is named rather than linked: a host
+   * without that module on its class path has no copy, and accepts no package carrying the class.
    */
-  private static final String INVOKER = HttpOperationInvoker.class.getName();
+  private static final String INVOKER = "dev.capability.openapi.invoker.HttpOperationInvoker";
   private static final String INVOKER_ENTRY = INVOKER.replace('.', '/') + ".class";
   /** The class file major version of the running JVM (Java 17 is 61). */
   private static final int RUNTIME_MAJOR = Runtime.version().feature() + 44;
@@ -128,7 +130,7 @@ public final class PackageInspector {
             CapabilityCodes.PACKAGE_SECOND_MANIFEST,
             what + " holds a second capability manifest '" + ScopeGrammar.printable(name) + "'; only the package root's counts");
       }
-      if (!(manifest == null && name.equals(INVOKER_ENTRY) && Arrays.equals(contents.fileUnsafe(name), RuntimeInvoker.BYTES))) {
+      if (!(manifest == null && name.equals(INVOKER_ENTRY) && HostInvoker.BYTES.filter(own -> Arrays.equals(contents.fileUnsafe(name), own)).isPresent())) {
         checkReservedNamespace(name, what + " entry '" + ScopeGrammar.printable(name) + "'");
       }
       if (manifest != null && name.endsWith(".class")) {
@@ -144,16 +146,16 @@ public final class PackageInspector {
     }
   }
 
-  /** The runtime's own copy of the invoker class, read once, when a package first carries one. */
-  private static final class RuntimeInvoker {
-    static final byte[] BYTES = read();
+  /**
+   * The host's own copy of the invoker class, read once, when a package first carries one; empty
+   * when capability-openapi is not on the class path that loaded the runtime.
+   */
+  private static final class HostInvoker {
+    static final Optional<byte[]> BYTES = read();
 
-    private static byte[] read() {
-      try (InputStream in = HttpOperationInvoker.class.getResourceAsStream("/" + INVOKER_ENTRY)) {
-        if (in == null) {
-          throw new IllegalStateException("the runtime's class path has no " + INVOKER_ENTRY);
-        }
-        return in.readAllBytes();
+    private static Optional<byte[]> read() {
+      try (InputStream in = PackageInspector.class.getClassLoader().getResourceAsStream(INVOKER_ENTRY)) {
+        return in == null ? Optional.empty() : Optional.of(in.readAllBytes());
       } catch (IOException e) {
         throw new UncheckedIOException("cannot read " + INVOKER_ENTRY + " from the runtime's class path", e);
       }

@@ -8,6 +8,7 @@ import dev.capability.capability.runtime.Hook;
 import dev.capability.capability.runtime.PackageRefusedException;
 import dev.capability.capability.runtime.internal.archive.EntryNames;
 import dev.capability.capability.runtime.internal.effects.ScopeGrammar;
+import dev.capability.capability.runtime.support.StrictJson;
 import dev.capability.kernel.api.CapabilityException;
 import java.util.ArrayList;
 import java.util.EnumSet;

@@ -3,7 +3,7 @@ package dev.capability.capability.runtime.internal.policy;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.capability.capability.runtime.CapabilityCodes;
 import dev.capability.capability.runtime.Effect;
-import dev.capability.capability.runtime.internal.manifest.StrictJson;
+import dev.capability.capability.runtime.support.StrictJson;
 import dev.capability.kernel.api.CapabilityException;
 import java.util.Iterator;
 import java.util.LinkedHashSet;

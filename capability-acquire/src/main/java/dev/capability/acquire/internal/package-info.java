@@ -1,0 +1,2 @@
+/** Sources, the content-addressed store and the verifiers behind package acquisition. */
+package dev.capability.acquire.internal;

@@ -1,0 +1,16 @@
+package dev.capability.openapi;
+
+import dev.capability.kernel.api.CapabilityException;
+
+/** An OpenAPI document was refused; {@link #code()} is one of {@link OpenApiCodes}. */
+public class OpenApiRefusedException extends CapabilityException {
+  private static final long serialVersionUID = 1L;
+
+  public OpenApiRefusedException(String code, String message) {
+    super(code, message);
+  }
+
+  public OpenApiRefusedException(String code, String message, Throwable cause) {
+    super(code, message, cause);
+  }
+}

@@ -1,8 +1,0 @@
-/**
- * Discovery: reading public capability index documents and searching them. Everything an index
- * says is untrusted metadata; nothing here fetches a package, runs code or grants anything.
- *
- * <p>Start with {@link dev.capability.capability.runtime.discovery.IndexFederation#traverse} and
- * {@link dev.capability.capability.runtime.discovery.IndexSearch#search}.
- */
-package dev.capability.capability.runtime.discovery;

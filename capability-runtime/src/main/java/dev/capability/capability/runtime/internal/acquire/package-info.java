@@ -1,2 +1,0 @@
-/** Sources, the content-addressed store and the verifiers behind package acquisition. */
-package dev.capability.capability.runtime.internal.acquire;

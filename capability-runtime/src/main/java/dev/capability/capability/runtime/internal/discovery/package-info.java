@@ -1,2 +1,0 @@
-/** Implementation of discovery: URL canonicalization, address checks, bounded HTTP, traversal, ranking. */
-package dev.capability.capability.runtime.internal.discovery;

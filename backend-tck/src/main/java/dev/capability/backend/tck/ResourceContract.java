@@ -200,12 +200,13 @@ public interface ResourceContract extends BackendUnderTest {
     try (Workspace workspace = Workspace.create()) {
       Launches launches = new Launches(this, workspace);
       // Empty files cost the tmpfs no bytes, only inodes: an inode limit or the kernel memory
-      // charged to the run must stop them.
+      // charged to the run must stop them. A regular builtin, since a failed redirection of a
+      // special one (":") ends the shell itself.
       Path files =
           workspace.script(
               "files.sh",
-              "cd /tmp || exit 4; i=0; while [ $i -lt 200000 ]; do : > f$i || exit 3; i=$((i+1));"
-                  + " done; echo $i");
+              "cd /tmp || exit 4; i=0; while [ $i -lt 200000 ]; do true > f$i || exit 3;"
+                  + " i=$((i+1)); done; echo $i");
 
       LaunchResult attack =
           launches.run(launches.spec(files).timeout(Duration.ofMinutes(5)).build());

@@ -92,7 +92,8 @@ public record ExecArgumentLimit(long maxBytes, String basis, String where) {
    * @param executable the command, for messages
    * @param arguments every argument of the {@code execve}, argv[0] included
    * @param environment the environment it gets
-   * @param reserved bytes of further strings the launcher adds, counted against the limit
+   * @param reserved bytes of further strings the launcher adds, counted against the limit; 0 for
+   *     none
    * @param reservedWhat what those are, for messages
    * @throws LaunchFailedException with code {@link LaunchFailedException#ARGUMENT_LIST_TOO_LONG}
    */
@@ -124,8 +125,9 @@ public record ExecArgumentLimit(long maxBytes, String basis, String where) {
     if (total > maxBytes) {
       throw tooLong(
           "the arguments and environment of " + executable + " take " + total
-              + " bytes (each string with its NUL byte and a pointer, " + reserved + " for "
-              + reservedWhat + " included), over the " + maxBytes + " an execve " + where
+              + " bytes (each string with its NUL byte and a pointer"
+              + (reserved > 0 ? ", " + reserved + " for " + reservedWhat + " included" : "")
+              + "), over the " + maxBytes + " an execve " + where
               + " accepts (" + basis + ")");
     }
   }

@@ -1,5 +1,6 @@
 package dev.capability.backend.process.internal;
 
+import dev.capability.backend.support.ExecArgumentLimit;
 import dev.capability.backend.support.WriteBudget;
 import dev.capability.kernel.api.BackendUnavailableException;
 import dev.capability.kernel.api.backend.ExecutionBackend;
@@ -59,6 +60,8 @@ public final class ProcessBackend implements ExecutionBackend {
   private final Duration drainWait;
   private final Set<IsolationCapability> capabilities;
   private final Optional<String> writeBudget;
+  private final ExecArgumentLimit argumentLimit =
+      ExecArgumentLimit.inheritedFromThisProcess("by this JVM's children");
 
   /** A backend that starts commands in their own session when {@code session} allows it. */
   public ProcessBackend(SessionSupport session) {
@@ -178,7 +181,10 @@ public final class ProcessBackend implements ExecutionBackend {
               + PRLIMIT_PATHS);
     }
     JvmProcesses jvm = JvmProcesses.current();
-    ProcessBuilder builder = new ProcessBuilder(command(spec));
+    List<String> command = command(spec);
+    // prlimit, setsid and the command each exec this argv (less its head) with this environment.
+    argumentLimit.check(LaunchPreflight.describe(spec), command, spec.environment(), 0, "");
+    ProcessBuilder builder = new ProcessBuilder(command);
     builder.environment().clear();
     builder.environment().putAll(spec.environment());
     builder.directory(spec.workingDirectory().toFile());

@@ -6,18 +6,24 @@ import static dev.capability.backend.process.internal.CommandFixtures.script;
 import static dev.capability.backend.process.internal.CommandFixtures.sessionBackend;
 import static dev.capability.backend.process.internal.CommandFixtures.spec;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.capability.kernel.api.backend.IsolationCapability;
+import dev.capability.kernel.api.backend.LaunchFailedException;
 import dev.capability.kernel.api.backend.LaunchResult;
 import dev.capability.kernel.api.backend.ResourceBound;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Collections;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** Disk attacks on the process backend end with the bound they hit, reported in the result. */
+/**
+ * Disk attacks on the process backend end with the bound they hit, reported in the result; argv
+ * beyond what the kernel's execve takes is refused with a code.
+ */
 class ProcessResourceBoundsTest {
   @TempDir Path dir;
 
@@ -27,6 +33,37 @@ class ProcessResourceBoundsTest {
   void advertisesTheFileSizeLimitAndTheWriteBudget() {
     assertThat(backend.capabilities())
         .contains(IsolationCapability.FILE_SIZE_LIMIT, IsolationCapability.WRITE_BUDGET);
+  }
+
+  @Test
+  void argumentsBeyondTheKernelsExecveLimitsAreRefusedWithACodeBeforeLaunch() {
+    LaunchResult control =
+        backend.launch(
+            spec(script(dir, "echo $#"), dir, newMarker())
+                .arguments(List.of("a".repeat(128 * 1024 - 1)))
+                .build());
+
+    assertThat(control.stdout().text()).isEqualTo("1\n");
+    assertThatThrownBy(
+            () ->
+                backend.launch(
+                    spec(script(dir, "echo $#"), dir, newMarker())
+                        .arguments(List.of("a".repeat(128 * 1024)))
+                        .build()))
+        .isInstanceOfSatisfying(
+            LaunchFailedException.class,
+            e -> assertThat(e.code()).isEqualTo(LaunchFailedException.ARGUMENT_LIST_TOO_LONG))
+        .hasMessageContaining("over the 131072 Linux allows one argument");
+    assertThatThrownBy(
+            () ->
+                backend.launch(
+                    spec(script(dir, "echo $#"), dir, newMarker())
+                        .arguments(Collections.nCopies(200, "a".repeat(64 * 1024 - 1)))
+                        .build()))
+        .isInstanceOfSatisfying(
+            LaunchFailedException.class,
+            e -> assertThat(e.code()).isEqualTo(LaunchFailedException.ARGUMENT_LIST_TOO_LONG))
+        .hasMessageContaining("an execve by this JVM's children accepts");
   }
 
   @Test

@@ -273,6 +273,10 @@ final class ContainerRun {
       try {
         client.startContainerCmd(id).exec();
         stdin.containerStarted();
+        if (writeBudget.exceeded()) {
+          // Exceeded before the start (the roots could not be measured): its kill found nothing.
+          signal(id, "KILL");
+        }
       } catch (DockerException e) {
         throw new LaunchFailedException(
             "the daemon could not start " + spec.executable().path() + ": " + e.getMessage(), e);

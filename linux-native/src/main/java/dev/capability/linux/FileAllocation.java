@@ -32,7 +32,10 @@ public record FileAllocation(
   public static Optional<FileAllocation> of(Path path) throws IOException {
     try (Memory buffer = new Memory(StatxCall.STATX_SIZE)) {
       int mask =
-          StatxCall.STATX_TYPE | StatxCall.STATX_NLINK | StatxCall.STATX_INO | StatxCall.STATX_BLOCKS;
+          StatxCall.STATX_TYPE
+              | StatxCall.STATX_NLINK
+              | StatxCall.STATX_INO
+              | StatxCall.STATX_BLOCKS;
       if (StatxCall.INSTANCE.statx(
               StatxCall.AT_FDCWD, path.toString(), StatxCall.AT_SYMLINK_NOFOLLOW, mask, buffer)
           != 0) {

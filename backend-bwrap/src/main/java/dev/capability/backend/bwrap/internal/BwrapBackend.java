@@ -36,9 +36,9 @@ public final class BwrapBackend implements ExecutionBackend {
   private static final Duration SETTLE = Duration.ofSeconds(5);
 
   /**
-   * Bytes counted for what the launcher adds to the command's arguments ({@code prlimit}, {@code
-   * flock}, {@code setpriv} and {@code bwrap} with their options, {@code env -u PWD --}) and for the
-   * {@code PWD} bwrap sets: well over what they take.
+   * Bytes counted for what the launcher adds to the command's arguments ({@code prlimit},
+   * {@code flock}, {@code setpriv} and {@code bwrap} with their options, {@code env -u PWD --})
+   * and for the {@code PWD} bwrap sets: well over what they take.
    */
   static final long LAUNCHER_BYTES = 4096;
 

@@ -46,15 +46,18 @@ class BwrapArgumentLimitTest {
   }
 
   private LaunchResult launch(List<String> arguments, Map<String, String> environment) {
-    return GATE.backend().launch(spec(counter, repo).arguments(arguments).environment(environment).build());
+    return GATE.backend()
+        .launch(spec(counter, repo).arguments(arguments).environment(environment).build());
   }
 
   @Test
   void oneArgumentOverTheKernelsLimitForOneStringIsRefusedWithACode() {
-    LaunchResult control = launch(List.of("a".repeat(128 * 1024 - 1)), Map.of("PATH", "/usr/bin:/bin"));
+    LaunchResult control =
+        launch(List.of("a".repeat(128 * 1024 - 1)), Map.of("PATH", "/usr/bin:/bin"));
 
     assertThat(control.stdout().text()).isEqualTo("1\n");
-    assertThatThrownBy(() -> launch(List.of("a".repeat(128 * 1024)), Map.of("PATH", "/usr/bin:/bin")))
+    assertThatThrownBy(
+            () -> launch(List.of("a".repeat(128 * 1024)), Map.of("PATH", "/usr/bin:/bin")))
         .isInstanceOfSatisfying(
             LaunchFailedException.class,
             e -> assertThat(e.code()).isEqualTo(LaunchFailedException.ARGUMENT_LIST_TOO_LONG))

@@ -142,7 +142,9 @@ class BwrapResourceLimitTest {
           .isLessThan(64)
           .isPositive();
       assertThat(attack.timedOut()).isFalse();
-      assertThat(attack.boundsHit()).as("a refused fork is reported").contains(ResourceBound.PROCESSES);
+      assertThat(attack.boundsHit())
+          .as("a refused fork is reported")
+          .contains(ResourceBound.PROCESSES);
     }
   }
 
@@ -197,12 +199,13 @@ class BwrapResourceLimitTest {
   void writingPastTheWriteBudgetEndsTheSandboxAndIsReported() throws Exception {
     // 200 MiB into a writable root with a 50 MiB budget; the command then waits, so only the
     // budget can end it before its timeout.
-    String writer = "head -c " + (200L << 20) + " /dev/zero > out/big; echo written; exec sleep 120";
+    String writer =
+        "head -c " + (200L << 20) + " /dev/zero > out/big; echo written; exec sleep 120";
     String marker = Sandboxes.newMarker();
     try (BwrapBackend plain = Sandboxes.backend(Map.of())) {
       LaunchResult control =
           plain.launch(
-              spec(script(bin, "head -c " + (10L << 20) + " /dev/zero > out/small; echo written"), repo)
+              spec(script(bin, "head -c " + (10L << 20) + " /dev/zero > out/small"), repo)
                   .writableRoots(List.of(writable))
                   .maxWriteBytes(50L << 20)
                   .build());
@@ -240,7 +243,9 @@ class BwrapResourceLimitTest {
       LaunchResult attack =
           limited.launch(spec(script(bin, files), repo).timeout(Duration.ofMinutes(5)).build());
 
-      assertThat(control.stdout().text()).as("without a memory limit they fit").isEqualTo("50000\n");
+      assertThat(control.stdout().text())
+          .as("without a memory limit they fit")
+          .isEqualTo("50000\n");
       assertThat(attack.stdout().text()).doesNotContain("100000");
       assertThat(attack.boundsHit()).as(attack.toString()).contains(ResourceBound.MEMORY);
       assertThat(attack.timedOut()).isFalse();

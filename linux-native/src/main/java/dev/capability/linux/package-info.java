@@ -1,7 +1,8 @@
 /**
  * The project's whole native surface, on Linux, through JNA: a directory or file opened without
  * following any symbolic link on the way ({@link dev.capability.linux.PinnedPath}), a spawn that
- * hands chosen descriptors to the child ({@link dev.capability.linux.DescriptorSpawn}), and seccomp
- * filters built with the system's libseccomp. Nothing else in the project calls native code.
+ * hands chosen descriptors to the child ({@link dev.capability.linux.DescriptorSpawn}), seccomp
+ * filters built with the system's libseccomp, and the disk space a file takes ({@link
+ * dev.capability.linux.FileAllocation}, {@code statx}). Nothing else in the project calls native code.
  */
 package dev.capability.linux;

@@ -20,13 +20,13 @@ package dev.capability.backend.tck;
  * }
  * }</pre>
  *
- * The test then runs {@link BaselineContract}, {@link TerminationContract} and {@link
- * IsolationContract}. A test class may instead implement only some of those interfaces. The other
- * hooks of {@link BackendUnderTest} have defaults for backends whose commands run as processes of
- * this machine.
+ * The test then runs {@link BaselineContract}, {@link TerminationContract}, {@link
+ * IsolationContract} and {@link ResourceContract}. A test class may instead implement only some of
+ * those interfaces. The other hooks of {@link BackendUnderTest} have defaults for backends whose
+ * commands run as processes of this machine.
  */
 public abstract class ExecutionBackendContract
-    implements BaselineContract, TerminationContract, IsolationContract {
+    implements BaselineContract, TerminationContract, IsolationContract, ResourceContract {
 
   /** For subclasses. */
   protected ExecutionBackendContract() {}

@@ -5,8 +5,8 @@ package dev.capability.backend.tck;
  * the backend must not advertise the capability it breaks, and an advertised capability is
  * demonstrated by the attack failing. Judged on the host wherever the effect is visible there.
  *
- * <p>Not covered: {@code MEMORY_LIMIT}, {@code PID_LIMIT} and {@code CPU_LIMIT}, whose bounds are
- * backend configuration the suite cannot know; a backend tests those itself.
+ * <p>Resource bounds are attacked by {@link ResourceContract}; {@code CPU_LIMIT} only shows in
+ * timing, which the suite never measures.
  */
 public interface IsolationContract
     extends FilesystemContract,

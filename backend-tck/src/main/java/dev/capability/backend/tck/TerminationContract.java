@@ -1,13 +1,17 @@
 package dev.capability.backend.tck;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.fail;
 
 import dev.capability.kernel.api.backend.IsolationCapability;
 import dev.capability.kernel.api.backend.LaunchResult;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Set;
+import java.util.UUID;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -132,6 +136,63 @@ public interface TerminationContract extends BackendUnderTest {
       assertEndedOrNotClaimed(
           run,
           Set.of(IsolationCapability.SESSION_TERMINATION, IsolationCapability.TREE_TERMINATION));
+    }
+  }
+
+  /**
+   * The host JVM dies by SIGKILL (no shutdown hook, no finally block runs) while the backend runs a
+   * command that started a daemon in a session of its own; a backend that advertises {@code
+   * TERMINATION_ON_HOST_EXIT} ends both with it. The host is a JVM of its own ({@link
+   * HostJvmFixture}) that creates the backend by its id with default settings.
+   */
+  @Test
+  default void theWholeTreeEndsWhenTheHostJvmIsKilled() throws Exception {
+    Assumptions.assumeTrue(
+        backend().capabilities().contains(IsolationCapability.TERMINATION_ON_HOST_EXIT),
+        "the backend does not advertise TERMINATION_ON_HOST_EXIT");
+    try (Workspace workspace = Workspace.create()) {
+      String marker = "ck-tck-host-" + UUID.randomUUID();
+      Path ready = workspace.writable().resolve("ready");
+      Path tree =
+          workspace.script(
+              "tree.sh",
+              "setsid -f sleep 3600\nsleep 3600 &\necho ready > writable/ready\nwait");
+      Process host =
+          new ProcessBuilder(
+                  Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                  "-cp",
+                  System.getProperty("java.class.path"),
+                  HostJvmFixture.class.getName(),
+                  backend().id(),
+                  workspace.repository().toString(),
+                  workspace.writable().toString(),
+                  tree.toString(),
+                  marker)
+              .redirectOutput(ProcessBuilder.Redirect.DISCARD)
+              .redirectError(workspace.root().resolve("host.err").toFile())
+              .start();
+      try {
+        long deadline = System.nanoTime() + HostJvmFixture.WAIT.toNanos();
+        while (!Files.exists(ready) || liveProcessesMarkedWith(marker).size() < 2) {
+          if (!host.isAlive() || System.nanoTime() > deadline) {
+            fail(
+                "the host's command never got ready: "
+                    + Files.readString(workspace.root().resolve("host.err")));
+          }
+          Thread.sleep(50);
+        }
+        host.destroyForcibly().waitFor();
+        List<String> left = liveProcessesMarkedWith(marker);
+        while (!left.isEmpty() && System.nanoTime() < deadline) {
+          Thread.sleep(50);
+          left = liveProcessesMarkedWith(marker);
+        }
+
+        assertThat(left).as("processes of the run alive after its host JVM was killed").isEmpty();
+      } finally {
+        host.destroyForcibly();
+        endProcessesMarkedWith(marker);
+      }
     }
   }
 

@@ -41,6 +41,14 @@ final class PlainBackendContracts {
     }
   }
 
+  /** The resource attacks against a plain child process that claims every capability. */
+  static class OverclaimingResources implements ResourceContract {
+    @Override
+    public ExecutionBackend backend() {
+      return PlainProcessBackend.claimingEverything();
+    }
+  }
+
   static class HonestBaseline implements BaselineContract {
     @Override
     public ExecutionBackend backend() {

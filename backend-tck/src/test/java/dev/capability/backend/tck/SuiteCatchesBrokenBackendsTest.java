@@ -103,6 +103,14 @@ class SuiteCatchesBrokenBackendsTest {
   }
 
   @Test
+  void claimingTheFileSizeLimitWithoutSettingItFails() {
+    Set<String> tests = Set.of("aFilePastMaxFileBytesEndsTheCommandWithTheBound");
+
+    assertThat(failures(methods(PlainBackendContracts.OverclaimingResources.class, tests)).keySet())
+        .containsExactlyInAnyOrderElementsOf(tests);
+  }
+
+  @Test
   void aBackendThatLeaksTheJvmEnvironmentFails() {
     String test = "commandSeesExactlyTheSpecEnvironment";
 

@@ -41,7 +41,8 @@ final class DoctorCommand implements Callable<Integer> {
     PROCESSES("processes", "processes", IsolationCapability.PID_LIMIT, false),
     CPU("cpu", "cpu", IsolationCapability.CPU_LIMIT, false),
     TMP_SIZE("tmpSize", "/tmp size", IsolationCapability.PRIVATE_TMP, false),
-    FILE_SIZE("fileSize", "file size", null, false);
+    FILE_SIZE("fileSize", "file size", IsolationCapability.FILE_SIZE_LIMIT, false),
+    WRITE_BUDGET("writeBudget", "write budget", IsolationCapability.WRITE_BUDGET, false);
 
     final String key;
     final String label;

@@ -126,6 +126,13 @@ final class ExecCommand implements Callable<Integer> {
     } else if (result.status() == ExecutionStatus.MEMORY_LIMIT) {
       console.err().println("capability: memory limit reached; the out-of-memory killer ended the command"
           + result.exitCode().stream().mapToObj(code -> " (exit " + code + ")").findFirst().orElse(""));
+    } else if (result.status() == ExecutionStatus.PROCESS_LIMIT) {
+      console.err().println("capability: process limit reached; a fork of the command was refused"
+          + result.exitCode().stream().mapToObj(code -> " (exit " + code + ")").findFirst().orElse(""));
+    } else if (result.status() == ExecutionStatus.FILE_SIZE_LIMIT) {
+      console.err().println("capability: file size limit reached; the write was refused and SIGXFSZ ended the command");
+    } else if (result.status() == ExecutionStatus.WRITE_LIMIT) {
+      console.err().println("capability: write budget reached; the writable roots grew beyond it and the command was ended");
     } else if (result.status() == ExecutionStatus.LAUNCH_FAILED) {
       console.err().println("capability: could not launch: " + result.failureMessage());
     }

@@ -58,7 +58,7 @@ public final class ExitCodes {
     }
     return switch (result.status()) {
       case COMPLETED -> result.exitCode().orElse(CANNOT_EXECUTE);
-      case TIMED_OUT, OUTPUT_LIMIT, MEMORY_LIMIT -> BOUND_HIT;
+      case TIMED_OUT, OUTPUT_LIMIT, MEMORY_LIMIT, PROCESS_LIMIT, FILE_SIZE_LIMIT, WRITE_LIMIT -> BOUND_HIT;
       case LAUNCH_FAILED -> CANNOT_EXECUTE;
       case DENIED -> switch (result.decision().code()) {
         case "EXECUTABLE_NOT_FOUND" -> NOT_FOUND;

@@ -246,7 +246,8 @@ class CapabilityCliTest {
     assertThat(bounds.get("tree").asBoolean()).isFalse();
     assertThat(bounds.get("hostExit").asBoolean()).isFalse();
     assertThat(bounds.get("memory").asBoolean()).isFalse();
-    assertThat(bounds.get("fileSize").asBoolean()).isFalse();
+    assertThat(bounds.get("fileSize").asBoolean()).isTrue();
+    assertThat(bounds.get("writeBudget").asBoolean()).isTrue();
     assertThat(process.get("diagnostics").get("TERMINATION_ON_HOST_EXIT").asText()).contains("not provided");
   }
 
@@ -256,9 +257,9 @@ class CapabilityCliTest {
 
     assertThat(outcome.exitCode()).isZero();
     assertThat(outcome.out()).contains("process: available, not a sandbox: runs only when named with --backend")
-        .containsPattern("(?m)^  bounds enforced: timeout, output(, session ends on timeout)?$")
+        .containsPattern("(?m)^  bounds enforced: timeout, output(, session ends on timeout)?, file size, write budget$")
         .containsPattern("(?m)^  bounds not enforced: .*whole tree ends on timeout, tree ends when the host JVM dies, memory, "
-            + "processes, cpu, /tmp size, file size$");
+            + "processes, cpu, /tmp size$");
   }
 
   @Test

@@ -15,6 +15,21 @@ public enum ExecutionStatus {
    * ended a process of it; the exit code, when there is one, is what the command then exited with.
    */
   MEMORY_LIMIT,
+  /**
+   * A process of the command could not be created because the run's process limit was reached
+   * (the backend's {@code PID_LIMIT}); the command may have ended by itself after the failed fork.
+   */
+  PROCESS_LIMIT,
+  /**
+   * The command was ended by {@code SIGXFSZ}: it wrote beyond the policy's {@code maxFileBytes};
+   * the write was refused and the exit code is 153 (128 + 25).
+   */
+  FILE_SIZE_LIMIT,
+  /**
+   * The command's writable roots grew by more than the policy's {@code maxWriteBytes}, and the
+   * whole process tree was ended.
+   */
+  WRITE_LIMIT,
   /** The command was authorized but could not be started. */
   LAUNCH_FAILED
 }

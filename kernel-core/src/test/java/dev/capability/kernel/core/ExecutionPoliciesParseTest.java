@@ -71,6 +71,17 @@ class ExecutionPoliciesParseTest {
   }
 
   @Test
+  void aWriteBudgetIsReadAndChangesTheHashOnlyWhenNotTheDefault() {
+    var budget = ExecutionPolicies.parse("{\"version\": 1, \"maxWriteBytes\": 52428800}", "a");
+    var spelledOut = ExecutionPolicies.parse("{\"version\": 1, \"maxWriteBytes\": 4294967296}", "a");
+
+    assertThat(budget.policy().maxWriteBytes()).isEqualTo(50L << 20);
+    assertThat(budget.hash()).isNotEqualTo(ExecutionPolicies.parse("{\"version\":1}", "b").hash());
+    assertThat(spelledOut.hash()).isEqualTo(ExecutionPolicies.parse("{\"version\":1}", "b").hash());
+    assertThat(ExecutionPolicies.parse("{\"version\":1}", "b").policy().maxWriteBytes()).isEqualTo(4L << 30);
+  }
+
+  @Test
   void readsEveryPartOfTheFormat() {
     String json = """
         {
@@ -188,6 +199,8 @@ class ExecutionPoliciesParseTest {
       "\"timeoutMillis\": 0|/timeoutMillis: the timeout must be a whole number of milliseconds between 1 ms and 24 h",
       "\"maxOutputBytes\": -1|/maxOutputBytes: must be between 1 and 1073741824",
       "\"maxFileBytes\": 0|/maxFileBytes: must be between 1 and 1125899906842624",
+      "\"maxWriteBytes\": -5|/maxWriteBytes: must be between 1 and 1125899906842624",
+      "\"maxWriteBytes\": \"4G\"|/maxWriteBytes: expected an integer, found string",
       "\"timeoutMillis\": 99999999999999999999|/timeoutMillis: must be between",
       "\"allowRepositoryExecutables\": \"false\"|/allowRepositoryExecutables: expected true or false, found string",
       "\"allowRepositoryExecutables\": null|expected true or false, found null",

@@ -202,6 +202,8 @@ class PolicyValidationTest {
     assertRefused(ExecutionPolicy.builder().maxOutputBytes((1L << 30) + 1).build(), "POLICY_INVALID", "/maxOutputBytes");
     assertRefused(ExecutionPolicy.builder().maxFileBytes(0).build(), "POLICY_INVALID", "/maxFileBytes");
     assertRefused(ExecutionPolicy.builder().maxFileBytes((1L << 50) + 1).build(), "POLICY_INVALID", "/maxFileBytes");
+    assertRefused(ExecutionPolicy.builder().maxWriteBytes(0).build(), "POLICY_INVALID", "/maxWriteBytes");
+    assertRefused(ExecutionPolicy.builder().maxWriteBytes((1L << 50) + 1).build(), "POLICY_INVALID", "/maxWriteBytes");
   }
 
   @Test

@@ -31,7 +31,8 @@ public final class Exporter {
 
   private static final Pattern SHA256 = Pattern.compile("[0-9a-f]{64}");
   private static final Pattern SHA512 = Pattern.compile("[0-9a-f]{128}");
-  private static final Set<String> RAN = Set.of("COMPLETED", "TIMED_OUT", "OUTPUT_LIMIT", "MEMORY_LIMIT");
+  private static final Set<String> RAN = Set.of(
+      "COMPLETED", "TIMED_OUT", "OUTPUT_LIMIT", "MEMORY_LIMIT", "PROCESS_LIMIT", "FILE_SIZE_LIMIT", "WRITE_LIMIT");
 
   private final Path db;
 

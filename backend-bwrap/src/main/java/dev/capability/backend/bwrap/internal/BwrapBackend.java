@@ -1,5 +1,6 @@
 package dev.capability.backend.bwrap.internal;
 
+import dev.capability.backend.support.ExecArgumentLimit;
 import dev.capability.kernel.api.BackendUnavailableException;
 import dev.capability.kernel.api.backend.BackendConfig;
 import dev.capability.kernel.api.backend.ExecutionBackend;
@@ -10,7 +11,9 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.EnumSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
@@ -32,10 +35,19 @@ public final class BwrapBackend implements ExecutionBackend {
   private static final Logger LOG = LoggerFactory.getLogger(BwrapBackend.class);
   private static final Duration SETTLE = Duration.ofSeconds(5);
 
+  /**
+   * Bytes counted for what the launcher adds to the command's arguments ({@code prlimit},
+   * {@code flock}, {@code setpriv} and {@code bwrap} with their options, {@code env -u PWD --})
+   * and for the {@code PWD} bwrap sets: well over what they take.
+   */
+  static final long LAUNCHER_BYTES = 4096;
+
   private final HostSupport support;
   private final Path base;
   private final SandboxLauncher launcher;
   private final SandboxIdentity identity;
+  private final ExecArgumentLimit argumentLimit =
+      ExecArgumentLimit.inheritedFromThisProcess("in the sandbox");
 
   private BwrapBackend(HostSupport support, BwrapSettings settings, Path base) {
     this.support = support;
@@ -134,6 +146,15 @@ public final class BwrapBackend implements ExecutionBackend {
               + spec.executable().path()
               + "; see its diagnostics for why");
     }
+    List<String> argv = new ArrayList<>();
+    argv.add(spec.executable().path().toString());
+    argv.addAll(spec.arguments());
+    argumentLimit.check(
+        spec.executable().path().toString(),
+        argv,
+        spec.environment(),
+        LAUNCHER_BYTES,
+        "the launcher's own arguments and PWD");
     return launcher.launch(spec);
   }
 

@@ -1,5 +1,6 @@
 package dev.capability.backend.bwrap.internal;
 
+import dev.capability.backend.support.WriteBudget;
 import dev.capability.kernel.api.backend.IsolationCapability;
 import java.util.EnumSet;
 import java.util.List;
@@ -125,6 +126,24 @@ final class CapabilityAssessment {
         flags.sizedTmpfs() && report.mounts().containsKey("/tmp"),
         diagnostics.getOrDefault("PRIVATE_TMP", "the probe sandbox has no private /tmp"));
     limits(verified, cgroup);
+    verified.add(IsolationCapability.FILE_SIZE_LIMIT);
+    diagnostics.put(
+        "FILE_SIZE_LIMIT",
+        "RLIMIT_FSIZE of every process, set by prlimit to the spec's maxFileBytes"
+            + settings.limits().fileSizeBytes().stream()
+                .mapToObj(bytes -> " (at most " + bytes + ")")
+                .findFirst()
+                .orElse(""));
+    Optional<String> noWriteBudget = WriteBudget.unavailable();
+    if (noWriteBudget.isEmpty()) {
+      verified.add(IsolationCapability.WRITE_BUDGET);
+      diagnostics.put(
+          "WRITE_BUDGET",
+          "the writable roots are measured while the command runs (blocks allocated) and the"
+              + " sandbox is ended when they grow by more than the spec's maxWriteBytes");
+    } else {
+      diagnostics.put("WRITE_BUDGET", "not available: " + noWriteBudget.get());
+    }
     diagnostics.put(
         "SECCOMP",
         flags.seccomp()

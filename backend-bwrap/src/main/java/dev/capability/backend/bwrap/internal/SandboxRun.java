@@ -1,11 +1,15 @@
 package dev.capability.backend.bwrap.internal;
 
 import dev.capability.backend.support.Deadline;
+import dev.capability.backend.support.FileSizeSignal;
+import dev.capability.backend.support.WriteBudget;
 import dev.capability.kernel.api.CapturedOutput;
 import dev.capability.kernel.api.backend.LaunchResult;
 import dev.capability.kernel.api.backend.LaunchSpec;
+import dev.capability.kernel.api.backend.ResourceBound;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.EnumSet;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalInt;
@@ -16,8 +20,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * One started sandbox seen through to its end: drains its output, waits for its exit, timeout or
- * output limit, ends it when needed, and reports what happened.
+ * One started sandbox seen through to its end: drains its output, watches its write budget, waits
+ * for its exit, timeout, output limit or write budget, ends it when needed, and reports what
+ * happened.
  */
 final class SandboxRun {
   private static final Logger LOG = LoggerFactory.getLogger(SandboxRun.class);
@@ -28,6 +33,7 @@ final class SandboxRun {
   private enum Stop {
     EXITED,
     OUTPUT_LIMIT,
+    WRITE_BUDGET,
     TIMEOUT,
     INTERRUPTED
   }
@@ -42,8 +48,12 @@ final class SandboxRun {
   private final CountDownLatch stopped = new CountDownLatch(1);
   private final BoundedOutput stdout;
   private final BoundedOutput stderr;
+  private final WriteBudget writeBudget;
 
-  /** Starts draining the launcher's stdout and stderr at once, on daemon threads. */
+  /**
+   * Starts draining the launcher's stdout and stderr at once, on daemon threads, and measures the
+   * writable roots for the write budget; construct it before the sandbox's command can start.
+   */
   SandboxRun(
       Process launcher,
       String runToken,
@@ -66,11 +76,15 @@ final class SandboxRun {
     daemon("stdout-" + launcher.pid(), stdout);
     daemon("stderr-" + launcher.pid(), stderr);
     launcher.onExit().thenRun(stopped::countDown);
+    this.writeBudget = WriteBudget.watch(spec, stopped::countDown);
   }
 
   /** Waits for the end, ends the sandbox when needed, and reports. */
   LaunchResult await() {
-    Stop stop = waitForStop();
+    Stop stop;
+    try (writeBudget) {
+      stop = waitForStop();
+    }
     LOG.debug("sandbox {} stopped: {}", launcher.pid(), stop);
     String termination = SandboxTerminator.NONE;
     if (stop != Stop.EXITED) {
@@ -91,7 +105,7 @@ final class SandboxRun {
         exitCode,
         stop == Stop.TIMEOUT,
         stdout.exceeded() || stderr.exceeded(),
-        cgroup.map(RunCgroup::memoryLimitHit).orElse(false),
+        boundsHit(exitCode),
         out,
         err,
         startedAt,
@@ -99,10 +113,30 @@ final class SandboxRun {
         termination);
   }
 
+  private EnumSet<ResourceBound> boundsHit(OptionalInt exitCode) {
+    EnumSet<ResourceBound> hit = EnumSet.noneOf(ResourceBound.class);
+    if (writeBudget.finish()) {
+      hit.add(ResourceBound.WRITE_BUDGET);
+    }
+    if (cgroup.map(RunCgroup::memoryLimitHit).orElse(false)) {
+      hit.add(ResourceBound.MEMORY);
+    }
+    if (cgroup.map(RunCgroup::processLimitHit).orElse(false)) {
+      hit.add(ResourceBound.PROCESSES);
+    }
+    if (FileSizeSignal.endedBy(exitCode)) {
+      hit.add(ResourceBound.FILE_SIZE);
+    }
+    return hit;
+  }
+
   private Stop waitForStop() {
     while (true) {
       if (stdout.exceeded() || stderr.exceeded()) {
         return Stop.OUTPUT_LIMIT;
+      }
+      if (writeBudget.exceeded()) {
+        return Stop.WRITE_BUDGET;
       }
       if (!launcher.isAlive()) {
         return Stop.EXITED;

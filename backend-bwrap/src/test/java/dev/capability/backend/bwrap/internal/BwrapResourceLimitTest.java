@@ -11,6 +11,7 @@ import dev.capability.backend.tck.BackendGate;
 import dev.capability.kernel.api.BackendUnavailableException;
 import dev.capability.kernel.api.backend.IsolationCapability;
 import dev.capability.kernel.api.backend.LaunchResult;
+import dev.capability.kernel.api.backend.ResourceBound;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -140,6 +141,113 @@ class BwrapResourceLimitTest {
           .as("the run's cgroup holds at most 64 processes, the shell among them: " + attack)
           .isLessThan(64)
           .isPositive();
+      assertThat(attack.timedOut()).isFalse();
+      assertThat(attack.boundsHit())
+          .as("a refused fork is reported")
+          .contains(ResourceBound.PROCESSES);
+    }
+  }
+
+  @Test
+  void aRunThatStaysBelowThePidsLimitReportsNoProcessBound() {
+    try (BwrapBackend limited = limited()) {
+      LaunchResult result =
+          limited.launch(
+              spec(script(bin, "sleep 0 & sleep 0 & wait; echo done"), repo)
+                  .timeout(Duration.ofSeconds(60))
+                  .build());
+
+      assertThat(result.stdout().text()).isEqualTo("done\n");
+      assertThat(result.boundsHit()).isEmpty();
+    }
+  }
+
+  @Test
+  void aCommandEndedBySigxfszIsReportedAsTheFileSizeBound() throws Exception {
+    try (BwrapBackend plain = Sandboxes.backend(Map.of())) {
+      LaunchResult control =
+          plain.launch(
+              spec(script(bin, "exec head -c 2097152 /dev/zero > out/big"), repo)
+                  .writableRoots(List.of(writable))
+                  .maxFileBytes(10L << 20)
+                  .build());
+      LaunchResult big =
+          plain.launch(
+              spec(script(bin, "exec head -c 20971520 /dev/zero > out/big"), repo)
+                  .writableRoots(List.of(writable))
+                  .maxFileBytes(10L << 20)
+                  .build());
+      LaunchResult sparse =
+          plain.launch(
+              spec(script(bin, "exec truncate -s 1T out/sparse"), repo)
+                  .writableRoots(List.of(writable))
+                  .maxFileBytes(10L << 20)
+                  .build());
+
+      assertThat(control.exitCode()).hasValue(0);
+      assertThat(control.boundsHit()).isEmpty();
+      assertThat(big.exitCode()).hasValue(128 + 25);
+      assertThat(big.boundsHit()).containsExactly(ResourceBound.FILE_SIZE);
+      assertThat(Files.size(writable.resolve("big"))).isEqualTo(10L << 20);
+      assertThat(sparse.exitCode()).hasValue(128 + 25);
+      assertThat(sparse.boundsHit()).containsExactly(ResourceBound.FILE_SIZE);
+      assertThat(Files.size(writable.resolve("sparse"))).isZero();
+    }
+  }
+
+  @Test
+  void writingPastTheWriteBudgetEndsTheSandboxAndIsReported() throws Exception {
+    // 200 MiB into a writable root with a 50 MiB budget; the command then waits, so only the
+    // budget can end it before its timeout.
+    String writer =
+        "head -c " + (200L << 20) + " /dev/zero > out/big; echo written; exec sleep 120";
+    String marker = Sandboxes.newMarker();
+    try (BwrapBackend plain = Sandboxes.backend(Map.of())) {
+      LaunchResult control =
+          plain.launch(
+              spec(script(bin, "head -c " + (10L << 20) + " /dev/zero > out/small"), repo)
+                  .writableRoots(List.of(writable))
+                  .maxWriteBytes(50L << 20)
+                  .build());
+      LaunchResult attack =
+          plain.launch(
+              spec(script(bin, writer), repo)
+                  .writableRoots(List.of(writable))
+                  .maxWriteBytes(50L << 20)
+                  .environment(Map.of("PATH", "/usr/bin:/bin", Sandboxes.MARKER, marker))
+                  .timeout(Duration.ofMinutes(5))
+                  .build());
+
+      assertThat(control.exitCode()).hasValue(0);
+      assertThat(control.boundsHit()).isEmpty();
+      assertThat(attack.boundsHit()).as(attack.toString()).contains(ResourceBound.WRITE_BUDGET);
+      assertThat(attack.timedOut()).isFalse();
+      assertThat(attack.termination()).isNotEqualTo("none");
+      assertThat(Sandboxes.processesWithMarker(marker)).isEmpty();
+    }
+  }
+
+  @Test
+  void fiftyThousandFilesInTmpAreBoundedByTheRunsMemoryLimit() {
+    // tmpfs has no inode limit bwrap can set, but every inode and dentry is kernel memory charged
+    // to the run's memory cgroup: about 1 KiB per empty file.
+    String files =
+        "cd /tmp && i=0; while [ $i -lt 100000 ]; do : > f$i || exit 3; i=$((i+1)); done; echo $i";
+    try (BwrapBackend plain = Sandboxes.backend(Map.of());
+        BwrapBackend limited = limited()) {
+      LaunchResult control =
+          plain.launch(
+              spec(script(bin, files.replace("100000", "50000")), repo)
+                  .timeout(Duration.ofMinutes(5))
+                  .build());
+      LaunchResult attack =
+          limited.launch(spec(script(bin, files), repo).timeout(Duration.ofMinutes(5)).build());
+
+      assertThat(control.stdout().text())
+          .as("without a memory limit they fit")
+          .isEqualTo("50000\n");
+      assertThat(attack.stdout().text()).doesNotContain("100000");
+      assertThat(attack.boundsHit()).as(attack.toString()).contains(ResourceBound.MEMORY);
       assertThat(attack.timedOut()).isFalse();
     }
   }

@@ -2,7 +2,9 @@ package dev.capability.backend.docker.internal;
 
 import dev.capability.backend.support.DirectoryTrees;
 import dev.capability.backend.support.Deadline;
+import dev.capability.backend.support.FileSizeSignal;
 import dev.capability.backend.support.PinnedCopy;
+import dev.capability.backend.support.WriteBudget;
 import com.github.dockerjava.api.DockerClient;
 import com.github.dockerjava.api.async.ResultCallback;
 import com.github.dockerjava.api.command.CreateContainerResponse;
@@ -20,6 +22,7 @@ import dev.capability.kernel.api.NetworkMode;
 import dev.capability.kernel.api.backend.LaunchFailedException;
 import dev.capability.kernel.api.backend.LaunchResult;
 import dev.capability.kernel.api.backend.LaunchSpec;
+import dev.capability.kernel.api.backend.ResourceBound;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -31,6 +34,7 @@ import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -271,7 +275,9 @@ final class ContainerRun {
               outputLimitHit.set(true);
               signalAsync(id, "KILL");
             });
-    try (OutputCapture attached =
+    // Measured before the container starts; the budget's watcher kills it like the output bound.
+    try (WriteBudget writeBudget = WriteBudget.watch(spec, () -> signalAsync(id, "KILL"));
+        OutputCapture attached =
             client
                 .attachContainerCmd(id)
                 .withStdOut(true)
@@ -287,6 +293,10 @@ final class ContainerRun {
       try {
         client.startContainerCmd(id).exec();
         stdin.containerStarted();
+        if (writeBudget.exceeded()) {
+          // Exceeded before the start (the roots could not be measured): its kill found nothing.
+          signal(id, "KILL");
+        }
       } catch (DockerException e) {
         throw new LaunchFailedException(
             "the daemon could not start " + spec.executable().path() + ": " + e.getMessage(), e);
@@ -314,6 +324,8 @@ final class ContainerRun {
         }
         if (outputLimitHit.get()) {
           termination = "output-limit-kill";
+        } else if (writeBudget.exceeded() && termination.equals("none")) {
+          termination = "write-budget-kill";
         }
         OptionalInt exitCode = exitCode(wait);
         boolean outOfMemory = outOfMemoryKilled(id);
@@ -323,11 +335,21 @@ final class ContainerRun {
         if (!output.awaitCompletion(OUTPUT_DRAIN.toNanos(), TimeUnit.NANOSECONDS)) {
           output.markIncomplete();
         }
+        EnumSet<ResourceBound> boundsHit = EnumSet.noneOf(ResourceBound.class);
+        if (writeBudget.finish()) {
+          boundsHit.add(ResourceBound.WRITE_BUDGET);
+        }
+        if (outOfMemory) {
+          boundsHit.add(ResourceBound.MEMORY);
+        }
+        if (FileSizeSignal.endedBy(exitCode)) {
+          boundsHit.add(ResourceBound.FILE_SIZE);
+        }
         return new LaunchResult(
             exitCode,
             timedOut,
             outputLimitHit.get(),
-            outOfMemory,
+            boundsHit,
             output.stdout(),
             output.stderr(),
             startedAt,

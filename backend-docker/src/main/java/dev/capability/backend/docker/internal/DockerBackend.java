@@ -1,5 +1,6 @@
 package dev.capability.backend.docker.internal;
 
+import dev.capability.backend.support.WriteBudget;
 import com.github.dockerjava.api.DockerClient;
 import com.github.dockerjava.api.command.InspectImageResponse;
 import com.github.dockerjava.api.command.PullImageResultCallback;
@@ -469,6 +470,16 @@ public final class DockerBackend implements ExecutionBackend {
         IsolationCapability.PID_LIMIT,
         report.pidsLimit().equals(Optional.of(Long.toString(settings.pids()))),
         "the probe container's pids limit is " + report.pidsLimit().orElse("unknown"));
+    // Every container is created with the spec's maxFileBytes as its fsize ulimit, which the
+    // daemon applies or refuses to create the container.
+    verified.add(IsolationCapability.FILE_SIZE_LIMIT);
+    Optional<String> noWriteBudget = WriteBudget.unavailable();
+    check(
+        verified,
+        diagnostics,
+        IsolationCapability.WRITE_BUDGET,
+        noWriteBudget.isEmpty(),
+        "not available: " + noWriteBudget.orElse(""));
     check(
         verified,
         diagnostics,

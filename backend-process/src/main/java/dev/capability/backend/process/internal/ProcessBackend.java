@@ -1,5 +1,7 @@
 package dev.capability.backend.process.internal;
 
+import dev.capability.backend.support.ExecArgumentLimit;
+import dev.capability.backend.support.WriteBudget;
 import dev.capability.kernel.api.BackendUnavailableException;
 import dev.capability.kernel.api.backend.ExecutionBackend;
 import dev.capability.kernel.api.backend.IsolationCapability;
@@ -22,6 +24,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.CountDownLatch;
 import java.util.stream.Collectors;
 
 /**
@@ -56,6 +59,9 @@ public final class ProcessBackend implements ExecutionBackend {
   private final Optional<Path> prlimit;
   private final Duration drainWait;
   private final Set<IsolationCapability> capabilities;
+  private final Optional<String> writeBudget;
+  private final ExecArgumentLimit argumentLimit =
+      ExecArgumentLimit.inheritedFromThisProcess("by this JVM's children");
 
   /** A backend that starts commands in their own session when {@code session} allows it. */
   public ProcessBackend(SessionSupport session) {
@@ -73,6 +79,13 @@ public final class ProcessBackend implements ExecutionBackend {
     Set<IsolationCapability> verified = EnumSet.noneOf(IsolationCapability.class);
     if (session.available()) {
       verified.add(IsolationCapability.SESSION_TERMINATION);
+    }
+    if (prlimit.isPresent()) {
+      verified.add(IsolationCapability.FILE_SIZE_LIMIT);
+    }
+    this.writeBudget = WriteBudget.unavailable();
+    if (writeBudget.isEmpty()) {
+      verified.add(IsolationCapability.WRITE_BUDGET);
     }
     this.capabilities = Collections.unmodifiableSet(verified);
   }
@@ -134,6 +147,14 @@ public final class ProcessBackend implements ExecutionBackend {
             .map(p -> "RLIMIT_FSIZE per command, set by " + p + " to the spec's maxFileBytes")
             .orElse("not available: no prlimit in " + PRLIMIT_PATHS + "; every launch is refused"));
     facts.put(
+        "WRITE_BUDGET",
+        writeBudget
+            .map(why -> "not available: " + why)
+            .orElse(
+                "the spec's writable roots are measured while the command runs and it is ended"
+                    + " when they grow by more than maxWriteBytes; the command can write elsewhere"
+                    + " too, which is not measured"));
+    facts.put(
         "argv0", "the command sees its exec path (for example /proc/<pid>/fd/<n>) as argv[0]");
     facts.put("stdin", "/dev/null unless the spec gives input, which is written and then closed");
     facts.put(
@@ -160,7 +181,10 @@ public final class ProcessBackend implements ExecutionBackend {
               + PRLIMIT_PATHS);
     }
     JvmProcesses jvm = JvmProcesses.current();
-    ProcessBuilder builder = new ProcessBuilder(command(spec));
+    List<String> command = command(spec);
+    // prlimit, setsid and the command each exec this argv (less its head) with this environment.
+    argumentLimit.check(LaunchPreflight.describe(spec), command, spec.environment(), 0, "");
+    ProcessBuilder builder = new ProcessBuilder(command);
     builder.environment().clear();
     builder.environment().putAll(spec.environment());
     builder.directory(spec.workingDirectory().toFile());
@@ -169,12 +193,15 @@ public final class ProcessBackend implements ExecutionBackend {
             ? ProcessBuilder.Redirect.PIPE
             : ProcessBuilder.Redirect.from(DEV_NULL));
 
+    CountDownLatch stopped = new CountDownLatch(1);
+    WriteBudget writeBudget = WriteBudget.watch(spec, stopped::countDown);
     Instant startedAt = Instant.now();
     Deadline deadline = Deadline.after(spec.timeout());
     Process process;
     try {
       process = builder.start();
     } catch (IOException e) {
+      writeBudget.close();
       throw new LaunchFailedException(
           "cannot launch "
               + LaunchPreflight.describe(spec)
@@ -186,10 +213,19 @@ public final class ProcessBackend implements ExecutionBackend {
     }
     try {
       return new RunningCommand(
-              process, spec, session.available(), startedAt, deadline, drainWait, jvm)
+              process,
+              spec,
+              session.available(),
+              startedAt,
+              deadline,
+              drainWait,
+              jvm,
+              writeBudget,
+              stopped)
           .await();
     } catch (RuntimeException | Error e) {
       // Never leave a command running behind a failure of this code.
+      writeBudget.close();
       process.destroyForcibly();
       throw e;
     }

@@ -1,10 +1,14 @@
 package dev.capability.backend.process.internal;
 
+import dev.capability.backend.support.FileSizeSignal;
+import dev.capability.backend.support.WriteBudget;
 import dev.capability.kernel.api.CapturedOutput;
 import dev.capability.kernel.api.backend.LaunchResult;
 import dev.capability.kernel.api.backend.LaunchSpec;
+import dev.capability.kernel.api.backend.ResourceBound;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.EnumSet;
 import java.util.Objects;
 import java.util.OptionalInt;
 import java.util.concurrent.CountDownLatch;
@@ -13,8 +17,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * One started command, seen through to its end: drains its output, feeds its stdin, waits for exit,
- * timeout or output limit, then ends whatever is left of its process tree.
+ * One started command, seen through to its end: drains its output, feeds its stdin, watches its
+ * write budget, waits for exit, timeout, output limit or write budget, then ends whatever is left
+ * of its process tree.
  */
 final class RunningCommand {
   static final String NONE = "none";
@@ -29,6 +34,7 @@ final class RunningCommand {
   private enum Stop {
     EXITED,
     OUTPUT_LIMIT,
+    WRITE_BUDGET,
     TIMEOUT,
     INTERRUPTED
   }
@@ -40,6 +46,8 @@ final class RunningCommand {
   private final Deadline deadline;
   private final Duration drainWait;
   private final JvmProcesses jvm;
+  private final WriteBudget writeBudget;
+  private final CountDownLatch stopped;
 
   /**
    * @param process the started command
@@ -49,6 +57,8 @@ final class RunningCommand {
    * @param deadline when its timeout passes
    * @param drainWait how long to wait for output and exit status once the tree was ended
    * @param jvm processes never to signal
+   * @param writeBudget the run's write budget, measured before the command started
+   * @param stopped counted down by whatever ends the wait: exit, output, the write budget
    */
   RunningCommand(
       Process process,
@@ -57,7 +67,9 @@ final class RunningCommand {
       Instant startedAt,
       Deadline deadline,
       Duration drainWait,
-      JvmProcesses jvm) {
+      JvmProcesses jvm,
+      WriteBudget writeBudget,
+      CountDownLatch stopped) {
     this.process = Objects.requireNonNull(process, "process");
     this.spec = Objects.requireNonNull(spec, "spec");
     this.leadsSession = leadsSession;
@@ -65,10 +77,11 @@ final class RunningCommand {
     this.deadline = Objects.requireNonNull(deadline, "deadline");
     this.drainWait = Objects.requireNonNull(drainWait, "drainWait");
     this.jvm = Objects.requireNonNull(jvm, "jvm");
+    this.writeBudget = Objects.requireNonNull(writeBudget, "writeBudget");
+    this.stopped = Objects.requireNonNull(stopped, "stopped");
   }
 
   LaunchResult await() {
-    CountDownLatch stopped = new CountDownLatch(1);
     long pid = process.pid();
     OutputCollector stdout =
         new OutputCollector(process.getInputStream(), spec.maxOutputBytes(), stopped::countDown);
@@ -85,7 +98,10 @@ final class RunningCommand {
     ProcessTreeTerminator terminator =
         new ProcessTreeTerminator(
             pid, process::isAlive, leadsSession, spec.terminationGrace(), jvm);
-    Stop stop = waitForStop(stopped, stdout, stderr, terminator);
+    Stop stop;
+    try (writeBudget) {
+      stop = waitForStop(stdout, stderr, terminator);
+    }
     LOG.debug("command {} stopped: {}", pid, stop);
 
     TerminationReport report = terminator.terminate();
@@ -97,10 +113,18 @@ final class RunningCommand {
     if (stop == Stop.INTERRUPTED) {
       Thread.currentThread().interrupt();
     }
+    EnumSet<ResourceBound> boundsHit = EnumSet.noneOf(ResourceBound.class);
+    if (writeBudget.finish()) {
+      boundsHit.add(ResourceBound.WRITE_BUDGET);
+    }
+    if (FileSizeSignal.endedBy(exitCode)) {
+      boundsHit.add(ResourceBound.FILE_SIZE);
+    }
     return new LaunchResult(
         exitCode,
         stop == Stop.TIMEOUT,
         stdout.limitExceeded() || stderr.limitExceeded(),
+        boundsHit,
         out,
         err,
         startedAt,
@@ -109,13 +133,13 @@ final class RunningCommand {
   }
 
   private Stop waitForStop(
-      CountDownLatch stopped,
-      OutputCollector stdout,
-      OutputCollector stderr,
-      ProcessTreeTerminator terminator) {
+      OutputCollector stdout, OutputCollector stderr, ProcessTreeTerminator terminator) {
     while (true) {
       if (stdout.limitExceeded() || stderr.limitExceeded()) {
         return Stop.OUTPUT_LIMIT;
+      }
+      if (writeBudget.exceeded()) {
+        return Stop.WRITE_BUDGET;
       }
       if (!process.isAlive()) {
         return Stop.EXITED;

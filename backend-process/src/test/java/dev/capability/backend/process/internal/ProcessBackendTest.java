@@ -477,10 +477,16 @@ class ProcessBackendTest {
   }
 
   @Test
-  void advertisesOnlySessionTermination() {
-    assertThat(backend.capabilities()).containsExactly(IsolationCapability.SESSION_TERMINATION);
+  void advertisesOnlySessionTerminationAndTheDiskBounds() {
+    assertThat(backend.capabilities())
+        .containsExactlyInAnyOrder(
+            IsolationCapability.SESSION_TERMINATION,
+            IsolationCapability.FILE_SIZE_LIMIT,
+            IsolationCapability.WRITE_BUDGET);
     ProcessBackend withoutSetsid = new ProcessBackend(SessionSupport.unavailable("no setsid here"));
-    assertThat(withoutSetsid.capabilities()).isEmpty();
+    assertThat(withoutSetsid.capabilities())
+        .containsExactlyInAnyOrder(
+            IsolationCapability.FILE_SIZE_LIMIT, IsolationCapability.WRITE_BUDGET);
     assertThatThrownBy(
             () ->
                 withoutSetsid.launch(

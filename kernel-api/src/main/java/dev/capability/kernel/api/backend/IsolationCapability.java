@@ -54,6 +54,17 @@ public enum IsolationCapability {
   PID_LIMIT,
   /** CPU use is limited per run. */
   CPU_LIMIT,
+  /**
+   * Every file a process of the command writes is limited to the spec's {@code maxFileBytes}
+   * ({@code RLIMIT_FSIZE}); a command ended by {@code SIGXFSZ} for it is reported as {@link
+   * ResourceBound#FILE_SIZE}.
+   */
+  FILE_SIZE_LIMIT,
+  /**
+   * What the command adds to its writable roots is measured while it runs; growth beyond the
+   * spec's {@code maxWriteBytes} ends it and is reported as {@link ResourceBound#WRITE_BUDGET}.
+   */
+  WRITE_BUDGET,
   /** A seccomp filter restricts system calls. */
   SECCOMP
 }

@@ -2,8 +2,10 @@ package dev.capability.kernel.api.backend;
 
 import dev.capability.kernel.api.CapturedOutput;
 import java.time.Instant;
+import java.util.EnumSet;
 import java.util.Objects;
 import java.util.OptionalInt;
+import java.util.Set;
 
 /**
  * What happened to one launched command.
@@ -12,8 +14,7 @@ import java.util.OptionalInt;
  *     status could not be observed
  * @param timedOut true when the wall-clock bound ended the command
  * @param outputLimitHit true when a stream exceeded its bound and the command was ended for it
- * @param memoryLimitHit true when the operating system's out-of-memory killer ended a process of
- *     the command because the backend's memory limit was reached
+ * @param boundsHit the per-run resource bounds the command reached; empty when it reached none
  * @param stdout what was kept of stdout
  * @param stderr what was kept of stderr
  * @param startedAt when the process started
@@ -25,7 +26,7 @@ public record LaunchResult(
     OptionalInt exitCode,
     boolean timedOut,
     boolean outputLimitHit,
-    boolean memoryLimitHit,
+    Set<ResourceBound> boundsHit,
     CapturedOutput stdout,
     CapturedOutput stderr,
     Instant startedAt,
@@ -34,6 +35,7 @@ public record LaunchResult(
 
   public LaunchResult {
     Objects.requireNonNull(exitCode, "exitCode");
+    boundsHit = Set.copyOf(Objects.requireNonNull(boundsHit, "boundsHit"));
     Objects.requireNonNull(stdout, "stdout");
     Objects.requireNonNull(stderr, "stderr");
     Objects.requireNonNull(startedAt, "startedAt");
@@ -41,7 +43,35 @@ public record LaunchResult(
     Objects.requireNonNull(termination, "termination");
   }
 
-  /** A result of a backend that has no memory limit to hit, or did not hit it. */
+  /**
+   * A result that reached at most the memory bound.
+   *
+   * @param memoryLimitHit true when the operating system's out-of-memory killer ended a process of
+   *     the command because the backend's memory limit was reached
+   */
+  public LaunchResult(
+      OptionalInt exitCode,
+      boolean timedOut,
+      boolean outputLimitHit,
+      boolean memoryLimitHit,
+      CapturedOutput stdout,
+      CapturedOutput stderr,
+      Instant startedAt,
+      Instant finishedAt,
+      String termination) {
+    this(
+        exitCode,
+        timedOut,
+        outputLimitHit,
+        memoryLimitHit ? EnumSet.of(ResourceBound.MEMORY) : Set.of(),
+        stdout,
+        stderr,
+        startedAt,
+        finishedAt,
+        termination);
+  }
+
+  /** A result that reached none of the resource bounds. */
   public LaunchResult(
       OptionalInt exitCode,
       boolean timedOut,
@@ -51,6 +81,19 @@ public record LaunchResult(
       Instant startedAt,
       Instant finishedAt,
       String termination) {
-    this(exitCode, timedOut, outputLimitHit, false, stdout, stderr, startedAt, finishedAt, termination);
+    this(exitCode, timedOut, outputLimitHit, Set.of(), stdout, stderr, startedAt, finishedAt, termination);
+  }
+
+  /**
+   * True when the operating system's out-of-memory killer ended a process of the command because
+   * the backend's memory limit was reached.
+   */
+  public boolean memoryLimitHit() {
+    return boundsHit.contains(ResourceBound.MEMORY);
+  }
+
+  /** True when the command reached {@code bound}. */
+  public boolean hit(ResourceBound bound) {
+    return boundsHit.contains(bound);
   }
 }

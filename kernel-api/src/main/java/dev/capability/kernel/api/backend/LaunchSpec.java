@@ -19,6 +19,9 @@ public final class LaunchSpec {
   /** The default {@link #maxFileBytes()}: 1 GiB. */
   public static final long DEFAULT_MAX_FILE_BYTES = 1L << 30;
 
+  /** The default {@link #maxWriteBytes()}: 4 GiB. */
+  public static final long DEFAULT_MAX_WRITE_BYTES = 4L << 30;
+
   private final PinnedExecutable executable;
   private final List<String> arguments;
   private final Map<String, String> environment;
@@ -28,6 +31,7 @@ public final class LaunchSpec {
   private final Duration terminationGrace;
   private final long maxOutputBytes;
   private final long maxFileBytes;
+  private final long maxWriteBytes;
   private final NetworkMode network;
   private final Path repository;
   private final List<Path> writableRoots;
@@ -50,6 +54,10 @@ public final class LaunchSpec {
       throw new IllegalArgumentException("maxFileBytes must be positive, was " + b.maxFileBytes);
     }
     this.maxFileBytes = b.maxFileBytes;
+    if (b.maxWriteBytes <= 0) {
+      throw new IllegalArgumentException("maxWriteBytes must be positive, was " + b.maxWriteBytes);
+    }
+    this.maxWriteBytes = b.maxWriteBytes;
     this.network = Objects.requireNonNull(b.network, "network");
     this.repository = b.repository;
     this.writableRoots = List.copyOf(b.writableRoots);
@@ -79,6 +87,7 @@ public final class LaunchSpec {
     b.terminationGrace = terminationGrace;
     b.maxOutputBytes = maxOutputBytes;
     b.maxFileBytes = maxFileBytes;
+    b.maxWriteBytes = maxWriteBytes;
     b.network = network;
     b.repository = repository;
     b.writableRoots = writableRoots;
@@ -135,6 +144,15 @@ public final class LaunchSpec {
     return maxFileBytes;
   }
 
+  /**
+   * The budget for what the command adds to its writable roots, in bytes of disk allocated (a
+   * sparse file counts by the blocks it uses): the backend measures the roots while the command
+   * runs and ends it, reporting {@link ResourceBound#WRITE_BUDGET}, when they grew by more.
+   */
+  public long maxWriteBytes() {
+    return maxWriteBytes;
+  }
+
   public NetworkMode network() {
     return network;
   }
@@ -163,7 +181,7 @@ public final class LaunchSpec {
     return requiredCapabilities;
   }
 
-  /** Builds a {@link LaunchSpec}; defaults: closed stdin, 60 s timeout, 2 s grace, 1 MiB per stream, 1 GiB per file, no network. */
+  /** Builds a {@link LaunchSpec}; defaults: closed stdin, 60 s timeout, 2 s grace, 1 MiB per stream, 1 GiB per file, 4 GiB written, no network. */
   public static final class Builder {
     private final PinnedExecutable executable;
     private List<String> arguments = List.of();
@@ -174,6 +192,7 @@ public final class LaunchSpec {
     private Duration terminationGrace = Duration.ofSeconds(2);
     private long maxOutputBytes = 1 << 20;
     private long maxFileBytes = DEFAULT_MAX_FILE_BYTES;
+    private long maxWriteBytes = DEFAULT_MAX_WRITE_BYTES;
     private NetworkMode network = NetworkMode.NONE;
     private Path repository;
     private List<Path> writableRoots = List.of();
@@ -223,6 +242,12 @@ public final class LaunchSpec {
     /** The largest file the command may write; positive. */
     public Builder maxFileBytes(long maxFileBytes) {
       this.maxFileBytes = maxFileBytes;
+      return this;
+    }
+
+    /** The budget for what the command adds to its writable roots; positive. */
+    public Builder maxWriteBytes(long maxWriteBytes) {
+      this.maxWriteBytes = maxWriteBytes;
       return this;
     }
 

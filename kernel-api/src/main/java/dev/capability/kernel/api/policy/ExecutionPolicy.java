@@ -35,6 +35,9 @@ public final class ExecutionPolicy {
   /** The largest file a run may write when none is set: 1 GiB. */
   public static final long DEFAULT_MAX_FILE_BYTES = 1L << 30;
 
+  /** The budget for what a run adds to its writable roots when none is set: 4 GiB. */
+  public static final long DEFAULT_MAX_WRITE_BYTES = 4L << 30;
+
   /**
    * The protected paths when none are set: files that make tools in the repository run code
    * (Maven's {@code .mvn} and wrapper, CI workflows, direnv, git attributes and submodules) and
@@ -52,6 +55,7 @@ public final class ExecutionPolicy {
   private final Duration timeout;
   private final long maxOutputBytes;
   private final long maxFileBytes;
+  private final long maxWriteBytes;
   private final NetworkMode network;
   private final ProjectWriteMode projectWrites;
   private final List<String> writeScopes;
@@ -71,6 +75,7 @@ public final class ExecutionPolicy {
     this.timeout = b.timeout;
     this.maxOutputBytes = b.maxOutputBytes;
     this.maxFileBytes = b.maxFileBytes;
+    this.maxWriteBytes = b.maxWriteBytes;
     this.network = b.network;
     this.projectWrites = b.projectWrites;
     this.writeScopes = List.copyOf(b.writeScopes);
@@ -108,6 +113,7 @@ public final class ExecutionPolicy {
     b.timeout = timeout;
     b.maxOutputBytes = maxOutputBytes;
     b.maxFileBytes = maxFileBytes;
+    b.maxWriteBytes = maxWriteBytes;
     b.network = network;
     b.projectWrites = projectWrites;
     b.writeScopes.addAll(writeScopes);
@@ -143,6 +149,14 @@ public final class ExecutionPolicy {
    */
   public long maxFileBytes() {
     return maxFileBytes;
+  }
+
+  /**
+   * The budget for what a run adds to its writable roots, in bytes of disk allocated; a run whose
+   * roots grow by more is ended with the status {@code WRITE_LIMIT}.
+   */
+  public long maxWriteBytes() {
+    return maxWriteBytes;
   }
 
   /** What network commands may reach. */
@@ -256,6 +270,7 @@ public final class ExecutionPolicy {
         && timeout.equals(that.timeout)
         && maxOutputBytes == that.maxOutputBytes
         && maxFileBytes == that.maxFileBytes
+        && maxWriteBytes == that.maxWriteBytes
         && network == that.network
         && projectWrites == that.projectWrites
         && writeScopes.equals(that.writeScopes)
@@ -275,7 +290,7 @@ public final class ExecutionPolicy {
   @Override
   public int hashCode() {
     return Objects.hash(
-        timeout, maxOutputBytes, maxFileBytes, network, projectWrites, writeScopes, protectedPaths, neutralizeGit, requiredCapabilities,
+        timeout, maxOutputBytes, maxFileBytes, maxWriteBytes, network, projectWrites, writeScopes, protectedPaths, neutralizeGit, requiredCapabilities,
         allowUnisolatedFallback, minimumBackendVersions, allowRepositoryExecutables, inheritEnvironment, setEnvironment, requestEnvironment,
         acceptedDeniedEnvironment, executables);
   }
@@ -285,6 +300,7 @@ public final class ExecutionPolicy {
     return "ExecutionPolicy[timeout=" + timeout
         + ", maxOutputBytes=" + maxOutputBytes
         + ", maxFileBytes=" + maxFileBytes
+        + ", maxWriteBytes=" + maxWriteBytes
         + ", network=" + network
         + ", projectWrites=" + projectWrites
         + ", writeScopes=" + writeScopes
@@ -306,6 +322,7 @@ public final class ExecutionPolicy {
     private Duration timeout = DEFAULT_TIMEOUT;
     private long maxOutputBytes = DEFAULT_MAX_OUTPUT_BYTES;
     private long maxFileBytes = DEFAULT_MAX_FILE_BYTES;
+    private long maxWriteBytes = DEFAULT_MAX_WRITE_BYTES;
     private NetworkMode network = NetworkMode.NONE;
     private ProjectWriteMode projectWrites = ProjectWriteMode.READ_ONLY;
     private final List<String> writeScopes = new ArrayList<>();
@@ -338,6 +355,12 @@ public final class ExecutionPolicy {
     /** The largest file a run may write: 1 byte to 1 PiB. */
     public Builder maxFileBytes(long maxFileBytes) {
       this.maxFileBytes = maxFileBytes;
+      return this;
+    }
+
+    /** The budget for what a run adds to its writable roots: 1 byte to 1 PiB. */
+    public Builder maxWriteBytes(long maxWriteBytes) {
+      this.maxWriteBytes = maxWriteBytes;
       return this;
     }
 

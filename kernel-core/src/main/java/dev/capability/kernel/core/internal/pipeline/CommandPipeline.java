@@ -7,6 +7,7 @@ import dev.capability.kernel.api.Decision;
 import dev.capability.kernel.api.ExecutionRequest;
 import dev.capability.kernel.api.ExecutionResult;
 import dev.capability.kernel.api.ExecutionStatus;
+import dev.capability.kernel.api.backend.ResourceBound;
 import dev.capability.kernel.core.CheckResult;
 import dev.capability.kernel.core.LoadedPolicy;
 import dev.capability.kernel.core.internal.backend.BackendRegistry;
@@ -151,8 +152,18 @@ public final class CommandPipeline {
     if (context.launch.outputLimitHit()) {
       return ExecutionStatus.OUTPUT_LIMIT;
     }
-    if (context.launch.memoryLimitHit()) {
+    // The bound that ended the run first; one the command survived after it (a refused fork, say) last.
+    if (context.launch.hit(ResourceBound.WRITE_BUDGET)) {
+      return ExecutionStatus.WRITE_LIMIT;
+    }
+    if (context.launch.hit(ResourceBound.MEMORY)) {
       return ExecutionStatus.MEMORY_LIMIT;
+    }
+    if (context.launch.hit(ResourceBound.FILE_SIZE)) {
+      return ExecutionStatus.FILE_SIZE_LIMIT;
+    }
+    if (context.launch.hit(ResourceBound.PROCESSES)) {
+      return ExecutionStatus.PROCESS_LIMIT;
     }
     return ExecutionStatus.COMPLETED;
   }

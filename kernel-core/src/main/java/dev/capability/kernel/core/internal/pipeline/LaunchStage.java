@@ -37,6 +37,7 @@ final class LaunchStage implements Stage {
         .timeout(timeout)
         .maxOutputBytes(maxOutput)
         .maxFileBytes(policy.maxFileBytes())
+        .maxWriteBytes(policy.maxWriteBytes())
         .network(context.authority.networkMode().orElseThrow())
         .repository(context.repository.orElse(null))
         .writableRoots(context.repository.isPresent() ? context.authority.writableRoots() : List.of())

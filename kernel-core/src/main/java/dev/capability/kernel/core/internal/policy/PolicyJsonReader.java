@@ -57,7 +57,7 @@ public final class PolicyJsonReader {
       .build();
 
   static final Set<String> POLICY_MEMBERS = Set.of(
-      "version", "timeoutMillis", "maxOutputBytes", "maxFileBytes", "network", "projectWrites", "writeScopes", "protectedPaths",
+      "version", "timeoutMillis", "maxOutputBytes", "maxFileBytes", "maxWriteBytes", "network", "projectWrites", "writeScopes", "protectedPaths",
       "neutralizeGit", "requiredCapabilities", "allowUnisolatedFallback", "allowRepositoryExecutables", "environment",
       "executables", "backendVersions");
   static final Set<String> ENVIRONMENT_MEMBERS = Set.of("inherit", "set", "request", "acceptDenied");
@@ -91,6 +91,7 @@ public final class PolicyJsonReader {
     root.integer("timeoutMillis", Long.MIN_VALUE, Long.MAX_VALUE).ifPresent(millis -> policy.timeout(Duration.ofMillis(millis)));
     root.integer("maxOutputBytes", Long.MIN_VALUE, Long.MAX_VALUE).ifPresent(policy::maxOutputBytes);
     root.integer("maxFileBytes", Long.MIN_VALUE, Long.MAX_VALUE).ifPresent(policy::maxFileBytes);
+    root.integer("maxWriteBytes", Long.MIN_VALUE, Long.MAX_VALUE).ifPresent(policy::maxWriteBytes);
     root.get("network").ifPresent(node -> policy.network(constant(NetworkMode.class, node, root.pointer("network"))));
     root.get("projectWrites")
         .ifPresent(node -> policy.projectWrites(constant(ProjectWriteMode.class, node, root.pointer("projectWrites"))));

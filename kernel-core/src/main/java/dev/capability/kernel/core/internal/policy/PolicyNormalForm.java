@@ -49,6 +49,9 @@ public final class PolicyNormalForm {
     if (policy.maxFileBytes() != ExecutionPolicy.DEFAULT_MAX_FILE_BYTES) {
       root.put("maxFileBytes", policy.maxFileBytes());
     }
+    if (policy.maxWriteBytes() != ExecutionPolicy.DEFAULT_MAX_WRITE_BYTES) {
+      root.put("maxWriteBytes", policy.maxWriteBytes());
+    }
     root.put("network", jsonName(policy.network()));
     root.put("projectWrites", jsonName(policy.projectWrites()));
     root.put("writeScopes", policy.writeScopes());

@@ -56,6 +56,9 @@ public final class PolicyValidator {
   /** The largest {@code maxFileBytes} a policy may set: 1 PiB. */
   public static final long MAX_FILE_BYTES = 1L << 50;
 
+  /** The largest {@code maxWriteBytes} a policy may set: 1 PiB. */
+  public static final long MAX_WRITE_BYTES = 1L << 50;
+
   /** Integer bounds must be exactly representable in JSON numbers (IEEE-754 doubles). */
   static final long MAX_SAFE_INTEGER = (1L << 53) - 1;
 
@@ -95,6 +98,9 @@ public final class PolicyValidator {
     }
     if (policy.maxFileBytes() < 1 || policy.maxFileBytes() > MAX_FILE_BYTES) {
       throw invalid("/maxFileBytes", "must be between 1 and " + MAX_FILE_BYTES + ", was " + policy.maxFileBytes());
+    }
+    if (policy.maxWriteBytes() < 1 || policy.maxWriteBytes() > MAX_WRITE_BYTES) {
+      throw invalid("/maxWriteBytes", "must be between 1 and " + MAX_WRITE_BYTES + ", was " + policy.maxWriteBytes());
     }
   }
 

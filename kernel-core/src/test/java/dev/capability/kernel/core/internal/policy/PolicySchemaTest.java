@@ -139,6 +139,8 @@ class PolicySchemaTest {
     assertThat(defaults.get("maxOutputBytes").get("maximum").asLong()).isEqualTo(PolicyValidator.MAX_OUTPUT_BYTES);
     assertThat(defaults.get("maxFileBytes").get("default").asLong()).isEqualTo(empty.maxFileBytes());
     assertThat(defaults.get("maxFileBytes").get("maximum").asLong()).isEqualTo(PolicyValidator.MAX_FILE_BYTES);
+    assertThat(defaults.get("maxWriteBytes").get("default").asLong()).isEqualTo(empty.maxWriteBytes());
+    assertThat(defaults.get("maxWriteBytes").get("maximum").asLong()).isEqualTo(PolicyValidator.MAX_WRITE_BYTES);
     assertThat(defaults.get("network").get("default").asText()).isEqualTo(PolicyNormalForm.jsonName(empty.network()));
     assertThat(defaults.get("projectWrites").get("default").asText()).isEqualTo(PolicyNormalForm.jsonName(empty.projectWrites()));
     List<String> protectedPaths = new ArrayList<>();

@@ -3,7 +3,9 @@ package dev.capability.backend.bwrap.internal;
 import dev.capability.backend.support.SettingValues;
 import dev.capability.kernel.api.BackendUnavailableException;
 import dev.capability.kernel.api.backend.BackendConfig;
+import java.io.IOException;
 import java.math.BigDecimal;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -11,6 +13,7 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.Set;
+import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
@@ -116,6 +119,17 @@ record BwrapSettings(
    */
   static final long DEFAULT_PIDS = 1024;
 
+  /**
+   * {@code memory.max} of each run when {@code bwrap.limit.memory} is not set and the host allows a
+   * memory cgroup, as a fraction of the host's memory: a run may use half of it. Besides bounding
+   * allocations, this bounds what a run's private {@code /tmp} and {@code /dev/shm} can hold in
+   * entries (each inode is kernel memory charged to the run), which bwrap cannot bound in the
+   * tmpfs itself.
+   */
+  static final int DEFAULT_MEMORY_DIVISOR = 2;
+
+  private static final Pattern MEM_TOTAL = Pattern.compile("MemTotal:\\s+(\\d+) kB");
+
   private static final Pattern HOSTNAME_SYNTAX =
       Pattern.compile("[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?");
 
@@ -149,15 +163,33 @@ record BwrapSettings(
   }
 
   /**
-   * The limits each run's cgroup gets: the configured ones, and {@link #DEFAULT_PIDS} processes
-   * when none is configured. Unlike a configured limit, the default is applied only where the host
-   * allows it; the backend then advertises {@code PID_LIMIT}.
+   * The limits each run's cgroup gets: the configured ones, {@link #DEFAULT_PIDS} processes when
+   * none is configured, and half the host's memory ({@link #DEFAULT_MEMORY_DIVISOR}) when no memory
+   * limit is configured and the host's size can be read. Unlike a configured limit, a default is
+   * applied only where the host allows it; the backend then advertises {@code PID_LIMIT} and
+   * {@code MEMORY_LIMIT}.
    */
   ResourceLimits runLimits() {
-    if (limits.processes().isPresent()) {
-      return limits;
+    OptionalLong processes =
+        limits.processes().isPresent() ? limits.processes() : OptionalLong.of(DEFAULT_PIDS);
+    OptionalLong memory =
+        limits.memoryBytes().isPresent() ? limits.memoryBytes() : defaultMemoryBytes();
+    return limits.withCgroupLimits(memory, processes, limits.milliCpus());
+  }
+
+  /** Half of {@code MemTotal} in {@code /proc/meminfo}, or empty where it cannot be read. */
+  static OptionalLong defaultMemoryBytes() {
+    try {
+      for (String line : Files.readAllLines(Path.of("/proc/meminfo"))) {
+        Matcher total = MEM_TOTAL.matcher(line);
+        if (total.matches()) {
+          return OptionalLong.of(Long.parseLong(total.group(1)) * 1024 / DEFAULT_MEMORY_DIVISOR);
+        }
+      }
+    } catch (IOException | NumberFormatException e) {
+      return OptionalLong.empty();
     }
-    return limits.withCgroupLimits(OptionalLong.of(DEFAULT_PIDS), limits.milliCpus());
+    return OptionalLong.empty();
   }
 
   /** Every default: nobody/nogroup, 64 MiB /tmp, 16 MiB /dev/shm, automatic cgroups, no limits. */

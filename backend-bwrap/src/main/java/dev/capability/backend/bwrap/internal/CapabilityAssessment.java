@@ -182,13 +182,19 @@ final class CapabilityAssessment {
     if (limits.memoryBytes().isPresent() && memory) {
       verified.add(IsolationCapability.MEMORY_LIMIT);
       diagnostics.put(
-          "MEMORY_LIMIT", "memory.max " + limits.memoryBytes().getAsLong() + " bytes per run");
+          "MEMORY_LIMIT",
+          "memory.max "
+              + limits.memoryBytes().getAsLong()
+              + " bytes per run"
+              + (settings.limits().memoryBytes().isPresent()
+                  ? ""
+                  : " (the default: half the host's memory; set " + BwrapSettings.LIMIT_MEMORY + ")"));
     } else {
       diagnostics.put(
           "MEMORY_LIMIT",
-          "not configured: set "
+          "not available: "
               + BwrapSettings.LIMIT_MEMORY
-              + " (needs the cgroup v2 memory controller, or the v1 one as root)");
+              + " needs the cgroup v2 memory controller, or the v1 one as root");
     }
     if (limits.processes().isPresent() && pids) {
       verified.add(IsolationCapability.PID_LIMIT);

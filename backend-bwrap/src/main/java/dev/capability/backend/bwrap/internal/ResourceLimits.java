@@ -51,7 +51,8 @@ record ResourceLimits(
   }
 
   /** These limits with the given limits of each run's cgroup. */
-  ResourceLimits withCgroupLimits(OptionalLong processes, OptionalLong milliCpus) {
+  ResourceLimits withCgroupLimits(
+      OptionalLong memoryBytes, OptionalLong processes, OptionalLong milliCpus) {
     return new ResourceLimits(
         memoryBytes, processes, cpuSeconds, fileSizeBytes, openFiles, addressSpaceBytes, milliCpus);
   }

@@ -29,10 +29,15 @@ class ProcessBackendProviderTest {
   }
 
   @Test
-  void createsABackendThatClaimsNoIsolationBeyondSessions() {
+  void createsABackendThatClaimsNoIsolationBeyondSessionsAndItsOwnBounds() {
     try (ExecutionBackend backend = new ProcessBackendProvider().create(BackendConfig.defaults())) {
       assertThat(backend.id()).isEqualTo("process");
-      assertThat(backend.capabilities()).isSubsetOf(IsolationCapability.SESSION_TERMINATION);
+      // The file size limit and the write budget bound what the command does; they isolate nothing.
+      assertThat(backend.capabilities())
+          .isSubsetOf(
+              IsolationCapability.SESSION_TERMINATION,
+              IsolationCapability.FILE_SIZE_LIMIT,
+              IsolationCapability.WRITE_BUDGET);
       Map<String, String> diagnostics = backend.diagnostics();
       assertThat(diagnostics.get("boundary")).contains("not a sandbox");
       assertThat(diagnostics)

@@ -189,4 +189,13 @@ class ArchitectureTest {
       return ContentStore.class;
     }
   }
+
+  @Test
+  void pluginsAreFoundOnlyThroughTheOneLoader() {
+    noClasses().that().resideOutsideOfPackage("dev.capability.kernel.api.plugin")
+        .should().dependOnClassesThat().areAssignableTo(java.util.ServiceLoader.class)
+        .because("Plugins keys every kind of provider by id and refuses duplicates naming both classes;"
+            + " a ServiceLoader elsewhere would bypass that (docs/decisions.md, one plugin loader)")
+        .check(classes);
+  }
 }

@@ -96,6 +96,8 @@ public final class CapabilityCodes {
 
   // Execution.
   public static final String EXECUTOR_UNKNOWN = "EXECUTOR_UNKNOWN";
+  /** An executor setting ({@link ExecutorConfig#settings()}) has a value the executor does not accept. */
+  public static final String EXECUTOR_SETTING_INVALID = "EXECUTOR_SETTING_INVALID";
   public static final String ISOLATION_UNAVAILABLE = "ISOLATION_UNAVAILABLE";
   /** A granted {@code filesystem.write} path has no directory; the operator creates it, the executor never does. */
   public static final String GRANT_PATH_MISSING = "GRANT_PATH_MISSING";

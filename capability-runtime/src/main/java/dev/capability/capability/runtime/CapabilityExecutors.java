@@ -1,12 +1,12 @@
 package dev.capability.capability.runtime;
 
 import dev.capability.capability.runtime.internal.exec.ChildJvmExecutor;
+import dev.capability.capability.runtime.internal.exec.ChildJvmExecutorProvider;
 import dev.capability.kernel.api.backend.BackendConfig;
-import dev.capability.kernel.api.backend.ExecutionBackend;
 import dev.capability.kernel.api.backend.IsolationCapability;
 import dev.capability.kernel.core.BackendSelection;
+import dev.capability.kernel.core.Backends;
 import java.nio.file.Path;
-import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
@@ -23,24 +23,43 @@ public final class CapabilityExecutors {
    */
   public static final Set<IsolationCapability> CHILD_JVM_ISOLATION = ChildJvmExecutor.REQUIRED_ISOLATION;
 
+  /**
+   * The {@link ExecutorConfig} setting that names the backend the child-JVM executor launches
+   * through; without it the executor takes the strongest available sandbox that supplies {@link
+   * #CHILD_JVM_ISOLATION}, chosen when it is created.
+   */
+  public static final String CHILD_JVM_BACKEND = ChildJvmExecutorProvider.BACKEND;
+
+  /**
+   * The {@link ExecutorConfig} setting, {@code true} or {@code false} (the default), that lets a
+   * child-JVM executor named onto the plain {@code process} backend run; that backend is a fault
+   * boundary, not a security one.
+   */
+  public static final String CHILD_JVM_ALLOW_UNISOLATED = ChildJvmExecutorProvider.ALLOW_UNISOLATED;
+
   private CapabilityExecutors() {}
 
   /**
    * A child-JVM executor on the backend the kernel's one selection rule chooses
-   * ({@link BackendSelection}): the strongest available backend that supplies
-   * {@link ChildJvmExecutor#REQUIRED_ISOLATION}, found on this module's class path. The choice is
-   * made now, before anything is planned, because the backend's id is part of the executor's
-   * identity and so of every plan's fingerprint. Never the unisolated {@code process} backend.
+   * ({@link BackendSelection}) among the backends on this module's class path, found through the
+   * kernel's registry ({@link Backends#discover}): the strongest available backend that supplies
+   * {@link #CHILD_JVM_ISOLATION}. The choice is made now, before anything is planned, because the
+   * backend's id is part of the executor's identity and so of every plan's fingerprint. Never the
+   * unisolated {@code process} backend. The executor closes the backends it found.
    *
    * @param baseDirectory where relative effect scopes resolve; granted paths must lie under it
    * @throws dev.capability.kernel.api.BackendUnavailableException {@code ISOLATION_UNAVAILABLE}
-   *     naming every backend and why it does not fit, when none does
+   *     naming every backend and why it does not fit, when none does; {@code BACKEND_DUPLICATE}
+   *     naming both classes when two backend providers claim one id
    */
   public static Executor childJvm(Path baseDirectory) {
-    ExecutionBackend backend =
-        BackendSelection.select(
-            CapabilityExecutors.class.getClassLoader(), BackendConfig.defaults(), CHILD_JVM_ISOLATION);
-    return ChildJvmExecutor.owning(backend, baseDirectory);
+    Backends found = discovered();
+    try {
+      return ChildJvmExecutor.choosing(found, true, baseDirectory, Optional.empty());
+    } catch (RuntimeException e) {
+      found.close();
+      throw e;
+    }
   }
 
   /**
@@ -52,7 +71,7 @@ public final class CapabilityExecutors {
    * @param baseDirectory where relative effect scopes resolve; granted paths must lie under it
    */
   public static Executor childJvm(String backendId, boolean allowUnisolated, Path baseDirectory) {
-    return new ChildJvmExecutor(backendId, allowUnisolated, List.of(), baseDirectory);
+    return ChildJvmExecutor.named(discovered(), true, backendId, allowUnisolated, baseDirectory, Optional.empty());
   }
 
   /**
@@ -67,7 +86,11 @@ public final class CapabilityExecutors {
    * JDK) is skipped with a warning in the run's log. docs/BENCHMARKS.md shows how to make one.
    */
   public static Executor childJvm(String backendId, boolean allowUnisolated, Path baseDirectory, Path classDataArchive) {
-    return new ChildJvmExecutor(
-        backendId, allowUnisolated, List.of(), baseDirectory, Optional.of(Objects.requireNonNull(classDataArchive, "classDataArchive")));
+    Optional<Path> archive = Optional.of(Objects.requireNonNull(classDataArchive, "classDataArchive"));
+    return ChildJvmExecutor.named(discovered(), true, backendId, allowUnisolated, baseDirectory, archive);
+  }
+
+  private static Backends discovered() {
+    return Backends.discover(CapabilityExecutors.class.getClassLoader(), BackendConfig.defaults());
   }
 }

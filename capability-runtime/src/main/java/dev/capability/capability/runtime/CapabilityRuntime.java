@@ -4,21 +4,33 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.capability.capability.runtime.internal.manifest.SchemaGuard;
 import dev.capability.capability.runtime.support.StrictJson;
 import dev.capability.kernel.api.CapabilityException;
+import dev.capability.kernel.api.backend.BackendConfig;
+import dev.capability.kernel.api.plugin.Plugins;
+import dev.capability.kernel.core.Backends;
+import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.ServiceLoader;
 
 /**
  * Runs untrusted capability packages: plans, asks the policy, runs the plan on an executor and
  * records a receipt. Build one with {@link #builder()}; by default it uses the deny-all policy and
  * the strongest isolating executor available, and refuses to build when there is none.
  *
+ * <p>Executors are {@link ExecutorProvider}s found on the class path ({@link Plugins}); two with
+ * one id fail the build naming both classes. They are created with an {@link ExecutorConfig} that
+ * carries the kernel's backend registry ({@link Backends}), so the child-JVM executor chooses its
+ * backend by the kernel's rule among the same backends {@code exec} would use.
+ *
  * <p>The runtime owns the executor it runs on, whether chosen or given: {@link #close()} closes it
- * (a child-JVM executor keeps its sandbox backend open between runs). Runs may go on concurrently.
+ * (a child-JVM executor keeps its sandbox backend open between runs), and with it the backends the
+ * runtime found itself (never those given in an {@link ExecutorConfig}). Runs may go on
+ * concurrently.
  */
 public final class CapabilityRuntime implements AutoCloseable {
   private static final StrictJson OUTPUT = new StrictJson(CapabilityPlans.MAX_INPUT, 64);
@@ -27,10 +39,12 @@ public final class CapabilityRuntime implements AutoCloseable {
   private final Executor executor;
   private final ReceiptStore receipts;
   private final Clock clock;
+  private final Optional<Backends> foundBackends;
 
-  private CapabilityRuntime(Builder builder, Executor executor) {
+  private CapabilityRuntime(Builder builder, Executor executor, Optional<Backends> foundBackends) {
     this.policy = builder.policy;
     this.executor = executor;
+    this.foundBackends = foundBackends;
     this.receipts = builder.receipts;
     this.clock = builder.clock;
   }
@@ -40,10 +54,14 @@ public final class CapabilityRuntime implements AutoCloseable {
     return new Builder();
   }
 
-  /** Closes the executor, and with it what it keeps between runs. */
+  /** Closes the executor, and with it what it keeps between runs, then the backends the runtime found. */
   @Override
   public void close() {
-    executor.close();
+    try {
+      executor.close();
+    } finally {
+      foundBackends.ifPresent(Backends::close);
+    }
   }
 
   /** The executor this runtime runs on. */
@@ -168,6 +186,8 @@ public final class CapabilityRuntime implements AutoCloseable {
     private String executorId;
     private ReceiptStore receipts = receipt -> {};
     private Clock clock = Clock.systemUTC();
+    private ClassLoader classLoader = CapabilityRuntime.class.getClassLoader();
+    private ExecutorConfig executorConfig;
 
     private Builder() {}
 
@@ -200,6 +220,23 @@ public final class CapabilityRuntime implements AutoCloseable {
       return this;
     }
 
+    /** The class loader whose class path is searched for executor providers, and for backend providers unless an {@link ExecutorConfig} is given. */
+    public Builder classLoader(ClassLoader classLoader) {
+      this.classLoader = Objects.requireNonNull(classLoader, "classLoader");
+      return this;
+    }
+
+    /**
+     * What an installed executor is created with: the base directory, the backends it may use and
+     * its settings. By default the working directory, every backend on the class path of {@link
+     * #classLoader} (probed only if the executor asks for one, and closed with the runtime) and no
+     * settings. Backends given here are the host's: the runtime never closes them.
+     */
+    public Builder executorConfig(ExecutorConfig config) {
+      this.executorConfig = Objects.requireNonNull(config, "config");
+      return this;
+    }
+
     /** The clock for receipt timings. */
     public Builder clock(Clock clock) {
       this.clock = Objects.requireNonNull(clock, "clock");
@@ -211,48 +248,96 @@ public final class CapabilityRuntime implements AutoCloseable {
      *
      * @throws CapabilityException {@code EXECUTOR_UNKNOWN} for an id no installed executor has,
      *     {@code ISOLATION_UNAVAILABLE} when the chosen executor cannot run here or no isolating
-     *     executor is available
+     *     executor is available, {@code PLUGIN_DUPLICATE} naming both classes when two executor
+     *     providers claim one id
      */
     public CapabilityRuntime build() {
-      return new CapabilityRuntime(this, chooseExecutor());
+      if (executor != null) {
+        return new CapabilityRuntime(this, requireAvailable(executor), Optional.empty());
+      }
+      Optional<Backends> found =
+          executorConfig == null ? Optional.of(Backends.discover(classLoader, BackendConfig.defaults())) : Optional.empty();
+      ExecutorConfig config = found.map(backends -> ExecutorConfig.of(Path.of("").toAbsolutePath(), backends)).orElse(executorConfig);
+      try {
+        return new CapabilityRuntime(this, chooseExecutor(config), found);
+      } catch (RuntimeException e) {
+        found.ifPresent(Backends::close);
+        throw e;
+      }
     }
 
-    private Executor chooseExecutor() {
-      if (executor != null) {
-        return requireAvailable(executor);
-      }
-      List<Executor> installed =
-          ServiceLoader.load(Executor.class, CapabilityRuntime.class.getClassLoader()).stream()
-              .map(ServiceLoader.Provider::get)
-              .toList();
+    private Executor chooseExecutor(ExecutorConfig config) {
+      Map<String, ExecutorProvider> installed = Plugins.load(ExecutorProvider.class, ExecutorProvider::id, classLoader);
       if (executorId != null) {
-        return requireAvailable(
-            installed.stream()
-                .filter(candidate -> candidate.identity().id().equals(executorId))
-                .findFirst()
-                .orElseThrow(
-                    () ->
-                        new CapabilityException(
-                            CapabilityCodes.EXECUTOR_UNKNOWN,
-                            "no executor '" + executorId + "' is installed; installed: "
-                                + installed.stream().map(e -> e.identity().id()).sorted().toList())));
+        ExecutorProvider provider = installed.get(executorId);
+        if (provider == null) {
+          throw new CapabilityException(
+              CapabilityCodes.EXECUTOR_UNKNOWN,
+              "no executor '" + executorId + "' is installed; installed: " + installed.keySet().stream().sorted().toList());
+        }
+        ExecutorProvider.Availability availability = provider.probe();
+        if (!availability.available()) {
+          throw new CapabilityException(
+              CapabilityCodes.ISOLATION_UNAVAILABLE, "executor '" + executorId + "' cannot run on this machine: " + availability.reason());
+        }
+        Executor created = provider.create(config);
+        if (!created.available()) {
+          created.close();
+          throw unavailable(created);
+        }
+        return created;
       }
-      return installed.stream()
-          .filter(candidate -> !candidate.explicitOnly() && candidate.isolationStrength() > 0 && candidate.available())
-          .max(Comparator.comparingInt(Executor::isolationStrength))
-          .orElseThrow(
-              () ->
-                  new CapabilityException(
-                      CapabilityCodes.ISOLATION_UNAVAILABLE,
-                      "no isolating executor is available here; name one explicitly to run without isolation"));
+      // Every available executor is created, since only an executor knows its strength; the
+      // strongest isolating one is kept and the others closed.
+      List<Executor> candidates = new ArrayList<>();
+      List<String> unfit = new ArrayList<>();
+      for (ExecutorProvider provider : installed.values()) {
+        ExecutorProvider.Availability availability = provider.probe();
+        if (!availability.available()) {
+          unfit.add(provider.id() + " (unavailable: " + availability.reason() + ")");
+          continue;
+        }
+        Executor created;
+        try {
+          created = provider.create(config);
+        } catch (CapabilityException e) {
+          unfit.add(provider.id() + " (" + e.code() + ": " + e.getMessage() + ")");
+          continue;
+        }
+        if (created.explicitOnly() || created.isolationStrength() <= 0) {
+          unfit.add(provider.id() + " (no boundary: only when named)");
+          created.close();
+        } else if (!created.available()) {
+          unfit.add(provider.id() + " (cannot run on this machine)");
+          created.close();
+        } else {
+          candidates.add(created);
+        }
+      }
+      Optional<Executor> strongest =
+          candidates.stream()
+              .max(Comparator.comparingInt(Executor::isolationStrength)
+                  .thenComparing(candidate -> candidate.identity().id(), Comparator.reverseOrder()));
+      candidates.stream().filter(candidate -> candidate != strongest.orElse(null)).forEach(Executor::close);
+      return strongest.orElseThrow(
+          () ->
+              new CapabilityException(
+                  CapabilityCodes.ISOLATION_UNAVAILABLE,
+                  "no isolating executor is available here ("
+                      + (unfit.isEmpty() ? "no executor is installed" : String.join("; ", unfit))
+                      + "); name one explicitly to run without isolation"));
     }
 
     private static Executor requireAvailable(Executor chosen) {
       if (!chosen.available()) {
-        throw new CapabilityException(
-            CapabilityCodes.ISOLATION_UNAVAILABLE, "executor '" + chosen.identity().id() + "' cannot run on this machine");
+        throw unavailable(chosen);
       }
       return chosen;
+    }
+
+    private static CapabilityException unavailable(Executor chosen) {
+      return new CapabilityException(
+          CapabilityCodes.ISOLATION_UNAVAILABLE, "executor '" + chosen.identity().id() + "' cannot run on this machine");
     }
   }
 }

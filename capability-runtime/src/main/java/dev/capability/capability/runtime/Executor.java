@@ -1,8 +1,9 @@
 package dev.capability.capability.runtime;
 
 /**
- * Runs a capability package. Implementations are found with {@link java.util.ServiceLoader}; the
- * runtime picks the strongest available one unless the host names one explicitly.
+ * Runs a capability package. Installed executors are created by their {@link ExecutorProvider},
+ * found on the class path; the runtime picks the strongest available one unless the host names one
+ * explicitly or gives one.
  */
 public interface Executor extends AutoCloseable {
 

@@ -12,7 +12,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * The real Bubblewrap backend under another id, counting how often it is created and closed, so a
- * test can see how an executor found on the class path manages the backend it creates.
+ * test can see how an executor manages the backends it found on the class path itself.
  */
 public final class CountingBwrapProvider implements BackendProvider {
   static final String ID = "counting-bwrap";

@@ -3,8 +3,8 @@ package dev.capability.kernel.api.store;
 import java.nio.file.Path;
 
 /**
- * A named source of {@link EvidenceStore}s, found with {@link java.util.ServiceLoader} when a
- * host does not wire a store in by hand.
+ * A named source of {@link EvidenceStore}s, found with {@link java.util.ServiceLoader} by {@link
+ * EvidenceStores#open} when a host chooses a store by id instead of wiring one in by hand.
  */
 public interface EvidenceStoreProvider {
 

@@ -14,16 +14,17 @@ import dev.capability.capability.runtime.Hook;
 import dev.capability.capability.runtime.HookOutcome;
 import dev.capability.kernel.api.Attestation;
 import dev.capability.kernel.api.AttestationJson;
+import dev.capability.kernel.api.BackendUnavailableException;
 import dev.capability.kernel.api.CapabilityException;
 import dev.capability.kernel.api.ExecutionStatus;
 import dev.capability.kernel.api.NetworkMode;
 import dev.capability.kernel.api.backend.BackendConfig;
-import dev.capability.kernel.api.backend.BackendProvider;
 import dev.capability.kernel.api.backend.ExecutionBackend;
 import dev.capability.kernel.api.backend.IsolationCapability;
 import dev.capability.kernel.api.policy.ExecutableRule;
 import dev.capability.kernel.api.policy.ExecutionPolicy;
 import dev.capability.kernel.api.policy.ProjectWriteMode;
+import dev.capability.kernel.core.Backends;
 import dev.capability.kernel.core.CommandKernel;
 import dev.capability.kernel.core.ExecutionPolicies;
 import dev.capability.linux.SeccompFilter;
@@ -43,7 +44,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.ServiceLoader;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.stream.Collectors;
@@ -94,40 +94,25 @@ public final class ChildJvmExecutor implements Executor {
   private static final List<String> JVM_OPTIONS =
       List.of("-XX:+DisableAttachMechanism", "-XX:-UsePerfData", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-Xmx128m", "-Xss1m");
 
+  private final Backends backends;
+  private final boolean closesBackends;
   private final String backendId;
   private final boolean allowUnisolated;
-  private final List<ExecutionBackend> backends;
   private final Path baseDirectory;
   private final Optional<Path> classDataArchive;
   private Boolean available;
-  private ExecutionBackend created;
-
-  /** The default: the {@code bwrap} backend, found on the class path, paths under the working directory. */
-  public ChildJvmExecutor() {
-    this("bwrap", false, List.of(), Path.of("").toAbsolutePath());
-  }
+  private ExecutionBackend selected;
 
   /**
    * @param backendId the kernel backend to launch through
    * @param allowUnisolated whether the plain {@code process} backend may be used
-   * @param backends backend instances to use instead of discovering them; empty to find the
-   *     provider of {@code backendId} on the class path and create its backend once, on the first
-   *     run, for the executor's lifetime ({@link #close()} closes it)
+   * @param backends backend instances to use, which stay open; empty to find every backend on the
+   *     class path through the kernel's registry ({@link Backends#discover}) on the first run, kept
+   *     for the executor's lifetime ({@link #close()} closes them)
    * @param baseDirectory where relative effect scopes resolve; granted paths must lie under it
    */
   public ChildJvmExecutor(String backendId, boolean allowUnisolated, List<ExecutionBackend> backends, Path baseDirectory) {
     this(backendId, allowUnisolated, backends, baseDirectory, Optional.empty());
-  }
-
-  /**
-   * An executor on {@code backend}, which it owns from now on and closes in {@link #close()}.
-   *
-   * @param baseDirectory where relative effect scopes resolve; granted paths must lie under it
-   */
-  public static ChildJvmExecutor owning(ExecutionBackend backend, Path baseDirectory) {
-    ChildJvmExecutor executor = new ChildJvmExecutor(backend.id(), false, List.of(), baseDirectory);
-    executor.created = backend;
-    return executor;
   }
 
   /**
@@ -136,11 +121,63 @@ public final class ChildJvmExecutor implements Executor {
    */
   public ChildJvmExecutor(
       String backendId, boolean allowUnisolated, List<ExecutionBackend> backends, Path baseDirectory, Optional<Path> classDataArchive) {
-    this.backendId = Objects.requireNonNull(backendId, "backendId");
+    this(
+        Objects.requireNonNull(backends, "backends").isEmpty()
+            ? Backends.discover(ChildJvmExecutor.class.getClassLoader(), BackendConfig.defaults())
+            : Backends.given(backends),
+        backends.isEmpty(),
+        Objects.requireNonNull(backendId, "backendId"),
+        allowUnisolated,
+        baseDirectory,
+        classDataArchive,
+        null);
+  }
+
+  private ChildJvmExecutor(
+      Backends backends,
+      boolean closesBackends,
+      String backendId,
+      boolean allowUnisolated,
+      Path baseDirectory,
+      Optional<Path> classDataArchive,
+      ExecutionBackend selected) {
+    this.backends = backends;
+    this.closesBackends = closesBackends;
+    this.backendId = backendId;
     this.allowUnisolated = allowUnisolated;
-    this.backends = List.copyOf(Objects.requireNonNull(backends, "backends"));
     this.baseDirectory = Objects.requireNonNull(baseDirectory, "baseDirectory").toAbsolutePath().normalize();
     this.classDataArchive = Objects.requireNonNull(classDataArchive, "classDataArchive").map(ClassDataArchive::requireAbsolute);
+    this.selected = selected;
+  }
+
+  /**
+   * An executor on the backend {@code backendId} of {@code backends}, looked up on the first run.
+   *
+   * @param closesBackends whether {@link #close()} closes {@code backends}: true when the executor
+   *     is their only user
+   */
+  public static ChildJvmExecutor named(
+      Backends backends, boolean closesBackends, String backendId, boolean allowUnisolated, Path baseDirectory, Optional<Path> classDataArchive) {
+    return new ChildJvmExecutor(
+        Objects.requireNonNull(backends, "backends"), closesBackends, Objects.requireNonNull(backendId, "backendId"), allowUnisolated,
+        baseDirectory, classDataArchive, null);
+  }
+
+  /**
+   * An executor on the backend the kernel's one selection rule ({@link
+   * dev.capability.kernel.core.BackendSelection}) chooses among {@code backends}: the strongest
+   * available sandbox that supplies {@link #REQUIRED_ISOLATION}, never the unisolated {@code
+   * process} backend. The choice is made now, before anything is planned, because the backend's id
+   * is part of the executor's identity and so of every plan's fingerprint.
+   *
+   * @param closesBackends whether {@link #close()} closes {@code backends}
+   * @throws dev.capability.kernel.api.BackendUnavailableException {@code ISOLATION_UNAVAILABLE}
+   *     naming every backend and why it does not fit, when none does
+   */
+  public static ChildJvmExecutor choosing(
+      Backends backends, boolean closesBackends, Path baseDirectory, Optional<Path> classDataArchive) {
+    ExecutionBackend chosen = backends.select(Optional.empty(), REQUIRED_ISOLATION, false);
+    return new ChildJvmExecutor(backends, closesBackends, chosen.id(), false, baseDirectory, classDataArchive, chosen);
   }
 
   @Override
@@ -180,36 +217,22 @@ public final class ChildJvmExecutor implements Executor {
   }
 
   private synchronized ExecutionBackend backend() {
-    if (!backends.isEmpty()) {
-      return backends.stream()
-          .filter(backend -> backend.id().equals(backendId))
-          .findFirst()
-          .orElseThrow(() -> new CapabilityException(CapabilityCodes.ISOLATION_UNAVAILABLE, "no backend '" + backendId + "' was given"));
-    }
-    if (created == null) {
-      BackendProvider provider =
-          ServiceLoader.load(BackendProvider.class, ChildJvmExecutor.class.getClassLoader()).stream()
-              .map(ServiceLoader.Provider::get)
-              .filter(candidate -> candidate.id().equals(backendId))
-              .findFirst()
-              .orElseThrow(
-                  () -> new CapabilityException(CapabilityCodes.ISOLATION_UNAVAILABLE, "no backend '" + backendId + "' is on the class path"));
-      BackendProvider.Availability availability = provider.probe();
-      if (!availability.available()) {
-        throw new CapabilityException(
-            CapabilityCodes.ISOLATION_UNAVAILABLE, "backend '" + backendId + "' cannot run here: " + availability.reason());
+    if (selected == null) {
+      try {
+        // Named: used whatever it supplies, as for exec; the kernel refuses a policy it cannot keep.
+        selected = backends.select(Optional.of(backendId), Set.of(), allowUnisolated);
+      } catch (BackendUnavailableException e) {
+        throw new CapabilityException(CapabilityCodes.ISOLATION_UNAVAILABLE, e.getMessage(), e);
       }
-      created = provider.create(BackendConfig.defaults());
     }
-    return created;
+    return selected;
   }
 
-  /** Closes the backend this executor created, if it created one; given backends stay open. */
+  /** Closes the backends when this executor was made their only user; backends shared with it stay open. */
   @Override
   public synchronized void close() {
-    if (created != null) {
-      created.close();
-      created = null;
+    if (closesBackends) {
+      backends.close();
     }
   }
 

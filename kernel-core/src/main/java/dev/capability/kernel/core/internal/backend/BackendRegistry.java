@@ -174,6 +174,13 @@ public final class BackendRegistry implements AutoCloseable {
 
   /** Closes every backend but {@code kept}, which its new owner closes. */
   public void closeAllBut(ExecutionBackend kept) {
-    available.values().stream().filter(backend -> backend != kept).forEach(ExecutionBackend::close);
+    closeAllBut(List.of(kept));
+  }
+
+  /** Closes every backend but those in {@code kept} (by identity), which their owners close. */
+  public void closeAllBut(List<ExecutionBackend> kept) {
+    available.values().stream()
+        .filter(backend -> kept.stream().noneMatch(k -> k == backend))
+        .forEach(ExecutionBackend::close);
   }
 }

@@ -2,6 +2,7 @@ package dev.capability.backend.tck;
 
 import dev.capability.kernel.api.NetworkMode;
 import dev.capability.kernel.api.Sha256;
+import dev.capability.kernel.api.plugin.Plugins;
 import dev.capability.kernel.api.backend.BackendConfig;
 import dev.capability.kernel.api.backend.BackendProvider;
 import dev.capability.kernel.api.backend.ExecutionBackend;
@@ -12,11 +13,10 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.ServiceLoader;
 
 /**
  * The host JVM that {@link TerminationContract#theWholeTreeEndsWhenTheHostJvmIsKilled} kills: it
- * creates the backend with the given id by {@link ServiceLoader}, with default settings, and
+ * creates the backend with the given id through {@link Plugins}, with default settings, and
  * launches one script that never ends by itself. Not API; public only so that a JVM can start it.
  */
 public final class HostJvmFixture {
@@ -36,11 +36,11 @@ public final class HostJvmFixture {
     Path writable = Path.of(args[2]);
     Path script = Path.of(args[3]).toRealPath();
     BackendProvider provider =
-        ServiceLoader.load(BackendProvider.class).stream()
-            .map(ServiceLoader.Provider::get)
-            .filter(p -> p.id().equals(id))
-            .findFirst()
-            .orElseThrow(() -> new IllegalStateException("no backend provider with id " + id));
+        Plugins.load(BackendProvider.class, BackendProvider::id, HostJvmFixture.class.getClassLoader())
+            .get(id);
+    if (provider == null) {
+      throw new IllegalStateException("no backend provider with id " + id);
+    }
     ExecutionBackend backend = provider.create(BackendConfig.defaults());
     PinnedExecutable pinned =
         new PinnedExecutable(

@@ -3,10 +3,10 @@ package dev.capability.acquire.internal;
 import dev.capability.acquire.AcquisitionCodes;
 import dev.capability.acquire.AcquisitionRefusedException;
 import dev.capability.acquire.spi.SigstoreVerifierProvider;
-import java.util.LinkedHashMap;
+import dev.capability.kernel.api.CapabilityException;
+import dev.capability.kernel.api.plugin.Plugins;
 import java.util.Map;
 import java.util.Optional;
-import java.util.ServiceLoader;
 import java.util.stream.Collectors;
 
 /**
@@ -23,15 +23,15 @@ public final class SigstoreVerifiers {
    * @throws AcquisitionRefusedException {@link AcquisitionCodes#SIGSTORE_VERIFIER_DUPLICATE}
    */
   public static Optional<SigstoreVerifierProvider> find(ClassLoader loader) {
-    Map<String, SigstoreVerifierProvider> byId = new LinkedHashMap<>();
-    for (SigstoreVerifierProvider provider : ServiceLoader.load(SigstoreVerifierProvider.class, loader)) {
-      SigstoreVerifierProvider earlier = byId.putIfAbsent(provider.id(), provider);
-      if (earlier != null) {
-        throw new AcquisitionRefusedException(
-            AcquisitionCodes.SIGSTORE_VERIFIER_DUPLICATE,
-            "two Sigstore verifiers have the id '" + provider.id() + "': " + earlier.getClass().getName() + " and "
-                + provider.getClass().getName() + "; keep one on the class path");
+    Map<String, SigstoreVerifierProvider> byId;
+    try {
+      byId = Plugins.load(SigstoreVerifierProvider.class, SigstoreVerifierProvider::id, loader);
+    } catch (CapabilityException e) {
+      if (!e.code().equals(Plugins.DUPLICATE)) {
+        throw e;
       }
+      throw new AcquisitionRefusedException(
+          AcquisitionCodes.SIGSTORE_VERIFIER_DUPLICATE, e.getMessage() + " (Sigstore verifiers)");
     }
     if (byId.size() > 1) {
       throw new AcquisitionRefusedException(

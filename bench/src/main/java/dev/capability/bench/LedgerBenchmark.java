@@ -6,7 +6,9 @@ import dev.capability.kernel.api.AttestationJson;
 import dev.capability.kernel.api.CapturedOutput;
 import dev.capability.kernel.api.Decision;
 import dev.capability.kernel.api.ExecutionStatus;
+import dev.capability.kernel.api.NetworkMode;
 import dev.capability.kernel.api.Sha256;
+import dev.capability.kernel.api.policy.ProjectWriteMode;
 import dev.capability.kernel.api.backend.IsolationCapability;
 import dev.capability.kernel.api.json.CanonicalJson;
 import dev.capability.ledger.LedgerOptions;
@@ -73,16 +75,28 @@ public class LedgerBenchmark {
     Decision decision = Decision.allow("operator", "executables.mvn.subcommands.test");
     CapturedOutput out = CapturedOutput.of(("output " + n).getBytes(StandardCharsets.UTF_8), false);
     Instant started = Instant.parse("2026-11-30T10:00:00.123Z").plusMillis(n);
-    return new Attestation("0.1.0", ExecutionStatus.COMPLETED, argv, Sha256.hex(("spec" + n).getBytes(StandardCharsets.UTF_8)),
-        Attestation.DecisionSummary.of(decision), Sha256.hex("policy".getBytes(StandardCharsets.UTF_8)), "file:/etc/capability/policy.json",
-        new Attestation.Executable("/usr/share/maven/bin/mvn", Sha256.hex("mvn".getBytes(StandardCharsets.UTF_8)), "proc_fd"),
-        new Attestation.Backend("process", Set.of(IsolationCapability.SESSION_TERMINATION),
-            Attestation.Backend.Choice.NAMED, "named by the request"),
-        new Attestation.Environment(List.of("HOME", "JAVA_HOME", "LANG", "PATH"), List.of("MAVEN_OPTS")), "host", "scoped",
-        new Attestation.WriteBoundaries(List.of("target/**"), null, null, null), List.of(), java.util.Map.of(), List.of(),
-        List.of("target/surefire-reports/TEST-Case.xml"), List.of(), List.of(), Attestation.SecretScan.none(),
-        "4b825dc642cb6eb9a060e54bf8d69288fbee4904", Attestation.Stream.of(out), Attestation.Stream.of(CapturedOutput.empty()),
-        started, started.plus(Duration.ofMillis(1234)), false, false, 0);
+    return Attestation.builder()
+        .kernelVersion("0.1.0")
+        .status(ExecutionStatus.COMPLETED)
+        .argv(argv)
+        .commandSpecHash(Sha256.hex(("spec" + n).getBytes(StandardCharsets.UTF_8)))
+        .decision(decision)
+        .policyHash(Sha256.hex("policy".getBytes(StandardCharsets.UTF_8)))
+        .policySource("file:/etc/capability/policy.json")
+        .executable(new Attestation.Executable("/usr/share/maven/bin/mvn", Sha256.hex("mvn".getBytes(StandardCharsets.UTF_8)), "proc_fd"))
+        .backend(new Attestation.Backend("process", Set.of(IsolationCapability.SESSION_TERMINATION),
+            Attestation.Backend.Choice.NAMED, "named by the request"))
+        .environment(new Attestation.Environment(List.of("HOME", "JAVA_HOME", "LANG", "PATH"), List.of("MAVEN_OPTS")))
+        .network(NetworkMode.HOST)
+        .projectWrites(ProjectWriteMode.SCOPED)
+        .writeBoundaries(new Attestation.WriteBoundaries(List.of("target/**"), null, null, null))
+        .filesProduced(List.of("target/surefire-reports/TEST-Case.xml"))
+        .inputTreeHash("4b825dc642cb6eb9a060e54bf8d69288fbee4904")
+        .stdout(Attestation.Stream.of(out))
+        .startedAt(started)
+        .finishedAt(started.plus(Duration.ofMillis(1234)))
+        .exitCode(0)
+        .build();
   }
 
   static Path freshDirectory(String name) throws IOException {

@@ -5,7 +5,9 @@ import dev.capability.kernel.api.CapturedOutput;
 import dev.capability.kernel.api.Decision;
 import dev.capability.kernel.api.ExecutionResult;
 import dev.capability.kernel.api.ExecutionStatus;
+import dev.capability.kernel.api.NetworkMode;
 import dev.capability.kernel.api.Sha256;
+import dev.capability.kernel.api.policy.ProjectWriteMode;
 import dev.capability.kernel.api.backend.IsolationCapability;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -31,16 +33,27 @@ public final class Fixtures {
     CapturedOutput err = CapturedOutput.empty();
     Instant started = Instant.parse("2026-11-30T10:00:00.123Z");
     Decision decision = Decision.allow("operator", "executables." + argv.get(0));
-    Attestation attestation = new Attestation("0.1.0-SNAPSHOT", ExecutionStatus.COMPLETED, argv,
-        Sha256.hex(String.join("\0", argv).getBytes(StandardCharsets.UTF_8)), Attestation.DecisionSummary.of(decision),
-        POLICY_HASH, "file:/etc/capability/policy.json",
-        new Attestation.Executable("/usr/bin/" + argv.get(0), Sha256.hex(argv.get(0).getBytes(StandardCharsets.UTF_8)), "proc_fd"),
-        new Attestation.Backend("process", Set.of(IsolationCapability.SESSION_TERMINATION),
-            Attestation.Backend.Choice.NAMED, "named by the request"),
-        new Attestation.Environment(List.of("HOME", "PATH"), List.of("LANG")), "host", "none",
-        new Attestation.WriteBoundaries(List.of(), null, null, null), List.of(), java.util.Map.of(), List.of(), List.of(), List.of(), List.of(),
-        Attestation.SecretScan.none(), null, Attestation.Stream.of(out), Attestation.Stream.of(err),
-        started, started.plus(Duration.ofMillis(42)), false, false, exitCode);
+    Attestation attestation = Attestation.builder()
+        .kernelVersion("0.1.0-SNAPSHOT")
+        .status(ExecutionStatus.COMPLETED)
+        .argv(argv)
+        .commandSpecHash(Sha256.hex(String.join("\0", argv).getBytes(StandardCharsets.UTF_8)))
+        .decision(decision)
+        .policyHash(POLICY_HASH)
+        .policySource("file:/etc/capability/policy.json")
+        .executable(new Attestation.Executable("/usr/bin/" + argv.get(0), Sha256.hex(argv.get(0).getBytes(StandardCharsets.UTF_8)), "proc_fd"))
+        .backend(new Attestation.Backend("process", Set.of(IsolationCapability.SESSION_TERMINATION),
+            Attestation.Backend.Choice.NAMED, "named by the request"))
+        .environment(new Attestation.Environment(List.of("HOME", "PATH"), List.of("LANG")))
+        .network(NetworkMode.HOST)
+        .projectWrites(ProjectWriteMode.READ_ONLY)
+        .writeBoundaries(new Attestation.WriteBoundaries(List.of(), null, null, null))
+        .stdout(Attestation.Stream.of(out))
+        .stderr(Attestation.Stream.of(err))
+        .startedAt(started)
+        .finishedAt(started.plus(Duration.ofMillis(42)))
+        .exitCode(exitCode)
+        .build();
     return new ExecutionResult(ExecutionStatus.COMPLETED, decision, argv, OptionalInt.of(exitCode), out, err, attestation, null);
   }
 
@@ -48,12 +61,20 @@ public final class Fixtures {
   public static ExecutionResult denied(List<String> argv, String message) {
     Decision decision = Decision.deny("FLAG_NOT_ALLOWED", "operator", "executables.git.flags", 1, message);
     Instant at = Instant.parse("2026-11-30T11:00:00Z");
-    Attestation attestation = new Attestation("0.1.0-SNAPSHOT", ExecutionStatus.DENIED, argv,
-        Sha256.hex(String.join("\0", argv).getBytes(StandardCharsets.UTF_8)), Attestation.DecisionSummary.of(decision),
-        POLICY_HASH, "code", null, null, new Attestation.Environment(List.of(), List.of()), "none", "none",
-        new Attestation.WriteBoundaries(List.of(), null, null, null), List.of(), java.util.Map.of(), List.of(), List.of(), List.of(), List.of(),
-        Attestation.SecretScan.none(), null, Attestation.Stream.of(CapturedOutput.empty()),
-        Attestation.Stream.of(CapturedOutput.empty()), at, at, false, false, null);
+    Attestation attestation = Attestation.builder()
+        .kernelVersion("0.1.0-SNAPSHOT")
+        .status(ExecutionStatus.DENIED)
+        .argv(argv)
+        .commandSpecHash(Sha256.hex(String.join("\0", argv).getBytes(StandardCharsets.UTF_8)))
+        .decision(decision)
+        .policyHash(POLICY_HASH)
+        .policySource("code")
+        .network(NetworkMode.NONE)
+        .projectWrites(ProjectWriteMode.READ_ONLY)
+        .writeBoundaries(new Attestation.WriteBoundaries(List.of(), null, null, null))
+        .startedAt(at)
+        .finishedAt(at)
+        .build();
     return new ExecutionResult(ExecutionStatus.DENIED, decision, argv, OptionalInt.empty(), CapturedOutput.empty(),
         CapturedOutput.empty(), attestation, message);
   }

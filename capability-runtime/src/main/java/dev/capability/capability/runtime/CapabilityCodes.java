@@ -91,6 +91,8 @@ public final class CapabilityCodes {
   public static final String POLICY_FAILED = "POLICY_FAILED";
   public static final String INPUT_INVALID = "INPUT_INVALID";
   public static final String PLAN_DRIFT = "PLAN_DRIFT";
+  /** A plan's JSON that is not a plan ({@code CapabilityPlans.fromJson}), or a text that is not a plan fingerprint. */
+  public static final String PLAN_INVALID = "PLAN_INVALID";
   /** An effect policy file that cannot be read or does not follow docs/schemas/effect-policy.schema.json. */
   public static final String POLICY_FILE_INVALID = "POLICY_FILE_INVALID";
 

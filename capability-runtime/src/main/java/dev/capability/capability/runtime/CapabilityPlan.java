@@ -1,7 +1,7 @@
 package dev.capability.capability.runtime;
 
+import dev.capability.capability.runtime.internal.plan.JsonValues;
 import dev.capability.kernel.api.json.CanonicalJson;
-import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -10,7 +10,11 @@ import java.util.Objects;
 /**
  * Everything one run is bound to: the capability's identity, version, module and package digests,
  * the input, the requested effects, the executor and what it advertises, and the policy hash.
- * {@link #fingerprint()} is SHA-256 over the RFC 8785 canonical JSON of {@link #canonical()}.
+ * {@link #fingerprint()} is SHA-256 over the RFC 8785 canonical JSON of {@link #toJson()}.
+ *
+ * <p>A plan is a value: two plans are equal when their fingerprints are, that is when their
+ * canonical JSON is the same. {@link CapabilityPlans#fromJson(String)} rebuilds a plan from its
+ * JSON, so a plan approved in one process can be verified in another.
  */
 public final class CapabilityPlan {
   private final Map<String, Object> canonical;
@@ -19,11 +23,30 @@ public final class CapabilityPlan {
   private final String capability;
 
   CapabilityPlan(CapabilityDescriptor descriptor, Object input, ExecutorIdentity executor, String policyHash) {
+    this(body(descriptor, input, executor, policyHash), descriptor.effects());
+  }
+
+  /**
+   * A plan of {@code canonical}, whose {@code effects} member is the canonical form of {@code
+   * effects}.
+   *
+   * @throws IllegalArgumentException when {@code canonical} has no canonical JSON form
+   */
+  CapabilityPlan(Map<String, Object> canonical, List<Effect> effects) {
+    @SuppressWarnings("unchecked")
+    Map<String, Object> frozen = (Map<String, Object>) JsonValues.frozen(canonical);
+    this.canonical = frozen;
+    this.effects = List.copyOf(effects);
+    @SuppressWarnings("unchecked")
+    Map<String, Object> capability = (Map<String, Object>) canonical.get("capability");
+    this.capability = capability.get("name") + "@" + capability.get("version");
+    this.fingerprint = CanonicalJson.sha256(this.canonical);
+  }
+
+  private static Map<String, Object> body(CapabilityDescriptor descriptor, Object input, ExecutorIdentity executor, String policyHash) {
     Objects.requireNonNull(descriptor, "descriptor");
     Objects.requireNonNull(executor, "executor");
     Objects.requireNonNull(policyHash, "policyHash");
-    this.effects = descriptor.effects();
-    this.capability = descriptor.name() + "@" + descriptor.version();
     Map<String, Object> capability = new LinkedHashMap<>();
     capability.put("name", descriptor.name());
     capability.put("version", descriptor.version());
@@ -33,14 +56,13 @@ public final class CapabilityPlan {
     Map<String, Object> body = new LinkedHashMap<>();
     body.put("capability", capability);
     body.put("input", input);
-    body.put("effects", effects.stream().map(Effect::toCanonical).toList());
+    body.put("effects", descriptor.effects().stream().map(Effect::toCanonical).toList());
     body.put("executor", Map.of("id", executor.id(), "advertises", executor.advertises()));
     body.put("policy", policyHash);
-    this.canonical = body;
-    this.fingerprint = CanonicalJson.sha256(body);
+    return body;
   }
 
-  /** Lower-case hex SHA-256 of the canonical plan. */
+  /** Lower-case hex SHA-256 of the canonical plan: 64 characters. */
   public String fingerprint() {
     return fingerprint;
   }
@@ -62,10 +84,10 @@ public final class CapabilityPlan {
 
   /**
    * The plan as a JSON object of plain maps, lists and values: what {@link #canonicalJson()}
-   * serializes. Unmodifiable.
+   * serializes. Unmodifiable at every level.
    */
   public Map<String, Object> toJson() {
-    return Collections.unmodifiableMap(canonical);
+    return canonical;
   }
 
   /** The canonical JSON text the fingerprint is computed over. */
@@ -78,6 +100,17 @@ public final class CapabilityPlan {
     return canonical.keySet().stream()
         .filter(key -> !CanonicalJson.serialize(canonical.get(key)).equals(CanonicalJson.serialize(other.canonical.get(key))))
         .toList();
+  }
+
+  /** Equal when the fingerprints are: the same canonical JSON. */
+  @Override
+  public boolean equals(Object other) {
+    return other instanceof CapabilityPlan plan && plan.fingerprint.equals(fingerprint);
+  }
+
+  @Override
+  public int hashCode() {
+    return fingerprint.hashCode();
   }
 
   @Override

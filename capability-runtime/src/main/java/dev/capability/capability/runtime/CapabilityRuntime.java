@@ -103,9 +103,9 @@ public final class CapabilityRuntime implements AutoCloseable {
     } catch (CapabilityException e) {
       return refused(plan, pkg, inputJson, e, started);
     }
-    ExecutionResult result;
+    CapabilityResult result;
     try {
-      result = executor.execute(new ExecutionRequest(pkg, plan, inputJson, decision.granted()));
+      result = executor.execute(new CapabilityRequest(pkg, plan, inputJson, decision.granted()));
     } catch (CapabilityException e) {
       // The executor refused before launching: for example it cannot confine a granted effect.
       return refused(plan, pkg, inputJson, e, started);

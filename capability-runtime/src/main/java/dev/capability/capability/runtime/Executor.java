@@ -26,7 +26,7 @@ public interface Executor extends AutoCloseable {
    * Runs {@code request}. A capability's own failure is a failed result, not an exception; an
    * exception means the executor could not run it at all.
    */
-  ExecutionResult execute(ExecutionRequest request);
+  CapabilityResult execute(CapabilityRequest request);
 
   /** Releases what the executor keeps between runs (a backend it created, say); nothing by default. */
   @Override

@@ -1,6 +1,7 @@
 package dev.capability.capability.runtime;
 
 import dev.capability.kernel.api.CapabilityException;
+import dev.capability.kernel.api.json.CanonicalJson;
 import java.util.List;
 import java.util.Objects;
 
@@ -28,6 +29,30 @@ public final class PlanVerifier {
         CapabilityCodes.PLAN_DRIFT,
         "the plan drifted since it was approved; changed: " + String.join(", ", changed)
             + " (approved " + approved.fingerprint() + ", now " + recomputed.fingerprint() + ")");
+  }
+
+  /**
+   * Refuses to run anything but the plan with the fingerprint a person approved, for example one
+   * printed by {@code capability plan} in another process.
+   *
+   * @throws CapabilityException {@link CapabilityCodes#PLAN_INVALID} when {@code approvedFingerprint}
+   *     is not 64 lower-case hex digits; {@link CapabilityCodes#PLAN_DRIFT} naming both
+   *     fingerprints when {@code recomputed} has another
+   */
+  public static void verify(String approvedFingerprint, CapabilityPlan recomputed) {
+    Objects.requireNonNull(approvedFingerprint, "approvedFingerprint");
+    Objects.requireNonNull(recomputed, "recomputed");
+    if (!CapabilityPlans.isFingerprint(approvedFingerprint)) {
+      throw new CapabilityException(
+          CapabilityCodes.PLAN_INVALID,
+          CanonicalJson.serialize(approvedFingerprint) + " is not a plan fingerprint: 64 lower-case hex digits");
+    }
+    if (!approvedFingerprint.equals(recomputed.fingerprint())) {
+      throw new CapabilityException(
+          CapabilityCodes.PLAN_DRIFT,
+          "the plan is not the one approved: approved " + approvedFingerprint + ", now " + recomputed.fingerprint()
+              + "; the package bytes, the input, the effects, the executor or the policy changed");
+    }
   }
 
   /**

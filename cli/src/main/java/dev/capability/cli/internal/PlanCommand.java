@@ -11,7 +11,10 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
-/** {@code capability plan}: the fingerprinted plan a run of this input would be decided on. */
+/**
+ * {@code capability plan}: the fingerprinted plan a run of this input would be decided on. A person
+ * approves it by passing the fingerprint to {@code capability run --expect-plan}.
+ */
 @Command(name = "plan", description = "Show the fingerprinted plan for running a package on an input.")
 final class PlanCommand implements Callable<Integer> {
   private final Console console;
@@ -37,7 +40,7 @@ final class PlanCommand implements Callable<Integer> {
     if (json) {
       Map<String, Object> view = new LinkedHashMap<>();
       view.put("fingerprint", plan.fingerprint());
-      view.put("plan", plan.canonicalJson());
+      view.put("plan", plan.toJson());
       console.json(view);
     } else {
       console.out().println("fingerprint: " + plan.fingerprint());

@@ -8,6 +8,7 @@ import dev.capability.capability.runtime.CapabilityRuntime;
 import dev.capability.capability.runtime.Effect;
 import dev.capability.capability.runtime.ExecutionReceipt;
 import dev.capability.capability.runtime.ExecutionReceipts;
+import dev.capability.capability.runtime.PlanVerifier;
 import dev.capability.kernel.api.CapabilityException;
 import dev.capability.ledger.Appended;
 import dev.capability.ledger.LedgerRecord;
@@ -40,6 +41,10 @@ final class RunCommand implements Callable<Integer> {
   @Option(names = "--redact", description = "Record input and output in the ledger only as their SHA-256 (the printed receipt keeps them).")
   boolean redact;
 
+  @Option(names = "--expect-plan", paramLabel = "FINGERPRINT",
+      description = "Run only the plan with this fingerprint, as 'capability plan' printed it; refuse with PLAN_DRIFT when the plan made now differs.")
+  String expectedPlan;
+
   @Mixin CapabilityRunOptions options = new CapabilityRunOptions();
 
   RunCommand(Console console) {
@@ -53,6 +58,10 @@ final class RunCommand implements Callable<Integer> {
     try (CapabilityRuntime runtime = options.runtime()) {
       CapabilityPackage pkg = CapabilityPackages.open(options.pkg);
       plan = runtime.plan(pkg, options.input);
+      if (expectedPlan != null) {
+        // Before the policy is asked: a plan other than the approved one is not decided, run or recorded.
+        PlanVerifier.verify(expectedPlan, plan);
+      }
       // Running the plan made above, not a fresh one, is what binds the recorded plan to the receipt.
       receipt = runtime.run(plan, pkg, options.input);
     } catch (CapabilityException e) {

@@ -9,7 +9,9 @@ import dev.capability.kernel.api.CapturedOutput;
 import dev.capability.kernel.api.Decision;
 import dev.capability.kernel.api.ExecutionResult;
 import dev.capability.kernel.api.ExecutionStatus;
+import dev.capability.kernel.api.NetworkMode;
 import dev.capability.kernel.api.Sha256;
+import dev.capability.kernel.api.policy.ProjectWriteMode;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -37,14 +39,26 @@ class LedgerCommandTest {
     Decision decision = status == ExecutionStatus.DENIED
         ? Decision.deny("FLAG_NOT_ALLOWED", "operator", "executables.git.flags", 1, "refused")
         : Decision.allow("operator", "executables." + argv.get(0));
-    Attestation a = new Attestation("test", status, argv, Sha256.hex(argv.toString().getBytes(StandardCharsets.UTF_8)),
-        Attestation.DecisionSummary.of(decision), Sha256.hex(new byte[0]), "code",
-        status == ExecutionStatus.DENIED ? null : new Attestation.Executable("/usr/bin/" + argv.get(0), Sha256.hex(new byte[1]), "proc_fd"),
-        status == ExecutionStatus.DENIED ? null
-            : new Attestation.Backend("process", Set.of(), Attestation.Backend.Choice.NAMED, "named by the request"),
-        new Attestation.Environment(List.of("PATH"), List.of()), "host", "none", new Attestation.WriteBoundaries(List.of(), null, null, null), List.of(), java.util.Map.of(), List.of(), List.of(), List.of(), List.of(),
-        Attestation.SecretScan.none(), null,
-        Attestation.Stream.of(CapturedOutput.empty()), Attestation.Stream.of(CapturedOutput.empty()), at, at, false, false, exit);
+    Attestation a = Attestation.builder()
+        .kernelVersion("test")
+        .status(status)
+        .argv(argv)
+        .commandSpecHash(Sha256.hex(argv.toString().getBytes(StandardCharsets.UTF_8)))
+        .decision(decision)
+        .policyHash(Sha256.hex(new byte[0]))
+        .policySource("code")
+        .executable(status == ExecutionStatus.DENIED ? null
+            : new Attestation.Executable("/usr/bin/" + argv.get(0), Sha256.hex(new byte[1]), "proc_fd"))
+        .backend(status == ExecutionStatus.DENIED ? null
+            : new Attestation.Backend("process", Set.of(), Attestation.Backend.Choice.NAMED, "named by the request"))
+        .environment(new Attestation.Environment(List.of("PATH"), List.of()))
+        .network(NetworkMode.HOST)
+        .projectWrites(ProjectWriteMode.READ_ONLY)
+        .writeBoundaries(new Attestation.WriteBoundaries(List.of(), null, null, null))
+        .startedAt(at)
+        .finishedAt(at)
+        .exitCode(exit)
+        .build();
     return new ExecutionResult(status, decision, argv, exit == null ? OptionalInt.empty() : OptionalInt.of(exit),
         CapturedOutput.empty(), CapturedOutput.empty(), a, null);
   }

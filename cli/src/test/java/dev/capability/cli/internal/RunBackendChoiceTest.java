@@ -2,6 +2,7 @@ package dev.capability.cli.internal;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.capability.backend.bwrap.BwrapBackendProvider;
 import dev.capability.backend.docker.LocalRuntimeImage;
 import dev.capability.backend.tck.BackendGate;
@@ -60,7 +61,7 @@ class RunBackendChoiceTest {
 
     assertThat(plan.exitCode()).as(plan.out() + plan.err()).isZero();
     assertThat(expected).isNotEqualTo("process");
-    assertThat(plan.out()).contains("\\\"backend\\\":\\\"" + expected + "\\\"");
+    assertThat(new ObjectMapper().readTree(plan.out()).at("/plan/executor/advertises/backend").asText()).isEqualTo(expected);
   }
 
   @Test

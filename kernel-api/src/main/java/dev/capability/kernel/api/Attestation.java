@@ -2,9 +2,11 @@ package dev.capability.kernel.api;
 
 import dev.capability.kernel.api.backend.IsolationCapability;
 import dev.capability.kernel.api.backend.PinnedExecutable;
+import dev.capability.kernel.api.policy.ProjectWriteMode;
 import java.time.Instant;
 import java.util.Collections;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
@@ -17,6 +19,10 @@ import java.util.TreeMap;
  *
  * <p>Fields that do not apply are null ({@code executable} and {@code backend} of a command denied
  * before resolution, {@code exitCode} of a command that did not exit by itself).
+ *
+ * <p>Build one with {@link #builder()}, not the canonical constructor: fields added later get a
+ * default in the builder, so code that builds attestations keeps compiling.
+ * {@link AttestationJson} writes an attestation as JSON and reads it back.
  */
 public record Attestation(
     String kernelVersion,
@@ -71,6 +77,213 @@ public record Attestation(
     Objects.requireNonNull(stderr, "stderr");
     Objects.requireNonNull(startedAt, "startedAt");
     Objects.requireNonNull(finishedAt, "finishedAt");
+  }
+
+  /** A builder with no field set but the defaults {@link Builder} lists. */
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /**
+   * Builds an {@link Attestation}. Required, with no default: {@code kernelVersion}, {@code
+   * status}, {@code argv}, {@code commandSpecHash}, {@code decision}, {@code policyHash}, {@code
+   * policySource}, {@code network}, {@code projectWrites}, {@code writeBoundaries}, {@code
+   * startedAt} and {@code finishedAt}; {@link #build()} throws {@link NullPointerException} naming
+   * the first one missing. Everything else defaults to what an attestation says when it does not
+   * apply: no executable, backend, input tree hash or exit code (null); no environment names,
+   * created scope roots, tool configuration, neutralization, files, changes, violations or secret
+   * findings (empty); empty output streams; not timed out and no output limit hit.
+   */
+  public static final class Builder {
+    private String kernelVersion;
+    private ExecutionStatus status;
+    private List<String> argv;
+    private String commandSpecHash;
+    private DecisionSummary decision;
+    private String policyHash;
+    private String policySource;
+    private Executable executable;
+    private Backend backend;
+    private Environment environment = new Environment(List.of(), List.of());
+    private String network;
+    private String projectWrites;
+    private WriteBoundaries writeBoundaries;
+    private List<String> createdScopeRoots = List.of();
+    private Map<String, String> toolConfiguration = Map.of();
+    private List<String> neutralization = List.of();
+    private List<String> filesProduced = List.of();
+    private List<Change> changes = List.of();
+    private List<Violation> violations = List.of();
+    private SecretScan secrets = SecretScan.none();
+    private String inputTreeHash;
+    private Stream stdout = Stream.of(CapturedOutput.empty());
+    private Stream stderr = Stream.of(CapturedOutput.empty());
+    private Instant startedAt;
+    private Instant finishedAt;
+    private boolean timedOut;
+    private boolean outputLimitHit;
+    private Integer exitCode;
+
+    private Builder() {}
+
+    public Builder kernelVersion(String kernelVersion) {
+      this.kernelVersion = kernelVersion;
+      return this;
+    }
+
+    public Builder status(ExecutionStatus status) {
+      this.status = status;
+      return this;
+    }
+
+    public Builder argv(List<String> argv) {
+      this.argv = argv;
+      return this;
+    }
+
+    public Builder commandSpecHash(String commandSpecHash) {
+      this.commandSpecHash = commandSpecHash;
+      return this;
+    }
+
+    public Builder decision(DecisionSummary decision) {
+      this.decision = decision;
+      return this;
+    }
+
+    /** The decision as {@link DecisionSummary#of(Decision)} summarizes it. */
+    public Builder decision(Decision decision) {
+      return decision(DecisionSummary.of(decision));
+    }
+
+    public Builder policyHash(String policyHash) {
+      this.policyHash = policyHash;
+      return this;
+    }
+
+    public Builder policySource(String policySource) {
+      this.policySource = policySource;
+      return this;
+    }
+
+    /** The executable that ran; null (the default) when the command was denied before resolution. */
+    public Builder executable(Executable executable) {
+      this.executable = executable;
+      return this;
+    }
+
+    /** The backend that launched the command; null (the default) when none did. */
+    public Builder backend(Backend backend) {
+      this.backend = backend;
+      return this;
+    }
+
+    public Builder environment(Environment environment) {
+      this.environment = environment;
+      return this;
+    }
+
+    /** The network the command got, written as {@code none} or {@code host}. */
+    public Builder network(NetworkMode network) {
+      this.network = network == null ? null : network.name().toLowerCase(Locale.ROOT);
+      return this;
+    }
+
+    /** Whether the command could write the repository, written as {@code read-only} or {@code scoped}. */
+    public Builder projectWrites(ProjectWriteMode projectWrites) {
+      this.projectWrites = projectWrites == null ? null : projectWrites.name().toLowerCase(Locale.ROOT).replace('_', '-');
+      return this;
+    }
+
+    public Builder writeBoundaries(WriteBoundaries writeBoundaries) {
+      this.writeBoundaries = writeBoundaries;
+      return this;
+    }
+
+    public Builder createdScopeRoots(List<String> createdScopeRoots) {
+      this.createdScopeRoots = createdScopeRoots;
+      return this;
+    }
+
+    public Builder toolConfiguration(Map<String, String> toolConfiguration) {
+      this.toolConfiguration = toolConfiguration;
+      return this;
+    }
+
+    public Builder neutralization(List<String> neutralization) {
+      this.neutralization = neutralization;
+      return this;
+    }
+
+    public Builder filesProduced(List<String> filesProduced) {
+      this.filesProduced = filesProduced;
+      return this;
+    }
+
+    public Builder changes(List<Change> changes) {
+      this.changes = changes;
+      return this;
+    }
+
+    public Builder violations(List<Violation> violations) {
+      this.violations = violations;
+      return this;
+    }
+
+    public Builder secrets(SecretScan secrets) {
+      this.secrets = secrets;
+      return this;
+    }
+
+    /** The hash of the input tree; null (the default) when there was no repository audit. */
+    public Builder inputTreeHash(String inputTreeHash) {
+      this.inputTreeHash = inputTreeHash;
+      return this;
+    }
+
+    public Builder stdout(Stream stdout) {
+      this.stdout = stdout;
+      return this;
+    }
+
+    public Builder stderr(Stream stderr) {
+      this.stderr = stderr;
+      return this;
+    }
+
+    public Builder startedAt(Instant startedAt) {
+      this.startedAt = startedAt;
+      return this;
+    }
+
+    public Builder finishedAt(Instant finishedAt) {
+      this.finishedAt = finishedAt;
+      return this;
+    }
+
+    public Builder timedOut(boolean timedOut) {
+      this.timedOut = timedOut;
+      return this;
+    }
+
+    public Builder outputLimitHit(boolean outputLimitHit) {
+      this.outputLimitHit = outputLimitHit;
+      return this;
+    }
+
+    /** The exit code; null (the default) when the command did not exit by itself. */
+    public Builder exitCode(Integer exitCode) {
+      this.exitCode = exitCode;
+      return this;
+    }
+
+    /** @throws NullPointerException naming the first required field not set */
+    public Attestation build() {
+      return new Attestation(kernelVersion, status, argv, commandSpecHash, decision, policyHash, policySource, executable,
+          backend, environment, network, projectWrites, writeBoundaries, createdScopeRoots, toolConfiguration,
+          neutralization, filesProduced, changes, violations, secrets, inputTreeHash, stdout, stderr, startedAt,
+          finishedAt, timedOut, outputLimitHit, exitCode);
+    }
   }
 
   /** The decision, without the free-text message's variability mattering to a reader. */

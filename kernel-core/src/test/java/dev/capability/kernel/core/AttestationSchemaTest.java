@@ -7,9 +7,11 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.networknt.schema.JsonSchema;
 import com.networknt.schema.JsonSchemaFactory;
 import com.networknt.schema.SpecVersion;
+import dev.capability.kernel.api.Attestation;
 import dev.capability.kernel.api.AttestationJson;
 import dev.capability.kernel.api.ExecutionRequest;
 import dev.capability.kernel.api.NetworkMode;
+import dev.capability.kernel.api.json.CanonicalJson;
 import dev.capability.kernel.api.policy.ExecutableRule;
 import dev.capability.kernel.api.policy.ExecutionPolicy;
 import java.nio.file.Files;
@@ -60,6 +62,19 @@ class AttestationSchemaTest {
         ExecutionRequest.command("a | b").build()}) {
       JsonNode attestation = JSON.valueToTree(attestationOf(request));
       assertThat(schema.validate(attestation)).as("%s", attestation).isEmpty();
+    }
+  }
+
+  @Test
+  void attestationsOfRunsAndDenialsReadBackFromTheirJson() {
+    for (ExecutionRequest request : new ExecutionRequest[] {
+        ExecutionRequest.argv(tool.toString()).build(),
+        ExecutionRequest.argv(tool.toString()).environment("TCK_GREETING", "hello").build(),
+        ExecutionRequest.command("a | b").build()}) {
+      Attestation attestation = kernel.execute(request).attestation();
+      String json = CanonicalJson.serialize(AttestationJson.toMap(attestation));
+
+      assertThat(AttestationJson.fromJson(json)).as(json).isEqualTo(attestation);
     }
   }
 

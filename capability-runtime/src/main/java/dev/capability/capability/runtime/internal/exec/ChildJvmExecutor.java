@@ -4,10 +4,10 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.capability.capability.runtime.CapabilityCodes;
 import dev.capability.capability.runtime.CapabilityDescriptor;
+import dev.capability.capability.runtime.CapabilityRequest;
+import dev.capability.capability.runtime.CapabilityResult;
 import dev.capability.capability.runtime.Effect;
 import dev.capability.capability.runtime.EffectKind;
-import dev.capability.capability.runtime.ExecutionRequest;
-import dev.capability.capability.runtime.ExecutionResult;
 import dev.capability.capability.runtime.Executor;
 import dev.capability.capability.runtime.ExecutorIdentity;
 import dev.capability.capability.runtime.Hook;
@@ -16,6 +16,8 @@ import dev.capability.kernel.api.Attestation;
 import dev.capability.kernel.api.AttestationJson;
 import dev.capability.kernel.api.BackendUnavailableException;
 import dev.capability.kernel.api.CapabilityException;
+import dev.capability.kernel.api.ExecutionRequest;
+import dev.capability.kernel.api.ExecutionResult;
 import dev.capability.kernel.api.ExecutionStatus;
 import dev.capability.kernel.api.NetworkMode;
 import dev.capability.kernel.api.backend.BackendConfig;
@@ -237,7 +239,7 @@ public final class ChildJvmExecutor implements Executor {
   }
 
   @Override
-  public ExecutionResult execute(ExecutionRequest request) {
+  public CapabilityResult execute(CapabilityRequest request) {
     if (!isolated() && !allowUnisolated) {
       throw new CapabilityException(
           CapabilityCodes.ISOLATION_UNAVAILABLE,
@@ -271,7 +273,7 @@ public final class ChildJvmExecutor implements Executor {
     }
   }
 
-  private ExecutionResult launch(ExecutionRequest request, Grants grants, Path staging) throws IOException {
+  private CapabilityResult launch(CapabilityRequest request, Grants grants, Path staging) throws IOException {
     CapabilityDescriptor descriptor = request.pkg().descriptor();
     String modulePath = descriptor.entry().module();
     byte[] module =
@@ -323,9 +325,9 @@ public final class ChildJvmExecutor implements Executor {
             .backend(backend())
             .discoverBackends(false)
             .build();
-    dev.capability.kernel.api.ExecutionResult result =
+    ExecutionResult result =
         kernel.execute(
-            dev.capability.kernel.api.ExecutionRequest.argv(argv)
+            ExecutionRequest.argv(argv)
                 .repository(baseDirectory)
                 .workingDirectory(staging)
                 .stdin(hostRequest.encode())
@@ -349,13 +351,13 @@ public final class ChildJvmExecutor implements Executor {
               + result.exitCode().stream().mapToObj(code -> " (exit " + code + ")").findFirst().orElse("")
               + (result.failureMessage() == null ? "" : ": " + result.failureMessage())
               + tail(result.stderr().text());
-      return new ExecutionResult(false, Optional.empty(), Optional.of(why), isolated(), attestation, List.of(), used);
+      return new CapabilityResult(false, Optional.empty(), Optional.of(why), isolated(), attestation, List.of(), used);
     }
     try {
       return fromResponse(result.stdout().text(), attestation, used);
     } catch (IOException | RuntimeException e) {
       // The child is untrusted: a response it garbled (or cut short by exiting) is a failed run.
-      return new ExecutionResult(
+      return new CapabilityResult(
           false, Optional.empty(), Optional.of("the capability host wrote no valid response: " + e.getMessage()), isolated(), attestation, List.of(), used);
     }
   }
@@ -373,7 +375,7 @@ public final class ChildJvmExecutor implements Executor {
         .toList();
   }
 
-  private ExecutionResult fromResponse(String stdout, Optional<String> attestation, List<Effect> used) throws IOException {
+  private CapabilityResult fromResponse(String stdout, Optional<String> attestation, List<Effect> used) throws IOException {
     JsonNode response = JSON.readTree(stdout);
     if (response == null || !response.isObject()) {
       throw new IOException("the response is not a JSON object");
@@ -386,7 +388,7 @@ public final class ChildJvmExecutor implements Executor {
     }
     Optional<String> output = textOrEmpty(response.get("output"));
     Optional<String> failure = textOrEmpty(response.get("failure"));
-    return new ExecutionResult(failure.isEmpty(), output, failure, isolated(), attestation, hooks, used);
+    return new CapabilityResult(failure.isEmpty(), output, failure, isolated(), attestation, hooks, used);
   }
 
   private static Optional<String> textOrEmpty(JsonNode node) {

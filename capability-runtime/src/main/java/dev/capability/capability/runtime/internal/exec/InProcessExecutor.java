@@ -3,8 +3,8 @@ package dev.capability.capability.runtime.internal.exec;
 import dev.capability.capability.api.Capability;
 import dev.capability.capability.runtime.CapabilityCodes;
 import dev.capability.capability.runtime.CapabilityDescriptor;
-import dev.capability.capability.runtime.ExecutionRequest;
-import dev.capability.capability.runtime.ExecutionResult;
+import dev.capability.capability.runtime.CapabilityRequest;
+import dev.capability.capability.runtime.CapabilityResult;
 import dev.capability.capability.runtime.Executor;
 import dev.capability.capability.runtime.ExecutorIdentity;
 import dev.capability.capability.runtime.Hook;
@@ -50,7 +50,7 @@ public final class InProcessExecutor implements Executor {
   }
 
   @Override
-  public ExecutionResult execute(ExecutionRequest request) {
+  public CapabilityResult execute(CapabilityRequest request) {
     CapabilityDescriptor descriptor = request.pkg().descriptor();
     String module = descriptor.entry().module();
     byte[] jar =
@@ -64,7 +64,7 @@ public final class InProcessExecutor implements Executor {
       capability = entry.asSubclass(Capability.class).getDeclaredConstructor().newInstance();
     } catch (ReflectiveOperationException | RuntimeException | LinkageError e) {
       Throwable cause = e instanceof InvocationTargetException ite && ite.getCause() != null ? ite.getCause() : e;
-      return new ExecutionResult(
+      return new CapabilityResult(
           false, Optional.empty(), Optional.of("entry class cannot be instantiated: " + Lifecycle.describe(cause)), false, Optional.empty(), List.of(), List.of());
     }
     String name = descriptor.name();
@@ -75,6 +75,6 @@ public final class InProcessExecutor implements Executor {
             GrantedContext.of(request.granted(), line -> LOG.info("[{}] {}", name, line)),
             descriptor.hooks().contains(Hook.VERIFY),
             descriptor.hooks().contains(Hook.ROLLBACK));
-    return new ExecutionResult(outcome.failure().isEmpty(), outcome.output(), outcome.failure(), false, Optional.empty(), outcome.hooks(), List.of());
+    return new CapabilityResult(outcome.failure().isEmpty(), outcome.output(), outcome.failure(), false, Optional.empty(), outcome.hooks(), List.of());
   }
 }

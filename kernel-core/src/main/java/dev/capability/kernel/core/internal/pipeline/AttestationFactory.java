@@ -3,8 +3,10 @@ package dev.capability.kernel.core.internal.pipeline;
 import dev.capability.kernel.api.Attestation;
 import dev.capability.kernel.api.CapturedOutput;
 import dev.capability.kernel.api.ExecutionStatus;
+import dev.capability.kernel.api.NetworkMode;
 import dev.capability.kernel.api.json.CanonicalJson;
 import dev.capability.kernel.api.authority.AuthorityLayer;
+import dev.capability.kernel.api.policy.ProjectWriteMode;
 import dev.capability.kernel.core.LoadedPolicy;
 import dev.capability.kernel.core.internal.audit.ChangeKind;
 import dev.capability.kernel.core.internal.audit.EntryType;
@@ -12,7 +14,6 @@ import java.time.Instant;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 
 /** Stage 10: what the kernel can state about the execution, as an {@link Attestation}. */
@@ -33,49 +34,49 @@ final class AttestationFactory {
         : new Attestation.Environment(
             context.environment.inheritedNames(), context.environment.setNames(), context.environment.requestedNames(),
             context.environment.acceptedNames());
-    return new Attestation(
-        kernelVersion,
-        status,
-        context.argv,
-        commandSpecHash(context, environment),
-        Attestation.DecisionSummary.of(context.decision),
-        policy.hash(),
-        policy.source(),
-        context.pinned == null ? null : Attestation.Executable.of(context.pinned.executable()),
-        context.backend == null ? null : new Attestation.Backend(context.backend.id(), context.backend.capabilities(),
-            context.backendChoice, context.backendReason, context.backend.versions()),
-        environment,
-        network(context),
-        projectWrites(context),
-        writeBoundaries(context),
-        context.createdScopeRoots,
-        context.toolConfiguration,
-        context.neutralization,
-        filesProduced(context),
-        changes(context),
-        violations(context),
-        secrets(context),
-        context.inputTreeHash,
-        Attestation.Stream.of(stdout),
-        Attestation.Stream.of(stderr),
-        context.launch == null ? context.receivedAt : context.launch.startedAt(),
-        context.launch == null ? finishedAt : context.launch.finishedAt(),
-        context.launch != null && context.launch.timedOut(),
-        context.launch != null && context.launch.outputLimitHit(),
-        context.launch == null || context.launch.exitCode().isEmpty() ? null : context.launch.exitCode().getAsInt());
+    return Attestation.builder()
+        .kernelVersion(kernelVersion)
+        .status(status)
+        .argv(context.argv)
+        .commandSpecHash(commandSpecHash(context, environment))
+        .decision(context.decision)
+        .policyHash(policy.hash())
+        .policySource(policy.source())
+        .executable(context.pinned == null ? null : Attestation.Executable.of(context.pinned.executable()))
+        .backend(context.backend == null ? null : new Attestation.Backend(context.backend.id(), context.backend.capabilities(),
+            context.backendChoice, context.backendReason, context.backend.versions()))
+        .environment(environment)
+        .network(network(context))
+        .projectWrites(projectWrites(context))
+        .writeBoundaries(writeBoundaries(context))
+        .createdScopeRoots(context.createdScopeRoots)
+        .toolConfiguration(context.toolConfiguration)
+        .neutralization(context.neutralization)
+        .filesProduced(filesProduced(context))
+        .changes(changes(context))
+        .violations(violations(context))
+        .secrets(secrets(context))
+        .inputTreeHash(context.inputTreeHash)
+        .stdout(Attestation.Stream.of(stdout))
+        .stderr(Attestation.Stream.of(stderr))
+        .startedAt(context.launch == null ? context.receivedAt : context.launch.startedAt())
+        .finishedAt(context.launch == null ? finishedAt : context.launch.finishedAt())
+        .timedOut(context.launch != null && context.launch.timedOut())
+        .outputLimitHit(context.launch != null && context.launch.outputLimitHit())
+        .exitCode(context.launch == null || context.launch.exitCode().isEmpty() ? null : context.launch.exitCode().getAsInt())
+        .build();
   }
 
   /** The network the command got; before the authority was built, the operator's. */
-  private String network(ExecutionContext context) {
+  private NetworkMode network(ExecutionContext context) {
     if (context.authority == null || context.authority.networkMode().isEmpty()) {
-      return policy.policy().network().name().toLowerCase(Locale.ROOT);
+      return policy.policy().network();
     }
-    return context.authority.networkMode().get().name().toLowerCase(Locale.ROOT);
+    return context.authority.networkMode().get();
   }
 
-  private String projectWrites(ExecutionContext context) {
-    var mode = context.authority == null ? policy.policy().projectWrites() : context.authority.projectWrites();
-    return mode.name().toLowerCase(Locale.ROOT).replace('_', '-');
+  private ProjectWriteMode projectWrites(ExecutionContext context) {
+    return context.authority == null ? policy.policy().projectWrites() : context.authority.projectWrites();
   }
 
   private Attestation.WriteBoundaries writeBoundaries(ExecutionContext context) {

@@ -7,8 +7,8 @@ import java.util.Objects;
  * What an {@link Executor} is asked to run: a verified package, the plan the policy decided on,
  * the input and exactly the effects the policy granted.
  */
-public record ExecutionRequest(CapabilityPackage pkg, CapabilityPlan plan, String inputJson, List<Effect> granted) {
-  public ExecutionRequest {
+public record CapabilityRequest(CapabilityPackage pkg, CapabilityPlan plan, String inputJson, List<Effect> granted) {
+  public CapabilityRequest {
     Objects.requireNonNull(pkg, "pkg");
     Objects.requireNonNull(plan, "plan");
     Objects.requireNonNull(inputJson, "inputJson");

@@ -16,7 +16,7 @@ import java.util.Optional;
  * @param usedEffects granted effects the host observed being used (see {@link
  *     ExecutionReceipt#usedEffects()}); empty when the executor observes nothing
  */
-public record ExecutionResult(
+public record CapabilityResult(
     boolean succeeded,
     Optional<String> output,
     Optional<String> failure,
@@ -24,7 +24,7 @@ public record ExecutionResult(
     Optional<String> attestation,
     List<HookOutcome> hooks,
     List<Effect> usedEffects) {
-  public ExecutionResult {
+  public CapabilityResult {
     usedEffects = List.copyOf(Objects.requireNonNull(usedEffects, "usedEffects"));
     Objects.requireNonNull(output, "output");
     Objects.requireNonNull(failure, "failure");

@@ -1,0 +1,100 @@
+package dev.capability.kernel.api;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.capability.kernel.api.json.CanonicalJson;
+import dev.capability.kernel.api.policy.ProjectWriteMode;
+import java.time.Instant;
+import java.util.List;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+
+class AttestationJsonTest {
+  private static final Instant AT = Instant.parse("2026-11-30T10:00:00.123456Z");
+
+  private static Attestation.Builder minimal() {
+    return Attestation.builder()
+        .kernelVersion("0.1.0")
+        .status(ExecutionStatus.DENIED)
+        .argv(List.of("rm", "-rf", "/"))
+        .commandSpecHash("a".repeat(64))
+        .decision(Decision.deny("FLAG_NOT_ALLOWED", "operator", "executables.rm.flags", 1, "no"))
+        .policyHash("b".repeat(64))
+        .policySource("code")
+        .network(NetworkMode.NONE)
+        .projectWrites(ProjectWriteMode.READ_ONLY)
+        .writeBoundaries(new Attestation.WriteBoundaries(List.of(), null, null, null))
+        .startedAt(AT)
+        .finishedAt(AT);
+  }
+
+  private static String json(Attestation attestation) {
+    return CanonicalJson.serialize(AttestationJson.toMap(attestation));
+  }
+
+  @Test
+  void theBuilderFillsWhatDoesNotApplyAndWritesEnumsInTheirJsonSpelling() {
+    Attestation attestation = minimal().projectWrites(ProjectWriteMode.SCOPED).build();
+
+    assertThat(attestation.network()).isEqualTo("none");
+    assertThat(attestation.projectWrites()).isEqualTo("scoped");
+    assertThat(minimal().build().projectWrites()).isEqualTo("read-only");
+    assertThat(attestation.executable()).isNull();
+    assertThat(attestation.exitCode()).isNull();
+    assertThat(attestation.changes()).isEmpty();
+    assertThat(attestation.secrets()).isEqualTo(Attestation.SecretScan.none());
+    assertThat(attestation.stdout()).isEqualTo(Attestation.Stream.of(CapturedOutput.empty()));
+    assertThat(attestation.decision().argIndex()).isEqualTo(1);
+  }
+
+  @Test
+  void theBuilderRefusesAnAttestationWithoutARequiredField() {
+    assertThatThrownBy(() -> minimal().policyHash(null).build()).isInstanceOf(NullPointerException.class).hasMessage("policyHash");
+    assertThatThrownBy(() -> minimal().network(null).build()).isInstanceOf(NullPointerException.class).hasMessage("network");
+  }
+
+  @Test
+  void readsBackAnAttestationWithABackendAndAnExecutable() {
+    Attestation attestation = minimal()
+        .status(ExecutionStatus.COMPLETED)
+        .decision(Decision.allow("operator", "executables.rm"))
+        .executable(new Attestation.Executable("/usr/bin/rm", "c".repeat(64), "proc_fd"))
+        .backend(new Attestation.Backend("bwrap", Set.of(), Attestation.Backend.Choice.STRONGEST_SANDBOX, "strongest"))
+        .exitCode(0)
+        .build();
+
+    assertThat(AttestationJson.fromJson(json(attestation))).isEqualTo(attestation);
+  }
+
+  @Test
+  void refusesJsonThatIsNotAnAttestationNamingWhere() {
+    String json = json(minimal().build());
+
+    assertInvalid("[]", "the attestation must be an object");
+    assertInvalid(json.replace("\"policyHash\":", "\"policyHsh\":"), "the attestation has no member 'policyHash'");
+    assertInvalid(json.replaceFirst("\\{", "{\"extra\":1,"), "\"/extra\" is not a member of an attestation");
+    assertInvalid(json.replace("\"network\":\"none\"", "\"network\":\"bridge\""), "\"/network\" must be one of [none, host]");
+    assertInvalid(json.replace("\"projectWrites\":\"read-only\"", "\"projectWrites\":\"none\""), "\"/projectWrites\" must be one of [read-only, scoped]");
+    assertInvalid(json.replace("\"status\":\"DENIED\"", "\"status\":\"DONE\""), "\"/status\" must be one of");
+    assertInvalid(json.replace("\"argv\":[\"rm\"", "\"argv\":[7"), "\"/argv/0\" must be a string");
+    assertInvalid(json.replace("\"bytes\":0", "\"bytes\":-1"), "\"/stdout/bytes\" must be between 0 and");
+    assertInvalid(json.replace("\"bytes\":0", "\"bytes\":0.5"), "\"/stdout/bytes\" must be an integer");
+    assertInvalid(json.replace("\"startedAt\":\"2026-11-30T10:00:00.123456Z\"", "\"startedAt\":\"yesterday\""), "\"/startedAt\" must be an ISO-8601 instant");
+    assertInvalid(json.replace("\"exitCode\":null", "\"exitCode\":4294967296"), "\"/exitCode\" must be between");
+    assertInvalid(json.replace("\"timedOut\":false", "\"timedOut\":\"false\""), "\"/timedOut\" must be true or false");
+    assertInvalid(json.replace("\"kernelVersion\":\"0.1.0\"", "\"kernelVersion\":\"0.1.0\",\"kernelVersion\":\"9\""), "duplicate member name \"kernelVersion\"");
+    assertInvalid(json + "{}", "content after the JSON value");
+    assertInvalid(json.replace("\"code\"", "'code'"), "not JSON");
+    assertInvalid("[".repeat(100), "nest deeper than 16 levels");
+  }
+
+  private static void assertInvalid(String json, String message) {
+    assertThatThrownBy(() -> AttestationJson.fromJson(json))
+        .as(json)
+        .isInstanceOfSatisfying(CapabilityException.class, e -> {
+          assertThat(e.code()).isEqualTo(AttestationJson.ATTESTATION_INVALID);
+          assertThat(e.getMessage()).contains(message);
+        });
+  }
+}

@@ -12,6 +12,7 @@ import com.tngtech.archunit.core.importer.ImportOption;
 import com.tngtech.archunit.lang.ArchRule;
 import dev.capability.acquire.internal.AcquisitionPipeline;
 import dev.capability.acquire.internal.ContentStore;
+import dev.capability.kernel.api.json.internal.StrictJsonParser;
 import dev.capability.acquire.sigstore.PluginReachingIntoAcquisition;
 import java.util.List;
 import org.junit.jupiter.api.BeforeAll;
@@ -157,10 +158,22 @@ class ArchitectureTest {
         .isTrue();
     JavaClasses within = new ClassFileImporter().importClasses(AcquisitionPipeline.class, ContentStore.class);
     assertThat(internalPackageRules().stream().anyMatch(rule -> rule.evaluate(within).hasViolation())).isFalse();
+    JavaClasses deep = new ClassFileImporter().importClasses(ReachesIntoJsonInternals.class, StrictJsonParser.class);
+    assertThat(internalPackageRules().stream().anyMatch(rule -> rule.evaluate(deep).hasViolation()))
+        .as("an internal package below a module's public one (kernel.api.json.internal) is closed too")
+        .isTrue();
+  }
+
+  /** Code of another module that reaches into kernel-api's JSON implementation, for the rule to catch. */
+  static final class ReachesIntoJsonInternals {
+    Class<?> parser() {
+      return StrictJsonParser.class;
+    }
   }
 
   /**
-   * One rule per module: no class of another module depends on its {@code internal} packages. A
+   * One rule per module: no class of another module depends on its {@code internal} packages, at
+   * any depth ({@code kernel.api.json.internal} as much as {@code kernel.core.internal}). A
    * module whose package lies under another's ({@code dev.capability.acquire.sigstore} under
    * {@code dev.capability.acquire}) counts as another module.
    */
@@ -171,8 +184,13 @@ class ArchitectureTest {
           DescribedPredicate<JavaClass> outside = DescribedPredicate.describe(
               "are outside " + module,
               type -> !inPackage(type.getPackageName(), module) || nested.stream().anyMatch(n -> inPackage(type.getPackageName(), n)));
+          DescribedPredicate<JavaClass> internal = DescribedPredicate.describe(
+              "are in an internal package of " + module,
+              type -> inPackage(type.getPackageName(), module)
+                  && nested.stream().noneMatch(n -> inPackage(type.getPackageName(), n))
+                  && (type.getPackageName() + ".").contains(".internal."));
           return noClasses().that(outside)
-              .should().dependOnClassesThat().resideInAPackage(module + ".internal..")
+              .should().dependOnClassesThat(internal)
               .because(module + ".internal is the implementation of its module, not API")
               .allowEmptyShould(true);
         })

@@ -5,6 +5,8 @@ import java.io.ByteArrayOutputStream;
 import java.nio.charset.Charset;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -23,7 +25,8 @@ final class BwrapArguments {
    * @param network NONE for a private network namespace with only a loopback device
    * @param hostname the sandbox's host name
    * @param plan the filesystem, in order
-   * @param descriptors the bind sources bwrap gets by descriptor, and their descriptors
+   * @param descriptors the bind sources bwrap gets by descriptor, and their descriptors, one per
+   *     bind of the source in plan order
    * @param seccompDescriptor the descriptor bwrap reads the seccomp program from, if any
    * @param workingDirectory where the command starts
    * @param environment the command's complete environment
@@ -33,7 +36,7 @@ final class BwrapArguments {
       NetworkMode network,
       String hostname,
       SandboxLayout.Plan plan,
-      Map<String, Integer> descriptors,
+      Map<String, List<Integer>> descriptors,
       OptionalInt seccompDescriptor,
       Path workingDirectory,
       Map<String, String> environment) {
@@ -58,8 +61,13 @@ final class BwrapArguments {
     options.addAll(List.of("--die-with-parent", "--new-session"));
     options.addAll(List.of("--cap-drop", "ALL", "--hostname", hostname, "--clearenv"));
     seccompDescriptor.ifPresent(fd -> options.addAll(List.of("--seccomp", Integer.toString(fd))));
+    Map<String, Iterator<Integer>> unused = new HashMap<>();
+    descriptors.forEach((source, list) -> unused.put(source, list.iterator()));
     for (MountOp mount : plan.mounts()) {
-      options.addAll(mount.options(descriptors));
+      Iterator<Integer> next = mount.isBind() ? unused.get(mount.source()) : null;
+      options.addAll(
+          mount.options(
+              next != null && next.hasNext() ? OptionalInt.of(next.next()) : OptionalInt.empty()));
     }
     options.addAll(List.of("--chdir", workingDirectory.toString()));
     for (Map.Entry<String, String> variable : environment.entrySet()) {

@@ -2,8 +2,8 @@ package dev.capability.backend.bwrap.internal;
 
 import java.nio.file.Path;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
+import java.util.OptionalInt;
 import java.util.OptionalLong;
 
 /**
@@ -70,29 +70,33 @@ record MountOp(Kind kind, String source, Path destination, OptionalLong sizeByte
     return new MountOp(Kind.REMOUNT_READ_ONLY, null, destination, OptionalLong.empty());
   }
 
+  /** Whether this step binds a host path (read-only or not). */
+  boolean isBind() {
+    return kind == Kind.READ_ONLY_BIND || kind == Kind.BIND;
+  }
+
   /** The bwrap options for this step, every source bound by path. */
   List<String> options() {
-    return options(Map.of());
+    return options(OptionalInt.empty());
   }
 
   /**
    * The bwrap options for this step.
    *
-   * @param descriptors bind sources bwrap holds open, by path, and the descriptor it has each on;
-   *     such a source is bound by descriptor, never looked up by path again
+   * @param descriptor for a bind, the descriptor bwrap holds its source open on: the source is then
+   *     bound by descriptor, never looked up by path again
    */
-  List<String> options(Map<String, Integer> descriptors) {
+  List<String> options(OptionalInt descriptor) {
     String dest = destination.toString();
-    Integer descriptor = source == null ? null : descriptors.get(source);
     return switch (kind) {
       case READ_ONLY_BIND ->
-          descriptor == null
+          descriptor.isEmpty()
               ? List.of("--ro-bind", source, dest)
-              : List.of("--ro-bind-fd", descriptor.toString(), dest);
+              : List.of("--ro-bind-fd", Integer.toString(descriptor.getAsInt()), dest);
       case BIND ->
-          descriptor == null
+          descriptor.isEmpty()
               ? List.of("--bind", source, dest)
-              : List.of("--bind-fd", descriptor.toString(), dest);
+              : List.of("--bind-fd", Integer.toString(descriptor.getAsInt()), dest);
       case SYMLINK -> List.of("--symlink", source, dest);
       case PROC -> List.of("--proc", dest);
       case DEV -> List.of("--dev", dest);

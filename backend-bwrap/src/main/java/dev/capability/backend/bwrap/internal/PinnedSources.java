@@ -19,31 +19,31 @@ import java.util.Map;
  */
 final class PinnedSources implements AutoCloseable {
   private final List<PinnedPath> pinned;
-  private final Map<String, Integer> childDescriptors;
+  private final Map<String, List<Integer>> childDescriptors;
 
-  private PinnedSources(List<PinnedPath> pinned, Map<String, Integer> childDescriptors) {
+  private PinnedSources(List<PinnedPath> pinned, Map<String, List<Integer>> childDescriptors) {
     this.pinned = pinned;
     this.childDescriptors = childDescriptors;
   }
 
   /**
-   * Opens each of {@code sources} without following links.
+   * Opens each of {@code sources} without following links, once per occurrence: bwrap closes a
+   * descriptor once it has mounted it, so a path bound twice (the repository read-only and again
+   * as a writable root) needs two.
    *
    * @throws LaunchFailedException {@link LaunchFailedException#BIND_SOURCE_CHANGED} when one is, or passes through, a
    *     symlink now, or is gone; {@link LaunchFailedException#CODE} without native access
    */
   static PinnedSources open(List<Path> sources) {
     List<PinnedPath> pinned = new ArrayList<>();
-    Map<String, Integer> descriptors = new LinkedHashMap<>();
+    Map<String, List<Integer>> descriptors = new LinkedHashMap<>();
     try {
       for (Path source : sources) {
-        if (descriptors.containsKey(source.toString())) {
-          continue;
-        }
         PinnedPath path = PinnedPath.open(source);
         pinned.add(path);
-        descriptors.put(
-            source.toString(), DescriptorSpawn.FIRST_HANDED_DESCRIPTOR + pinned.size() - 1);
+        descriptors
+            .computeIfAbsent(source.toString(), s -> new ArrayList<>())
+            .add(DescriptorSpawn.FIRST_HANDED_DESCRIPTOR + pinned.size() - 1);
       }
     } catch (NativeCallException e) {
       pinned.forEach(PinnedPath::close);
@@ -60,11 +60,16 @@ final class PinnedSources implements AutoCloseable {
       pinned.forEach(PinnedPath::close);
       throw e;
     }
-    return new PinnedSources(List.copyOf(pinned), Map.copyOf(descriptors));
+    Map<String, List<Integer>> frozen = new LinkedHashMap<>();
+    descriptors.forEach((source, list) -> frozen.put(source, List.copyOf(list)));
+    return new PinnedSources(List.copyOf(pinned), Map.copyOf(frozen));
   }
 
-  /** Source path to the descriptor bwrap gets it as. */
-  Map<String, Integer> childDescriptors() {
+  /**
+   * Source path to the descriptors bwrap gets it as, one per bind of that source, in the order
+   * the binds come in the plan.
+   */
+  Map<String, List<Integer>> childDescriptors() {
     return childDescriptors;
   }
 

@@ -221,6 +221,23 @@ class BwrapBackendTest {
   }
 
   @Test
+  void aRepositoryThatIsItsOwnWritableRootIsBoundTwiceByDescriptor() throws IOException {
+    // The repository is bound read-only and then again read-write: two binds of one path, each
+    // needing its own descriptor, since bwrap closes a descriptor once it has mounted it.
+    Path both = Sandboxes.writableBy(tmp.resolve("both"), Sandboxes.identity());
+    Files.createDirectories(both.resolve(".git"));
+    LaunchResult result =
+        backend.launch(
+            spec(script(bin, "echo written > file && echo ok"), both)
+                .writableRoots(List.of(both))
+                .protectedPaths(List.of(both.resolve(".git")))
+                .build());
+
+    assertThat(result.stdout().text()).as(result.stderr().text()).isEqualTo("ok\n");
+    assertThat(both.resolve("file")).hasContent("written");
+  }
+
+  @Test
   void noDescriptorOfABindSourceReachesTheCommand() throws IOException {
     // A descriptor of the repository handed to bwrap for --ro-bind-fd would, if it reached the
     // command, let it create files through the host's writable mount past the read-only bind.

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.nio.file.Path;
-import java.util.Map;
+import java.util.OptionalInt;
 import java.util.OptionalLong;
 import org.junit.jupiter.api.Test;
 
@@ -29,12 +29,11 @@ class MountOpTest {
 
   @Test
   void bindsAPinnedSourceByItsDescriptor() {
-    Map<String, Integer> descriptors = Map.of("/repo", 3, "/repo/out", 4);
-    assertThat(MountOp.readOnlyBind(Path.of("/repo"), Path.of("/repo")).options(descriptors))
+    assertThat(MountOp.readOnlyBind(Path.of("/repo"), Path.of("/repo")).options(OptionalInt.of(3)))
         .containsExactly("--ro-bind-fd", "3", "/repo");
-    assertThat(MountOp.bind(Path.of("/repo/out"), Path.of("/repo/out")).options(descriptors))
+    assertThat(MountOp.bind(Path.of("/repo/out"), Path.of("/repo/out")).options(OptionalInt.of(4)))
         .containsExactly("--bind-fd", "4", "/repo/out");
-    assertThat(MountOp.readOnlyBind(Path.of("/usr"), Path.of("/usr")).options(descriptors))
+    assertThat(MountOp.readOnlyBind(Path.of("/usr"), Path.of("/usr")).options(OptionalInt.empty()))
         .containsExactly("--ro-bind", "/usr", "/usr");
   }
 

@@ -49,6 +49,11 @@ final class KernelOptions {
     }
   }
 
+  /** The repository's ledger, opened now, when a repository was given and --no-ledger was not. */
+  Optional<SqliteLedger> ledger() {
+    return noLedger || repository == null ? Optional.empty() : Optional.of(SqliteLedger.forRepository(repository().orElseThrow()));
+  }
+
   /** The request builder with the repository and the layers these options name. */
   ExecutionRequest.Builder narrow(ExecutionRequest.Builder request) {
     repository().ifPresent(request::repository);
@@ -67,6 +72,10 @@ final class KernelOptions {
   }
 
   CommandKernel kernel(Console console) {
-    return CommandKernel.builder(loadPolicy(console)).hostEnvironment(console.environment()).build();
+    return kernelBuilder(console).build();
+  }
+
+  CommandKernel.Builder kernelBuilder(Console console) {
+    return CommandKernel.builder(loadPolicy(console)).hostEnvironment(console.environment());
   }
 }

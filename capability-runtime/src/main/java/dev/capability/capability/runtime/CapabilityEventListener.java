@@ -13,8 +13,10 @@ import dev.capability.kernel.api.CapabilityException;
  * followed by exactly one of {@link #launchFinished} and {@link #launchFailed}; last {@link
  * #receiptIssued}. A run refused before it had a plan (unreadable input, say) has no events.
  *
- * <p>A listener that throws stops the run there: before a launch, nothing is launched. Every
- * method does nothing by default.
+ * <p>A listener that throws stops the run there: before a launch, nothing is launched. An
+ * executor that throws anything but a {@code CapabilityException} (a defect) ends the run without
+ * a {@link #launchFailed} or a receipt; the exception reaches the caller as thrown. Every method
+ * does nothing by default.
  */
 public interface CapabilityEventListener {
 

@@ -1,5 +1,6 @@
 package dev.capability.capability.runtime;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 
@@ -45,7 +46,7 @@ public record PolicyDecision(String planFingerprint, boolean allowed, List<Effec
 
   /** This decision, resting on {@code approval} as well. */
   public PolicyDecision withApproval(Approval approval) {
-    List<Approval> all = new java.util.ArrayList<>(approvals);
+    List<Approval> all = new ArrayList<>(approvals);
     all.add(Objects.requireNonNull(approval, "approval"));
     return new PolicyDecision(planFingerprint, allowed, granted, code, reason, all);
   }

@@ -5,7 +5,6 @@ import dev.capability.kernel.api.Decision;
 import dev.capability.kernel.api.ExecutionRequest;
 import dev.capability.kernel.core.CheckResult;
 import dev.capability.kernel.core.CommandKernel;
-import dev.capability.ledger.SqliteLedger;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -36,9 +35,8 @@ final class CheckCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    // Check launches nothing, so the ledger may be open while it decides; the kernel records the decision.
-    try (SqliteLedger ledger = options.ledger().orElse(null);
-        CommandKernel kernel = ledger == null ? options.kernel(console) : options.kernelBuilder(console).decisionStore(ledger).build()) {
+    try (RepositoryLedger ledger = options.ledger().orElse(null);
+        CommandKernel kernel = options.kernel(console, ledger)) {
       ExecutionRequest.Builder request = CommandInput.request(console, argv, argv == null || argv.isEmpty() ? console.readStdin() : null);
       options.narrow(request);
       environment.addTo(console, request);

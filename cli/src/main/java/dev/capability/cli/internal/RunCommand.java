@@ -14,8 +14,6 @@ import dev.capability.kernel.api.store.ExecutionRecord;
 import dev.capability.kernel.api.store.PlanRecord;
 import dev.capability.kernel.api.store.ReceiptRecord;
 import dev.capability.ledger.LedgerOptions;
-import dev.capability.ledger.SqliteLedger;
-import java.nio.file.Path;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -30,8 +28,9 @@ import picocli.CommandLine.Option;
 @Command(name = "run", description = "Run a capability package under the chosen policy and executor, print the receipt and record it in the ledger.")
 final class RunCommand implements Callable<Integer> {
   /**
-   * The ledger is open while the capability runs in the repository it lives in: without timed
-   * checkpoints, it writes only when the runtime records, never during the launch's audit.
+   * The ledger is open while the capability runs in the repository it lives in (from the plan on):
+   * without timed checkpoints, it writes only when the runtime records, never during the launch's
+   * audit.
    */
   private static final LedgerOptions WHILE_RUNNING = LedgerOptions.builder().checkpointMaxDelay(null).build();
 
@@ -56,7 +55,7 @@ final class RunCommand implements Callable<Integer> {
   public Integer call() {
     ExecutionReceipt receipt;
     Recorded recorded = null;
-    try (Recorded ledger = noLedger ? null : new Recorded(options.repository())) {
+    try (Recorded ledger = noLedger ? null : new Recorded(new RepositoryLedger(options.repository(), WHILE_RUNNING))) {
       recorded = ledger;
       CapabilityRuntime.Builder builder = options.runtimeBuilder();
       if (ledger != null) {
@@ -83,7 +82,7 @@ final class RunCommand implements Callable<Integer> {
         console.out().println("recorded: no (--no-ledger)");
       }
     } else if (!json) {
-      console.out().println("recorded: " + recorded.opened.databaseFile() + ", records " + recorded.first + "-" + recorded.last
+      console.out().println("recorded: " + recorded.ledger.databaseFile().orElseThrow() + ", records " + recorded.first + "-" + recorded.last
           + " (plan, " + count(recorded.approvals, "approval") + (recorded.executions == 0 ? "" : ", " + count(recorded.executions, "execution"))
           + ", receipt)");
     }
@@ -103,35 +102,16 @@ final class RunCommand implements Callable<Integer> {
     return count + " " + noun + (count == 1 ? "" : "s");
   }
 
-  /**
-   * The repository's ledger as the run's evidence store, noting what landed where for the closing
-   * line. It is opened with the first record, the plan, so a run refused before it had a plan
-   * leaves no ledger behind.
-   */
+  /** The repository's ledger as the run's evidence store, noting what landed where for the closing line. */
   private static final class Recorded implements CapabilityEvidenceStore, AutoCloseable {
-    private final Path repository;
-    private SqliteLedger opened;
+    private final RepositoryLedger ledger;
     private long first;
     private long last;
     private long approvals;
     private long executions;
 
-    Recorded(Path repository) {
-      this.repository = repository;
-    }
-
-    private SqliteLedger ledger() {
-      if (opened == null) {
-        opened = SqliteLedger.forRepository(repository, WHILE_RUNNING);
-      }
-      return opened;
-    }
-
-    @Override
-    public void close() {
-      if (opened != null) {
-        opened.close();
-      }
+    Recorded(RepositoryLedger ledger) {
+      this.ledger = ledger;
     }
 
     private long noted(long sequence) {
@@ -142,24 +122,29 @@ final class RunCommand implements Callable<Integer> {
 
     @Override
     public long recordPlan(PlanRecord plan) {
-      return noted(ledger().recordPlan(plan));
+      return noted(ledger.recordPlan(plan));
     }
 
     @Override
     public long recordApproval(ApprovalRecord approval) {
       approvals++;
-      return noted(ledger().recordApproval(approval));
+      return noted(ledger.recordApproval(approval));
     }
 
     @Override
     public long recordExecution(ExecutionRecord execution) {
       executions++;
-      return noted(ledger().recordExecution(execution));
+      return noted(ledger.recordExecution(execution));
     }
 
     @Override
     public long recordReceipt(ReceiptRecord receipt) {
-      return noted(ledger().recordReceipt(receipt));
+      return noted(ledger.recordReceipt(receipt));
+    }
+
+    @Override
+    public void close() {
+      ledger.close();
     }
   }
 }

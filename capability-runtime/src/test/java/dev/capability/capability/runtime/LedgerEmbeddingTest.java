@@ -258,4 +258,24 @@ class LedgerEmbeddingTest {
         .isInstanceOfSatisfying(RunNotRecordedException.class, e ->
             assertThat(e.receipt()).hasValueSatisfying(r -> assertThat(r.outcome()).isEqualTo(ExecutionOutcome.REFUSED)));
   }
+
+  @Test
+  void aDriftedRunRecordsTheApprovedPlanAndItsRefusalWithoutDeciding() throws IOException {
+    CapabilityPackage pkg = notes();
+    Heard heard = new Heard();
+    ExecutionReceipt receipt;
+    CapabilityPlan approved;
+    try (SqliteLedger ledger = SqliteLedger.forRepository(repo, WHILE_RUNNING);
+        CapabilityRuntime runtime = CapabilityRuntime.builder().executor("in-process").evidenceStore(ledger).eventListener(heard).build()) {
+      approved = runtime.plan(pkg, "{\"text\":\"approved\"}");
+      receipt = runtime.run(approved, pkg, "{\"text\":\"changed\"}");
+    }
+
+    assertThat(receipt.code()).isEqualTo("PLAN_DRIFT");
+    assertThat(heard.events).containsExactly("planCreated", "receiptIssued REFUSED");
+    LedgerReader reader = LedgerReader.open(SqliteLedger.databaseFile(repo), LedgerOptions.defaults());
+    assertThat(reader.show(1).orElseThrow().body()).containsEntry("fingerprint", approved.fingerprint());
+    assertThat(reader.show(2).orElseThrow().body()).containsEntry("fingerprint", approved.fingerprint()).containsEntry("code", "PLAN_DRIFT");
+    assertThat(reader.verify().intact()).isTrue();
+  }
 }

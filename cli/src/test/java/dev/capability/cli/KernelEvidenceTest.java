@@ -17,10 +17,14 @@ import dev.capability.ledger.EntrySummary;
 import dev.capability.ledger.LedgerOptions;
 import dev.capability.ledger.LedgerQuery;
 import dev.capability.ledger.LedgerReader;
+import dev.capability.ledger.RecordKind;
 import dev.capability.ledger.SqliteLedger;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.ZoneOffset;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -57,6 +61,23 @@ class KernelEvidenceTest {
     LedgerReader reader = LedgerReader.open(db, LedgerOptions.defaults());
     List<EntrySummary> entries = reader.list(LedgerQuery.latest(10));
     assertThat(entries).hasSize(2);
+    assertThat(reader.verify().intact()).isTrue();
+  }
+
+  @Test
+  void checkRecordsItsDecisionTimedByTheKernelsClock() throws Exception {
+    Path tool = tool();
+    Path db = Files.createDirectories(tmp.resolve("ledger")).resolve("state.db");
+    Instant decided = Instant.parse("2026-01-02T03:04:05Z");
+    try (SqliteLedger ledger = SqliteLedger.open(db, LedgerOptions.defaults());
+        CommandKernel kernel = kernel(tool).clock(Clock.fixed(decided, ZoneOffset.UTC)).decisionStore(ledger).build()) {
+      assertThat(kernel.check(ExecutionRequest.argv(tool.toString(), "not-allowed").build()).decision().allowed()).isFalse();
+    }
+    LedgerReader reader = LedgerReader.open(db, LedgerOptions.defaults());
+    Map<String, Object> body = reader.show(1).orElseThrow().body();
+    assertThat(reader.show(1).orElseThrow().kind()).isEqualTo(RecordKind.DECISION);
+    assertThat(body).containsEntry("decidedAt", decided.toString()).containsEntry("argv", List.of(tool.toString(), "not-allowed"));
+    assertThat(((Map<?, ?>) body.get("decision")).get("allowed")).isEqualTo(false);
     assertThat(reader.verify().intact()).isTrue();
   }
 

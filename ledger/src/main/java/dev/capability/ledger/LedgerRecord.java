@@ -3,7 +3,14 @@ package dev.capability.ledger;
 import dev.capability.kernel.api.Attestation;
 import dev.capability.kernel.api.AttestationJson;
 import dev.capability.kernel.api.ExecutionResult;
+import dev.capability.kernel.api.store.AcquisitionRecord;
+import dev.capability.kernel.api.store.ApprovalRecord;
+import dev.capability.kernel.api.store.DecisionRecord;
+import dev.capability.kernel.api.store.ExecutionRecord;
+import dev.capability.kernel.api.store.PlanRecord;
+import dev.capability.kernel.api.store.ReceiptRecord;
 import dev.capability.ledger.internal.JsonValues;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -23,7 +30,10 @@ import java.util.Objects;
  * plan's {@code planId} (unique), an approval's {@code approvalId} (unique),
  * {@code approver}, {@code reason} and {@code expiresAt}, a receipt's {@code receiptId} (unique)
  * and {@code executionSequence} (the execution record it reports), an acquisition's {@code
- * decision.policy}.
+ * decision.policy}. Members the ledger checks against what it holds: an approval's or receipt's
+ * plan {@code fingerprint} and, when present, its {@code planId} (the plan record with that id and
+ * fingerprint); a receipt's {@code executionSequence} and every one of its {@code
+ * executionSequences} (execution records).
  */
 public record LedgerRecord(RecordKind kind, Map<String, Object> body) {
 
@@ -80,14 +90,87 @@ public record LedgerRecord(RecordKind kind, Map<String, Object> body) {
     return new LedgerRecord(RecordKind.EXECUTION, AttestationJson.toMap(Objects.requireNonNull(attestation, "attestation")));
   }
 
+  /** The record of one launch of a capability run, from its attestation's JSON form. */
+  public static LedgerRecord execution(ExecutionRecord execution) {
+    return new LedgerRecord(RecordKind.EXECUTION, Objects.requireNonNull(execution, "execution").attestation());
+  }
+
   /** The record of a decision made without an execution. */
   public static LedgerRecord decision(DecisionRecord decision) {
-    return new LedgerRecord(RecordKind.DECISION, Objects.requireNonNull(decision, "decision").toMap());
+    Objects.requireNonNull(decision, "decision");
+    Map<String, Object> m = new LinkedHashMap<>();
+    m.put("argv", decision.argv());
+    Map<String, Object> d = new LinkedHashMap<>();
+    d.put("allowed", decision.decision().allowed());
+    d.put("code", decision.decision().code());
+    d.put("layer", decision.decision().layer());
+    d.put("rule", decision.decision().rule());
+    d.put("argIndex", decision.decision().argIndex());
+    m.put("decision", d);
+    m.put("policyHash", decision.policyHash());
+    if (decision.executablePath() == null) {
+      m.put("executable", null);
+    } else {
+      Map<String, Object> e = new LinkedHashMap<>();
+      e.put("path", decision.executablePath());
+      e.put("sha256", decision.executableSha256());
+      m.put("executable", e);
+    }
+    m.put("backend", decision.backendId());
+    m.put("decidedAt", decision.decidedAt().toString());
+    return new LedgerRecord(RecordKind.DECISION, m);
+  }
+
+  /** The record of a capability run's plan: {@code planId}, {@code fingerprint}, {@code capability} and the {@code plan}. */
+  public static LedgerRecord plan(PlanRecord plan) {
+    Objects.requireNonNull(plan, "plan");
+    Map<String, Object> m = new LinkedHashMap<>();
+    m.put("planId", plan.planId());
+    m.put("fingerprint", plan.fingerprint());
+    m.put("capability", plan.capability());
+    m.put("plan", plan.plan());
+    return new LedgerRecord(RecordKind.PLAN, m);
+  }
+
+  /** The record of an approval or refusal of a recorded plan. */
+  public static LedgerRecord approval(ApprovalRecord approval) {
+    Objects.requireNonNull(approval, "approval");
+    Map<String, Object> m = new LinkedHashMap<>();
+    m.put("approvalId", approval.approvalId());
+    m.put("planId", approval.planId());
+    m.put("fingerprint", approval.planFingerprint());
+    m.put("approved", approval.approved());
+    m.put("approver", approval.approver());
+    m.put("reason", approval.reason());
+    m.put("effects", approval.effects());
+    return new LedgerRecord(RecordKind.APPROVAL, m);
   }
 
   /**
-   * A record of any kind, for example a plan, approval or receipt of the capability runtime, or an
-   * acquisition (the parsed JSON of {@code Acquisition.toJson()}).
+   * The record of a capability run's receipt: the receipt's JSON with its {@code receiptId}, its
+   * plan's {@code planId}, the {@code executionSequences} of its launches and, for the indexed
+   * column, the first of them as {@code executionSequence} (null when nothing was launched).
+   */
+  public static LedgerRecord receipt(ReceiptRecord receipt) {
+    Objects.requireNonNull(receipt, "receipt");
+    Map<String, Object> m = new LinkedHashMap<>(receipt.receipt());
+    m.put("receiptId", receipt.receiptId());
+    m.put("planId", receipt.planId());
+    m.put("fingerprint", receipt.planFingerprint());
+    m.put("status", receipt.status());
+    m.put("executionSequences", receipt.executionSequences());
+    m.put("executionSequence", receipt.executionSequences().isEmpty() ? null : receipt.executionSequences().get(0));
+    return new LedgerRecord(RecordKind.RECEIPT, m);
+  }
+
+  /** The record of an acquisition: its whole JSON document. */
+  public static LedgerRecord acquisition(AcquisitionRecord acquisition) {
+    return new LedgerRecord(RecordKind.ACQUISITION, Objects.requireNonNull(acquisition, "acquisition").acquisition());
+  }
+
+  /**
+   * A record of any kind from its body, for example a plan, approval or receipt of the capability
+   * runtime, or an acquisition (the parsed JSON of {@code Acquisition.toJson()}).
    */
   public static LedgerRecord of(RecordKind kind, Map<String, Object> body) {
     return new LedgerRecord(kind, body);

@@ -1,13 +1,23 @@
 package dev.capability.ledger;
 
 import dev.capability.kernel.api.ExecutionResult;
+import dev.capability.kernel.api.store.AcquisitionRecord;
+import dev.capability.kernel.api.store.AcquisitionStore;
+import dev.capability.kernel.api.store.ApprovalRecord;
+import dev.capability.kernel.api.store.CapabilityEvidenceStore;
+import dev.capability.kernel.api.store.DecisionRecord;
+import dev.capability.kernel.api.store.DecisionStore;
 import dev.capability.kernel.api.store.EvidenceStore;
+import dev.capability.kernel.api.store.ExecutionRecord;
+import dev.capability.kernel.api.store.PlanRecord;
+import dev.capability.kernel.api.store.ReceiptRecord;
 
 /**
- * An {@link EvidenceStore} that takes records of every kind, and says where each landed. {@link
- * SqliteLedger} is one; {@link RedactingEvidenceStore} wraps one.
+ * A store of every kind of evidence ({@link EvidenceStore}, {@link DecisionStore}, {@link
+ * CapabilityEvidenceStore}, {@link AcquisitionStore}) that takes records of every kind and says
+ * where each landed. {@link SqliteLedger} is one; {@link RedactingEvidenceStore} wraps one.
  */
-public interface LedgerWriter extends EvidenceStore {
+public interface LedgerWriter extends EvidenceStore, DecisionStore, CapabilityEvidenceStore, AcquisitionStore {
 
   /** Appends one record and returns once it is durably committed (see {@link Durability}). */
   Appended append(LedgerRecord record);
@@ -16,5 +26,35 @@ public interface LedgerWriter extends EvidenceStore {
   @Override
   default void record(ExecutionResult result) {
     append(LedgerRecord.execution(result));
+  }
+
+  @Override
+  default void record(DecisionRecord decision) {
+    append(LedgerRecord.decision(decision));
+  }
+
+  @Override
+  default void record(AcquisitionRecord acquisition) {
+    append(LedgerRecord.acquisition(acquisition));
+  }
+
+  @Override
+  default long recordPlan(PlanRecord plan) {
+    return append(LedgerRecord.plan(plan)).sequence();
+  }
+
+  @Override
+  default long recordApproval(ApprovalRecord approval) {
+    return append(LedgerRecord.approval(approval)).sequence();
+  }
+
+  @Override
+  default long recordExecution(ExecutionRecord execution) {
+    return append(LedgerRecord.execution(execution)).sequence();
+  }
+
+  @Override
+  default long recordReceipt(ReceiptRecord receipt) {
+    return append(LedgerRecord.receipt(receipt)).sequence();
   }
 }

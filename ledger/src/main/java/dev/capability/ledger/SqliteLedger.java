@@ -55,6 +55,15 @@ public final class SqliteLedger implements LedgerWriter {
    * is a symbolic link.
    */
   public static SqliteLedger forRepository(Path repository) {
+    return forRepository(repository, LedgerOptions.defaults());
+  }
+
+  /**
+   * The ledger of {@code repository}, as {@link #forRepository(Path)}, with {@code options}: for
+   * example without timed checkpoints, for a ledger open while commands run in that repository.
+   */
+  public static SqliteLedger forRepository(Path repository, LedgerOptions options) {
+    Objects.requireNonNull(options, "options");
     Path db = databaseFile(repository);
     Path dir = db.getParent();
     if (!Files.isDirectory(repository)) {
@@ -71,7 +80,7 @@ public final class SqliteLedger implements LedgerWriter {
     if (!Files.isDirectory(dir, LinkOption.NOFOLLOW_LINKS)) {
       throw new LedgerException("LEDGER_PATH_UNSUPPORTED", dir + " is not a directory");
     }
-    return open(db, LedgerOptions.defaults());
+    return open(db, options);
   }
 
   /** Where the ledger of {@code repository} lives. */

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.capability.kernel.api.Attestation;
 import dev.capability.kernel.api.AttestationJson;
+import dev.capability.kernel.api.store.DecisionRecord;
 import dev.capability.kernel.api.json.CanonicalJson;
 import dev.capability.ledger.internal.ChainHash;
 import java.nio.charset.StandardCharsets;

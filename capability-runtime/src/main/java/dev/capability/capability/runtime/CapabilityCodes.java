@@ -108,4 +108,6 @@ public final class CapabilityCodes {
   public static final String CAPABILITY_FAILED = "CAPABILITY_FAILED";
   public static final String OUTPUT_INVALID = "OUTPUT_INVALID";
   public static final String SUCCEEDED = "SUCCEEDED";
+  /** The runtime's evidence store failed during a run ({@link RunNotRecordedException}); the same code as the kernel's. */
+  public static final String EVIDENCE_NOT_RECORDED = "EVIDENCE_NOT_RECORDED";
 }

@@ -8,6 +8,7 @@ import dev.capability.kernel.api.backend.BackendConfig;
 import dev.capability.kernel.api.plugin.Plugins;
 import dev.capability.kernel.core.Backends;
 import java.nio.file.Path;
+import dev.capability.kernel.api.store.CapabilityEvidenceStore;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -31,13 +32,21 @@ import java.util.Optional;
  * (a child-JVM executor keeps its sandbox backend open between runs), and with it the backends the
  * runtime found itself (never those given in an {@link ExecutorConfig}). Runs may go on
  * concurrently.
+ *
+ * <p>Each run is observed as it happens by the {@linkplain CapabilityEventListener event
+ * listeners} of the builder and, when one is given, written into an {@linkplain
+ * Builder#evidenceStore evidence store} (for example the SQLite ledger): plan, approvals, the
+ * kernel's launch and the receipt that names it.
  */
 public final class CapabilityRuntime implements AutoCloseable {
   private static final StrictJson OUTPUT = new StrictJson(CapabilityPlans.MAX_INPUT, 64);
 
   private final EffectPolicy policy;
   private final Executor executor;
-  private final ReceiptStore receipts;
+  private final List<CapabilityEventListener.Factory> listeners;
+  private final CapabilityEvidenceStore evidence;
+  private final String approver;
+  private final boolean redactEvidence;
   private final Clock clock;
   private final Optional<Backends> foundBackends;
 
@@ -45,11 +54,24 @@ public final class CapabilityRuntime implements AutoCloseable {
     this.policy = builder.policy;
     this.executor = executor;
     this.foundBackends = foundBackends;
-    this.receipts = builder.receipts;
+    this.listeners = List.copyOf(builder.listeners);
+    this.evidence = builder.evidence;
+    this.approver = builder.approver;
+    this.redactEvidence = builder.redactEvidence;
     this.clock = builder.clock;
   }
 
-  /** A builder with the defaults: deny-all, strongest isolating executor, receipts discarded. */
+  /** The listeners of one run, the evidence recorder first. */
+  private CapabilityEventListener events() {
+    List<CapabilityEventListener> observers = new ArrayList<>();
+    for (CapabilityEventListener.Factory factory : listeners) {
+      observers.add(Objects.requireNonNull(factory.create(), "an event listener factory made null"));
+    }
+    CapabilityEventListener recorder = evidence == null ? CapabilityEventListener.NONE : new EvidenceRecorder(evidence, approver, redactEvidence);
+    return new RunEvents(recorder, observers);
+  }
+
+  /** A builder with the defaults: deny-all, strongest isolating executor, no evidence store, no listeners. */
   public static Builder builder() {
     return new Builder();
   }
@@ -77,7 +99,10 @@ public final class CapabilityRuntime implements AutoCloseable {
   /** Plans and runs {@code inputJson}; the receipt says whether it ran, failed or was refused. */
   public ExecutionReceipt run(CapabilityPackage pkg, String inputJson) {
     Instant started = clock.instant();
-    return runPlanned(pkg, inputJson, plan(pkg, inputJson), started);
+    CapabilityPlan plan = plan(pkg, inputJson);
+    CapabilityEventListener events = events();
+    events.planCreated(plan);
+    return runPlanned(pkg, inputJson, plan, started, events);
   }
 
   /**
@@ -88,28 +113,39 @@ public final class CapabilityRuntime implements AutoCloseable {
     Objects.requireNonNull(approved, "approved");
     Instant started = clock.instant();
     CapabilityPlan now = plan(pkg, inputJson);
+    CapabilityEventListener events = events();
+    events.planCreated(approved);
     try {
       PlanVerifier.verify(approved, now);
     } catch (CapabilityException e) {
-      return refused(approved, pkg, inputJson, e, started);
+      return refused(approved, pkg, inputJson, e, started, events);
     }
-    return runPlanned(pkg, inputJson, now, started);
+    return runPlanned(pkg, inputJson, now, started, events);
   }
 
-  private ExecutionReceipt runPlanned(CapabilityPackage pkg, String inputJson, CapabilityPlan plan, Instant started) {
+  private ExecutionReceipt runPlanned(
+      CapabilityPackage pkg, String inputJson, CapabilityPlan plan, Instant started, CapabilityEventListener events) {
     PolicyDecision decision = EffectPolicies.decide(policy, plan);
+    for (Approval approval : decision.approvals()) {
+      events.approvalGiven(plan, approval);
+    }
+    events.requestDecided(plan, decision);
     try {
       PlanVerifier.verifyDecision(plan, decision);
     } catch (CapabilityException e) {
-      return refused(plan, pkg, inputJson, e, started);
+      return refused(plan, pkg, inputJson, e, started, events);
     }
+    CapabilityRequest request = new CapabilityRequest(pkg, plan, inputJson, decision.granted());
+    events.launchStarted(request);
     CapabilityResult result;
     try {
-      result = executor.execute(new CapabilityRequest(pkg, plan, inputJson, decision.granted()));
+      result = executor.execute(request);
     } catch (CapabilityException e) {
       // The executor refused before launching: for example it cannot confine a granted effect.
-      return refused(plan, pkg, inputJson, e, started);
+      events.launchFailed(request, e);
+      return refused(plan, pkg, inputJson, e, started, events);
     }
+    events.launchFinished(request, result);
     ExecutionOutcome outcome = result.succeeded() ? ExecutionOutcome.SUCCEEDED : ExecutionOutcome.FAILED;
     String code = result.succeeded() ? CapabilityCodes.SUCCEEDED : CapabilityCodes.CAPABILITY_FAILED;
     String message = result.failure().orElse("succeeded");
@@ -140,12 +176,12 @@ public final class CapabilityRuntime implements AutoCloseable {
             started,
             clock.instant(),
             false);
-    receipts.store(receipt);
+    events.receiptIssued(receipt);
     return receipt;
   }
 
   private ExecutionReceipt refused(
-      CapabilityPlan plan, CapabilityPackage pkg, String inputJson, CapabilityException why, Instant started) {
+      CapabilityPlan plan, CapabilityPackage pkg, String inputJson, CapabilityException why, Instant started, CapabilityEventListener events) {
     ExecutionReceipt receipt =
         new ExecutionReceipt(
             plan.fingerprint(),
@@ -165,7 +201,7 @@ public final class CapabilityRuntime implements AutoCloseable {
             started,
             clock.instant(),
             false);
-    receipts.store(receipt);
+    events.receiptIssued(receipt);
     return receipt;
   }
 
@@ -184,7 +220,10 @@ public final class CapabilityRuntime implements AutoCloseable {
     private EffectPolicy policy = EffectPolicies.denyAll();
     private Executor executor;
     private String executorId;
-    private ReceiptStore receipts = receipt -> {};
+    private final List<CapabilityEventListener.Factory> listeners = new ArrayList<>();
+    private CapabilityEvidenceStore evidence;
+    private String approver = "approval handler";
+    private boolean redactEvidence;
     private Clock clock = Clock.systemUTC();
     private ClassLoader classLoader = CapabilityRuntime.class.getClassLoader();
     private ExecutorConfig executorConfig;
@@ -214,9 +253,64 @@ public final class CapabilityRuntime implements AutoCloseable {
       return this;
     }
 
-    /** Where receipts go; by default they are discarded. */
+    /**
+     * Hands every receipt to {@code receipts} as it is issued: a listener that hears only {@link
+     * CapabilityEventListener#receiptIssued}.
+     */
     public Builder receipts(ReceiptStore receipts) {
-      this.receipts = Objects.requireNonNull(receipts, "receipts");
+      Objects.requireNonNull(receipts, "receipts");
+      CapabilityEventListener listener = new CapabilityEventListener() {
+        @Override
+        public void receiptIssued(ExecutionReceipt receipt) {
+          receipts.store(receipt);
+        }
+      };
+      return eventListener(listener);
+    }
+
+    /**
+     * Records every run in {@code store} as it happens (for example the SQLite ledger): the plan,
+     * the approvals given, each launch the kernel attested and the receipt, which names the
+     * store's sequence numbers of those launches. The runtime does not close it. A store that
+     * fails stops the run with a {@link RunNotRecordedException}: nothing is launched after a
+     * record that failed. A store that writes inside the directory the runs are audited in
+     * ({@code .capability/} of the repository) should not write on its own while a run is under
+     * way (the SQLite ledger's timed checkpoints), or its writes show up in the launch's audit.
+     */
+    public Builder evidenceStore(CapabilityEvidenceStore store) {
+      this.evidence = Objects.requireNonNull(store, "store");
+      return this;
+    }
+
+    /** Who answers approvals, as the evidence store records it; {@code approval handler} by default. */
+    public Builder approver(String approver) {
+      Objects.requireNonNull(approver, "approver");
+      if (approver.isBlank()) {
+        throw new IllegalArgumentException("approver must name someone");
+      }
+      this.approver = approver;
+      return this;
+    }
+
+    /**
+     * Whether the evidence store gets receipts {@linkplain ExecutionReceipt#redact() redacted}
+     * (input and output only as digests); off by default. Listeners and the caller still get the
+     * receipt as it is.
+     */
+    public Builder redactEvidence(boolean redact) {
+      this.redactEvidence = redact;
+      return this;
+    }
+
+    /** Adds {@code listener}, shared by every run (it must then be thread-safe when runs are concurrent). */
+    public Builder eventListener(CapabilityEventListener listener) {
+      Objects.requireNonNull(listener, "listener");
+      return eventListenerFactory(() -> listener);
+    }
+
+    /** Adds a factory asked for a fresh listener at the start of each run. */
+    public Builder eventListenerFactory(CapabilityEventListener.Factory factory) {
+      listeners.add(Objects.requireNonNull(factory, "factory"));
       return this;
     }
 

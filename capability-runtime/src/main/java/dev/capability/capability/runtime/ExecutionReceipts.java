@@ -56,7 +56,7 @@ public final class ExecutionReceipts {
     return effects.stream().map(Effect::toCanonical).toList();
   }
 
-  private static Map<String, Object> object(String json) {
+  static Map<String, Object> object(String json) {
     try {
       return JSON.readValue(json, new TypeReference<Map<String, Object>>() {});
     } catch (JsonProcessingException e) {

@@ -20,9 +20,8 @@ import dev.capability.acquire.TrustScore;
 import dev.capability.acquire.SigstoreTrust;
 import dev.capability.acquire.TrustedKeys;
 import dev.capability.kernel.api.CapabilityException;
+import dev.capability.kernel.api.store.AcquisitionRecord;
 import dev.capability.ledger.LedgerException;
-import dev.capability.ledger.LedgerRecord;
-import dev.capability.ledger.RecordKind;
 import dev.capability.ledger.SqliteLedger;
 import java.net.URI;
 import java.net.URISyntaxException;
@@ -145,8 +144,14 @@ final class AcquireCommand implements Callable<Integer> {
   /** One ACQUISITION record whose body is the acquisition's JSON, the same document --json prints. */
   private void record(Map<String, Object> body) {
     Path repository = (repo == null ? Path.of("") : repo).toAbsolutePath().normalize();
+    AcquisitionRecord acquisition;
+    try {
+      acquisition = AcquisitionRecord.of(body);
+    } catch (IllegalArgumentException e) {
+      throw new LedgerException("LEDGER_RECORD_INVALID", "the acquisition cannot be recorded: " + e.getMessage(), e);
+    }
     try (SqliteLedger ledger = SqliteLedger.forRepository(repository)) {
-      ledger.append(LedgerRecord.of(RecordKind.ACQUISITION, body));
+      ledger.record(acquisition);
     }
   }
 

@@ -42,14 +42,16 @@ final class CapabilityRunOptions {
       description = "The directory effect scopes are relative to, whose ledger records the run (default: the working directory).")
   Path repository;
 
-  /** The approvals the permissive policy was given, in the order it asked; recorded in the ledger. */
-  final List<Approval> answered = new ArrayList<>();
-
   Path repository() {
     return (repository == null ? Path.of("") : repository).toAbsolutePath().normalize();
   }
 
   CapabilityRuntime runtime() {
+    return runtimeBuilder().build();
+  }
+
+  /** The runtime these options name, for a command to add to (run adds the ledger). */
+  CapabilityRuntime.Builder runtimeBuilder() {
     CapabilityRuntime.Builder builder = CapabilityRuntime.builder().policy(effectPolicy());
     if (executor.equals(CapabilityExecutors.CHILD_JVM) && backend == null) {
       builder.executor(CapabilityExecutors.childJvm(repository()));
@@ -59,7 +61,7 @@ final class CapabilityRunOptions {
     } else {
       builder.executor(executor);
     }
-    return builder.build();
+    return builder;
   }
 
   private EffectPolicy effectPolicy() {
@@ -88,15 +90,10 @@ final class CapabilityRunOptions {
     return approved;
   }
 
-  private Approval answer(ApprovalRequest request, Set<Effect> approved) {
-    Approval answer =
-        approved.containsAll(request.effects())
-            ? Approval.grant(request)
-            : Approval.refuse(
-                request, "not approved on the command line: " + request.effects().stream().filter(e -> !approved.contains(e)).toList());
-    synchronized (answered) {
-      answered.add(answer);
-    }
-    return answer;
+  private static Approval answer(ApprovalRequest request, Set<Effect> approved) {
+    return approved.containsAll(request.effects())
+        ? Approval.grant(request)
+        : Approval.refuse(
+            request, "not approved on the command line: " + request.effects().stream().filter(e -> !approved.contains(e)).toList());
   }
 }

@@ -1,14 +1,10 @@
 package dev.capability.cli.internal;
 
-import dev.capability.kernel.api.Attestation;
 import dev.capability.kernel.api.CapabilityException;
 import dev.capability.kernel.api.Decision;
 import dev.capability.kernel.api.ExecutionRequest;
 import dev.capability.kernel.core.CheckResult;
 import dev.capability.kernel.core.CommandKernel;
-import dev.capability.ledger.DecisionRecord;
-import dev.capability.ledger.LedgerRecord;
-import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -39,19 +35,12 @@ final class CheckCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    try (CommandKernel kernel = options.kernel(console)) {
+    try (RepositoryLedger ledger = options.ledger().orElse(null);
+        CommandKernel kernel = options.kernel(console, ledger)) {
       ExecutionRequest.Builder request = CommandInput.request(console, argv, argv == null || argv.isEmpty() ? console.readStdin() : null);
       options.narrow(request);
       environment.addTo(console, request);
       CheckResult result = kernel.check(request.build());
-      options.record(LedgerRecord.decision(new DecisionRecord(
-          result.argv(),
-          Attestation.DecisionSummary.of(result.decision()),
-          kernel.policy().hash(),
-          result.executablePath().orElse(null),
-          result.executableSha256().orElse(null),
-          result.backendId().orElse(null),
-          Instant.now())));
       print(result);
       return result.decision().allowed() ? ExitCodes.OK : ExitCodes.REFUSED;
     } catch (CapabilityException e) {

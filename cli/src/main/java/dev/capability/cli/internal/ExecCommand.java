@@ -6,9 +6,9 @@ import dev.capability.kernel.api.ExecutionRequest;
 import dev.capability.kernel.api.ExecutionResult;
 import dev.capability.kernel.api.ExecutionStatus;
 import dev.capability.kernel.api.AttestationJson;
+import dev.capability.kernel.api.store.EvidenceNotRecordedException;
 import dev.capability.kernel.core.BackendSelection;
 import dev.capability.kernel.core.CommandKernel;
-import dev.capability.ledger.LedgerRecord;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -60,7 +60,8 @@ final class ExecCommand implements Callable<Integer> {
       console.err().println("capability: exec takes either -- ARGV... or --command STRING");
       return ExitCodes.USAGE;
     }
-    try (CommandKernel kernel = options.kernel(console)) {
+    try (RepositoryLedger ledger = options.ledger().orElse(null);
+        CommandKernel kernel = options.kernel(console, ledger)) {
       ExecutionRequest.Builder request = CommandInput.request(console, argv, command);
       options.narrow(request);
       environment.addTo(console, request);
@@ -75,9 +76,12 @@ final class ExecCommand implements Callable<Integer> {
       }
       ExecutionResult result = kernel.execute(request.build());
       report(result);
-      // After the report: the command ran, and its output is shown even if the ledger fails.
-      options.record(LedgerRecord.execution(result));
       return ExitCodes.forExec(result);
+    } catch (EvidenceNotRecordedException e) {
+      // The command ran, and its output is shown even though the ledger failed.
+      report(e.result());
+      console.error(e, json);
+      return ExitCodes.forExec(e);
     } catch (CapabilityException e) {
       console.error(e, json);
       return ExitCodes.forExec(e);

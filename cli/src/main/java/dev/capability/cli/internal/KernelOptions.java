@@ -2,8 +2,7 @@ package dev.capability.cli.internal;
 
 import dev.capability.kernel.api.ExecutionRequest;
 import dev.capability.kernel.core.AuthorityLayers;
-import dev.capability.ledger.LedgerRecord;
-import dev.capability.ledger.SqliteLedger;
+import dev.capability.ledger.LedgerOptions;
 import dev.capability.kernel.core.CommandKernel;
 import dev.capability.kernel.core.ExecutionPolicies;
 import dev.capability.kernel.core.LoadedPolicy;
@@ -36,17 +35,13 @@ final class KernelOptions {
   Path correction;
 
   /**
-   * Records into the repository's ledger when a repository was given and --no-ledger was not.
-   * The ledger is opened only now, after the command ended, so nothing the kernel writes to
-   * {@code .capability/} falls inside the command's audit window.
+   * The repository's ledger, opened with its first record, when a repository was given and
+   * --no-ledger was not.
    */
-  void record(LedgerRecord record) {
-    if (noLedger || repository == null) {
-      return;
-    }
-    try (SqliteLedger ledger = SqliteLedger.forRepository(repository().orElseThrow())) {
-      ledger.append(record);
-    }
+  Optional<RepositoryLedger> ledger() {
+    return noLedger || repository == null
+        ? Optional.empty()
+        : Optional.of(new RepositoryLedger(repository().orElseThrow(), LedgerOptions.defaults()));
   }
 
   /** The request builder with the repository and the layers these options name. */
@@ -66,7 +61,12 @@ final class KernelOptions {
     return ExecutionPolicies.load(PolicyLocation.resolve(Optional.ofNullable(policy), console.environment()).file(), repository());
   }
 
-  CommandKernel kernel(Console console) {
-    return CommandKernel.builder(loadPolicy(console)).hostEnvironment(console.environment()).build();
+  /** The kernel, recording its executions and decisions into {@code ledger} when there is one (may be null). */
+  CommandKernel kernel(Console console, RepositoryLedger ledger) {
+    CommandKernel.Builder builder = CommandKernel.builder(loadPolicy(console)).hostEnvironment(console.environment());
+    if (ledger != null) {
+      builder.evidenceStore(ledger).decisionStore(ledger);
+    }
+    return builder.build();
   }
 }

@@ -1,23 +1,20 @@
 package dev.capability.cli.internal;
 
-import dev.capability.capability.runtime.Approval;
 import dev.capability.capability.runtime.CapabilityPackage;
 import dev.capability.capability.runtime.CapabilityPackages;
 import dev.capability.capability.runtime.CapabilityPlan;
 import dev.capability.capability.runtime.CapabilityRuntime;
-import dev.capability.capability.runtime.Effect;
 import dev.capability.capability.runtime.ExecutionReceipt;
 import dev.capability.capability.runtime.ExecutionReceipts;
 import dev.capability.capability.runtime.PlanVerifier;
+import dev.capability.capability.runtime.RunNotRecordedException;
 import dev.capability.kernel.api.CapabilityException;
-import dev.capability.ledger.Appended;
-import dev.capability.ledger.LedgerRecord;
-import dev.capability.ledger.RecordKind;
-import dev.capability.ledger.SqliteLedger;
-import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
-import java.util.List;
+import dev.capability.kernel.api.store.ApprovalRecord;
+import dev.capability.kernel.api.store.CapabilityEvidenceStore;
+import dev.capability.kernel.api.store.ExecutionRecord;
+import dev.capability.kernel.api.store.PlanRecord;
+import dev.capability.kernel.api.store.ReceiptRecord;
+import dev.capability.ledger.LedgerOptions;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -25,17 +22,25 @@ import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
- * {@code capability run}: plans, asks the policy, runs the plan and prints the receipt; then records
- * the plan, the approvals it was given and the receipt in the ledger of {@code --repo}.
+ * {@code capability run}: plans, asks the policy, runs the plan and prints the receipt. Unless
+ * {@code --no-ledger}, the runtime records the run as it happens in the ledger of {@code --repo}:
+ * the plan, the approvals it was given, the kernel's launch and the receipt that names it.
  */
 @Command(name = "run", description = "Run a capability package under the chosen policy and executor, print the receipt and record it in the ledger.")
 final class RunCommand implements Callable<Integer> {
+  /**
+   * The ledger is open while the capability runs in the repository it lives in (from the plan on):
+   * without timed checkpoints, it writes only when the runtime records, never during the launch's
+   * audit.
+   */
+  private static final LedgerOptions WHILE_RUNNING = LedgerOptions.builder().checkpointMaxDelay(null).build();
+
   private final Console console;
 
   @Option(names = "--json", description = "Print the receipt as JSON.")
   boolean json;
 
-  @Option(names = "--no-ledger", description = "Do not record the plan, approvals and receipt in <repo>/.capability/state.db.")
+  @Option(names = "--no-ledger", description = "Do not record the plan, approvals, launch and receipt in <repo>/.capability/state.db.")
   boolean noLedger;
 
   @Option(names = "--redact", description = "Record input and output in the ledger only as their SHA-256 (the printed receipt keeps them).")
@@ -53,71 +58,103 @@ final class RunCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    CapabilityPlan plan;
     ExecutionReceipt receipt;
-    try (CapabilityRuntime runtime = options.runtime()) {
-      CapabilityPackage pkg = CapabilityPackages.open(options.pkg);
-      plan = runtime.plan(pkg, options.input);
-      if (expectedPlan != null) {
-        // Before the policy is asked: a plan other than the approved one is not decided, run or recorded.
-        PlanVerifier.verify(expectedPlan, plan);
+    Recorded recorded = null;
+    try (Recorded ledger = noLedger ? null : new Recorded(new RepositoryLedger(options.repository(), WHILE_RUNNING))) {
+      recorded = ledger;
+      CapabilityRuntime.Builder builder = options.runtimeBuilder();
+      if (ledger != null) {
+        builder.evidenceStore(ledger).approver("command line (--approve)").redactEvidence(redact);
       }
-      // Running the plan made above, not a fresh one, is what binds the recorded plan to the receipt.
-      receipt = runtime.run(plan, pkg, options.input);
+      try (CapabilityRuntime runtime = builder.build()) {
+        CapabilityPackage pkg = CapabilityPackages.open(options.pkg);
+        CapabilityPlan plan = runtime.plan(pkg, options.input);
+        if (expectedPlan != null) {
+          // Before the policy is asked: a plan other than the approved one is not decided, run or
+          // recorded.
+          PlanVerifier.verify(expectedPlan, plan);
+        }
+        // Running the plan made above, not a fresh one, is what binds the recorded plan to the receipt.
+        receipt = runtime.run(plan, pkg, options.input);
+      }
+    } catch (RunNotRecordedException e) {
+      // The run happened but its receipt could not be recorded: the receipt is still shown.
+      e.receipt().ifPresent(this::print);
+      console.error(e, json);
+      return ExitCodes.forCapability(e);
     } catch (CapabilityException e) {
       console.error(e, json);
       return ExitCodes.forCapability(e);
     }
+    print(receipt);
+    if (recorded == null) {
+      if (!json) {
+        console.out().println("recorded: no (--no-ledger)");
+      }
+    } else if (!json) {
+      console.out().println("recorded: " + recorded.ledger.databaseFile().orElseThrow() + ", records " + recorded.first + "-" + recorded.last
+          + " (plan, " + count(recorded.approvals, "approval") + (recorded.executions == 0 ? "" : ", " + count(recorded.executions, "execution"))
+          + ", receipt)");
+    }
+    return ExitCodes.forReceipt(receipt);
+  }
+
+  private void print(ExecutionReceipt receipt) {
     Map<String, Object> view = ExecutionReceipts.toJson(receipt);
     if (json) {
       console.json(view);
     } else {
       new ReceiptText(console.out()).print(receipt);
     }
-    if (noLedger) {
-      if (!json) {
-        console.out().println("recorded: no (--no-ledger)");
-      }
-    } else {
-      // After the report: the capability ran, and its receipt is shown even if the ledger fails.
-      Recorded recorded = record(plan, receipt);
-      if (!json) {
-        console.out().println("recorded: " + recorded.database() + ", records " + recorded.first() + "-" + recorded.last()
-            + " (plan, " + approvals(recorded.last() - recorded.first() - 1) + ", receipt)");
-      }
-    }
-    return ExitCodes.forReceipt(receipt);
   }
 
-  private static String approvals(long count) {
-    return count == 1 ? "1 approval" : count + " approvals";
+  private static String count(long count, String noun) {
+    return count + " " + noun + (count == 1 ? "" : "s");
   }
 
-  /** Where {@link #record} put the run: the ledger file and the sequence numbers of its first and last record. */
-  private record Recorded(Path database, long first, long last) {}
+  /** The repository's ledger as the run's evidence store, noting what landed where for the closing line. */
+  private static final class Recorded implements CapabilityEvidenceStore, AutoCloseable {
+    private final RepositoryLedger ledger;
+    private long first;
+    private long last;
+    private long approvals;
+    private long executions;
 
-  private Recorded record(CapabilityPlan plan, ExecutionReceipt receipt) {
-    List<LedgerRecord> records = new ArrayList<>();
-    Map<String, Object> planBody = new LinkedHashMap<>();
-    planBody.put("fingerprint", plan.fingerprint());
-    planBody.put("capability", plan.capability());
-    planBody.put("plan", plan.toJson());
-    records.add(LedgerRecord.of(RecordKind.PLAN, planBody));
-    synchronized (options.answered) {
-      for (Approval approval : options.answered) {
-        Map<String, Object> body = new LinkedHashMap<>();
-        body.put("fingerprint", approval.planFingerprint());
-        body.put("approved", approval.approved());
-        body.put("approver", "command line (--approve)");
-        body.put("reason", approval.reason());
-        body.put("effects", approval.effects().stream().map(Effect::toCanonical).toList());
-        records.add(LedgerRecord.of(RecordKind.APPROVAL, body));
-      }
+    Recorded(RepositoryLedger ledger) {
+      this.ledger = ledger;
     }
-    records.add(LedgerRecord.of(RecordKind.RECEIPT, ExecutionReceipts.toJson(redact ? receipt.redact() : receipt)));
-    try (SqliteLedger ledger = SqliteLedger.forRepository(options.repository())) {
-      List<Appended> appended = records.stream().map(ledger::append).toList();
-      return new Recorded(ledger.databaseFile(), appended.get(0).sequence(), appended.get(appended.size() - 1).sequence());
+
+    private long noted(long sequence) {
+      first = first == 0 ? sequence : first;
+      last = sequence;
+      return sequence;
+    }
+
+    @Override
+    public long recordPlan(PlanRecord plan) {
+      return noted(ledger.recordPlan(plan));
+    }
+
+    @Override
+    public long recordApproval(ApprovalRecord approval) {
+      approvals++;
+      return noted(ledger.recordApproval(approval));
+    }
+
+    @Override
+    public long recordExecution(ExecutionRecord execution) {
+      executions++;
+      return noted(ledger.recordExecution(execution));
+    }
+
+    @Override
+    public long recordReceipt(ReceiptRecord receipt) {
+      return noted(ledger.recordReceipt(receipt));
+    }
+
+    @Override
+    public void close() {
+      ledger.close();
     }
   }
 }

@@ -281,4 +281,23 @@ class CapabilityCliTest {
     assertThat(CliRunner.run("ledger", "verify", "--repo", repo.toString()).exitCode()).isZero();
     assertThat(other.resolve(".capability")).doesNotExist();
   }
+
+  @Test
+  void anExecWhoseLedgerRefusesShowsTheCommandsOutputThenTheErrorAndExits125() throws Exception {
+    Files.setPosixFilePermissions(tmp, PosixFilePermissions.fromString("rwxr-xr-x"));
+    Path repo = Files.createDirectories(tmp.resolve("repo"));
+    Path elsewhere = Files.createDirectories(tmp.resolve("elsewhere"));
+    // The ledger refuses a .capability that is a symbolic link; the kernel's record of the run fails.
+    Files.createSymbolicLink(repo.resolve(".capability"), elsewhere);
+
+    CliRunner.Outcome outcome = CliRunner.run("exec", "--policy", policy.toString(), "--repo", repo.toString(), "--backend", "process",
+        "--", tool.toString(), "7");
+
+    assertThat(outcome.exitCode()).isEqualTo(125);
+    assertThat(outcome.out()).isEqualTo("out:7\n");
+    assertThat(outcome.err()).contains("EVIDENCE_NOT_RECORDED").contains("symbolic link");
+    try (var left = Files.list(elsewhere)) {
+      assertThat(left).as("nothing was written through the link").isEmpty();
+    }
+  }
 }

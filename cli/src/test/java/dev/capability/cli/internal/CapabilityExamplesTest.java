@@ -83,7 +83,8 @@ class CapabilityExamplesTest {
     assertThat(ledger("list").out()).contains("receipt  SUCCEEDED").contains("approval  APPROVED");
     CliRunner.Outcome verify = ledger("verify");
     assertThat(verify.exitCode()).as(verify.out() + verify.err()).isZero();
-    assertThat(verify.out()).contains("INTACT: 3 records");
+    // Plan, approval, the kernel's launch, and the receipt that names it.
+    assertThat(verify.out()).contains("INTACT: 4 records");
   }
 
   @Test
@@ -178,7 +179,9 @@ class CapabilityExamplesTest {
             "--approve", "filesystem.write=notes", "--redact");
 
     assertThat(outcome.exitCode()).as(outcome.out() + outcome.err()).isZero();
-    CliRunner.Outcome receipt = ledger("show", "3", "--json");
+    // Plan, approval, the kernel's launch (its attestation holds the input's digest only), receipt.
+    assertThat(ledger("show", "3", "--json").out()).contains("\"kind\":\"execution\"").doesNotContain("hunter2");
+    CliRunner.Outcome receipt = ledger("show", "4", "--json");
     assertThat(receipt.exitCode()).as(receipt.err()).isZero();
     assertThat(receipt.out()).contains("\"redacted\":true").contains("sha256:").doesNotContain("hunter2");
     assertThat(ledger("verify").exitCode()).isZero();

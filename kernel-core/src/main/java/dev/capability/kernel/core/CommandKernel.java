@@ -1,10 +1,13 @@
 package dev.capability.kernel.core;
 
+import dev.capability.kernel.api.Attestation;
 import dev.capability.kernel.api.ExecutionRequest;
 import dev.capability.kernel.api.ExecutionResult;
 import dev.capability.kernel.api.backend.BackendConfig;
 import dev.capability.kernel.api.backend.BackendProvider;
 import dev.capability.kernel.api.backend.ExecutionBackend;
+import dev.capability.kernel.api.store.DecisionRecord;
+import dev.capability.kernel.api.store.DecisionStore;
 import dev.capability.kernel.api.store.EvidenceNotRecordedException;
 import dev.capability.kernel.api.store.EvidenceStore;
 import dev.capability.kernel.core.internal.backend.BackendDiscovery;
@@ -41,10 +44,14 @@ public final class CommandKernel implements AutoCloseable {
   private final BackendRegistry backends;
   private final CommandPipeline pipeline;
   private final EvidenceStore evidence;
+  private final DecisionStore decisions;
+  private final Clock clock;
 
   private CommandKernel(Builder b) {
     this.policy = b.policy;
     this.evidence = b.evidence;
+    this.decisions = b.decisions;
+    this.clock = b.clock;
     Map<String, BackendProvider> providers = b.discoverBackends
         ? BackendDiscovery.discover(b.classLoader)
         : Map.of();
@@ -79,9 +86,24 @@ public final class CommandKernel implements AutoCloseable {
     return result;
   }
 
-  /** Would {@code request} be allowed, and if not, which layer and rule refuse it. Launches nothing. */
+  /**
+   * Would {@code request} be allowed, and if not, which layer and rule refuse it. Launches nothing.
+   * With a {@linkplain Builder#decisionStore decision store}, the decision is recorded there, timed
+   * by this kernel's clock, before it is returned; a store that fails throws its exception.
+   */
   public CheckResult check(ExecutionRequest request) {
-    return pipeline.check(Objects.requireNonNull(request, "request"));
+    CheckResult result = pipeline.check(Objects.requireNonNull(request, "request"));
+    if (decisions != null) {
+      decisions.record(new DecisionRecord(
+          result.argv(),
+          Attestation.DecisionSummary.of(result.decision()),
+          policy.hash(),
+          result.executablePath().orElse(null),
+          result.executableSha256().orElse(null),
+          result.backendId().orElse(null),
+          clock.instant()));
+    }
+    return result;
   }
 
   /** The policy this kernel enforces. */
@@ -132,6 +154,7 @@ public final class CommandKernel implements AutoCloseable {
     private Path workingDirectory = Path.of("").toAbsolutePath();
     private Clock clock = Clock.systemUTC();
     private EvidenceStore evidence;
+    private DecisionStore decisions;
 
     private Builder(LoadedPolicy policy) {
       this.policy = Objects.requireNonNull(policy, "policy");
@@ -183,6 +206,16 @@ public final class CommandKernel implements AutoCloseable {
       return this;
     }
 
+    /**
+     * Records every decision {@link CommandKernel#check} makes in {@code store} (for example the
+     * SQLite ledger). The kernel does not close it.
+     */
+    public Builder decisionStore(DecisionStore store) {
+      this.decisions = Objects.requireNonNull(store, "store");
+      return this;
+    }
+
+    /** The clock of attestations and recorded decisions; the system clock by default. */
     public Builder clock(Clock clock) {
       this.clock = Objects.requireNonNull(clock, "clock");
       return this;

@@ -27,6 +27,7 @@ final class ChainAppender {
   private final PreparedStatement insertEntry;
   private final Map<RecordKind, PreparedStatement> insertBody = new EnumMap<>(RecordKind.class);
   private final PreparedStatement planExists;
+  private final PreparedStatement planIdExists;
   private final PreparedStatement executionExists;
 
   /** The head of the chain. */
@@ -47,6 +48,7 @@ final class ChainAppender {
           "INSERT INTO " + kind.table() + " (seq, " + Schema.bodyColumn(kind.table()) + ") VALUES (?, ?)"));
     }
     this.planExists = connection.prepareStatement("SELECT 1 FROM plans WHERE fingerprint = ?");
+    this.planIdExists = connection.prepareStatement("SELECT 1 FROM plans WHERE plan_id = ? AND fingerprint = ?");
     this.executionExists = connection.prepareStatement("SELECT 1 FROM entries WHERE seq = ? AND kind = 'execution'");
   }
 
@@ -131,11 +133,21 @@ final class ChainAppender {
       throw new LedgerException("LEDGER_RECORD_INVALID", "the " + record.kind().id() + " refers to the plan with fingerprint '"
           + record.planReference() + "', which the ledger does not hold");
     }
-    if (record.executionReference() != null) {
-      executionExists.setLong(1, record.executionReference());
+    if (record.planIdReference() != null) {
+      planIdExists.setString(1, record.planIdReference());
+      planIdExists.setString(2, record.planReference());
+      try (ResultSet rs = planIdExists.executeQuery()) {
+        if (!rs.next()) {
+          throw new LedgerException("LEDGER_RECORD_INVALID", "the " + record.kind().id() + " refers to the plan '" + record.planIdReference()
+              + "' with fingerprint '" + record.planReference() + "', which the ledger does not hold");
+        }
+      }
+    }
+    for (long execution : record.executionReferences()) {
+      executionExists.setLong(1, execution);
       try (ResultSet rs = executionExists.executeQuery()) {
         if (!rs.next()) {
-          throw new LedgerException("LEDGER_RECORD_INVALID", "the receipt refers to execution " + record.executionReference()
+          throw new LedgerException("LEDGER_RECORD_INVALID", "the receipt refers to execution " + execution
               + ", which is not an execution record of the ledger");
         }
       }

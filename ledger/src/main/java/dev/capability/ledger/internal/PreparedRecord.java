@@ -6,12 +6,20 @@ import dev.capability.ledger.LedgerRecord;
 import dev.capability.ledger.RecordKind;
 import java.math.BigInteger;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * A record made ready outside the writer's lock: its canonical body, and the references the
- * writer must find before it appends it (an approval's or receipt's plan, a receipt's execution).
+ * writer must find before it appends it (an approval's or receipt's plan, by fingerprint and,
+ * when it names one, by plan id; a receipt's executions).
  */
-public record PreparedRecord(RecordKind kind, String body, byte[] bodyBytes, String planReference, Long executionReference) {
+public record PreparedRecord(
+    RecordKind kind, String body, byte[] bodyBytes, String planReference, String planIdReference, List<Long> executionReferences) {
+
+  public PreparedRecord {
+    executionReferences = List.copyOf(executionReferences);
+  }
 
   public static PreparedRecord of(LedgerRecord record) {
     String canonical;
@@ -20,9 +28,41 @@ public record PreparedRecord(RecordKind kind, String body, byte[] bodyBytes, Str
     } catch (IllegalArgumentException e) {
       throw new LedgerException("LEDGER_RECORD_INVALID", "the " + record.kind().id() + " record has no canonical JSON form: " + e.getMessage(), e);
     }
-    String plan = record.kind() == RecordKind.APPROVAL || record.kind() == RecordKind.RECEIPT ? (String) record.body().get("fingerprint") : null;
-    Long execution = record.kind() == RecordKind.RECEIPT ? executionSequence(record.body().get("executionSequence")) : null;
-    return new PreparedRecord(record.kind(), canonical, canonical.getBytes(StandardCharsets.UTF_8), plan, execution);
+    boolean aboutAPlan = record.kind() == RecordKind.APPROVAL || record.kind() == RecordKind.RECEIPT;
+    String plan = aboutAPlan ? (String) record.body().get("fingerprint") : null;
+    String planId = aboutAPlan ? planId(record) : null;
+    List<Long> executions = new ArrayList<>();
+    if (record.kind() == RecordKind.RECEIPT) {
+      Long first = executionSequence(record.body().get("executionSequence"));
+      if (first != null) {
+        executions.add(first);
+      }
+      Object all = record.body().get("executionSequences");
+      if (all != null) {
+        if (!(all instanceof List<?> list)) {
+          throw new LedgerException("LEDGER_RECORD_INVALID", "a receipt's executionSequences must be an array of sequence numbers, was " + all);
+        }
+        for (Object value : list) {
+          Long sequence = executionSequence(value);
+          if (sequence == null) {
+            throw new LedgerException("LEDGER_RECORD_INVALID", "a receipt's executionSequences must not hold null");
+          }
+          executions.add(sequence);
+        }
+      }
+    }
+    return new PreparedRecord(record.kind(), canonical, canonical.getBytes(StandardCharsets.UTF_8), plan, planId, executions);
+  }
+
+  private static String planId(LedgerRecord record) {
+    Object value = record.body().get("planId");
+    if (value == null) {
+      return null;
+    }
+    if (!(value instanceof String s) || s.isEmpty()) {
+      throw new LedgerException("LEDGER_RECORD_INVALID", "an " + record.kind().id() + "'s planId must be a non-empty string, was " + value);
+    }
+    return s;
   }
 
   private static Long executionSequence(Object value) {

@@ -35,8 +35,8 @@ public final class PermissivePolicy implements EffectPolicy {
     if (!approval.approved()) {
       int colon = approval.reason().indexOf(':');
       String code = colon > 0 ? approval.reason().substring(0, colon) : "APPROVAL_REFUSED";
-      return PolicyDecision.deny(plan, code, approval.reason());
+      return PolicyDecision.deny(plan, code, approval.reason()).withApproval(approval);
     }
-    return PolicyDecision.allow(plan, plan.effects());
+    return PolicyDecision.allow(plan, plan.effects()).withApproval(approval);
   }
 }

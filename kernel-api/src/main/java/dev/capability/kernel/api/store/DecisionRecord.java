@@ -1,10 +1,8 @@
-package dev.capability.ledger;
+package dev.capability.kernel.api.store;
 
 import dev.capability.kernel.api.Attestation.DecisionSummary;
 import java.time.Instant;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 
 /**
@@ -17,7 +15,7 @@ import java.util.Objects;
  * @param executablePath the canonical path of the executable, once resolved
  * @param executableSha256 its SHA-256, once resolved
  * @param backendId the backend that would have launched it, once selected
- * @param decidedAt when the decision was made
+ * @param decidedAt when the decision was made, by the deciding kernel's clock
  */
 public record DecisionRecord(
     List<String> argv,
@@ -35,30 +33,5 @@ public record DecisionRecord(
     if ((executablePath == null) != (executableSha256 == null)) {
       throw new IllegalArgumentException("executablePath and executableSha256 come together");
     }
-  }
-
-  /** The JSON body stored in the ledger. */
-  Map<String, Object> toMap() {
-    Map<String, Object> m = new LinkedHashMap<>();
-    m.put("argv", argv);
-    Map<String, Object> d = new LinkedHashMap<>();
-    d.put("allowed", decision.allowed());
-    d.put("code", decision.code());
-    d.put("layer", decision.layer());
-    d.put("rule", decision.rule());
-    d.put("argIndex", decision.argIndex());
-    m.put("decision", d);
-    m.put("policyHash", policyHash);
-    if (executablePath == null) {
-      m.put("executable", null);
-    } else {
-      Map<String, Object> e = new LinkedHashMap<>();
-      e.put("path", executablePath);
-      e.put("sha256", executableSha256);
-      m.put("executable", e);
-    }
-    m.put("backend", backendId);
-    m.put("decidedAt", decidedAt.toString());
-    return m;
   }
 }

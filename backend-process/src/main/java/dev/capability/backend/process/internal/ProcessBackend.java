@@ -1,5 +1,6 @@
 package dev.capability.backend.process.internal;
 
+import dev.capability.backend.support.Deadline;
 import dev.capability.backend.support.ExecArgumentLimit;
 import dev.capability.backend.support.WriteBudget;
 import dev.capability.kernel.api.BackendUnavailableException;

@@ -1,5 +1,6 @@
 package dev.capability.backend.process.internal;
 
+import dev.capability.backend.support.Deadline;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;

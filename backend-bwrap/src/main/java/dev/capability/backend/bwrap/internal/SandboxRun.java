@@ -1,7 +1,9 @@
 package dev.capability.backend.bwrap.internal;
 
+import dev.capability.backend.support.BoundedOutput;
 import dev.capability.backend.support.Deadline;
 import dev.capability.backend.support.FileSizeSignal;
+import dev.capability.backend.support.ProcTable;
 import dev.capability.backend.support.WriteBudget;
 import dev.capability.kernel.api.CapturedOutput;
 import dev.capability.kernel.api.backend.LaunchResult;
@@ -104,7 +106,7 @@ final class SandboxRun {
     return new LaunchResult(
         exitCode,
         stop == Stop.TIMEOUT,
-        stdout.exceeded() || stderr.exceeded(),
+        stdout.limitExceeded() || stderr.limitExceeded(),
         boundsHit(exitCode),
         out,
         err,
@@ -132,7 +134,7 @@ final class SandboxRun {
 
   private Stop waitForStop() {
     while (true) {
-      if (stdout.exceeded() || stderr.exceeded()) {
+      if (stdout.limitExceeded() || stderr.limitExceeded()) {
         return Stop.OUTPUT_LIMIT;
       }
       if (writeBudget.exceeded()) {

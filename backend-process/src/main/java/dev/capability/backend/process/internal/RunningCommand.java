@@ -1,5 +1,6 @@
 package dev.capability.backend.process.internal;
 
+import dev.capability.backend.support.BoundedOutput;
 import dev.capability.backend.support.Deadline;
 import dev.capability.backend.support.FileSizeSignal;
 import dev.capability.backend.support.WriteBudget;
@@ -84,10 +85,10 @@ final class RunningCommand {
 
   LaunchResult await() {
     long pid = process.pid();
-    OutputCollector stdout =
-        new OutputCollector(process.getInputStream(), spec.maxOutputBytes(), stopped::countDown);
-    OutputCollector stderr =
-        new OutputCollector(process.getErrorStream(), spec.maxOutputBytes(), stopped::countDown);
+    BoundedOutput stdout =
+        new BoundedOutput(process.getInputStream(), spec.maxOutputBytes(), stopped::countDown);
+    BoundedOutput stderr =
+        new BoundedOutput(process.getErrorStream(), spec.maxOutputBytes(), stopped::countDown);
     startDaemon("stdout-" + pid, stdout);
     startDaemon("stderr-" + pid, stderr);
     spec.stdin()
@@ -134,7 +135,7 @@ final class RunningCommand {
   }
 
   private Stop waitForStop(
-      OutputCollector stdout, OutputCollector stderr, ProcessTreeTerminator terminator) {
+      BoundedOutput stdout, BoundedOutput stderr, ProcessTreeTerminator terminator) {
     while (true) {
       if (stdout.limitExceeded() || stderr.limitExceeded()) {
         return Stop.OUTPUT_LIMIT;
@@ -174,7 +175,7 @@ final class RunningCommand {
     return OptionalInt.empty();
   }
 
-  private CapturedOutput drain(OutputCollector collector, Deadline drained) {
+  private CapturedOutput drain(BoundedOutput collector, Deadline drained) {
     boolean ended = false;
     try {
       ended = collector.awaitEnd(Duration.ofNanos(drained.remainingNanos()));

@@ -161,7 +161,7 @@ public final class ProcessBackend implements ExecutionBackend {
     facts.put(
         "charset",
         "argv and environment are encoded in "
-            + LaunchPreflight.processCharsets().stream()
+            + LaunchSpec.processCharsets().stream()
                 .map(Charset::name)
                 .collect(Collectors.joining(" and "))
             + "; strings that cannot be encoded exactly are refused");

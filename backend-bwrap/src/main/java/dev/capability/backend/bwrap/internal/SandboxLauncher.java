@@ -11,6 +11,7 @@ import dev.capability.linux.DescriptorSpawn;
 import dev.capability.linux.NativeCallException;
 import dev.capability.linux.SeccompException;
 import java.io.UncheckedIOException;
+import java.nio.charset.Charset;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -89,7 +90,7 @@ final class SandboxLauncher implements AutoCloseable {
    */
   LaunchResult launch(LaunchSpec spec) {
     Objects.requireNonNull(spec, "spec");
-    LaunchStrings.check(spec);
+    spec.requireExactStrings(spec.executable().path().toString());
     if (spec.network() == NetworkMode.NONE && !flags.networkNamespace()) {
       throw new BackendUnavailableException(
           BackendUnavailableException.ISOLATION_UNAVAILABLE,
@@ -131,7 +132,7 @@ final class SandboxLauncher implements AutoCloseable {
                     seccompDescriptor,
                     spec.workingDirectory(),
                     spec.environment()),
-                LaunchStrings.charset());
+                argumentFileCharset());
         // flock opens the argument file on the lowest free descriptor: the one after those handed.
         int argumentDescriptor = DescriptorSpawn.FIRST_HANDED_DESCRIPTOR + handed.size();
         Optional<RunCgroup> runCgroup = createRunCgroup();
@@ -209,6 +210,15 @@ final class SandboxLauncher implements AutoCloseable {
       launcher.destroyForcibly();
       throw e;
     }
+  }
+
+  /**
+   * The charset bwrap's argument file is written in: the one the JDK uses for file names and argv,
+   * so paths keep their bytes.
+   */
+  private static Charset argumentFileCharset() {
+    List<Charset> charsets = LaunchSpec.processCharsets();
+    return charsets.get(charsets.size() - 1);
   }
 
   private static void adopt(RunCgroup cgroup, Process launcher) {

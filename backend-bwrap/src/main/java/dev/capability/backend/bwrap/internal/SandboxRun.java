@@ -1,7 +1,10 @@
 package dev.capability.backend.bwrap.internal;
 
+import dev.capability.backend.support.CommandSupervision;
+import dev.capability.backend.support.CommandSupervision.Stop;
 import dev.capability.backend.support.Deadline;
 import dev.capability.backend.support.FileSizeSignal;
+import dev.capability.backend.support.ProcTable;
 import dev.capability.backend.support.WriteBudget;
 import dev.capability.kernel.api.CapturedOutput;
 import dev.capability.kernel.api.backend.LaunchResult;
@@ -30,14 +33,6 @@ final class SandboxRun {
   private static final long FIRST_POLL_NANOS = TimeUnit.MICROSECONDS.toNanos(200);
   private static final long MAX_POLL_NANOS = TimeUnit.MILLISECONDS.toNanos(5);
 
-  private enum Stop {
-    EXITED,
-    OUTPUT_LIMIT,
-    WRITE_BUDGET,
-    TIMEOUT,
-    INTERRUPTED
-  }
-
   private final Process launcher;
   private final String runToken;
   private final LaunchSpec spec;
@@ -46,8 +41,7 @@ final class SandboxRun {
   private final Deadline deadline;
   private final Duration settleWait;
   private final CountDownLatch stopped = new CountDownLatch(1);
-  private final BoundedOutput stdout;
-  private final BoundedOutput stderr;
+  private final CommandSupervision supervision;
   private final WriteBudget writeBudget;
 
   /**
@@ -69,13 +63,9 @@ final class SandboxRun {
     this.startedAt = Objects.requireNonNull(startedAt, "startedAt");
     this.deadline = Objects.requireNonNull(deadline, "deadline");
     this.settleWait = Objects.requireNonNull(settleWait, "settleWait");
-    this.stdout =
-        new BoundedOutput(launcher.getInputStream(), spec.maxOutputBytes(), stopped::countDown);
-    this.stderr =
-        new BoundedOutput(launcher.getErrorStream(), spec.maxOutputBytes(), stopped::countDown);
-    daemon("stdout-" + launcher.pid(), stdout);
-    daemon("stderr-" + launcher.pid(), stderr);
-    launcher.onExit().thenRun(stopped::countDown);
+    this.supervision =
+        CommandSupervision.start(
+            launcher, "bwrap", "capability-bwrap", spec.maxOutputBytes(), stopped);
     this.writeBudget = WriteBudget.watch(spec, stopped::countDown);
   }
 
@@ -83,7 +73,7 @@ final class SandboxRun {
   LaunchResult await() {
     Stop stop;
     try (writeBudget) {
-      stop = waitForStop();
+      stop = supervision.waitForStop(deadline, writeBudget, WAKE_NANOS, () -> {});
     }
     LOG.debug("sandbox {} stopped: {}", launcher.pid(), stop);
     String termination = SandboxTerminator.NONE;
@@ -93,10 +83,10 @@ final class SandboxRun {
               .terminate();
     }
     Deadline settled = Deadline.after(settleWait);
-    OptionalInt exitCode = exitCode(settled);
+    OptionalInt exitCode = supervision.exitCode(settled);
     awaitEmptySandbox(settled);
-    CapturedOutput out = drain(stdout, settled);
-    CapturedOutput err = drain(stderr, settled);
+    CapturedOutput out = supervision.stdout(settled);
+    CapturedOutput err = supervision.stderr(settled);
     Instant finishedAt = Instant.now();
     if (stop == Stop.INTERRUPTED) {
       Thread.currentThread().interrupt();
@@ -104,7 +94,7 @@ final class SandboxRun {
     return new LaunchResult(
         exitCode,
         stop == Stop.TIMEOUT,
-        stdout.exceeded() || stderr.exceeded(),
+        supervision.outputLimitHit(),
         boundsHit(exitCode),
         out,
         err,
@@ -130,30 +120,6 @@ final class SandboxRun {
     return hit;
   }
 
-  private Stop waitForStop() {
-    while (true) {
-      if (stdout.exceeded() || stderr.exceeded()) {
-        return Stop.OUTPUT_LIMIT;
-      }
-      if (writeBudget.exceeded()) {
-        return Stop.WRITE_BUDGET;
-      }
-      if (!launcher.isAlive()) {
-        return Stop.EXITED;
-      }
-      long remaining = deadline.remainingNanos();
-      if (remaining == 0) {
-        return Stop.TIMEOUT;
-      }
-      try {
-        stopped.await(Math.min(remaining, WAKE_NANOS), TimeUnit.NANOSECONDS);
-      } catch (InterruptedException e) {
-        // The caller gives up: end the sandbox like on timeout, then restore the flag.
-        return Stop.INTERRUPTED;
-      }
-    }
-  }
-
   /**
    * Waits until nothing of the sandbox is left. bwrap exits as soon as the command does; the
    * namespace's init, killed by die-with-parent at that moment, makes the kernel end every other
@@ -175,37 +141,5 @@ final class SandboxRun {
       LockSupport.parkNanos(pause);
       pause = Math.min(2 * pause, MAX_POLL_NANOS);
     }
-  }
-
-  private OptionalInt exitCode(Deadline settled) {
-    try {
-      if (launcher.waitFor(settled.remainingNanos(), TimeUnit.NANOSECONDS)) {
-        return OptionalInt.of(launcher.exitValue());
-      }
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    }
-    LOG.warn("bwrap {} did not exit; its exit status is unknown", launcher.pid());
-    return OptionalInt.empty();
-  }
-
-  private CapturedOutput drain(BoundedOutput output, Deadline settled) {
-    boolean ended = false;
-    try {
-      ended = output.awaitEnd(Duration.ofNanos(settled.remainingNanos()));
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    }
-    if (!ended) {
-      LOG.debug("output of sandbox {} still open after it ended; abandoning it", launcher.pid());
-      output.abandon();
-    }
-    return output.captured();
-  }
-
-  private static void daemon(String name, Runnable task) {
-    Thread thread = new Thread(task, "capability-bwrap-" + name);
-    thread.setDaemon(true);
-    thread.start();
   }
 }

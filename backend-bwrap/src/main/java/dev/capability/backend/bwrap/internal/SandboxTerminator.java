@@ -1,6 +1,8 @@
 package dev.capability.backend.bwrap.internal;
 
 import dev.capability.backend.support.Deadline;
+import dev.capability.backend.support.ProcStat;
+import dev.capability.backend.support.ProcTable;
 import java.io.UncheckedIOException;
 import java.time.Duration;
 import java.util.HashMap;
@@ -72,7 +74,7 @@ final class SandboxTerminator {
     Map<Long, Long> termed = new HashMap<>();
     Deadline graceEnd = Deadline.after(grace);
     while (launcher.isAlive()) {
-      for (ProcEntry process : ProcTable.descendants(launcher.pid())) {
+      for (ProcStat process : ProcTable.descendants(launcher.pid())) {
         Long before = termed.put(process.pid(), process.startTicks());
         if (before == null || before != process.startTicks()) {
           signal(process, false);
@@ -113,7 +115,7 @@ final class SandboxTerminator {
     Deadline settle = Deadline.after(settleWait);
     // Killing bwrap before it cloned the namespace's init could let the init outlive it: wait
     // for the clone, which comes right after argument parsing.
-    List<ProcEntry> children = children();
+    List<ProcStat> children = children();
     while (children.isEmpty() && launcher.isAlive() && !settle.passed()) {
       LockSupport.parkNanos(POLL_NANOS);
       children = children();
@@ -125,13 +127,13 @@ final class SandboxTerminator {
       }
       return;
     }
-    for (ProcEntry child : children) {
+    for (ProcStat child : children) {
       signal(child, true);
     }
   }
 
   /** The namespace's init: the fork of bwrap that carries the run's token. */
-  private List<ProcEntry> children() {
+  private List<ProcStat> children() {
     return ProcTable.withArgument(runToken).stream()
         .filter(p -> p.pid() != launcher.pid())
         .toList();
@@ -149,8 +151,8 @@ final class SandboxTerminator {
     }
   }
 
-  private static void signal(ProcEntry target, boolean kill) {
-    Optional<ProcEntry> now = ProcTable.read(target.pid());
+  private static void signal(ProcStat target, boolean kill) {
+    Optional<ProcStat> now = ProcTable.read(target.pid());
     if (now.isEmpty() || !now.get().sameProcessAs(target) || now.get().exited()) {
       return;
     }

@@ -12,6 +12,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import dev.capability.backend.support.ProcTable;
 import dev.capability.backend.tck.BackendGate;
 import dev.capability.kernel.api.BackendUnavailableException;
 import dev.capability.kernel.api.NetworkMode;

@@ -1,6 +1,7 @@
 package dev.capability.backend.bwrap.internal;
 
 import dev.capability.backend.bwrap.BwrapBackendProvider;
+import dev.capability.backend.support.ProcTable;
 import dev.capability.backend.tck.BackendGate;
 import dev.capability.kernel.api.NetworkMode;
 import dev.capability.kernel.api.Sha256;

@@ -1,5 +1,7 @@
 package dev.capability.backend.process.internal;
 
+import dev.capability.backend.support.ProcStat;
+import dev.capability.backend.support.ProcTable;
 import java.util.HashSet;
 import java.util.Set;
 
@@ -20,13 +22,13 @@ record JvmProcesses(Set<Long> pids, long session) {
   static JvmProcesses current() {
     long self = ProcessHandle.current().pid();
     ProcStat stat =
-        ProcFs.read(self)
+        ProcTable.read(self)
             .orElseThrow(() -> new IllegalStateException("cannot read /proc/" + self + "/stat"));
     Set<Long> lineage = new HashSet<>();
     lineage.add(self);
     long parent = stat.ppid();
     while (parent > 0 && lineage.add(parent)) {
-      parent = ProcFs.read(parent).map(ProcStat::ppid).orElse(0L);
+      parent = ProcTable.read(parent).map(ProcStat::ppid).orElse(0L);
     }
     return new JvmProcesses(lineage, stat.session());
   }

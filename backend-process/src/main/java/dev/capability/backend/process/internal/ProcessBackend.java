@@ -1,5 +1,6 @@
 package dev.capability.backend.process.internal;
 
+import dev.capability.backend.support.Deadline;
 import dev.capability.backend.support.ExecArgumentLimit;
 import dev.capability.backend.support.WriteBudget;
 import dev.capability.kernel.api.BackendUnavailableException;
@@ -160,7 +161,7 @@ public final class ProcessBackend implements ExecutionBackend {
     facts.put(
         "charset",
         "argv and environment are encoded in "
-            + LaunchPreflight.processCharsets().stream()
+            + LaunchSpec.processCharsets().stream()
                 .map(Charset::name)
                 .collect(Collectors.joining(" and "))
             + "; strings that cannot be encoded exactly are refused");

@@ -1,5 +1,8 @@
 package dev.capability.backend.process.internal;
 
+import dev.capability.backend.support.Deadline;
+import dev.capability.backend.support.ProcStat;
+import dev.capability.backend.support.ProcTable;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -130,7 +133,7 @@ final class ProcessTreeTerminator {
     // Read before the scan: if the root was already reaped then, a process found under its pid
     // is a stranger that reused it.
     boolean rootIsOurs = rootUnreaped.getAsBoolean();
-    List<ProcStat> all = ProcFs.snapshot();
+    List<ProcStat> all = ProcTable.snapshot();
     boolean rootPidReused = !rootIsOurs && all.stream().anyMatch(p -> p.pid() == rootPid);
     boolean scanSession = rootLeadsSession && !rootPidReused;
 
@@ -169,7 +172,7 @@ final class ProcessTreeTerminator {
       return false;
     }
     Optional<ProcessHandle> handle = ProcessHandle.of(target.pid());
-    Optional<ProcStat> now = ProcFs.read(target.pid());
+    Optional<ProcStat> now = ProcTable.read(target.pid());
     if (handle.isEmpty() || now.isEmpty() || !now.get().sameProcessAs(target)) {
       return false;
     }

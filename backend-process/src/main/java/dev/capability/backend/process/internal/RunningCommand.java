@@ -1,5 +1,8 @@
 package dev.capability.backend.process.internal;
 
+import dev.capability.backend.support.CommandSupervision;
+import dev.capability.backend.support.CommandSupervision.Stop;
+import dev.capability.backend.support.Deadline;
 import dev.capability.backend.support.FileSizeSignal;
 import dev.capability.backend.support.WriteBudget;
 import dev.capability.kernel.api.CapturedOutput;
@@ -30,14 +33,6 @@ final class RunningCommand {
 
   /** How often descendants are recorded when no session can find them later. */
   private static final long TRACK_PERIOD_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
-
-  private enum Stop {
-    EXITED,
-    OUTPUT_LIMIT,
-    WRITE_BUDGET,
-    TIMEOUT,
-    INTERRUPTED
-  }
 
   private final Process process;
   private final LaunchSpec spec;
@@ -83,32 +78,32 @@ final class RunningCommand {
 
   LaunchResult await() {
     long pid = process.pid();
-    OutputCollector stdout =
-        new OutputCollector(process.getInputStream(), spec.maxOutputBytes(), stopped::countDown);
-    OutputCollector stderr =
-        new OutputCollector(process.getErrorStream(), spec.maxOutputBytes(), stopped::countDown);
-    startDaemon("stdout-" + pid, stdout);
-    startDaemon("stderr-" + pid, stderr);
+    CommandSupervision supervision =
+        CommandSupervision.start(
+            process, "command", "capability-process", spec.maxOutputBytes(), stopped);
     spec.stdin()
         .ifPresent(
             input ->
-                startDaemon("stdin-" + pid, new StdinFeeder(process.getOutputStream(), input)));
-    process.onExit().thenRun(stopped::countDown);
+                CommandSupervision.startDaemon(
+                    "capability-process-stdin-" + pid,
+                    new StdinFeeder(process.getOutputStream(), input)));
 
     ProcessTreeTerminator terminator =
         new ProcessTreeTerminator(
             pid, process::isAlive, leadsSession, spec.terminationGrace(), jvm);
+    // Without a session to find them by later, descendants are recorded on every wake.
+    Runnable onWake = leadsSession ? () -> {} : terminator::track;
     Stop stop;
     try (writeBudget) {
-      stop = waitForStop(stdout, stderr, terminator);
+      stop = supervision.waitForStop(deadline, writeBudget, TRACK_PERIOD_NANOS, onWake);
     }
     LOG.debug("command {} stopped: {}", pid, stop);
 
     TerminationReport report = terminator.terminate();
     Deadline drained = Deadline.after(drainWait);
-    OptionalInt exitCode = exitCode(drained);
-    CapturedOutput out = drain(stdout, drained);
-    CapturedOutput err = drain(stderr, drained);
+    OptionalInt exitCode = supervision.exitCode(drained);
+    CapturedOutput out = supervision.stdout(drained);
+    CapturedOutput err = supervision.stderr(drained);
     Instant finishedAt = Instant.now();
     if (stop == Stop.INTERRUPTED) {
       Thread.currentThread().interrupt();
@@ -123,75 +118,12 @@ final class RunningCommand {
     return new LaunchResult(
         exitCode,
         stop == Stop.TIMEOUT,
-        stdout.limitExceeded() || stderr.limitExceeded(),
+        supervision.outputLimitHit(),
         boundsHit,
         out,
         err,
         startedAt,
         finishedAt,
         !report.signalledAny() ? NONE : leadsSession ? SESSION_SIGNAL : DESCENDANTS_SIGNAL);
-  }
-
-  private Stop waitForStop(
-      OutputCollector stdout, OutputCollector stderr, ProcessTreeTerminator terminator) {
-    while (true) {
-      if (stdout.limitExceeded() || stderr.limitExceeded()) {
-        return Stop.OUTPUT_LIMIT;
-      }
-      if (writeBudget.exceeded()) {
-        return Stop.WRITE_BUDGET;
-      }
-      if (!process.isAlive()) {
-        return Stop.EXITED;
-      }
-      long remaining = deadline.remainingNanos();
-      if (remaining == 0) {
-        return Stop.TIMEOUT;
-      }
-      try {
-        stopped.await(Math.min(remaining, TRACK_PERIOD_NANOS), TimeUnit.NANOSECONDS);
-      } catch (InterruptedException e) {
-        // The caller gives up on the command: end it like a timeout, then restore the flag.
-        return Stop.INTERRUPTED;
-      }
-      if (!leadsSession) {
-        terminator.track();
-      }
-    }
-  }
-
-  private OptionalInt exitCode(Deadline drained) {
-    try {
-      if (process.waitFor(drained.remainingNanos(), TimeUnit.NANOSECONDS)) {
-        return OptionalInt.of(process.exitValue());
-      }
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    }
-    LOG.warn(
-        "command {} did not exit after it was killed; its exit status is unknown", process.pid());
-    return OptionalInt.empty();
-  }
-
-  private CapturedOutput drain(OutputCollector collector, Deadline drained) {
-    boolean ended = false;
-    try {
-      ended = collector.awaitEnd(Duration.ofNanos(drained.remainingNanos()));
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    }
-    if (!ended) {
-      // A process outside the tree (an escaped daemon) still holds the pipe open.
-      LOG.debug(
-          "output of command {} still open after its tree ended; abandoning it", process.pid());
-      collector.abandon();
-    }
-    return collector.captured();
-  }
-
-  private static void startDaemon(String name, Runnable task) {
-    Thread thread = new Thread(task, "capability-process-" + name);
-    thread.setDaemon(true);
-    thread.start();
   }
 }

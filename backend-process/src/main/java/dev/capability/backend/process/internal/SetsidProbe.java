@@ -1,5 +1,6 @@
 package dev.capability.backend.process.internal;
 
+import dev.capability.backend.support.ProcStat;
 import java.io.File;
 import java.io.IOException;
 import java.io.InputStream;

@@ -7,6 +7,7 @@ import static dev.capability.backend.process.internal.CommandFixtures.spec;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.capability.kernel.api.backend.LaunchResult;
+import dev.capability.kernel.api.backend.LaunchSpec;
 import dev.capability.kernel.api.backend.PinnedExecutable;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -89,6 +90,6 @@ class ArgvProperties {
   }
 
   private static boolean encodable(String s) {
-    return LaunchPreflight.processCharsets().stream().allMatch(c -> c.newEncoder().canEncode(s));
+    return LaunchSpec.processCharsets().stream().allMatch(c -> c.newEncoder().canEncode(s));
   }
 }

@@ -1,5 +1,7 @@
 package dev.capability.backend.process.internal;
 
+import dev.capability.backend.support.ProcStat;
+import dev.capability.backend.support.ProcTable;
 import dev.capability.kernel.api.NetworkMode;
 import dev.capability.kernel.api.Sha256;
 import dev.capability.kernel.api.backend.LaunchSpec;
@@ -85,7 +87,7 @@ final class CommandFixtures {
   static List<ProcStat> processesWithMarker(String marker) {
     byte[] needle = (MARKER_VARIABLE + "=" + marker).getBytes(StandardCharsets.UTF_8);
     List<ProcStat> found = new ArrayList<>();
-    for (ProcStat process : ProcFs.snapshot()) {
+    for (ProcStat process : ProcTable.snapshot()) {
       if (!process.exited() && environContains(process.pid(), needle)) {
         found.add(process);
       }
@@ -109,7 +111,7 @@ final class CommandFixtures {
   /** Kills a process the test itself started or let escape, and waits until it is gone. */
   static void killAndAwait(long pid) {
     ProcessHandle.of(pid).ifPresent(ProcessHandle::destroyForcibly);
-    while (ProcFs.read(pid).filter(p -> !p.exited()).isPresent()) {
+    while (ProcTable.read(pid).filter(p -> !p.exited()).isPresent()) {
       LockSupport.parkNanos(10_000_000L);
     }
   }

@@ -119,7 +119,7 @@ class ProcessBackendTest {
   void passesUnicodeArgumentsUnchanged() {
     String unicode = "héllo ☃ 日本 \uD83D\uDE00";
     assumeTrue(
-        LaunchPreflight.processCharsets().stream().allMatch(c -> c.newEncoder().canEncode(unicode)),
+        LaunchSpec.processCharsets().stream().allMatch(c -> c.newEncoder().canEncode(unicode)),
         "the JVM's platform charset cannot encode non-ASCII text");
 
     LaunchResult result = run(script(dir, "cat /proc/$$/cmdline"), unicode);

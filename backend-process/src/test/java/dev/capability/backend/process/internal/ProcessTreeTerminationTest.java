@@ -10,6 +10,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import dev.capability.backend.support.ProcStat;
+import dev.capability.backend.support.ProcTable;
 import dev.capability.kernel.api.backend.IsolationCapability;
 import dev.capability.kernel.api.backend.LaunchResult;
 import dev.capability.kernel.api.backend.LaunchSpec;
@@ -140,7 +142,7 @@ class ProcessTreeTerminationTest {
     try {
       assertThat(result.exitCode()).hasValue(0);
       assertThat(processesWithMarker(marker)).extracting(ProcStat::pid).containsExactly(daemon);
-      assertThat(ProcFs.read(daemon))
+      assertThat(ProcTable.read(daemon))
           .get()
           .satisfies(
               stat -> {
@@ -248,7 +250,7 @@ class ProcessTreeTerminationTest {
           .doesNotContainAnyElementsOf(jvm.pids());
       assertThat(report.survivors()).isEmpty();
       assertThat(root.waitFor(30, TimeUnit.SECONDS)).isTrue();
-      assertThat(ProcFs.snapshot())
+      assertThat(ProcTable.snapshot())
           .filteredOn(p -> p.session() == root.pid() && !p.exited())
           .isEmpty();
     } catch (InterruptedException e) {

@@ -1,10 +1,14 @@
 package dev.capability.kernel.api.backend;
 
 import dev.capability.kernel.api.NetworkMode;
+import java.nio.charset.Charset;
+import java.nio.charset.IllegalCharsetNameException;
+import java.nio.charset.UnsupportedCharsetException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.EnumSet;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -21,6 +25,8 @@ public final class LaunchSpec {
 
   /** The default {@link #maxWriteBytes()}: 4 GiB. */
   public static final long DEFAULT_MAX_WRITE_BYTES = 4L << 30;
+
+  private static final List<Charset> PROCESS_CHARSETS = platformCharsets();
 
   private final PinnedExecutable executable;
   private final List<String> arguments;
@@ -71,6 +77,102 @@ public final class LaunchSpec {
       throw new IllegalArgumentException(name + " must be positive, was " + d);
     }
     return d;
+  }
+
+  /**
+   * The charsets a string must encode in to reach a started process unchanged: the JVM's default
+   * charset and, when it differs, the one named by {@code sun.jnu.encoding}, which the JDK uses
+   * for argv, environment and file names (the last of the list). The JDK replaces what a charset
+   * cannot encode with {@code '?'} instead of failing.
+   */
+  public static List<Charset> processCharsets() {
+    return PROCESS_CHARSETS;
+  }
+
+  /**
+   * Checks that every string of this spec reaches the command exactly as authorized: the
+   * executable's path and exec path, each argument, each environment variable's name and value,
+   * the working directory, the repository, the writable roots and the protected paths. A string
+   * holding NUL (which no process can receive) or one that some {@link #processCharsets()} charset
+   * cannot encode is refused, since the JDK would silently pass another string and so run a
+   * command other than the one authorized; so is an environment variable name that is empty or
+   * holds {@code '='}. Environment values are never quoted in the message: they may be secrets.
+   *
+   * @param launchName how the message names the command, for example its executable's path
+   * @throws LaunchFailedException naming the first string that cannot be passed exactly
+   */
+  public void requireExactStrings(String launchName) {
+    Objects.requireNonNull(launchName, "launchName");
+    String execPath = executable.execPath();
+    requireExact(launchName, "exec path", execPath);
+    String path = executable.path().toString();
+    if (!path.equals(execPath)) {
+      requireExact(launchName, "executable path", path);
+    }
+    for (int i = 0; i < arguments.size(); i++) {
+      requireExact(launchName, "argument " + (i + 1), arguments.get(i));
+    }
+    for (Map.Entry<String, String> variable : environment.entrySet()) {
+      String key = variable.getKey();
+      if (key.isEmpty() || key.indexOf('=') >= 0) {
+        throw new LaunchFailedException(
+            "cannot launch "
+                + launchName
+                + ": environment variable name '"
+                + key
+                + "' is empty or contains '='");
+      }
+      requireExact(launchName, "environment variable name '" + key + "'", key);
+      requireExact(launchName, "value of environment variable " + key, variable.getValue());
+    }
+    requireExact(launchName, "working directory", workingDirectory.toString());
+    if (repository != null) {
+      requireExact(launchName, "repository " + repository, repository.toString());
+    }
+    for (Path root : writableRoots) {
+      requireExact(launchName, "writable root " + root, root.toString());
+    }
+    for (Path protectedPath : protectedPaths) {
+      requireExact(launchName, "protected path " + protectedPath, protectedPath.toString());
+    }
+  }
+
+  private static void requireExact(String launchName, String what, String value) {
+    if (value.indexOf('\0') >= 0) {
+      throw new LaunchFailedException(
+          "cannot launch "
+              + launchName
+              + ": "
+              + what
+              + " contains a NUL character, which no process can receive");
+    }
+    for (Charset charset : PROCESS_CHARSETS) {
+      if (!charset.newEncoder().canEncode(value)) {
+        throw new LaunchFailedException(
+            "cannot launch "
+                + launchName
+                + ": "
+                + what
+                + " cannot be encoded exactly in the platform charset "
+                + charset
+                + "; run the JVM with a UTF-8 locale (for example LANG=C.UTF-8) so the command"
+                + " receives exactly the authorized strings");
+      }
+    }
+  }
+
+  private static List<Charset> platformCharsets() {
+    Set<Charset> charsets = new LinkedHashSet<>();
+    charsets.add(Charset.defaultCharset());
+    String jnu = System.getProperty("sun.jnu.encoding");
+    if (jnu != null) {
+      try {
+        charsets.add(Charset.forName(jnu));
+      } catch (IllegalCharsetNameException | UnsupportedCharsetException e) {
+        // The JDK falls back to the default charset for an unusable name, already listed.
+      }
+    }
+    return List.copyOf(charsets);
   }
 
   public static Builder builder(PinnedExecutable executable) {

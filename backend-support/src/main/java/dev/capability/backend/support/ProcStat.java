@@ -1,11 +1,11 @@
-package dev.capability.backend.process.internal;
+package dev.capability.backend.support;
 
 import java.util.Objects;
 
 /**
- * The fields of one {@code /proc/<pid>/stat} line that process-tree termination needs.
+ * The fields of one {@code /proc/<pid>/stat} line that ending a command's process tree needs.
  *
- * @param pid the process id (field 1)
+ * @param pid the process id in this JVM's pid namespace (field 1)
  * @param comm the command name (field 2, without the parentheses); may contain spaces and
  *     parentheses, which is why parsing anchors on the last {@code ')'}
  * @param state the one-letter state (field 3), for example {@code R}, {@code S} or {@code Z}
@@ -15,7 +15,7 @@ import java.util.Objects;
  * @param startTicks the start time in clock ticks after boot (field 22); together with the pid it
  *     identifies a process across pid reuse
  */
-record ProcStat(
+public record ProcStat(
     long pid, String comm, char state, long ppid, long pgrp, long session, long startTicks) {
 
   private static final int STATE = 0;
@@ -24,7 +24,7 @@ record ProcStat(
   private static final int SESSION = 3;
   private static final int START_TIME = 19;
 
-  ProcStat {
+  public ProcStat {
     Objects.requireNonNull(comm, "comm");
     if (pid <= 0) {
       throw new IllegalArgumentException("pid must be positive, was " + pid);
@@ -37,7 +37,7 @@ record ProcStat(
    *
    * @throws IllegalArgumentException when the line is not a stat line
    */
-  static ProcStat parse(String line) {
+  public static ProcStat parse(String line) {
     Objects.requireNonNull(line, "line");
     int open = line.indexOf('(');
     int close = line.lastIndexOf(')');
@@ -63,12 +63,12 @@ record ProcStat(
   }
 
   /** True when the process has exited and only its table entry is left (zombie or dead). */
-  boolean exited() {
+  public boolean exited() {
     return state == 'Z' || state == 'X' || state == 'x';
   }
 
   /** True when {@code other} is the same process: same pid and same start time. */
-  boolean sameProcessAs(ProcStat other) {
+  public boolean sameProcessAs(ProcStat other) {
     return pid == other.pid && startTicks == other.startTicks;
   }
 

@@ -1,6 +1,7 @@
-package dev.capability.backend.process.internal;
+package dev.capability.backend.support;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.capability.kernel.api.CapturedOutput;
 import java.io.ByteArrayInputStream;
@@ -13,11 +14,11 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
-class OutputCollectorTest {
+class BoundedOutputTest {
   private final AtomicInteger limitCalls = new AtomicInteger();
 
-  private OutputCollector collect(InputStream in, long max) {
-    OutputCollector collector = new OutputCollector(in, max, limitCalls::incrementAndGet);
+  private BoundedOutput collect(InputStream in, long max) {
+    BoundedOutput collector = new BoundedOutput(in, max, limitCalls::incrementAndGet);
     collector.run();
     return collector;
   }
@@ -38,7 +39,7 @@ class OutputCollectorTest {
     byte[] data = randomBytes(1_000_001);
     ByteArrayInputStream in = new ByteArrayInputStream(data);
 
-    OutputCollector collector = collect(in, 1000);
+    BoundedOutput collector = collect(in, 1000);
 
     CapturedOutput output = collector.captured();
     assertThat(output.bytes()).isEqualTo(Arrays.copyOf(data, 1000));
@@ -49,8 +50,41 @@ class OutputCollectorTest {
   }
 
   @Test
+  void keepsEverythingUnderTheBoundAndReachesTheEnd() throws InterruptedException {
+    BoundedOutput output = collect(new ByteArrayInputStream("hello".getBytes()), 5);
+
+    assertThat(output.awaitEnd(Duration.ZERO)).isTrue();
+    assertThat(output.captured().text()).isEqualTo("hello");
+    assertThat(output.captured().truncated()).isFalse();
+    assertThat(output.limitExceeded()).isFalse();
+  }
+
+  @Test
+  void closesTheStreamOnceReadToItsEnd() {
+    AtomicInteger closes = new AtomicInteger();
+    InputStream in =
+        new ByteArrayInputStream(new byte[10]) {
+          @Override
+          public void close() {
+            closes.incrementAndGet();
+          }
+        };
+
+    collect(in, 100);
+
+    assertThat(closes).hasValue(1);
+  }
+
+  @Test
+  void refusesABoundThatKeepsNothing() {
+    assertThatThrownBy(() -> new BoundedOutput(new ByteArrayInputStream(new byte[1]), 0, () -> {}))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("maxBytes must be positive");
+  }
+
+  @Test
   void oneByteOverTheBoundIsTruncation() {
-    OutputCollector collector = collect(new ByteArrayInputStream(new byte[11]), 10);
+    BoundedOutput collector = collect(new ByteArrayInputStream(new byte[11]), 10);
 
     assertThat(collector.captured().size()).isEqualTo(10);
     assertThat(collector.captured().truncated()).isTrue();
@@ -119,7 +153,7 @@ class OutputCollectorTest {
             closed.countDown();
           }
         };
-    OutputCollector collector = new OutputCollector(neverEnding, 100, limitCalls::incrementAndGet);
+    BoundedOutput collector = new BoundedOutput(neverEnding, 100, limitCalls::incrementAndGet);
     Thread reader = new Thread(collector);
     reader.start();
 

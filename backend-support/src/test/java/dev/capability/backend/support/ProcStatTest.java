@@ -1,4 +1,4 @@
-package dev.capability.backend.process.internal;
+package dev.capability.backend.support;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -14,12 +14,12 @@ class ProcStatTest {
   void readsThisJvmsOwnLine() {
     ProcessHandle self = ProcessHandle.current();
 
-    ProcStat stat = ProcFs.read(self.pid()).orElseThrow();
+    ProcStat stat = ProcTable.read(self.pid()).orElseThrow();
 
     assertThat(stat.pid()).isEqualTo(self.pid());
     assertThat(stat.ppid()).isEqualTo(self.parent().orElseThrow().pid());
     assertThat(stat.exited()).isFalse();
-    assertThat(ProcFs.snapshot()).anySatisfy(p -> assertThat(p.sameProcessAs(stat)).isTrue());
+    assertThat(ProcTable.snapshot()).anySatisfy(p -> assertThat(p.sameProcessAs(stat)).isTrue());
   }
 
   @Test
@@ -70,7 +70,26 @@ class ProcStatTest {
   }
 
   @Test
+  void aProcessWithTheSamePidButAnotherStartTimeIsNotAlive() {
+    ProcStat self = ProcTable.read(ProcessHandle.current().pid()).orElseThrow();
+
+    assertThat(ProcTable.alive(self)).isTrue();
+    assertThat(
+            ProcTable.alive(
+                new ProcStat(
+                    self.pid(),
+                    self.comm(),
+                    'S',
+                    self.ppid(),
+                    self.pgrp(),
+                    self.session(),
+                    self.startTicks() + 1)))
+        .as("same pid, other start time: another process")
+        .isFalse();
+  }
+
+  @Test
   void aVanishedProcessIsAbsent() {
-    assertThat(ProcFs.read(Long.MAX_VALUE)).isEmpty();
+    assertThat(ProcTable.read(Long.MAX_VALUE)).isEmpty();
   }
 }

@@ -1,4 +1,4 @@
-package dev.capability.backend.process.internal;
+package dev.capability.backend.support;
 
 import dev.capability.kernel.api.CapturedOutput;
 import java.io.IOException;
@@ -12,15 +12,16 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Reads one output stream to its end on its own thread, keeping at most a fixed number of bytes.
- * Everything past the bound is read and dropped, so memory stays bounded whatever the command
- * writes, and the command never blocks on a full pipe before it is ended.
+ * Reads one output stream of a launched command to its end on its own thread, keeping at most a
+ * fixed number of bytes. Everything past the bound is read and dropped, so memory stays bounded
+ * whatever the command writes, and the command never blocks on a full pipe before it is ended. The
+ * stream is closed once read to its end or abandoned.
  */
-final class OutputCollector implements Runnable {
+public final class BoundedOutput implements Runnable {
   /** The largest byte array the JVM reliably allocates; the effective bound never exceeds it. */
-  static final int MAX_KEPT = Integer.MAX_VALUE - 8;
+  public static final int MAX_KEPT = Integer.MAX_VALUE - 8;
 
-  private static final Logger LOG = LoggerFactory.getLogger(OutputCollector.class);
+  private static final Logger LOG = LoggerFactory.getLogger(BoundedOutput.class);
   private static final int CHUNK = 16 * 1024;
 
   private final InputStream source;
@@ -39,8 +40,9 @@ final class OutputCollector implements Runnable {
    * @param maxBytes bytes to keep; capped at {@link #MAX_KEPT}
    * @param onLimitExceeded run once, on the reading thread, when the stream first goes past the
    *     bound
+   * @throws IllegalArgumentException when {@code maxBytes} is not positive
    */
-  OutputCollector(InputStream source, long maxBytes, Runnable onLimitExceeded) {
+  public BoundedOutput(InputStream source, long maxBytes, Runnable onLimitExceeded) {
     this.source = Objects.requireNonNull(source, "source");
     this.onLimitExceeded = Objects.requireNonNull(onLimitExceeded, "onLimitExceeded");
     if (maxBytes <= 0) {
@@ -49,12 +51,13 @@ final class OutputCollector implements Runnable {
     this.limit = (int) Math.min(maxBytes, MAX_KEPT);
   }
 
+  /** Reads the stream to its end (or until it fails or is abandoned), then closes it. */
   @Override
   public void run() {
     byte[] chunk = new byte[CHUNK];
-    try {
+    try (InputStream in = source) {
       int n;
-      while ((n = source.read(chunk)) != -1) {
+      while ((n = in.read(chunk)) != -1) {
         accept(chunk, n);
       }
     } catch (IOException e) {
@@ -65,7 +68,7 @@ final class OutputCollector implements Runnable {
   }
 
   /** Waits up to {@code wait} for the end of the stream; true when it was reached. */
-  boolean awaitEnd(Duration wait) throws InterruptedException {
+  public boolean awaitEnd(Duration wait) throws InterruptedException {
     return ended.await(wait.toNanos(), TimeUnit.NANOSECONDS);
   }
 
@@ -73,7 +76,7 @@ final class OutputCollector implements Runnable {
    * Stops waiting for the end of the stream: closes it, and marks what was kept as truncated, since
    * whoever still holds the pipe may write more.
    */
-  void abandon() {
+  public void abandon() {
     synchronized (this) {
       abandoned = true;
       incomplete = true;
@@ -86,12 +89,12 @@ final class OutputCollector implements Runnable {
   }
 
   /** True once the stream went past the bound. */
-  synchronized boolean limitExceeded() {
+  public synchronized boolean limitExceeded() {
     return limitExceeded;
   }
 
   /** The bytes kept so far; truncated when the bound was exceeded or reading stopped early. */
-  synchronized CapturedOutput captured() {
+  public synchronized CapturedOutput captured() {
     byte[] bytes = kept.length == size ? kept : Arrays.copyOf(kept, size);
     return CapturedOutput.of(bytes, limitExceeded || incomplete);
   }

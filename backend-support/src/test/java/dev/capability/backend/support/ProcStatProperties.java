@@ -1,4 +1,4 @@
-package dev.capability.backend.process.internal;
+package dev.capability.backend.support;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

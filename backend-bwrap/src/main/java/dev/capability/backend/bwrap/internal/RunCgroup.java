@@ -23,6 +23,7 @@ import org.slf4j.LoggerFactory;
 final class RunCgroup implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(RunCgroup.class);
   private static final Duration REMOVE_WAIT = Duration.ofSeconds(5);
+  private static final long REMOVE_RETRY_NANOS = TimeUnit.MILLISECONDS.toNanos(5);
   private static final long FIRST_POLL_NANOS = TimeUnit.MICROSECONDS.toNanos(100);
   private static final long MAX_POLL_NANOS = TimeUnit.MILLISECONDS.toNanos(5);
 
@@ -145,15 +146,28 @@ final class RunCgroup implements AutoCloseable {
     if (!awaitEmpty(Deadline.after(REMOVE_WAIT))) {
       LOG.warn("processes of run cgroup {} survived cgroup.kill", directory);
     }
-    remove(directory);
-    legacy.forEach(RunCgroup::remove);
+    Deadline removal = Deadline.after(REMOVE_WAIT);
+    remove(directory, removal);
+    legacy.forEach(cgroup -> remove(cgroup, removal));
   }
 
-  private static void remove(Path cgroup) {
-    try {
-      Files.deleteIfExists(cgroup);
-    } catch (IOException e) {
-      LOG.warn("could not remove the run cgroup {}: {}", cgroup, e.getMessage());
+  /**
+   * Removes an empty cgroup. A v1 cgroup still counts a process that has exited but is not yet
+   * released for a moment after the v2 one shows it gone, and refuses removal ({@code EBUSY})
+   * until then, so a refusal is retried until {@code deadline}.
+   */
+  private static void remove(Path cgroup, Deadline deadline) {
+    while (true) {
+      try {
+        Files.deleteIfExists(cgroup);
+        return;
+      } catch (IOException e) {
+        if (deadline.passed()) {
+          LOG.warn("could not remove the run cgroup {}: {}", cgroup, e.getMessage());
+          return;
+        }
+        LockSupport.parkNanos(REMOVE_RETRY_NANOS);
+      }
     }
   }
 }

@@ -400,7 +400,7 @@ class BwrapResourceLimitTest {
                   LegacyCgroups.own("memory").orElseThrow(),
                   LegacyCgroups.own("cpu").orElseThrow())
               : List.of();
-      // Compared with what was there before: a JVM killed mid-run elsewhere leaves its own.
+      // This JVM's own, compared with what was there before.
       Set<Path> before = runCgroups(parents);
 
       LaunchResult result =
@@ -452,11 +452,17 @@ class BwrapResourceLimitTest {
     }
   }
 
+  /**
+   * The run cgroups this JVM made under {@code parents}: other JVMs on the machine (another build,
+   * a test fork) make and remove their own meanwhile.
+   */
   private static Set<Path> runCgroups(List<Path> parents) throws Exception {
+    String stamp = JvmStamp.name("capability-run-");
+    String ours = stamp.substring(0, stamp.length() - UUID.randomUUID().toString().length());
     Set<Path> runs = new HashSet<>();
     for (Path parent : parents) {
       try (var children = Files.list(parent)) {
-        children.filter(child -> child.getFileName().toString().startsWith("capability-run-")).forEach(runs::add);
+        children.filter(child -> child.getFileName().toString().startsWith(ours)).forEach(runs::add);
       }
     }
     return runs;

@@ -101,16 +101,10 @@ final class AcquireCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    Acquisition acquisition;
-    try {
-      if (maxBytes <= 0) {
-        throw new CapabilityException("USAGE", "--max-bytes must be positive");
-      }
-      acquisition = coordinates.startsWith(NPM_PREFIX) ? acquireNpm() : acquireMaven();
-    } catch (CapabilityException e) {
-      console.error(e, json);
-      return e.code().equals("USAGE") ? ExitCodes.USAGE : ExitCodes.CAPABILITY_REFUSED;
+    if (maxBytes <= 0) {
+      throw new CapabilityException(CliCodes.USAGE, "--max-bytes must be positive");
     }
+    Acquisition acquisition = coordinates.startsWith(NPM_PREFIX) ? acquireNpm() : acquireMaven();
     // One document for --json and the ledger alike.
     Map<String, Object> document = document(acquisition);
     if (json) {
@@ -128,7 +122,7 @@ final class AcquireCommand implements Callable<Integer> {
       } catch (LedgerException e) {
         // Plain on stderr even under --json: stdout already holds the acquisition, one JSON document.
         console.error(e, false);
-        return ExitCodes.CONFIGURATION;
+        return ExitCodes.forException(e);
       }
     }
     return acquisition.accepted() ? ExitCodes.OK : ExitCodes.CAPABILITY_REFUSED;
@@ -154,7 +148,7 @@ final class AcquireCommand implements Callable<Integer> {
     NpmCoordinates exact = NpmCoordinates.parse(coordinates.substring(NPM_PREFIX.length()));
     if (localRepository != null || keyring != null || sigstore != null || expectedRepository != null || expectedCommit != null) {
       throw new CapabilityException(
-          "USAGE", "npm: coordinates take --repository, --npm-keys, --trust, --store, --max-bytes and --allow-http-loopback only");
+          CliCodes.USAGE, "npm: coordinates take --repository, --npm-keys, --trust, --store, --max-bytes and --allow-http-loopback only");
     }
     return NpmAcquirer.builder(uri(repository == null ? NPM_REGISTRY : repository), store)
         .allowHttpLoopback(allowHttpLoopback)
@@ -169,7 +163,7 @@ final class AcquireCommand implements Callable<Integer> {
   private Acquisition acquireMaven() {
     Coordinates exact = Coordinates.parse(coordinates);
     if (npmKeys != null) {
-      throw new CapabilityException("USAGE", "--npm-keys is for npm: coordinates");
+      throw new CapabilityException(CliCodes.USAGE, "--npm-keys is for npm: coordinates");
     }
     PackageAcquirer.Builder builder = PackageAcquirer.builder(source(), store)
         .keys(keyring == null ? TrustedKeys.none() : TrustedKeys.load(keyring))
@@ -182,7 +176,7 @@ final class AcquireCommand implements Callable<Integer> {
     }
     if (expectedCommit != null) {
       if (!expectedCommit.matches("[0-9a-f]{40}")) {
-        throw new CapabilityException("USAGE", "--expect-commit must be 40 lowercase hex digits, not '" + expectedCommit + "'");
+        throw new CapabilityException(CliCodes.USAGE, "--expect-commit must be 40 lowercase hex digits, not '" + expectedCommit + "'");
       }
       builder.expectedCommit(expectedCommit);
     }
@@ -192,7 +186,7 @@ final class AcquireCommand implements Callable<Integer> {
   private PackageSource source() {
     if (localRepository != null) {
       if (repository != null) {
-        throw new CapabilityException("USAGE", "give --repository or --local-repository, not both");
+        throw new CapabilityException(CliCodes.USAGE, "give --repository or --local-repository, not both");
       }
       return PackageSources.localRepository(localRepository);
     }
@@ -203,7 +197,7 @@ final class AcquireCommand implements Callable<Integer> {
     try {
       return new URI(text);
     } catch (URISyntaxException e) {
-      throw new CapabilityException("USAGE", "--repository is not a URL: " + e.getMessage());
+      throw new CapabilityException(CliCodes.USAGE, "--repository is not a URL: " + e.getMessage());
     }
   }
 

@@ -1,7 +1,6 @@
 package dev.capability.cli.internal;
 
 import dev.capability.kernel.api.Attestation;
-import dev.capability.kernel.api.CapabilityException;
 import dev.capability.kernel.api.Decision;
 import dev.capability.kernel.api.ExecutionRequest;
 import dev.capability.kernel.core.CheckResult;
@@ -53,10 +52,7 @@ final class CheckCommand implements Callable<Integer> {
           result.backendId().orElse(null),
           Instant.now())));
       print(result);
-      return result.decision().allowed() ? ExitCodes.OK : ExitCodes.REFUSED;
-    } catch (CapabilityException e) {
-      console.error(e, json);
-      return ExitCodes.CONFIGURATION;
+      return result.decision().allowed() ? ExitCodes.OK : ExitCodes.DENIED;
     }
   }
 

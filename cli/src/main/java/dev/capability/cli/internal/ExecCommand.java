@@ -1,7 +1,6 @@
 package dev.capability.cli.internal;
 
 import dev.capability.kernel.api.Attestation;
-import dev.capability.kernel.api.CapabilityException;
 import dev.capability.kernel.api.ExecutionRequest;
 import dev.capability.kernel.api.ExecutionResult;
 import dev.capability.kernel.api.ExecutionStatus;
@@ -78,12 +77,6 @@ final class ExecCommand implements Callable<Integer> {
       // After the report: the command ran, and its output is shown even if the ledger fails.
       options.record(LedgerRecord.execution(result));
       return ExitCodes.forExec(result);
-    } catch (CapabilityException e) {
-      console.error(e, json);
-      return ExitCodes.forExec(e);
-    } catch (IllegalArgumentException e) {
-      console.err().println("capability: " + e.getMessage());
-      return ExitCodes.USAGE;
     }
   }
 

@@ -9,7 +9,6 @@ import dev.capability.capability.runtime.Effect;
 import dev.capability.capability.runtime.ExecutionReceipt;
 import dev.capability.capability.runtime.ExecutionReceipts;
 import dev.capability.capability.runtime.PlanVerifier;
-import dev.capability.kernel.api.CapabilityException;
 import dev.capability.ledger.Appended;
 import dev.capability.ledger.LedgerRecord;
 import dev.capability.ledger.RecordKind;
@@ -64,9 +63,6 @@ final class RunCommand implements Callable<Integer> {
       }
       // Running the plan made above, not a fresh one, is what binds the recorded plan to the receipt.
       receipt = runtime.run(plan, pkg, options.input);
-    } catch (CapabilityException e) {
-      console.error(e, json);
-      return ExitCodes.forCapability(e);
     }
     Map<String, Object> view = ExecutionReceipts.toJson(receipt);
     if (json) {

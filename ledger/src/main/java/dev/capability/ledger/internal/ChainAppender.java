@@ -1,6 +1,7 @@
 package dev.capability.ledger.internal;
 
 import dev.capability.ledger.Appended;
+import dev.capability.ledger.LedgerCodes;
 import dev.capability.ledger.LedgerException;
 import dev.capability.ledger.RecordKind;
 import java.nio.file.Path;
@@ -128,14 +129,14 @@ final class ChainAppender {
 
   private void checkReferences(PreparedRecord record) throws SQLException {
     if (record.planReference() != null && !exists(planExists, record.planReference())) {
-      throw new LedgerException("LEDGER_RECORD_INVALID", "the " + record.kind().id() + " refers to the plan with fingerprint '"
+      throw new LedgerException(LedgerCodes.LEDGER_RECORD_INVALID, "the " + record.kind().id() + " refers to the plan with fingerprint '"
           + record.planReference() + "', which the ledger does not hold");
     }
     if (record.executionReference() != null) {
       executionExists.setLong(1, record.executionReference());
       try (ResultSet rs = executionExists.executeQuery()) {
         if (!rs.next()) {
-          throw new LedgerException("LEDGER_RECORD_INVALID", "the receipt refers to execution " + record.executionReference()
+          throw new LedgerException(LedgerCodes.LEDGER_RECORD_INVALID, "the receipt refers to execution " + record.executionReference()
               + ", which is not an execution record of the ledger");
         }
       }

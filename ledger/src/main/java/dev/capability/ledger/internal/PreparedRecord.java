@@ -1,6 +1,7 @@
 package dev.capability.ledger.internal;
 
 import dev.capability.kernel.api.json.CanonicalJson;
+import dev.capability.ledger.LedgerCodes;
 import dev.capability.ledger.LedgerException;
 import dev.capability.ledger.LedgerRecord;
 import dev.capability.ledger.RecordKind;
@@ -18,7 +19,7 @@ public record PreparedRecord(RecordKind kind, String body, byte[] bodyBytes, Str
     try {
       canonical = CanonicalJson.serialize(record.body());
     } catch (IllegalArgumentException e) {
-      throw new LedgerException("LEDGER_RECORD_INVALID", "the " + record.kind().id() + " record has no canonical JSON form: " + e.getMessage(), e);
+      throw new LedgerException(LedgerCodes.LEDGER_RECORD_INVALID, "the " + record.kind().id() + " record has no canonical JSON form: " + e.getMessage(), e);
     }
     String plan = record.kind() == RecordKind.APPROVAL || record.kind() == RecordKind.RECEIPT ? (String) record.body().get("fingerprint") : null;
     Long execution = record.kind() == RecordKind.RECEIPT ? executionSequence(record.body().get("executionSequence")) : null;
@@ -35,6 +36,6 @@ public record PreparedRecord(RecordKind kind, String body, byte[] bodyBytes, Str
     if (value instanceof BigInteger b && b.signum() > 0 && b.bitLength() < 63) {
       return b.longValue();
     }
-    throw new LedgerException("LEDGER_RECORD_INVALID", "a receipt's executionSequence must be a sequence number (an integer from 1) or null, was " + value);
+    throw new LedgerException(LedgerCodes.LEDGER_RECORD_INVALID, "a receipt's executionSequence must be a sequence number (an integer from 1) or null, was " + value);
   }
 }

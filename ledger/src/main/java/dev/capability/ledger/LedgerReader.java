@@ -36,14 +36,14 @@ public final class LedgerReader {
     Objects.requireNonNull(options, "options");
     Path db = Objects.requireNonNull(dbFile, "dbFile").toAbsolutePath().normalize();
     if (!Files.isRegularFile(db)) {
-      throw new LedgerException("LEDGER_NOT_FOUND", "there is no ledger at " + db);
+      throw new LedgerException(LedgerCodes.LEDGER_NOT_FOUND, "there is no ledger at " + db);
     }
     LedgerDatabase.Inspection inspection = LedgerDatabase.inspect(db, options.busyTimeout());
     if (inspection.state() == LedgerDatabase.State.NEW) {
-      throw new LedgerException("LEDGER_NOT_FOUND", db + " is empty: there is no ledger in it yet");
+      throw new LedgerException(LedgerCodes.LEDGER_NOT_FOUND, db + " is empty: there is no ledger in it yet");
     }
     if (inspection.version() < Schema.currentVersion()) {
-      throw new LedgerException("LEDGER_SCHEMA_OLD", db + " has ledger schema version " + inspection.version()
+      throw new LedgerException(LedgerCodes.LEDGER_SCHEMA_OLD, db + " has ledger schema version " + inspection.version()
           + "; open it once for writing (any recording command) to migrate it to version " + Schema.currentVersion());
     }
     return new LedgerReader(db, options);
@@ -114,13 +114,13 @@ public final class LedgerReader {
       }
       LedgerVerification verification = verifier().verify(c, false);
       if (!verification.intact()) {
-        throw new LedgerException("LEDGER_NOT_INTACT", "refusing to sign an export of " + db + ": "
+        throw new LedgerException(LedgerCodes.LEDGER_NOT_INTACT, "refusing to sign an export of " + db + ": "
             + verification.status() + " at " + verification.sequence() + ": " + verification.message());
       }
       LedgerKey key = LedgerKey.load(options.keyFile(db));
       LedgerMeta meta = LedgerMeta.read(c, db);
       if (!meta.keyId().equals(key.publicKey().keyId())) {
-        throw new LedgerException("LEDGER_KEY_MISMATCH", "the ledger " + db + " was created with key " + meta.keyId()
+        throw new LedgerException(LedgerCodes.LEDGER_KEY_MISMATCH, "the ledger " + db + " was created with key " + meta.keyId()
             + ", but " + options.keyFile(db) + " holds key " + key.publicKey().keyId());
       }
       return new Exporter(db).intoto(c, out, key, meta.ledgerId(), verification.checkpointSequence());
@@ -138,6 +138,6 @@ public final class LedgerReader {
   }
 
   private LedgerException closing(SQLException e) {
-    return new LedgerException("LEDGER_IO_ERROR", "cannot close the connection to " + db + ": " + e.getMessage(), e);
+    return new LedgerException(LedgerCodes.LEDGER_IO_ERROR, "cannot close the connection to " + db + ": " + e.getMessage(), e);
   }
 }

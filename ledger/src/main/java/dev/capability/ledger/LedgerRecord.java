@@ -50,33 +50,33 @@ public record LedgerRecord(RecordKind kind, Map<String, Object> body) {
     body = JsonValues.immutableObject(Objects.requireNonNull(body, "body"), "body");
     for (String name : REQUIRED_STRINGS.get(kind)) {
       if (!(body.get(name) instanceof String s) || s.isEmpty()) {
-        throw new LedgerException("LEDGER_RECORD_INVALID",
+        throw new LedgerException(LedgerCodes.LEDGER_RECORD_INVALID,
             "a " + kind.id() + " record needs a non-empty string member '" + name + "'");
       }
     }
     if ((kind == RecordKind.EXECUTION || kind == RecordKind.DECISION) && !(body.get("decision") instanceof Map)) {
-      throw new LedgerException("LEDGER_RECORD_INVALID", "a " + kind.id() + " record needs an object member 'decision'");
+      throw new LedgerException(LedgerCodes.LEDGER_RECORD_INVALID, "a " + kind.id() + " record needs an object member 'decision'");
     }
     if (kind == RecordKind.ACQUISITION) {
       requireAcquisitionDecision(body);
     }
     if (kind == RecordKind.APPROVAL && !(body.get("approved") instanceof Boolean)) {
-      throw new LedgerException("LEDGER_RECORD_INVALID", "an approval record needs a boolean member 'approved'");
+      throw new LedgerException(LedgerCodes.LEDGER_RECORD_INVALID, "an approval record needs a boolean member 'approved'");
     }
     if (kind == RecordKind.DECISION && !(body.get("argv") instanceof List)) {
-      throw new LedgerException("LEDGER_RECORD_INVALID", "a decision record needs an array member 'argv'");
+      throw new LedgerException(LedgerCodes.LEDGER_RECORD_INVALID, "a decision record needs an array member 'argv'");
     }
   }
 
   private static void requireAcquisitionDecision(Map<String, Object> body) {
     if (!(body.get("decision") instanceof Map<?, ?> decision)) {
-      throw new LedgerException("LEDGER_RECORD_INVALID", "an acquisition record needs an object member 'decision'");
+      throw new LedgerException(LedgerCodes.LEDGER_RECORD_INVALID, "an acquisition record needs an object member 'decision'");
     }
     if (!(decision.get("accepted") instanceof Boolean)) {
-      throw new LedgerException("LEDGER_RECORD_INVALID", "an acquisition record needs a boolean member 'decision.accepted'");
+      throw new LedgerException(LedgerCodes.LEDGER_RECORD_INVALID, "an acquisition record needs a boolean member 'decision.accepted'");
     }
     if (!(decision.get("code") instanceof String code) || code.isEmpty()) {
-      throw new LedgerException("LEDGER_RECORD_INVALID", "an acquisition record needs a non-empty string member 'decision.code'");
+      throw new LedgerException(LedgerCodes.LEDGER_RECORD_INVALID, "an acquisition record needs a non-empty string member 'decision.code'");
     }
   }
 

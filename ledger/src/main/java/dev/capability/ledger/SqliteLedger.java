@@ -67,18 +67,18 @@ public final class SqliteLedger implements LedgerWriter {
     Path db = databaseFile(repository);
     Path dir = db.getParent();
     if (!Files.isDirectory(repository)) {
-      throw new LedgerException("LEDGER_IO_ERROR", "the repository " + repository + " is not a directory");
+      throw new LedgerException(LedgerCodes.LEDGER_IO_ERROR, "the repository " + repository + " is not a directory");
     }
     if (Files.isSymbolicLink(dir)) {
-      throw new LedgerException("LEDGER_PATH_UNSUPPORTED", dir + " is a symbolic link; the ledger refuses to follow it");
+      throw new LedgerException(LedgerCodes.LEDGER_PATH_UNSUPPORTED, dir + " is a symbolic link; the ledger refuses to follow it");
     }
     try {
       SafeFiles.createPrivateDirectory(dir);
     } catch (IOException e) {
-      throw new LedgerException("LEDGER_IO_ERROR", "cannot create " + dir + ": " + e.getMessage(), e);
+      throw new LedgerException(LedgerCodes.LEDGER_IO_ERROR, "cannot create " + dir + ": " + e.getMessage(), e);
     }
     if (!Files.isDirectory(dir, LinkOption.NOFOLLOW_LINKS)) {
-      throw new LedgerException("LEDGER_PATH_UNSUPPORTED", dir + " is not a directory");
+      throw new LedgerException(LedgerCodes.LEDGER_PATH_UNSUPPORTED, dir + " is not a directory");
     }
     return open(db, options);
   }
@@ -92,7 +92,7 @@ public final class SqliteLedger implements LedgerWriter {
   public Appended append(LedgerRecord record) {
     Objects.requireNonNull(record, "record");
     if (closed.get()) {
-      throw new LedgerException("LEDGER_CLOSED", "the ledger " + log.database() + " is closed");
+      throw new LedgerException(LedgerCodes.LEDGER_CLOSED, "the ledger " + log.database() + " is closed");
     }
     return log.append(PreparedRecord.of(record));
   }
@@ -100,7 +100,7 @@ public final class SqliteLedger implements LedgerWriter {
   /** Signs and writes a checkpoint of the current head now. */
   public void checkpoint() {
     if (closed.get()) {
-      throw new LedgerException("LEDGER_CLOSED", "the ledger " + log.database() + " is closed");
+      throw new LedgerException(LedgerCodes.LEDGER_CLOSED, "the ledger " + log.database() + " is closed");
     }
     log.checkpoint();
   }

@@ -100,16 +100,10 @@ final class AcquireCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    Acquisition acquisition;
-    try {
-      if (maxBytes <= 0) {
-        throw new CapabilityException("USAGE", "--max-bytes must be positive");
-      }
-      acquisition = coordinates.startsWith(NPM_PREFIX) ? acquireNpm() : acquireMaven();
-    } catch (CapabilityException e) {
-      console.error(e, json);
-      return e.code().equals("USAGE") ? ExitCodes.USAGE : ExitCodes.CAPABILITY_REFUSED;
+    if (maxBytes <= 0) {
+      throw new CapabilityException(CliCodes.USAGE, "--max-bytes must be positive");
     }
+    Acquisition acquisition = coordinates.startsWith(NPM_PREFIX) ? acquireNpm() : acquireMaven();
     // One document for --json and the ledger alike.
     Map<String, Object> document = document(acquisition);
     if (json) {
@@ -127,7 +121,7 @@ final class AcquireCommand implements Callable<Integer> {
       } catch (LedgerException e) {
         // Plain on stderr even under --json: stdout already holds the acquisition, one JSON document.
         console.error(e, false);
-        return ExitCodes.CONFIGURATION;
+        return ExitCodes.forException(e);
       }
     }
     return acquisition.accepted() ? ExitCodes.OK : ExitCodes.CAPABILITY_REFUSED;
@@ -159,7 +153,7 @@ final class AcquireCommand implements Callable<Integer> {
     NpmCoordinates exact = NpmCoordinates.parse(coordinates.substring(NPM_PREFIX.length()));
     if (localRepository != null || keyring != null || sigstore != null || expectedRepository != null || expectedCommit != null) {
       throw new CapabilityException(
-          "USAGE", "npm: coordinates take --repository, --npm-keys, --trust, --store, --max-bytes and --allow-http-loopback only");
+          CliCodes.USAGE, "npm: coordinates take --repository, --npm-keys, --trust, --store, --max-bytes and --allow-http-loopback only");
     }
     return NpmAcquirer.builder(uri(repository == null ? NPM_REGISTRY : repository), store)
         .allowHttpLoopback(allowHttpLoopback)
@@ -174,7 +168,7 @@ final class AcquireCommand implements Callable<Integer> {
   private Acquisition acquireMaven() {
     Coordinates exact = Coordinates.parse(coordinates);
     if (npmKeys != null) {
-      throw new CapabilityException("USAGE", "--npm-keys is for npm: coordinates");
+      throw new CapabilityException(CliCodes.USAGE, "--npm-keys is for npm: coordinates");
     }
     PackageAcquirer.Builder builder = PackageAcquirer.builder(source(), store)
         .keys(keyring == null ? TrustedKeys.none() : TrustedKeys.load(keyring))
@@ -187,7 +181,7 @@ final class AcquireCommand implements Callable<Integer> {
     }
     if (expectedCommit != null) {
       if (!expectedCommit.matches("[0-9a-f]{40}")) {
-        throw new CapabilityException("USAGE", "--expect-commit must be 40 lowercase hex digits, not '" + expectedCommit + "'");
+        throw new CapabilityException(CliCodes.USAGE, "--expect-commit must be 40 lowercase hex digits, not '" + expectedCommit + "'");
       }
       builder.expectedCommit(expectedCommit);
     }
@@ -197,7 +191,7 @@ final class AcquireCommand implements Callable<Integer> {
   private PackageSource source() {
     if (localRepository != null) {
       if (repository != null) {
-        throw new CapabilityException("USAGE", "give --repository or --local-repository, not both");
+        throw new CapabilityException(CliCodes.USAGE, "give --repository or --local-repository, not both");
       }
       return PackageSources.localRepository(localRepository);
     }
@@ -208,7 +202,7 @@ final class AcquireCommand implements Callable<Integer> {
     try {
       return new URI(text);
     } catch (URISyntaxException e) {
-      throw new CapabilityException("USAGE", "--repository is not a URL: " + e.getMessage());
+      throw new CapabilityException(CliCodes.USAGE, "--repository is not a URL: " + e.getMessage());
     }
   }
 

@@ -23,9 +23,6 @@ import picocli.CommandLine.Spec;
         PlanCommand.class, RunCommand.class, ImageCommand.class, AcquireCommand.class, SearchCommand.class, ImportOpenApiCommand.class,
         PolicyCommand.class, CompletionCommand.class, HelpCommand.class})
 public final class CapabilityCli implements Callable<Integer> {
-  /** An unexpected failure inside the CLI: a bug to report. */
-  public static final int INTERNAL_ERROR = 70;
-
   private final Console console;
 
   @Spec CommandSpec spec;
@@ -75,10 +72,10 @@ public final class CapabilityCli implements Callable<Integer> {
     CommandLine commandLine = new CommandLine(this, new ConsoleFactory(console));
     commandLine.setOut(new PrintWriter(console.out(), true, StandardCharsets.UTF_8));
     commandLine.setErr(new PrintWriter(console.err(), true, StandardCharsets.UTF_8));
-    commandLine.setExecutionExceptionHandler((e, cl, parseResult) -> {
-      console.err().println("capability: internal error: " + e);
-      return INTERNAL_ERROR;
-    });
+    // Set after the subcommands exist, so that it reaches them all; exec then keeps its own table.
+    commandLine.setExitCodeExceptionMapper(ExitCodes.COMMANDS);
+    commandLine.getSubcommands().get("exec").setExitCodeExceptionMapper(ExitCodes.EXEC);
+    commandLine.setExecutionExceptionHandler(new ErrorReport(console));
     return commandLine;
   }
 

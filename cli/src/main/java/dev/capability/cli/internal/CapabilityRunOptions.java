@@ -2,6 +2,7 @@ package dev.capability.cli.internal;
 
 import dev.capability.capability.runtime.Approval;
 import dev.capability.capability.runtime.ApprovalRequest;
+import dev.capability.capability.runtime.CapabilityCodes;
 import dev.capability.capability.runtime.CapabilityExecutors;
 import dev.capability.capability.runtime.CapabilityRuntime;
 import dev.capability.capability.runtime.Effect;
@@ -66,7 +67,7 @@ final class CapabilityRunOptions {
 
   private EffectPolicy effectPolicy() {
     if (!policy.equals("permissive") && !approvals.isEmpty()) {
-      throw new CapabilityException("APPROVAL_INVALID", "--approve needs --policy permissive");
+      throw new CapabilityException(CapabilityCodes.APPROVAL_INVALID, "--approve needs --policy permissive");
     }
     return switch (policy) {
       case "deny-all" -> EffectPolicies.denyAll();
@@ -83,7 +84,7 @@ final class CapabilityRunOptions {
     for (String approval : approvals) {
       int equals = approval.indexOf('=');
       if (equals <= 0) {
-        throw new CapabilityException("APPROVAL_INVALID", "--approve '" + approval + "' is not EFFECT=SCOPE");
+        throw new CapabilityException(CapabilityCodes.APPROVAL_INVALID, "--approve '" + approval + "' is not EFFECT=SCOPE");
       }
       approved.add(Effect.of(approval.substring(0, equals), approval.substring(equals + 1)));
     }

@@ -1,6 +1,5 @@
 package dev.capability.cli.internal;
 
-import dev.capability.kernel.api.CapabilityException;
 import dev.capability.kernel.api.Decision;
 import dev.capability.kernel.api.ExecutionRequest;
 import dev.capability.kernel.core.CheckResult;
@@ -42,10 +41,7 @@ final class CheckCommand implements Callable<Integer> {
       environment.addTo(console, request);
       CheckResult result = kernel.check(request.build());
       print(result);
-      return result.decision().allowed() ? ExitCodes.OK : ExitCodes.REFUSED;
-    } catch (CapabilityException e) {
-      console.error(e, json);
-      return ExitCodes.CONFIGURATION;
+      return result.decision().allowed() ? ExitCodes.OK : ExitCodes.DENIED;
     }
   }
 

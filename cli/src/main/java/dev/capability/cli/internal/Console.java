@@ -111,7 +111,7 @@ public final class Console {
           .decode(ByteBuffer.wrap(bytes))
           .toString();
     } catch (CharacterCodingException e) {
-      throw new CapabilityException("INPUT_NOT_UTF8", "standard input is not valid UTF-8; commands must be UTF-8 text");
+      throw new CapabilityException(CliCodes.INPUT_NOT_UTF8, "standard input is not valid UTF-8; commands must be UTF-8 text");
     } catch (IOException e) {
       throw new UncheckedIOException("could not read standard input", e);
     }
@@ -125,7 +125,7 @@ public final class Console {
    */
   public void requireUtf8Argument(String argument, String what) {
     if (argumentsNotUtf8.contains(argument)) {
-      throw new CapabilityException("INPUT_NOT_UTF8",
+      throw new CapabilityException(CliCodes.INPUT_NOT_UTF8,
           what + " on the command line is not valid UTF-8 (the bytes that are not show as U+FFFD); commands must be UTF-8 text");
     }
   }

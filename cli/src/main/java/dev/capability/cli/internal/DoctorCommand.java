@@ -74,7 +74,7 @@ final class DoctorCommand implements Callable<Integer> {
     } else {
       statuses.forEach(this::print);
     }
-    return statuses.stream().anyMatch(BackendStatus::available) ? ExitCodes.OK : ExitCodes.REFUSED;
+    return statuses.stream().anyMatch(BackendStatus::available) ? ExitCodes.OK : ExitCodes.CANNOT_EXECUTE;
   }
 
   private void print(BackendStatus s) {

@@ -1,7 +1,6 @@
 package dev.capability.cli.internal;
 
 import dev.capability.kernel.api.Attestation;
-import dev.capability.kernel.api.CapabilityException;
 import dev.capability.kernel.api.ExecutionRequest;
 import dev.capability.kernel.api.ExecutionResult;
 import dev.capability.kernel.api.ExecutionStatus;
@@ -78,16 +77,10 @@ final class ExecCommand implements Callable<Integer> {
       report(result);
       return ExitCodes.forExec(result);
     } catch (EvidenceNotRecordedException e) {
-      // The command ran, and its output is shown even though the ledger failed.
+      // The command ran, and its output is shown even though the ledger failed; ErrorReport then
+      // prints the error and the exit code follows from the exec mapper.
       report(e.result());
-      console.error(e, json);
-      return ExitCodes.forExec(e);
-    } catch (CapabilityException e) {
-      console.error(e, json);
-      return ExitCodes.forExec(e);
-    } catch (IllegalArgumentException e) {
-      console.err().println("capability: " + e.getMessage());
-      return ExitCodes.USAGE;
+      throw e;
     }
   }
 

@@ -1,7 +1,6 @@
 package dev.capability.cli.internal;
 
 import dev.capability.backend.docker.LocalRuntimeImage;
-import dev.capability.kernel.api.BackendUnavailableException;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.Callable;
@@ -29,13 +28,7 @@ final class ImageCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    String id;
-    try {
-      id = LocalRuntimeImage.ensure(tag, console.progress(json));
-    } catch (BackendUnavailableException e) {
-      console.error(e, json);
-      return ExitCodes.CANNOT_EXECUTE;
-    }
+    String id = LocalRuntimeImage.ensure(tag, console.progress(json));
     if (json) {
       Map<String, Object> view = new LinkedHashMap<>();
       view.put("tag", tag);

@@ -55,25 +55,15 @@ final class ImportOpenApiCommand implements Callable<Integer> {
   @Override
   public Integer call() {
     if (maxOperations < 1) {
-      console.err().println("capability: --max-operations must be at least 1");
-      return ExitCodes.USAGE;
+      throw new CapabilityException(CliCodes.USAGE, "--max-operations must be at least 1");
     }
     ImportOptions options = new ImportOptions(
         network.access(),
         OpenApiLimits.defaults().withMaxOperations(maxOperations),
         Optional.ofNullable(server),
         Optional.ofNullable(version));
-    List<ImportedOperation> operations;
-    List<Path> written = List.of();
-    try {
-      operations = OpenApiImport.read(readBounded(file, options.limits().maxBytes()), options);
-      if (out != null) {
-        written = OpenApiImport.write(operations, out);
-      }
-    } catch (CapabilityException e) {
-      console.error(e, json);
-      return ExitCodes.CAPABILITY_REFUSED;
-    }
+    List<ImportedOperation> operations = OpenApiImport.read(readBounded(file, options.limits().maxBytes()), options);
+    List<Path> written = out == null ? List.of() : OpenApiImport.write(operations, out);
     List<Map<String, Object>> view = new ArrayList<>();
     for (int i = 0; i < operations.size(); i++) {
       ImportedOperation operation = operations.get(i);

@@ -4,7 +4,6 @@ import dev.capability.capability.runtime.CapabilityDescriptor;
 import dev.capability.capability.runtime.CapabilityPackages;
 import dev.capability.capability.runtime.Effect;
 import dev.capability.capability.runtime.Hook;
-import dev.capability.kernel.api.CapabilityException;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -30,13 +29,7 @@ final class InspectCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    CapabilityDescriptor descriptor;
-    try {
-      descriptor = CapabilityPackages.open(pkg).descriptor();
-    } catch (CapabilityException e) {
-      console.error(e, json);
-      return ExitCodes.CAPABILITY_REFUSED;
-    }
+    CapabilityDescriptor descriptor = CapabilityPackages.open(pkg).descriptor();
     Map<String, Object> view = describe(descriptor);
     if (json) {
       console.json(view);

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.capability.kernel.api.CapabilityException;
 import dev.capability.ledger.EntrySummary;
 import dev.capability.ledger.ExportFormat;
+import dev.capability.ledger.LedgerCodes;
 import dev.capability.ledger.LedgerEntry;
 import dev.capability.ledger.LedgerException;
 import dev.capability.ledger.LedgerOptions;
@@ -24,7 +25,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -124,28 +124,18 @@ final class LedgerCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-      LedgerQuery query;
-      try {
-        query = query();
-      } catch (IllegalArgumentException e) {
-        console.err().println("capability: " + e.getMessage());
-        return ExitCodes.USAGE;
-      }
-      try {
-        List<EntrySummary> entries = location.reader().list(query);
-        if (json) {
-          console.json(Map.of("records", entries.stream().map(ListCommand::toMap).toList()));
-        } else {
-          for (EntrySummary e : entries) {
-            console.out().println(e.sequence() + "  " + e.recordedAt() + "  " + e.kind().id() + "  " + orDash(e.status())
-                + "  " + (e.exitCode() == null ? "-" : e.exitCode()) + "  " + describe(e));
-          }
+      // A bad --since, --status or --kind is an IllegalArgumentException: a usage error.
+      LedgerQuery query = query();
+      List<EntrySummary> entries = location.reader().list(query);
+      if (json) {
+        console.json(Map.of("records", entries.stream().map(ListCommand::toMap).toList()));
+      } else {
+        for (EntrySummary e : entries) {
+          console.out().println(e.sequence() + "  " + e.recordedAt() + "  " + e.kind().id() + "  " + orDash(e.status())
+              + "  " + (e.exitCode() == null ? "-" : e.exitCode()) + "  " + describe(e));
         }
-        return ExitCodes.OK;
-      } catch (LedgerException e) {
-        console.error(e, json);
-        return ExitCodes.CONFIGURATION;
       }
+      return ExitCodes.OK;
     }
 
     private LedgerQuery query() {
@@ -238,12 +228,8 @@ final class LedgerCommand implements Callable<Integer> {
     @Override
     public Integer call() {
       try {
-        Optional<LedgerEntry> found = location.reader().show(sequence);
-        if (found.isEmpty()) {
-          console.error(new LedgerException("LEDGER_NO_SUCH_RECORD", "the ledger holds no record " + sequence), json);
-          return ExitCodes.REFUSED;
-        }
-        LedgerEntry e = found.get();
+        LedgerEntry e = location.reader().show(sequence)
+            .orElseThrow(() -> new LedgerException(LedgerCodes.LEDGER_NO_SUCH_RECORD, "the ledger holds no record " + sequence));
         if (json) {
           Map<String, Object> m = new LinkedHashMap<>();
           m.put("seq", e.sequence());
@@ -260,10 +246,7 @@ final class LedgerCommand implements Callable<Integer> {
           console.out().println("prev hash " + e.prevHash());
           console.out().println(PRETTY.writerWithDefaultPrettyPrinter().writeValueAsString(e.body()));
         }
-        return e.hashMatches() ? ExitCodes.OK : ExitCodes.REFUSED;
-      } catch (LedgerException e) {
-        console.error(e, json);
-        return ExitCodes.CONFIGURATION;
+        return e.hashMatches() ? ExitCodes.OK : ExitCodes.NOT_INTACT;
       } catch (JsonProcessingException e) {
         throw new IllegalStateException("cannot print a record as JSON", e);
       }
@@ -289,13 +272,7 @@ final class LedgerCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-      LedgerVerification v;
-      try {
-        v = location.reader().verify(storage);
-      } catch (LedgerException e) {
-        console.error(e, json);
-        return ExitCodes.CONFIGURATION;
-      }
+      LedgerVerification v = location.reader().verify(storage);
       if (json) {
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("status", v.status().name());
@@ -317,7 +294,7 @@ final class LedgerCommand implements Callable<Integer> {
           console.out().println(v.completeness().status() + " at " + v.completeness().sequence() + ": " + v.completeness().message());
         }
       }
-      return v.intact() ? ExitCodes.OK : ExitCodes.REFUSED;
+      return v.intact() ? ExitCodes.OK : ExitCodes.NOT_INTACT;
     }
 
     private static Map<String, Object> finding(LedgerVerification.Finding f) {
@@ -351,22 +328,13 @@ final class LedgerCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-      ExportFormat chosen;
-      switch (format.toLowerCase(Locale.ROOT)) {
-        case "jsonl" -> chosen = ExportFormat.JSONL;
-        case "intoto" -> chosen = ExportFormat.INTOTO;
-        default -> {
-          console.error(new CapabilityException("USAGE", "--format must be jsonl or intoto, was '" + format + "'"), json);
-          return ExitCodes.USAGE;
-        }
-      }
-      try {
-        location.reader().export(chosen, console.out());
-        return ExitCodes.OK;
-      } catch (LedgerException e) {
-        console.error(e, json);
-        return "LEDGER_NOT_INTACT".equals(e.code()) ? ExitCodes.REFUSED : ExitCodes.CONFIGURATION;
-      }
+      ExportFormat chosen = switch (format.toLowerCase(Locale.ROOT)) {
+        case "jsonl" -> ExportFormat.JSONL;
+        case "intoto" -> ExportFormat.INTOTO;
+        default -> throw new CapabilityException(CliCodes.USAGE, "--format must be jsonl or intoto, was '" + format + "'");
+      };
+      location.reader().export(chosen, console.out());
+      return ExitCodes.OK;
     }
   }
 }

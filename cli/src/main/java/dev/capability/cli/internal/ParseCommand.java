@@ -1,6 +1,5 @@
 package dev.capability.cli.internal;
 
-import dev.capability.kernel.api.CapabilityException;
 import dev.capability.kernel.api.ShellSyntaxException;
 import dev.capability.kernel.core.CommandStrings;
 import java.util.LinkedHashMap;
@@ -28,16 +27,10 @@ final class ParseCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    String input;
-    try {
-      if (command != null) {
-        console.requireUtf8Argument(command, "the command string");
-      }
-      input = command != null ? command : console.readStdin();
-    } catch (CapabilityException e) {
-      console.error(e, json);
-      return ExitCodes.REFUSED;
+    if (command != null) {
+      console.requireUtf8Argument(command, "the command string");
     }
+    String input = command != null ? command : console.readStdin();
     try {
       List<String> argv = CommandStrings.split(input);
       if (json) {
@@ -57,7 +50,7 @@ final class ParseCommand implements Callable<Integer> {
       } else {
         console.err().println("capability: refused: " + e.getMessage() + " (" + e.construct() + " at offset " + e.offset() + ")");
       }
-      return ExitCodes.REFUSED;
+      return ExitCodes.DENIED;
     }
   }
 }

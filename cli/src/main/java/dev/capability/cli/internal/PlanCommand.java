@@ -3,7 +3,6 @@ package dev.capability.cli.internal;
 import dev.capability.capability.runtime.CapabilityPackages;
 import dev.capability.capability.runtime.CapabilityPlan;
 import dev.capability.capability.runtime.CapabilityRuntime;
-import dev.capability.kernel.api.CapabilityException;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.Callable;
@@ -33,9 +32,6 @@ final class PlanCommand implements Callable<Integer> {
     CapabilityPlan plan;
     try (CapabilityRuntime runtime = options.runtime()) {
       plan = runtime.plan(CapabilityPackages.open(options.pkg), options.input);
-    } catch (CapabilityException e) {
-      console.error(e, json);
-      return ExitCodes.forCapability(e);
     }
     if (json) {
       Map<String, Object> view = new LinkedHashMap<>();

@@ -47,7 +47,7 @@ final class PolicyCommand implements Callable<Integer> {
 
   static String template(String name) {
     if (!TEMPLATES.contains(name)) {
-      throw new CapabilityException("POLICY_TEMPLATE_UNKNOWN", "no policy template '" + name + "'; the templates are " + TEMPLATES);
+      throw new CapabilityException(CliCodes.POLICY_TEMPLATE_UNKNOWN, "no policy template '" + name + "'; the templates are " + TEMPLATES);
     }
     try (InputStream in = PolicyCommand.class.getResourceAsStream("policies/" + name + ".json")) {
       if (in == null) {
@@ -91,12 +91,8 @@ final class PolicyCommand implements Callable<Integer> {
         Path directory = createPrivateDirectories(file.getParent()).toRealPath();
         written = directory.resolve(file.getFileName());
         backup = write(written, text);
-      } catch (CapabilityException e) {
-        console.error(e, json);
-        return ExitCodes.CONFIGURATION;
       } catch (IOException e) {
-        console.error(new CapabilityException("POLICY_WRITE_FAILED", "cannot write the policy: " + e), json);
-        return ExitCodes.CONFIGURATION;
+        throw new CapabilityException(CliCodes.POLICY_WRITE_FAILED, "cannot write the policy: " + e);
       }
       if (json) {
         Map<String, Object> view = new LinkedHashMap<>();
@@ -118,7 +114,7 @@ final class PolicyCommand implements Callable<Integer> {
      */
     private Optional<Path> write(Path target, String text) throws IOException {
       if (!force && Files.exists(target, LinkOption.NOFOLLOW_LINKS)) {
-        throw new CapabilityException("POLICY_EXISTS", target + " exists; it is kept. Pass --force to replace it (the old one is"
+        throw new CapabilityException(CliCodes.POLICY_EXISTS, target + " exists; it is kept. Pass --force to replace it (the old one is"
             + " kept as " + target.getFileName() + ".bak)");
       }
       Path staged = Files.createTempFile(target.getParent(), ".policy-", ".json",
@@ -130,7 +126,7 @@ final class PolicyCommand implements Callable<Integer> {
           try {
             Files.createLink(target, staged);
           } catch (FileAlreadyExistsException e) {
-            throw new CapabilityException("POLICY_EXISTS", target + " exists; it is kept. Pass --force to replace it");
+            throw new CapabilityException(CliCodes.POLICY_EXISTS, target + " exists; it is kept. Pass --force to replace it");
           }
           return Optional.empty();
         }
@@ -187,13 +183,7 @@ final class PolicyCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-      PolicyLocation location;
-      try {
-        location = PolicyLocation.resolve(Optional.empty(), console.environment());
-      } catch (CapabilityException e) {
-        console.error(e, json);
-        return ExitCodes.CONFIGURATION;
-      }
+      PolicyLocation location = PolicyLocation.resolve(Optional.empty(), console.environment());
       if (json) {
         Map<String, Object> view = new LinkedHashMap<>();
         view.put("path", location.file().toString());
@@ -231,15 +221,8 @@ final class PolicyCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-      PolicyLocation location;
-      LoadedPolicy loaded;
-      try {
-        location = PolicyLocation.resolve(Optional.ofNullable(policy), console.environment());
-        loaded = ExecutionPolicies.load(location.file(), Optional.empty());
-      } catch (CapabilityException e) {
-        console.error(e, json);
-        return ExitCodes.CONFIGURATION;
-      }
+      PolicyLocation location = PolicyLocation.resolve(Optional.ofNullable(policy), console.environment());
+      LoadedPolicy loaded = ExecutionPolicies.load(location.file(), Optional.empty());
       String text = ExecutionPolicies.toJson(loaded.policy());
       if (json) {
         Map<String, Object> view = new LinkedHashMap<>();

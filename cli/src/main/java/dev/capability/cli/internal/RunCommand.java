@@ -8,7 +8,6 @@ import dev.capability.capability.runtime.ExecutionReceipt;
 import dev.capability.capability.runtime.ExecutionReceipts;
 import dev.capability.capability.runtime.PlanVerifier;
 import dev.capability.capability.runtime.RunNotRecordedException;
-import dev.capability.kernel.api.CapabilityException;
 import dev.capability.kernel.api.store.ApprovalRecord;
 import dev.capability.kernel.api.store.CapabilityEvidenceStore;
 import dev.capability.kernel.api.store.ExecutionRecord;
@@ -78,13 +77,10 @@ final class RunCommand implements Callable<Integer> {
         receipt = runtime.run(plan, pkg, options.input);
       }
     } catch (RunNotRecordedException e) {
-      // The run happened but its receipt could not be recorded: the receipt is still shown.
+      // The run happened but its receipt could not be recorded: the receipt is still shown, then
+      // ErrorReport prints the error and maps the exit code.
       e.receipt().ifPresent(this::print);
-      console.error(e, json);
-      return ExitCodes.forCapability(e);
-    } catch (CapabilityException e) {
-      console.error(e, json);
-      return ExitCodes.forCapability(e);
+      throw e;
     }
     print(receipt);
     if (recorded == null) {

@@ -8,6 +8,7 @@ import dev.capability.discovery.IndexFederation;
 import dev.capability.discovery.IndexProblem;
 import dev.capability.discovery.IndexSearch;
 import dev.capability.discovery.SearchHit;
+import dev.capability.kernel.api.CapabilityException;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.time.Duration;
@@ -61,30 +62,18 @@ final class SearchCommand implements Callable<Integer> {
   @Override
   public Integer call() {
     String words = String.join(" ", query);
-    DiscoveryLimits limits;
-    try {
-      limits = new DiscoveryLimits(maxDepth, maxIndexes, maxDocumentBytes, maxTotalBytes, timeBudget);
-    } catch (IllegalArgumentException e) {
-      console.err().println("capability: " + e.getMessage());
-      return ExitCodes.USAGE;
-    }
+    // Limits out of range and a query without words are IllegalArgumentExceptions: usage errors.
+    DiscoveryLimits limits = new DiscoveryLimits(maxDepth, maxIndexes, maxDocumentBytes, maxTotalBytes, timeBudget);
     List<URI> seeds = new ArrayList<>();
     for (String index : indexes) {
       try {
         seeds.add(new URI(index));
       } catch (URISyntaxException e) {
-        console.err().println("capability: --index '" + index + "' is not a URL: " + e.getReason());
-        return ExitCodes.USAGE;
+        throw new CapabilityException(CliCodes.USAGE, "--index '" + index + "' is not a URL: " + e.getReason());
       }
     }
     DiscoveryResult result = IndexFederation.traverse(seeds, limits, network.access());
-    List<SearchHit> hits;
-    try {
-      hits = IndexSearch.search(result, words);
-    } catch (IllegalArgumentException e) {
-      console.err().println("capability: " + e.getMessage());
-      return ExitCodes.USAGE;
-    }
+    List<SearchHit> hits = IndexSearch.search(result, words);
     int exit = result.visited().isEmpty() ? ExitCodes.CONFIGURATION : ExitCodes.OK;
     if (json) {
       console.json(view(words, hits, result));

@@ -124,7 +124,7 @@ class AcquireCommandTest {
 
     CliRunner.Outcome refused = CliRunner.run(acquire(store, "--sigstore", trust.toString()));
 
-    assertThat(refused.exitCode()).isEqualTo(3);
+    assertThat(refused.exitCode()).isEqualTo(ExitCodes.CAPABILITY_REFUSED);
     assertThat(refused.err()).contains("SIGSTORE_IDENTITY_UNKNOWN").contains(attacker);
     assertThat(refused.out()).contains("sigstore: FAILED SIGSTORE_IDENTITY_UNKNOWN").contains("[signer " + attacker);
     try (Stream<Path> files = Files.walk(store)) {
@@ -138,7 +138,7 @@ class AcquireCommandTest {
 
     CliRunner.Outcome refused = CliRunner.run(acquire(work.resolve("store"), "--sigstore", trust.toString(), "--json"));
 
-    assertThat(refused.exitCode()).isEqualTo(3);
+    assertThat(refused.exitCode()).isEqualTo(ExitCodes.CAPABILITY_REFUSED);
     assertThat(json(refused.out()).path("error").path("code").asText()).isEqualTo("SIGSTORE_TRUST_INVALID");
     assertThat(work.resolve("store")).doesNotExist();
     assertThat(work.resolve(".capability")).doesNotExist();
@@ -182,7 +182,7 @@ class AcquireCommandTest {
 
     CliRunner.Outcome refused = CliRunner.run(acquire(store));
 
-    assertThat(refused.exitCode()).isEqualTo(3);
+    assertThat(refused.exitCode()).isEqualTo(ExitCodes.CAPABILITY_REFUSED);
     assertThat(refused.err()).contains("CHECKSUM_MISMATCH");
     assertThat(refused.out()).contains("stored: (nothing stored)");
     try (Stream<Path> files = Files.walk(store)) {
@@ -196,7 +196,7 @@ class AcquireCommandTest {
 
     CliRunner.Outcome refused = CliRunner.run(acquire(work.resolve("store"), "--json"));
 
-    assertThat(refused.exitCode()).isEqualTo(3);
+    assertThat(refused.exitCode()).isEqualTo(ExitCodes.CAPABILITY_REFUSED);
     assertThat(json(refused.out()).path("decision").path("code").asText()).isEqualTo("SIGNATURE_MISSING");
   }
 
@@ -236,7 +236,7 @@ class AcquireCommandTest {
     repository.write(PATH, tampered);
 
     CliRunner.Outcome refused = CliRunner.run(acquire(work.resolve("store")));
-    assertThat(refused.exitCode()).isEqualTo(3);
+    assertThat(refused.exitCode()).isEqualTo(ExitCodes.CAPABILITY_REFUSED);
 
     JsonNode records = json(ledger("list", "--json", "--kind", "acquisition").out()).path("records");
     assertThat(records).hasSize(1);
@@ -264,7 +264,7 @@ class AcquireCommandTest {
   @Test
   void aRefusalRewrittenAsAnAcceptanceInTheDatabaseFailsVerification() throws Exception {
     repository.write(PATH, "not the package".getBytes(StandardCharsets.UTF_8));
-    assertThat(CliRunner.run(acquire(work.resolve("store"))).exitCode()).isEqualTo(3);
+    assertThat(CliRunner.run(acquire(work.resolve("store"))).exitCode()).isEqualTo(ExitCodes.CAPABILITY_REFUSED);
     assertThat(ledger("verify").exitCode()).isZero();
     Path db = work.resolve(".capability").resolve("state.db");
 
@@ -274,10 +274,10 @@ class AcquireCommandTest {
     }
 
     CliRunner.Outcome edited = ledger("verify");
-    assertThat(edited.exitCode()).isEqualTo(ExitCodes.REFUSED);
+    assertThat(edited.exitCode()).isEqualTo(ExitCodes.NOT_INTACT);
     assertThat(edited.out()).startsWith("CHAIN_BROKEN at 1: record 1 does not match its hash");
     assertThat(ledger("list").out()).contains("acquisition  ACQUIRED");
-    assertThat(ledger("show", "1").exitCode()).as("show flags the record too").isEqualTo(ExitCodes.REFUSED);
+    assertThat(ledger("show", "1").exitCode()).as("show flags the record too").isEqualTo(ExitCodes.NOT_INTACT);
 
     // An attacker who also rewrites the record's hash in entries is caught by the signed checkpoint.
     try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + db); Statement s = c.createStatement();
@@ -291,7 +291,7 @@ class AcquireCommandTest {
     }
 
     CliRunner.Outcome rechained = ledger("verify");
-    assertThat(rechained.exitCode()).isEqualTo(ExitCodes.REFUSED);
+    assertThat(rechained.exitCode()).isEqualTo(ExitCodes.NOT_INTACT);
     assertThat(rechained.out()).startsWith("CHECKPOINT_MISMATCH at 1");
   }
 
@@ -313,7 +313,7 @@ class AcquireCommandTest {
     CliRunner.Outcome refused = CliRunner.run("acquire", "com.example:hello:[1.0,2.0)", "--repository", uri(), "--allow-http-loopback",
         "--store", work.resolve("store").toString(), "--repo", work.toString());
 
-    assertThat(refused.exitCode()).isEqualTo(3);
+    assertThat(refused.exitCode()).isEqualTo(ExitCodes.CAPABILITY_REFUSED);
     assertThat(refused.err()).contains("COORDINATES_RANGE");
     assertThat(work.resolve("store")).doesNotExist();
     assertThat(work.resolve(".capability")).as("nothing was fetched, so nothing is recorded").doesNotExist();
@@ -324,7 +324,7 @@ class AcquireCommandTest {
     CliRunner.Outcome refused = CliRunner.run("acquire", "com.example:hello:1.0.0@zip", "--repository", uri(), "--store", work.resolve("store").toString(),
         "--repo", work.toString());
 
-    assertThat(refused.exitCode()).isEqualTo(3);
+    assertThat(refused.exitCode()).isEqualTo(ExitCodes.CAPABILITY_REFUSED);
     assertThat(refused.err()).contains("SOURCE_INSECURE");
     assertThat(work.resolve(".capability")).doesNotExist();
   }

@@ -210,7 +210,7 @@ class CapabilityCliTest {
     CliRunner.Outcome check = CliRunner.run("check", "--policy", policy.toString(), "--json", "--", tool.toString(), "0");
     CliRunner.Outcome exec = CliRunner.run("exec", "--policy", policy.toString(), "--", tool.toString(), "0");
 
-    assertThat(check.exitCode()).isEqualTo(3);
+    assertThat(check.exitCode()).isEqualTo(ExitCodes.CONFIGURATION);
     assertThat(json(check).get("error").get("code").asText()).isEqualTo("POLICY_WRITABLE_BY_OTHERS");
     assertThat(exec.exitCode()).isEqualTo(125);
     assertThat(exec.out()).doesNotContain("out:");

@@ -80,21 +80,21 @@ class CapabilityCommandsTest {
   }
 
   @Test
-  void refusesInputAgainstTheSchemaAndUnknownPoliciesWithExitThree() {
+  void refusesInputAgainstTheSchemaAndUnknownPoliciesAsCapabilityRefusals() {
     CliRunner.Outcome badInput = CliRunner.run("run", HELLO, "--input", "{\"name\":5}", "--executor", "in-process");
     CliRunner.Outcome badPolicy = CliRunner.run("run", HELLO, "--input", INPUT, "--executor", "in-process", "--policy", "lenient");
 
-    assertThat(badInput.exitCode()).isEqualTo(3);
+    assertThat(badInput.exitCode()).isEqualTo(ExitCodes.CAPABILITY_REFUSED);
     assertThat(badInput.err()).contains("INPUT_INVALID");
-    assertThat(badPolicy.exitCode()).isEqualTo(3);
+    assertThat(badPolicy.exitCode()).isEqualTo(ExitCodes.CAPABILITY_REFUSED);
     assertThat(badPolicy.err()).contains("POLICY_FILE_INVALID");
   }
 
   @Test
-  void aMissingPackageIsRefusedWithExitThree() {
+  void aMissingPackageIsACapabilityRefusal() {
     CliRunner.Outcome outcome = CliRunner.run("run", "../examples/capabilities/missing", "--input", INPUT);
 
-    assertThat(outcome.exitCode()).isEqualTo(3);
+    assertThat(outcome.exitCode()).isEqualTo(ExitCodes.CAPABILITY_REFUSED);
     assertThat(outcome.err()).contains("PACKAGE_UNREADABLE");
   }
 

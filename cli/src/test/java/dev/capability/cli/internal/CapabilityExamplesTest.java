@@ -62,7 +62,7 @@ class CapabilityExamplesTest {
   void notesIsRefusedUnderDenyAllAndTheRefusalIsRecorded() {
     CliRunner.Outcome outcome = run("notes", "--input", "{\"title\":\"a\",\"text\":\"hi\"}", "--json");
 
-    assertThat(outcome.exitCode()).as(outcome.err()).isEqualTo(3);
+    assertThat(outcome.exitCode()).as(outcome.err()).isEqualTo(ExitCodes.CAPABILITY_REFUSED);
     assertThat(outcome.out()).contains("\"status\":\"REFUSED\"").contains("\"code\":\"POLICY_DENIED\"");
     assertThat(repo.resolve("notes/a.md")).doesNotExist();
     CliRunner.Outcome list = ledger("list");
@@ -92,7 +92,7 @@ class CapabilityExamplesTest {
     CliRunner.Outcome outcome =
         run("notes", "--input", "{\"title\":\"b\",\"text\":\"x\"}", "--policy", "permissive", "--approve", "filesystem.write=other");
 
-    assertThat(outcome.exitCode()).isEqualTo(3);
+    assertThat(outcome.exitCode()).isEqualTo(ExitCodes.CAPABILITY_REFUSED);
     assertThat(outcome.out()).contains("APPROVAL_REFUSED");
     assertThat(repo.resolve("notes/b.md")).doesNotExist();
     assertThat(ledger("list").out()).contains("approval  REFUSED");
@@ -104,7 +104,7 @@ class CapabilityExamplesTest {
         run("notes", "--input", "{\"title\":\"doomed\",\"text\":\"x\",\"failVerify\":true}", "--policy", "permissive",
             "--approve", "filesystem.write=notes");
 
-    assertThat(outcome.exitCode()).as(outcome.out() + outcome.err()).isEqualTo(1);
+    assertThat(outcome.exitCode()).as(outcome.out() + outcome.err()).isEqualTo(ExitCodes.CAPABILITY_FAILED);
     assertThat(outcome.out()).contains("hooks: execute SUCCEEDED, verify FAILED (verify answered false), rollback ROLLED_BACK");
     assertThat(repo.resolve("notes/doomed.md")).doesNotExist();
   }
@@ -131,7 +131,7 @@ class CapabilityExamplesTest {
 
     CliRunner.Outcome outcome = run("word-count", "--input", "{\"top\":1}", "--policy", policy.toString());
 
-    assertThat(outcome.exitCode()).isEqualTo(3);
+    assertThat(outcome.exitCode()).isEqualTo(ExitCodes.CAPABILITY_REFUSED);
     assertThat(outcome.out()).contains("POLICY_DENIED").contains("does not grant [filesystem.read(examples/data)]");
   }
 
@@ -166,7 +166,7 @@ class CapabilityExamplesTest {
   void phoneHomeIsRefusedAtInspectionNamingClassMemberAndEffect() {
     CliRunner.Outcome outcome = CliRunner.run("inspect", EXAMPLES + "phone-home");
 
-    assertThat(outcome.exitCode()).isEqualTo(3);
+    assertThat(outcome.exitCode()).isEqualTo(ExitCodes.CAPABILITY_REFUSED);
     assertThat(outcome.err())
         .contains("EFFECT_UNDECLARED")
         .contains("com/example/phonehome/PhoneHome -> java/net/Socket.connect (network.connect)");

@@ -100,7 +100,7 @@ class DockerContainmentTest {
     assertThatThrownBy(() -> kernel.execute(request))
         .isInstanceOfSatisfying(BackendUnavailableException.class, e -> {
           assertThat(e.code()).isEqualTo(BackendUnavailableException.VERSION_TOO_OLD);
-          assertThat(ExitCodes.forExec(e)).isEqualTo(ExitCodes.CANNOT_EXECUTE);
+          assertThat(ExitCodes.forExecException(e)).isEqualTo(ExitCodes.CANNOT_EXECUTE);
         })
         .hasMessageContaining("is older than the policy's minimum 999.1");
     assertThat(kernel.check(request).decision().code()).isEqualTo(BackendUnavailableException.VERSION_TOO_OLD);

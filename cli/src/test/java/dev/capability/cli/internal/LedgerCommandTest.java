@@ -105,7 +105,7 @@ class LedgerCommandTest {
     assertThat(record.get("body").get("decision").get("code").asText()).isEqualTo("FLAG_NOT_ALLOWED");
 
     CliRunner.Outcome missing = run("ledger", "show", "99", "--repo", repo.toString(), "--json");
-    assertThat(missing.exitCode()).isEqualTo(ExitCodes.REFUSED);
+    assertThat(missing.exitCode()).isEqualTo(ExitCodes.CONFIGURATION);
     assertThat(JSON.readTree(missing.out()).get("error").get("code").asText()).isEqualTo("LEDGER_NO_SUCH_RECORD");
   }
 
@@ -120,7 +120,7 @@ class LedgerCommandTest {
       s.executeUpdate("UPDATE executions SET attestation = replace(attestation, '\"exitCode\":2', '\"exitCode\":0') WHERE seq = 3");
     }
     CliRunner.Outcome broken = run("ledger", "verify", "--repo", repo.toString());
-    assertThat(broken.exitCode()).isEqualTo(1);
+    assertThat(broken.exitCode()).isEqualTo(ExitCodes.NOT_INTACT);
     assertThat(broken.out()).startsWith("CHAIN_BROKEN at 3: ");
     JsonNode json = JSON.readTree(run("ledger", "verify", "--repo", repo.toString(), "--json").out());
     assertThat(json.get("status").asText()).isEqualTo("CHAIN_BROKEN");
@@ -136,7 +136,7 @@ class LedgerCommandTest {
       s.executeUpdate("DELETE FROM entries WHERE seq = 3");
     }
     CliRunner.Outcome truncated = run("ledger", "verify", "--repo", repo.toString(), "--json");
-    assertThat(truncated.exitCode()).isEqualTo(1);
+    assertThat(truncated.exitCode()).isEqualTo(ExitCodes.NOT_INTACT);
     JsonNode json = JSON.readTree(truncated.out());
     assertThat(json.get("status").asText()).isEqualTo("TRUNCATED_BELOW_CHECKPOINT");
     assertThat(json.get("sequence").asLong()).isEqualTo(3);

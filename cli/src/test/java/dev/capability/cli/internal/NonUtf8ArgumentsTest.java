@@ -99,9 +99,9 @@ class NonUtf8ArgumentsTest {
         new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8), Map.of());
 
     assertThat(cli.run("check", "--policy", policy.toString(), "--", tool.toString(), replaced))
-        .isEqualTo(stdin.run("check", "--policy", policy.toString())).isEqualTo(ExitCodes.CONFIGURATION);
+        .isEqualTo(stdin.run("check", "--policy", policy.toString())).isEqualTo(ExitCodes.DENIED);
     assertThat(cli.run("exec", "--policy", policy.toString(), "--", tool.toString(), replaced)).isEqualTo(ExitCodes.KERNEL_REFUSED);
-    assertThat(cli.run("parse", "echo " + replaced)).isEqualTo(ExitCodes.REFUSED);
+    assertThat(cli.run("parse", "echo " + replaced)).isEqualTo(ExitCodes.DENIED);
     assertThat(cli.run("exec", "--policy", policy.toString(), "--env", "TCK_X=" + replaced, "--", tool.toString(), "é\uFFFD"))
         .isEqualTo(ExitCodes.KERNEL_REFUSED);
     assertThat(err.toString(StandardCharsets.UTF_8)).contains("--env TCK_X on the command line is not valid UTF-8");

@@ -104,7 +104,7 @@ class PolicyCommandTest {
     CliRunner.Outcome check = CliRunner.run(xdg(), "", "check", "--json", "--", "rm", "-rf", "/");
     CliRunner.Outcome exec = CliRunner.run(xdg(), "", "exec", "--", "rm", "-rf", "/");
 
-    assertThat(check.exitCode()).as(check.out()).isEqualTo(ExitCodes.REFUSED);
+    assertThat(check.exitCode()).as(check.out()).isEqualTo(ExitCodes.DENIED);
     assertThat(JSON.readTree(check.out()).get("layer").asText()).isIn("builtin", "operator");
     assertThat(exec.exitCode()).as(exec.err()).isEqualTo(ExitCodes.KERNEL_REFUSED);
     assertThat(exec.err()).contains("denied");

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 import dev.capability.kernel.api.AttestationJson;
 import dev.capability.kernel.api.Attestation;
 import dev.capability.kernel.api.BackendUnavailableException;
+import dev.capability.kernel.api.CapabilityException;
 import dev.capability.kernel.api.ExecutionRequest;
 import dev.capability.kernel.api.ExecutionResult;
 import dev.capability.kernel.api.ExecutionStatus;
@@ -15,6 +16,8 @@ import dev.capability.kernel.api.Sha256;
 import dev.capability.kernel.api.backend.IsolationCapability;
 import dev.capability.kernel.api.policy.ExecutableRule;
 import dev.capability.kernel.api.policy.ExecutionPolicy;
+import dev.capability.kernel.core.internal.audit.AuditException;
+import dev.capability.kernel.core.internal.pipeline.CommandPipeline;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
@@ -59,6 +62,24 @@ class CommandKernelTest {
       assertThat(a.policySource()).isEqualTo("code");
       assertThat(a.decision().allowed()).isTrue();
     }
+  }
+
+  @Test
+  void aRepositoryOrWorkingDirectoryThatIsNotADirectoryIsRefusedByItsCodeAndNothingRuns() throws Exception {
+    Path marker = tmp.resolve("ran");
+    Path tool = TestFiles.script(tmp.resolve("bin"), "tool", "touch " + marker);
+    Path file = Files.writeString(tmp.resolve("file"), "not a directory\n");
+    try (CommandKernel kernel = kernelAllowing(tool)) {
+      assertThatThrownBy(() -> kernel.execute(ExecutionRequest.argv(tool.toString()).repository(file).build()))
+          .isInstanceOf(CapabilityException.class)
+          .hasMessageContaining("is not a directory")
+          .extracting(e -> ((CapabilityException) e).code()).isEqualTo(AuditException.REPOSITORY_INVALID);
+      assertThatThrownBy(() -> kernel.execute(ExecutionRequest.argv(tool.toString()).workingDirectory(tmp.resolve("missing")).build()))
+          .isInstanceOf(CapabilityException.class)
+          .hasMessageContaining("does not exist")
+          .extracting(e -> ((CapabilityException) e).code()).isEqualTo(CommandPipeline.WORKING_DIRECTORY_INVALID);
+    }
+    assertThat(marker).doesNotExist();
   }
 
   @Test

@@ -1,6 +1,7 @@
 package dev.capability.ledger.internal;
 
 import dev.capability.ledger.Appended;
+import dev.capability.ledger.LedgerCodes;
 import dev.capability.ledger.LedgerException;
 import dev.capability.ledger.LedgerOptions;
 import java.io.IOException;
@@ -80,7 +81,7 @@ public final class AppendLog implements AutoCloseable {
       try {
         SafeFiles.createPrivateFile(db);
       } catch (IOException e) {
-        throw new LedgerException("LEDGER_IO_ERROR", "cannot create the ledger " + db + ": " + e.getMessage(), e);
+        throw new LedgerException(LedgerCodes.LEDGER_IO_ERROR, "cannot create the ledger " + db + ": " + e.getMessage(), e);
       }
     } else {
       key = LedgerKey.load(keyFile);
@@ -91,7 +92,7 @@ public final class AppendLog implements AutoCloseable {
       connection = LedgerDatabase.openWriter(db, options.durability(), options.busyTimeout());
       Migrator.Identity identity = Migrator.migrate(connection, db, key.publicKey().keyId(), options.clock().instant());
       if (!identity.keyId().equals(key.publicKey().keyId())) {
-        throw new LedgerException("LEDGER_KEY_MISMATCH", "the ledger " + db + " was created with key " + identity.keyId()
+        throw new LedgerException(LedgerCodes.LEDGER_KEY_MISMATCH, "the ledger " + db + " was created with key " + identity.keyId()
             + ", but " + keyFile + " holds key " + key.publicKey().keyId());
       }
       AppendLog log = new AppendLog(db, options, connection, key, identity);
@@ -115,7 +116,7 @@ public final class AppendLog implements AutoCloseable {
   private static void requireWritable(Path db) {
     Path dir = db.getParent();
     if (!Files.isWritable(dir) || Files.exists(db) && !Files.isWritable(db)) {
-      throw new LedgerException("LEDGER_READ_ONLY", "the ledger " + db + " cannot be written: " + (Files.isWritable(dir)
+      throw new LedgerException(LedgerCodes.LEDGER_READ_ONLY, "the ledger " + db + " cannot be written: " + (Files.isWritable(dir)
           ? "the file is read-only" : "its directory " + dir + " is read-only (SQLite keeps its journal beside the file)")
           + "; nothing was changed");
     }
@@ -137,7 +138,7 @@ public final class AppendLog implements AutoCloseable {
     try {
       while (!pending.done) {
         if (closed) {
-          failQueued(new LedgerException("LEDGER_CLOSED", "the ledger " + db + " is closed"));
+          failQueued(new LedgerException(LedgerCodes.LEDGER_CLOSED, "the ledger " + db + " is closed"));
           break;
         }
         List<PendingAppend> batch = new ArrayList<>();
@@ -205,7 +206,7 @@ public final class AppendLog implements AutoCloseable {
         throw e;
       } catch (RuntimeException e) {
         LedgerException failure = e instanceof LedgerException l ? l
-            : new LedgerException("LEDGER_IO_ERROR", "appending to " + db + " failed: " + e, e);
+            : new LedgerException(LedgerCodes.LEDGER_IO_ERROR, "appending to " + db + " failed: " + e, e);
         batch.forEach(p -> p.fail(failure));
         return 0;
       }
@@ -302,7 +303,7 @@ public final class AppendLog implements AutoCloseable {
         return;
       }
       closed = true;
-      failQueued(new LedgerException("LEDGER_CLOSED", "the ledger " + db + " is closed"));
+      failQueued(new LedgerException(LedgerCodes.LEDGER_CLOSED, "the ledger " + db + " is closed"));
       if (scheduledCheckpoint != null) {
         scheduledCheckpoint.cancel(false);
       }
@@ -357,7 +358,7 @@ public final class AppendLog implements AutoCloseable {
       Thread.sleep(millis);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-      throw new LedgerException("LEDGER_BUSY", "interrupted while waiting for other writers of the ledger");
+      throw new LedgerException(LedgerCodes.LEDGER_BUSY, "interrupted while waiting for other writers of the ledger");
     }
   }
 

@@ -1,6 +1,7 @@
 package dev.capability.ledger.internal;
 
 import dev.capability.ledger.Appended;
+import dev.capability.ledger.LedgerCodes;
 import dev.capability.ledger.LedgerException;
 import dev.capability.ledger.RecordKind;
 import java.nio.file.Path;
@@ -130,7 +131,7 @@ final class ChainAppender {
 
   private void checkReferences(PreparedRecord record) throws SQLException {
     if (record.planReference() != null && !exists(planExists, record.planReference())) {
-      throw new LedgerException("LEDGER_RECORD_INVALID", "the " + record.kind().id() + " refers to the plan with fingerprint '"
+      throw new LedgerException(LedgerCodes.LEDGER_RECORD_INVALID, "the " + record.kind().id() + " refers to the plan with fingerprint '"
           + record.planReference() + "', which the ledger does not hold");
     }
     if (record.planIdReference() != null) {
@@ -138,7 +139,7 @@ final class ChainAppender {
       planIdExists.setString(2, record.planReference());
       try (ResultSet rs = planIdExists.executeQuery()) {
         if (!rs.next()) {
-          throw new LedgerException("LEDGER_RECORD_INVALID", "the " + record.kind().id() + " refers to the plan '" + record.planIdReference()
+          throw new LedgerException(LedgerCodes.LEDGER_RECORD_INVALID, "the " + record.kind().id() + " refers to the plan '" + record.planIdReference()
               + "' with fingerprint '" + record.planReference() + "', which the ledger does not hold");
         }
       }
@@ -147,7 +148,7 @@ final class ChainAppender {
       executionExists.setLong(1, execution);
       try (ResultSet rs = executionExists.executeQuery()) {
         if (!rs.next()) {
-          throw new LedgerException("LEDGER_RECORD_INVALID", "the receipt refers to execution " + execution
+          throw new LedgerException(LedgerCodes.LEDGER_RECORD_INVALID, "the receipt refers to execution " + execution
               + ", which is not an execution record of the ledger");
         }
       }

@@ -2,6 +2,7 @@ package dev.capability.ledger.internal;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.capability.ledger.LedgerCodes;
 import dev.capability.ledger.LedgerException;
 import java.io.BufferedInputStream;
 import java.io.ByteArrayOutputStream;
@@ -76,7 +77,7 @@ public final class CheckpointLog {
           SafeFiles.forceDirectory(file.getParent());
         }
       } catch (IOException e) {
-        throw new LedgerException("LEDGER_CHECKPOINT_IO", "cannot append a checkpoint to " + file + ": " + e.getMessage(), e);
+        throw new LedgerException(LedgerCodes.LEDGER_CHECKPOINT_IO, "cannot append a checkpoint to " + file + ": " + e.getMessage(), e);
       }
     }
   }
@@ -142,7 +143,7 @@ public final class CheckpointLog {
     } catch (NoSuchFileException e) {
       return new Contents(false, checkpoints, problems);
     } catch (IOException e) {
-      throw new LedgerException("LEDGER_CHECKPOINT_IO", "cannot read the checkpoints " + file + ": " + e.getMessage(), e);
+      throw new LedgerException(LedgerCodes.LEDGER_CHECKPOINT_IO, "cannot read the checkpoints " + file + ": " + e.getMessage(), e);
     }
     return new Contents(true, checkpoints, problems);
   }

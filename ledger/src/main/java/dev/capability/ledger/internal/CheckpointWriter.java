@@ -1,6 +1,7 @@
 package dev.capability.ledger.internal;
 
 import dev.capability.ledger.Durability;
+import dev.capability.ledger.LedgerCodes;
 import dev.capability.ledger.LedgerException;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -37,7 +38,7 @@ final class CheckpointWriter {
         SafeFiles.forceIfExists(db.resolveSibling(db.getFileName() + "-wal"));
         SafeFiles.forceIfExists(db);
       } catch (IOException e) {
-        throw new LedgerException("LEDGER_IO_ERROR", "cannot force " + db + " to disk before a checkpoint: " + e.getMessage(), e);
+        throw new LedgerException(LedgerCodes.LEDGER_IO_ERROR, "cannot force " + db + " to disk before a checkpoint: " + e.getMessage(), e);
       }
     }
     log.append(Checkpoint.sign(key, ledgerId, sequence, hash, Timestamps.format(clock.instant())));

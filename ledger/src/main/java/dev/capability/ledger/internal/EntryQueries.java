@@ -2,6 +2,7 @@ package dev.capability.ledger.internal;
 
 import com.fasterxml.jackson.core.type.TypeReference;
 import dev.capability.ledger.EntrySummary;
+import dev.capability.ledger.LedgerCodes;
 import dev.capability.ledger.LedgerEntry;
 import dev.capability.ledger.LedgerException;
 import dev.capability.ledger.LedgerQuery;
@@ -91,7 +92,7 @@ public final class EntryQueries {
         String kind = rs.getString(2);
         byte[] body = rs.getBytes(6);
         if (body == null) {
-          throw new LedgerException("LEDGER_CORRUPT", "record " + sequence + " of " + db + " has no body in its table");
+          throw new LedgerException(LedgerCodes.LEDGER_CORRUPT, "record " + sequence + " of " + db + " has no body in its table");
         }
         String prevHash = rs.getString(4);
         String hash = rs.getString(5);
@@ -109,7 +110,7 @@ public final class EntryQueries {
     try {
       return RecordKind.fromId(id);
     } catch (IllegalArgumentException e) {
-      throw new LedgerException("LEDGER_CORRUPT", "record " + seq + " of " + db + " has the unknown kind '" + id + "'", e);
+      throw new LedgerException(LedgerCodes.LEDGER_CORRUPT, "record " + seq + " of " + db + " has the unknown kind '" + id + "'", e);
     }
   }
 
@@ -128,7 +129,7 @@ public final class EntryQueries {
     try {
       return Json.MAPPER.readValue(json, new TypeReference<List<String>>() {});
     } catch (IOException e) {
-      throw new LedgerException("LEDGER_CORRUPT", "the argv of record " + seq + " of " + db + " is not a list of strings", e);
+      throw new LedgerException(LedgerCodes.LEDGER_CORRUPT, "the argv of record " + seq + " of " + db + " is not a list of strings", e);
     }
   }
 }

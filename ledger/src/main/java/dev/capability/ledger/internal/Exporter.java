@@ -1,6 +1,7 @@
 package dev.capability.ledger.internal;
 
 import dev.capability.kernel.api.json.CanonicalJson;
+import dev.capability.ledger.LedgerCodes;
 import dev.capability.ledger.LedgerException;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -51,7 +52,7 @@ public final class Exporter {
       while (rs.next()) {
         byte[] body = rs.getBytes(6);
         if (body == null) {
-          throw new LedgerException("LEDGER_CORRUPT", "record " + rs.getLong(1) + " of " + db + " has no body in its table");
+          throw new LedgerException(LedgerCodes.LEDGER_CORRUPT, "record " + rs.getLong(1) + " of " + db + " has no body in its table");
         }
         out.write("{\"body\":".getBytes(StandardCharsets.US_ASCII));
         out.write(body);
@@ -68,7 +69,7 @@ public final class Exporter {
     } catch (SQLException e) {
       throw SqliteErrors.translate(e, db, "exporting");
     } catch (IOException e) {
-      throw new LedgerException("LEDGER_IO_ERROR", "cannot write the export of " + db + ": " + e.getMessage(), e);
+      throw new LedgerException(LedgerCodes.LEDGER_IO_ERROR, "cannot write the export of " + db + ": " + e.getMessage(), e);
     }
   }
 
@@ -87,7 +88,7 @@ public final class Exporter {
           long seq = rs.getLong(1);
           byte[] body = rs.getBytes(6);
           if (body == null) {
-            throw new LedgerException("LEDGER_CORRUPT", "record " + seq + " of " + db + " has no body in its table");
+            throw new LedgerException(LedgerCodes.LEDGER_CORRUPT, "record " + seq + " of " + db + " has no body in its table");
           }
           Map<String, Object> record = Json.object(new String(body, StandardCharsets.UTF_8), "the body of record " + seq);
           Map<String, Object> ledger = new LinkedHashMap<>();
@@ -108,7 +109,7 @@ public final class Exporter {
     } catch (SQLException e) {
       throw SqliteErrors.translate(e, db, "exporting");
     } catch (IOException e) {
-      throw new LedgerException("LEDGER_IO_ERROR", "cannot write the export of " + db + ": " + e.getMessage(), e);
+      throw new LedgerException(LedgerCodes.LEDGER_IO_ERROR, "cannot write the export of " + db + ": " + e.getMessage(), e);
     }
   }
 

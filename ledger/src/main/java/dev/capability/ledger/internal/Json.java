@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.StreamReadFeature;
 import com.fasterxml.jackson.core.json.JsonReadFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.json.JsonMapper;
+import dev.capability.ledger.LedgerCodes;
 import dev.capability.ledger.LedgerException;
 import java.io.IOException;
 import java.util.Map;
@@ -24,11 +25,11 @@ public final class Json {
       @SuppressWarnings("unchecked")
       Map<String, Object> map = MAPPER.readValue(text, Map.class);
       if (map == null) {
-        throw new LedgerException("LEDGER_CORRUPT", what + " is JSON null, not an object");
+        throw new LedgerException(LedgerCodes.LEDGER_CORRUPT, what + " is JSON null, not an object");
       }
       return map;
     } catch (IOException e) {
-      throw new LedgerException("LEDGER_CORRUPT", what + " is not a JSON object: " + e.getMessage(), e);
+      throw new LedgerException(LedgerCodes.LEDGER_CORRUPT, what + " is not a JSON object: " + e.getMessage(), e);
     }
   }
 }

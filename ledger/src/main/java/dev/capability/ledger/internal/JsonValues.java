@@ -1,5 +1,6 @@
 package dev.capability.ledger.internal;
 
+import dev.capability.ledger.LedgerCodes;
 import dev.capability.ledger.LedgerException;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -61,7 +62,7 @@ public final class JsonValues {
     for (Object step : path) {
       pointer.append('/').append(step instanceof String name ? escape(name) : step);
     }
-    return new LedgerException("LEDGER_RECORD_INVALID", what + " at '" + pointer + "' " + why);
+    return new LedgerException(LedgerCodes.LEDGER_RECORD_INVALID, what + " at '" + pointer + "' " + why);
   }
 
   /** RFC 6901 escaping of one member name. */

@@ -1,6 +1,7 @@
 package dev.capability.ledger.internal;
 
 import dev.capability.ledger.Durability;
+import dev.capability.ledger.LedgerCodes;
 import dev.capability.ledger.LedgerException;
 import java.io.IOException;
 import java.io.InputStream;
@@ -48,13 +49,13 @@ public final class LedgerDatabase {
     } catch (NoSuchFileException e) {
       return new Inspection(State.NEW, 0);
     } catch (IOException e) {
-      throw new LedgerException("LEDGER_IO_ERROR", "cannot read " + db + ": " + e.getMessage(), e);
+      throw new LedgerException(LedgerCodes.LEDGER_IO_ERROR, "cannot read " + db + ": " + e.getMessage(), e);
     }
     if (read == 0) {
       return new Inspection(State.NEW, 0);
     }
     if (read < header.length || !Arrays.equals(header, SQLITE_MAGIC)) {
-      throw new LedgerException("LEDGER_NOT_SQLITE", db + " is not a SQLite database, so not a ledger; it was left untouched");
+      throw new LedgerException(LedgerCodes.LEDGER_NOT_SQLITE, db + " is not a SQLite database, so not a ledger; it was left untouched");
     }
     try (Connection c = connect(db, readOnlyConfig(busyTimeout))) {
       return classify(c, db);
@@ -75,15 +76,15 @@ public final class LedgerDatabase {
       return new Inspection(State.NEW, 0);
     }
     if (applicationId != Schema.APPLICATION_ID) {
-      throw new LedgerException("LEDGER_FOREIGN_DATABASE", db + " is a SQLite database of another application (application_id "
+      throw new LedgerException(LedgerCodes.LEDGER_FOREIGN_DATABASE, db + " is a SQLite database of another application (application_id "
           + applicationId + "), not a ledger; it was left untouched");
     }
     if (version > Schema.currentVersion()) {
-      throw new LedgerException("LEDGER_SCHEMA_TOO_NEW", db + " has ledger schema version " + version
+      throw new LedgerException(LedgerCodes.LEDGER_SCHEMA_TOO_NEW, db + " has ledger schema version " + version
           + ", newer than the " + Schema.currentVersion() + " this version understands; use a newer capability kernel. It was left untouched");
     }
     if (version < 1) {
-      throw new LedgerException("LEDGER_CORRUPT", db + " carries the ledger's application id but no schema version; it was left untouched");
+      throw new LedgerException(LedgerCodes.LEDGER_CORRUPT, db + " carries the ledger's application id but no schema version; it was left untouched");
     }
     return new Inspection(State.LEDGER, version);
   }
@@ -104,7 +105,7 @@ public final class LedgerDatabase {
       // SQLite opens a file it may not write read-only without saying so; writing the journal mode tells.
       String mode = stringQuery(c, "PRAGMA journal_mode");
       if (!"wal".equalsIgnoreCase(mode)) {
-        throw new LedgerException("LEDGER_IO_ERROR", "cannot switch " + db + " to WAL mode (it is in " + mode + " mode)");
+        throw new LedgerException(LedgerCodes.LEDGER_IO_ERROR, "cannot switch " + db + " to WAL mode (it is in " + mode + " mode)");
       }
       return c;
     } catch (SQLException | RuntimeException e) {
@@ -138,7 +139,7 @@ public final class LedgerDatabase {
   public static void requireSupportedPath(Path db) {
     String text = db.toString();
     if (!db.isAbsolute() || text.contains("?") || text.contains("#")) {
-      throw new LedgerException("LEDGER_PATH_UNSUPPORTED", "the ledger path must be absolute and free of '?' and '#': " + db);
+      throw new LedgerException(LedgerCodes.LEDGER_PATH_UNSUPPORTED, "the ledger path must be absolute and free of '?' and '#': " + db);
     }
   }
 

@@ -1,6 +1,7 @@
 package dev.capability.ledger.internal;
 
 import dev.capability.kernel.api.Sha256;
+import dev.capability.ledger.LedgerCodes;
 import dev.capability.ledger.LedgerException;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -58,10 +59,10 @@ public final class LedgerKey {
     try {
       text = Files.readString(keyFile, StandardCharsets.US_ASCII);
     } catch (NoSuchFileException e) {
-      throw new LedgerException("LEDGER_KEY_MISSING", "the ledger key " + keyFile + " does not exist; the ledger it signed"
+      throw new LedgerException(LedgerCodes.LEDGER_KEY_MISSING, "the ledger key " + keyFile + " does not exist; the ledger it signed"
           + " cannot be written without it (restore it, or move the ledger aside to start a new one)");
     } catch (IOException e) {
-      throw new LedgerException("LEDGER_KEY_INVALID", "cannot read the ledger key " + keyFile + ": " + e.getMessage(), e);
+      throw new LedgerException(LedgerCodes.LEDGER_KEY_INVALID, "cannot read the ledger key " + keyFile + ": " + e.getMessage(), e);
     }
     requirePrivateMode(keyFile);
     try {
@@ -71,11 +72,11 @@ public final class LedgerKey {
       LedgerKey key = new LedgerKey(privateKey, publicKey);
       byte[] probe = "capability-ledger key check".getBytes(StandardCharsets.US_ASCII);
       if (!publicKey.verify(probe, key.sign(probe))) {
-        throw new LedgerException("LEDGER_KEY_INVALID", "the private and public keys in " + keyFile + " do not belong together");
+        throw new LedgerException(LedgerCodes.LEDGER_KEY_INVALID, "the private and public keys in " + keyFile + " do not belong together");
       }
       return key;
     } catch (GeneralSecurityException e) {
-      throw new LedgerException("LEDGER_KEY_INVALID", "the ledger key " + keyFile + " is not an Ed25519 private key", e);
+      throw new LedgerException(LedgerCodes.LEDGER_KEY_INVALID, "the ledger key " + keyFile + " is not an Ed25519 private key", e);
     }
   }
 
@@ -99,7 +100,7 @@ public final class LedgerKey {
       existing.writePublicKey(publicKeyFile);
       return existing;
     } catch (IOException e) {
-      throw new LedgerException("LEDGER_KEY_INVALID", "cannot create the ledger key " + keyFile + ": " + e.getMessage(), e);
+      throw new LedgerException(LedgerCodes.LEDGER_KEY_INVALID, "cannot create the ledger key " + keyFile + ": " + e.getMessage(), e);
     }
     LedgerKey created = new LedgerKey(pair.getPrivate(), publicKey);
     created.writePublicKey(publicKeyFile);
@@ -113,11 +114,11 @@ public final class LedgerKey {
     } catch (FileAlreadyExistsException e) {
       LedgerPublicKey existing = LedgerPublicKey.load(publicKeyFile);
       if (!existing.keyId().equals(publicKey.keyId())) {
-        throw new LedgerException("LEDGER_KEY_MISMATCH", "the public key " + publicKeyFile + " (key " + existing.keyId()
+        throw new LedgerException(LedgerCodes.LEDGER_KEY_MISMATCH, "the public key " + publicKeyFile + " (key " + existing.keyId()
             + ") is not the public half of the ledger key (key " + publicKey.keyId() + ")");
       }
     } catch (IOException e) {
-      throw new LedgerException("LEDGER_KEY_INVALID", "cannot write the public key " + publicKeyFile + ": " + e.getMessage(), e);
+      throw new LedgerException(LedgerCodes.LEDGER_KEY_INVALID, "cannot write the public key " + publicKeyFile + ": " + e.getMessage(), e);
     }
   }
 
@@ -128,11 +129,11 @@ public final class LedgerKey {
     } catch (UnsupportedOperationException e) {
       return;
     } catch (IOException e) {
-      throw new LedgerException("LEDGER_KEY_INVALID", "cannot read the mode of " + keyFile + ": " + e.getMessage(), e);
+      throw new LedgerException(LedgerCodes.LEDGER_KEY_INVALID, "cannot read the mode of " + keyFile + ": " + e.getMessage(), e);
     }
     for (PosixFilePermission p : permissions) {
       if (p != PosixFilePermission.OWNER_READ && p != PosixFilePermission.OWNER_WRITE) {
-        throw new LedgerException("LEDGER_KEY_INVALID", "the ledger key " + keyFile + " is accessible to others (" + p
+        throw new LedgerException(LedgerCodes.LEDGER_KEY_INVALID, "the ledger key " + keyFile + " is accessible to others (" + p
             + "); it must be mode 0600");
       }
     }

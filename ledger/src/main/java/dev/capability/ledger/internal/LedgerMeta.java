@@ -1,5 +1,6 @@
 package dev.capability.ledger.internal;
 
+import dev.capability.ledger.LedgerCodes;
 import dev.capability.ledger.LedgerException;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -32,7 +33,7 @@ public record LedgerMeta(String ledgerId, String keyId) {
       }
     }
     if (!Schema.FORMAT.equals(meta.get("format")) || meta.get("ledger_id") == null || meta.get("key_id") == null) {
-      throw new LedgerException("LEDGER_CORRUPT", db + " lacks the ledger's format, id or key id in ledger_meta; it was left untouched");
+      throw new LedgerException(LedgerCodes.LEDGER_CORRUPT, db + " lacks the ledger's format, id or key id in ledger_meta; it was left untouched");
     }
     return new LedgerMeta(meta.get("ledger_id"), meta.get("key_id"));
   }

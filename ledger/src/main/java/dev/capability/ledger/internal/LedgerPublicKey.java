@@ -1,5 +1,6 @@
 package dev.capability.ledger.internal;
 
+import dev.capability.ledger.LedgerCodes;
 import dev.capability.ledger.LedgerException;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -53,9 +54,9 @@ public final class LedgerPublicKey {
     try {
       return parse(Files.readString(file, StandardCharsets.US_ASCII), file);
     } catch (NoSuchFileException e) {
-      throw new LedgerException("LEDGER_KEY_MISSING", "the ledger's public key " + file + " does not exist; checkpoints cannot be verified without it");
+      throw new LedgerException(LedgerCodes.LEDGER_KEY_MISSING, "the ledger's public key " + file + " does not exist; checkpoints cannot be verified without it");
     } catch (IOException e) {
-      throw new LedgerException("LEDGER_KEY_INVALID", "cannot read the public key " + file + ": " + e.getMessage(), e);
+      throw new LedgerException(LedgerCodes.LEDGER_KEY_INVALID, "cannot read the public key " + file + ": " + e.getMessage(), e);
     }
   }
 
@@ -64,7 +65,7 @@ public final class LedgerPublicKey {
       PublicKey key = KeyFactory.getInstance("Ed25519").generatePublic(new X509EncodedKeySpec(Pem.decode(text, LABEL, file)));
       return new LedgerPublicKey(key);
     } catch (GeneralSecurityException e) {
-      throw new LedgerException("LEDGER_KEY_INVALID", file + " does not hold an Ed25519 public key", e);
+      throw new LedgerException(LedgerCodes.LEDGER_KEY_INVALID, file + " does not hold an Ed25519 public key", e);
     }
   }
 }

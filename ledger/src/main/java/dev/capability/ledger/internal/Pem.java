@@ -1,5 +1,6 @@
 package dev.capability.ledger.internal;
 
+import dev.capability.ledger.LedgerCodes;
 import dev.capability.ledger.LedgerException;
 import java.nio.file.Path;
 import java.util.Base64;
@@ -21,12 +22,12 @@ final class Pem {
     int from = text.indexOf(begin);
     int to = from < 0 ? -1 : text.indexOf(end, from);
     if (from < 0 || to < 0 || text.indexOf(begin, from + 1) >= 0) {
-      throw new LedgerException("LEDGER_KEY_INVALID", file + " must hold exactly one PEM block '" + label + "'");
+      throw new LedgerException(LedgerCodes.LEDGER_KEY_INVALID, file + " must hold exactly one PEM block '" + label + "'");
     }
     try {
       return Base64.getMimeDecoder().decode(text.substring(from + begin.length(), to));
     } catch (IllegalArgumentException e) {
-      throw new LedgerException("LEDGER_KEY_INVALID", "the '" + label + "' block of " + file + " is not base64", e);
+      throw new LedgerException(LedgerCodes.LEDGER_KEY_INVALID, "the '" + label + "' block of " + file + " is not base64", e);
     }
   }
 }

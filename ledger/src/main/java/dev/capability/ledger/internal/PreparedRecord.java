@@ -1,6 +1,7 @@
 package dev.capability.ledger.internal;
 
 import dev.capability.kernel.api.json.CanonicalJson;
+import dev.capability.ledger.LedgerCodes;
 import dev.capability.ledger.LedgerException;
 import dev.capability.ledger.LedgerRecord;
 import dev.capability.ledger.RecordKind;
@@ -26,7 +27,7 @@ public record PreparedRecord(
     try {
       canonical = CanonicalJson.serialize(record.body());
     } catch (IllegalArgumentException e) {
-      throw new LedgerException("LEDGER_RECORD_INVALID", "the " + record.kind().id() + " record has no canonical JSON form: " + e.getMessage(), e);
+      throw new LedgerException(LedgerCodes.LEDGER_RECORD_INVALID, "the " + record.kind().id() + " record has no canonical JSON form: " + e.getMessage(), e);
     }
     boolean aboutAPlan = record.kind() == RecordKind.APPROVAL || record.kind() == RecordKind.RECEIPT;
     String plan = aboutAPlan ? (String) record.body().get("fingerprint") : null;
@@ -40,12 +41,12 @@ public record PreparedRecord(
       Object all = record.body().get("executionSequences");
       if (all != null) {
         if (!(all instanceof List<?> list)) {
-          throw new LedgerException("LEDGER_RECORD_INVALID", "a receipt's executionSequences must be an array of sequence numbers, was " + all);
+          throw new LedgerException(LedgerCodes.LEDGER_RECORD_INVALID, "a receipt's executionSequences must be an array of sequence numbers, was " + all);
         }
         for (Object value : list) {
           Long sequence = executionSequence(value);
           if (sequence == null) {
-            throw new LedgerException("LEDGER_RECORD_INVALID", "a receipt's executionSequences must not hold null");
+            throw new LedgerException(LedgerCodes.LEDGER_RECORD_INVALID, "a receipt's executionSequences must not hold null");
           }
           executions.add(sequence);
         }
@@ -60,7 +61,7 @@ public record PreparedRecord(
       return null;
     }
     if (!(value instanceof String s) || s.isEmpty()) {
-      throw new LedgerException("LEDGER_RECORD_INVALID", "an " + record.kind().id() + "'s planId must be a non-empty string, was " + value);
+      throw new LedgerException(LedgerCodes.LEDGER_RECORD_INVALID, "an " + record.kind().id() + "'s planId must be a non-empty string, was " + value);
     }
     return s;
   }
@@ -75,6 +76,6 @@ public record PreparedRecord(
     if (value instanceof BigInteger b && b.signum() > 0 && b.bitLength() < 63) {
       return b.longValue();
     }
-    throw new LedgerException("LEDGER_RECORD_INVALID", "a receipt's executionSequence must be a sequence number (an integer from 1) or null, was " + value);
+    throw new LedgerException(LedgerCodes.LEDGER_RECORD_INVALID, "a receipt's executionSequence must be a sequence number (an integer from 1) or null, was " + value);
   }
 }

@@ -1,5 +1,6 @@
 package dev.capability.ledger.internal;
 
+import dev.capability.ledger.LedgerCodes;
 import dev.capability.ledger.LedgerException;
 import dev.capability.ledger.LedgerOptions;
 import java.io.IOException;
@@ -65,16 +66,16 @@ public final class WriterRegistry {
     Path absolute = db.toAbsolutePath().normalize();
     LedgerDatabase.requireSupportedPath(absolute);
     if (Files.isSymbolicLink(absolute)) {
-      throw new LedgerException("LEDGER_PATH_UNSUPPORTED", "the ledger " + absolute + " is a symbolic link; refusing to follow it");
+      throw new LedgerException(LedgerCodes.LEDGER_PATH_UNSUPPORTED, "the ledger " + absolute + " is a symbolic link; refusing to follow it");
     }
     Path parent = absolute.getParent();
     if (parent == null || !Files.isDirectory(parent)) {
-      throw new LedgerException("LEDGER_IO_ERROR", "the directory of the ledger " + absolute + " does not exist");
+      throw new LedgerException(LedgerCodes.LEDGER_IO_ERROR, "the directory of the ledger " + absolute + " does not exist");
     }
     try {
       return parent.toRealPath().resolve(absolute.getFileName());
     } catch (IOException e) {
-      throw new LedgerException("LEDGER_IO_ERROR", "cannot resolve the directory of " + absolute + ": " + e.getMessage(), e);
+      throw new LedgerException(LedgerCodes.LEDGER_IO_ERROR, "cannot resolve the directory of " + absolute + ": " + e.getMessage(), e);
     }
   }
 }

@@ -10,6 +10,7 @@ import dev.capability.kernel.api.ExecutionStatus;
 import dev.capability.kernel.api.backend.ResourceBound;
 import dev.capability.kernel.core.CheckResult;
 import dev.capability.kernel.core.LoadedPolicy;
+import dev.capability.kernel.core.internal.audit.AuditException;
 import dev.capability.kernel.core.internal.backend.BackendRegistry;
 import dev.capability.kernel.core.internal.exec.ExecutablePinner;
 import dev.capability.kernel.core.internal.exec.ExecutableResolver;
@@ -34,6 +35,9 @@ import java.util.OptionalInt;
  * its own run's changes.
  */
 public final class CommandPipeline {
+  /** The request's working directory is not a readable directory. */
+  public static final String WORKING_DIRECTORY_INVALID = "WORKING_DIRECTORY_INVALID";
+
   private final List<Stage> deciding;
   private final List<Stage> launching;
   private final AttestationFactory attestations;
@@ -106,10 +110,10 @@ public final class CommandPipeline {
   }
 
   private ExecutionContext newContext(ExecutionRequest request) {
-    Optional<Path> repository = request.repository().map(r -> directory(r, "REPOSITORY_INVALID", "repository"));
+    Optional<Path> repository = request.repository().map(r -> directory(r, AuditException.REPOSITORY_INVALID, "repository"));
     Path workingDirectory = directory(
         request.workingDirectory().orElse(repository.orElse(hostWorkingDirectory)),
-        "WORKING_DIRECTORY_INVALID", "working directory");
+        WORKING_DIRECTORY_INVALID, "working directory");
     return new ExecutionContext(request, clock.instant(), workingDirectory, repository);
   }
 

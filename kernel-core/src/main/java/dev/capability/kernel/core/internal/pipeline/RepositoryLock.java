@@ -32,6 +32,9 @@ import java.util.concurrent.locks.ReentrantLock;
  * may write. The operating system drops the lock when a JVM dies.
  */
 final class RepositoryLock implements AutoCloseable {
+  /** The turn of a repository could not be taken: its lock file could not be opened or locked. */
+  static final String LOCK_FAILED = "REPOSITORY_LOCK_FAILED";
+
   private static final Map<Path, ReentrantLock> IN_THIS_JVM = new ConcurrentHashMap<>();
 
   private final ReentrantLock local;
@@ -56,7 +59,7 @@ final class RepositoryLock implements AutoCloseable {
     } catch (IOException | RuntimeException e) {
       closeQuietly(channel);
       local.unlock();
-      throw new CapabilityException("REPOSITORY_LOCK_FAILED", "could not take the turn of repository " + repository
+      throw new CapabilityException(LOCK_FAILED, "could not take the turn of repository " + repository
           + " (runs on one repository are audited one at a time): " + e.getMessage(), e);
     }
   }

@@ -10,6 +10,7 @@ import dev.capability.kernel.api.NetworkMode;
 import dev.capability.kernel.api.Sha256;
 import dev.capability.kernel.api.policy.ProjectWriteMode;
 import dev.capability.kernel.api.backend.IsolationCapability;
+import dev.capability.kernel.api.backend.PinnedExecutable;
 import dev.capability.kernel.api.json.CanonicalJson;
 import dev.capability.ledger.LedgerOptions;
 import dev.capability.ledger.LedgerReader;
@@ -83,7 +84,7 @@ public class LedgerBenchmark {
         .decision(decision)
         .policyHash(Sha256.hex("policy".getBytes(StandardCharsets.UTF_8)))
         .policySource("file:/etc/capability/policy.json")
-        .executable(new Attestation.Executable("/usr/share/maven/bin/mvn", Sha256.hex("mvn".getBytes(StandardCharsets.UTF_8)), "proc_fd"))
+        .executable(new Attestation.Executable("/usr/share/maven/bin/mvn", Sha256.hex("mvn".getBytes(StandardCharsets.UTF_8)), PinnedExecutable.Pinning.PROC_FD))
         .backend(new Attestation.Backend("process", Set.of(IsolationCapability.SESSION_TERMINATION),
             Attestation.Backend.Choice.NAMED, "named by the request"))
         .environment(new Attestation.Environment(List.of("HOME", "JAVA_HOME", "LANG", "PATH"), List.of("MAVEN_OPTS")))

@@ -9,6 +9,7 @@ import dev.capability.kernel.api.NetworkMode;
 import dev.capability.kernel.api.Sha256;
 import dev.capability.kernel.api.policy.ProjectWriteMode;
 import dev.capability.kernel.api.backend.IsolationCapability;
+import dev.capability.kernel.api.backend.PinnedExecutable;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -41,7 +42,7 @@ public final class Fixtures {
         .decision(decision)
         .policyHash(POLICY_HASH)
         .policySource("file:/etc/capability/policy.json")
-        .executable(new Attestation.Executable("/usr/bin/" + argv.get(0), Sha256.hex(argv.get(0).getBytes(StandardCharsets.UTF_8)), "proc_fd"))
+        .executable(new Attestation.Executable("/usr/bin/" + argv.get(0), Sha256.hex(argv.get(0).getBytes(StandardCharsets.UTF_8)), PinnedExecutable.Pinning.PROC_FD))
         .backend(new Attestation.Backend("process", Set.of(IsolationCapability.SESSION_TERMINATION),
             Attestation.Backend.Choice.NAMED, "named by the request"))
         .environment(new Attestation.Environment(List.of("HOME", "PATH"), List.of("LANG")))

@@ -11,6 +11,7 @@ import dev.capability.kernel.api.ExecutionResult;
 import dev.capability.kernel.api.ExecutionStatus;
 import dev.capability.kernel.api.NetworkMode;
 import dev.capability.kernel.api.Sha256;
+import dev.capability.kernel.api.backend.PinnedExecutable;
 import dev.capability.kernel.api.policy.ProjectWriteMode;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -48,7 +49,7 @@ class LedgerCommandTest {
         .policyHash(Sha256.hex(new byte[0]))
         .policySource("code")
         .executable(status == ExecutionStatus.DENIED ? null
-            : new Attestation.Executable("/usr/bin/" + argv.get(0), Sha256.hex(new byte[1]), "proc_fd"))
+            : new Attestation.Executable("/usr/bin/" + argv.get(0), Sha256.hex(new byte[1]), PinnedExecutable.Pinning.PROC_FD))
         .backend(status == ExecutionStatus.DENIED ? null
             : new Attestation.Backend("process", Set.of(), Attestation.Backend.Choice.NAMED, "named by the request"))
         .environment(new Attestation.Environment(List.of("PATH"), List.of()))

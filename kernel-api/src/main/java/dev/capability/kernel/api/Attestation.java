@@ -6,7 +6,6 @@ import dev.capability.kernel.api.policy.ProjectWriteMode;
 import java.time.Instant;
 import java.util.Collections;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
@@ -35,8 +34,8 @@ public record Attestation(
     Executable executable,
     Backend backend,
     Environment environment,
-    String network,
-    String projectWrites,
+    NetworkMode network,
+    ProjectWriteMode projectWrites,
     WriteBoundaries writeBoundaries,
     List<String> createdScopeRoots,
     Map<String, String> toolConfiguration,
@@ -105,8 +104,8 @@ public record Attestation(
     private Executable executable;
     private Backend backend;
     private Environment environment = new Environment(List.of(), List.of());
-    private String network;
-    private String projectWrites;
+    private NetworkMode network;
+    private ProjectWriteMode projectWrites;
     private WriteBoundaries writeBoundaries;
     private List<String> createdScopeRoots = List.of();
     private Map<String, String> toolConfiguration = Map.of();
@@ -183,15 +182,15 @@ public record Attestation(
       return this;
     }
 
-    /** The network the command got, written as {@code none} or {@code host}. */
+    /** The network the command got; in JSON {@code none} or {@code host}. */
     public Builder network(NetworkMode network) {
-      this.network = network == null ? null : network.name().toLowerCase(Locale.ROOT);
+      this.network = network;
       return this;
     }
 
-    /** Whether the command could write the repository, written as {@code read-only} or {@code scoped}. */
+    /** Whether the command could write the repository; in JSON {@code read-only} or {@code scoped}. */
     public Builder projectWrites(ProjectWriteMode projectWrites) {
-      this.projectWrites = projectWrites == null ? null : projectWrites.name().toLowerCase(Locale.ROOT).replace('_', '-');
+      this.projectWrites = projectWrites;
       return this;
     }
 
@@ -294,10 +293,19 @@ public record Attestation(
     }
   }
 
-  /** The resolved executable: canonical path, SHA-256 of the bytes that ran, and how they were pinned. */
-  public record Executable(String path, String sha256, String pinning) {
+  /**
+   * The resolved executable: canonical path, SHA-256 of the bytes that ran, and how they were
+   * pinned (in JSON in lower case, {@code proc_fd}).
+   */
+  public record Executable(String path, String sha256, PinnedExecutable.Pinning pinning) {
+    public Executable {
+      Objects.requireNonNull(path, "path");
+      Objects.requireNonNull(sha256, "sha256");
+      Objects.requireNonNull(pinning, "pinning");
+    }
+
     public static Executable of(PinnedExecutable p) {
-      return new Executable(p.path().toString(), p.sha256(), p.pinning().name().toLowerCase(java.util.Locale.ROOT));
+      return new Executable(p.path().toString(), p.sha256(), p.pinning());
     }
   }
 

@@ -82,7 +82,7 @@ public final class AttestationJson {
       Map<String, Object> executable = new LinkedHashMap<>();
       executable.put("path", a.executable().path());
       executable.put("sha256", a.executable().sha256());
-      executable.put("pinning", a.executable().pinning());
+      executable.put("pinning", pinningName(a.executable().pinning()));
       m.put("executable", executable);
     }
     if (a.backend() == null) {
@@ -111,8 +111,8 @@ public final class AttestationJson {
       environment.put("accepted", sorted(a.environment().accepted()));
     }
     m.put("environment", environment);
-    m.put("network", a.network());
-    m.put("projectWrites", a.projectWrites());
+    m.put("network", networkName(a.network()));
+    m.put("projectWrites", projectWritesName(a.projectWrites()));
     Map<String, Object> boundaries = new LinkedHashMap<>();
     boundaries.put("operator", a.writeBoundaries().operator());
     boundaries.put("contract", a.writeBoundaries().contract());
@@ -164,6 +164,19 @@ public final class AttestationJson {
     m.put("outputLimitHit", a.outputLimitHit());
     m.put("exitCode", a.exitCode());
     return m;
+  }
+
+  // The JSON spellings of the enum components; fromJson accepts exactly these.
+  private static String networkName(NetworkMode network) {
+    return network.name().toLowerCase(Locale.ROOT);
+  }
+
+  private static String projectWritesName(ProjectWriteMode projectWrites) {
+    return projectWrites.name().toLowerCase(Locale.ROOT).replace('_', '-');
+  }
+
+  private static String pinningName(PinnedExecutable.Pinning pinning) {
+    return pinning.name().toLowerCase(Locale.ROOT);
   }
 
   private static List<String> sorted(List<String> names) {
@@ -354,8 +367,8 @@ public final class AttestationJson {
           .backend(backend == null ? null : backend(backend.exactly(List.of("id", "capabilities", "choice", "reason"), List.of("versions"))))
           .environment(new Attestation.Environment(environment.strings("inherited"), environment.strings("set"),
               environment.stringsOrEmpty("requested"), environment.stringsOrEmpty("accepted")))
-          .network(constant("network", NetworkMode.class, mode -> mode.name().toLowerCase(Locale.ROOT)))
-          .projectWrites(constant("projectWrites", ProjectWriteMode.class, mode -> mode.name().toLowerCase(Locale.ROOT).replace('_', '-')))
+          .network(constant("network", NetworkMode.class, AttestationJson::networkName))
+          .projectWrites(constant("projectWrites", ProjectWriteMode.class, AttestationJson::projectWritesName))
           .writeBoundaries(new Attestation.WriteBoundaries(boundaries.stringsOrNull("operator"), boundaries.stringsOrNull("contract"),
               boundaries.stringsOrNull("phase"), boundaries.stringsOrNull("correction")))
           .createdScopeRoots(strings("createdScopeRoots"))
@@ -391,9 +404,8 @@ public final class AttestationJson {
     }
 
     private static Attestation.Executable executable(JsonObject executable) {
-      PinnedExecutable.Pinning pinning =
-          executable.constant("pinning", PinnedExecutable.Pinning.class, p -> p.name().toLowerCase(Locale.ROOT));
-      return new Attestation.Executable(executable.string("path"), executable.string("sha256"), pinning.name().toLowerCase(Locale.ROOT));
+      return new Attestation.Executable(executable.string("path"), executable.string("sha256"),
+          executable.constant("pinning", PinnedExecutable.Pinning.class, AttestationJson::pinningName));
     }
 
     private static Attestation.Backend backend(JsonObject backend) {

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import dev.capability.kernel.api.backend.IsolationCapability;
+import dev.capability.kernel.api.backend.PinnedExecutable;
 import dev.capability.kernel.api.json.CanonicalJson;
 import dev.capability.kernel.api.policy.ProjectWriteMode;
 import java.time.Instant;
@@ -92,7 +93,8 @@ class AttestationJsonProperties {
   }
 
   private static Arbitrary<Attestation.Executable> executables() {
-    return Combinators.combine(texts(), hex()).as((path, sha) -> new Attestation.Executable("/" + path, sha, "proc_fd"));
+    return Combinators.combine(texts(), hex(), Arbitraries.of(PinnedExecutable.Pinning.class))
+        .as((path, sha, pinning) -> new Attestation.Executable("/" + path, sha, pinning));
   }
 
   private static Arbitrary<Attestation.Backend> backends() {

@@ -3,10 +3,12 @@ package dev.capability.kernel.api;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.capability.kernel.api.backend.PinnedExecutable;
 import dev.capability.kernel.api.json.CanonicalJson;
 import dev.capability.kernel.api.policy.ProjectWriteMode;
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 
@@ -34,18 +36,55 @@ class AttestationJsonTest {
   }
 
   @Test
-  void theBuilderFillsWhatDoesNotApplyAndWritesEnumsInTheirJsonSpelling() {
+  void theBuilderFillsWhatDoesNotApply() {
     Attestation attestation = minimal().projectWrites(ProjectWriteMode.SCOPED).build();
 
-    assertThat(attestation.network()).isEqualTo("none");
-    assertThat(attestation.projectWrites()).isEqualTo("scoped");
-    assertThat(minimal().build().projectWrites()).isEqualTo("read-only");
+    assertThat(attestation.network()).isEqualTo(NetworkMode.NONE);
+    assertThat(attestation.projectWrites()).isEqualTo(ProjectWriteMode.SCOPED);
     assertThat(attestation.executable()).isNull();
     assertThat(attestation.exitCode()).isNull();
     assertThat(attestation.changes()).isEmpty();
     assertThat(attestation.secrets()).isEqualTo(Attestation.SecretScan.none());
     assertThat(attestation.stdout()).isEqualTo(Attestation.Stream.of(CapturedOutput.empty()));
     assertThat(attestation.decision().argIndex()).isEqualTo(1);
+  }
+
+  @Test
+  void everyEnumComponentIsWrittenInItsDocumentedSpellingAndReadBackAsTheSameConstant() {
+    Map<NetworkMode, String> networks = Map.of(NetworkMode.NONE, "none", NetworkMode.HOST, "host");
+    Map<ProjectWriteMode, String> writes = Map.of(ProjectWriteMode.READ_ONLY, "read-only", ProjectWriteMode.SCOPED, "scoped");
+    Map<PinnedExecutable.Pinning, String> pinnings = Map.of(PinnedExecutable.Pinning.PROC_FD, "proc_fd");
+    assertThat(networks).containsOnlyKeys(NetworkMode.values());
+    assertThat(writes).containsOnlyKeys(ProjectWriteMode.values());
+    assertThat(pinnings).containsOnlyKeys(PinnedExecutable.Pinning.values());
+
+    for (NetworkMode network : NetworkMode.values()) {
+      for (ProjectWriteMode write : ProjectWriteMode.values()) {
+        for (PinnedExecutable.Pinning pinning : PinnedExecutable.Pinning.values()) {
+          Attestation attestation = minimal().network(network).projectWrites(write)
+              .executable(new Attestation.Executable("/usr/bin/rm", "c".repeat(64), pinning)).build();
+
+          String json = json(attestation);
+
+          assertThat(json).contains("\"network\":\"" + networks.get(network) + "\"",
+              "\"projectWrites\":\"" + writes.get(write) + "\"", "\"pinning\":\"" + pinnings.get(pinning) + "\"");
+          assertThat(AttestationJson.fromJson(json)).isEqualTo(attestation);
+        }
+      }
+    }
+  }
+
+  @Test
+  void refusesAnEnumComponentOutsideItsValuesNamingTheMember() {
+    String json = json(minimal().executable(new Attestation.Executable("/usr/bin/rm", "c".repeat(64), PinnedExecutable.Pinning.PROC_FD)).build());
+
+    assertInvalid(json.replace("\"network\":\"none\"", "\"network\":\"NONE\""), "JSON pointer \"/network\" must be one of [none, host]");
+    assertInvalid(json.replace("\"network\":\"none\"", "\"network\":7"), "JSON pointer \"/network\" must be a string");
+    assertInvalid(json.replace("\"projectWrites\":\"read-only\"", "\"projectWrites\":\"read_only\""),
+        "JSON pointer \"/projectWrites\" must be one of [read-only, scoped]");
+    assertInvalid(json.replace("\"projectWrites\":\"read-only\"", "\"projectWrites\":null"), "JSON pointer \"/projectWrites\" must be a string");
+    assertInvalid(json.replace("\"pinning\":\"proc_fd\"", "\"pinning\":\"path\""), "JSON pointer \"/executable/pinning\" must be one of [proc_fd]");
+    assertInvalid(json.replace("\"pinning\":\"proc_fd\"", "\"pinning\":\"PROC_FD\""), "JSON pointer \"/executable/pinning\" must be one of [proc_fd]");
   }
 
   @Test
@@ -59,7 +98,7 @@ class AttestationJsonTest {
     Attestation attestation = minimal()
         .status(ExecutionStatus.COMPLETED)
         .decision(Decision.allow("operator", "executables.rm"))
-        .executable(new Attestation.Executable("/usr/bin/rm", "c".repeat(64), "proc_fd"))
+        .executable(new Attestation.Executable("/usr/bin/rm", "c".repeat(64), PinnedExecutable.Pinning.PROC_FD))
         .backend(new Attestation.Backend("bwrap", Set.of(), Attestation.Backend.Choice.STRONGEST_SANDBOX, "strongest"))
         .exitCode(0)
         .build();

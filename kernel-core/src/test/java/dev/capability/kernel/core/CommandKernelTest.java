@@ -14,6 +14,7 @@ import dev.capability.kernel.api.ExecutionStatus;
 import dev.capability.kernel.api.NetworkMode;
 import dev.capability.kernel.api.Sha256;
 import dev.capability.kernel.api.backend.IsolationCapability;
+import dev.capability.kernel.api.backend.PinnedExecutable;
 import dev.capability.kernel.api.policy.ExecutableRule;
 import dev.capability.kernel.api.policy.ExecutionPolicy;
 import dev.capability.kernel.core.internal.audit.AuditException;
@@ -54,7 +55,7 @@ class CommandKernelTest {
       Attestation a = result.attestation();
       assertThat(a.executable().path()).isEqualTo(tool.toString());
       assertThat(a.executable().sha256()).isEqualTo(Sha256.hex(Files.readAllBytes(tool)));
-      assertThat(a.executable().pinning()).isEqualTo("proc_fd");
+      assertThat(a.executable().pinning()).isEqualTo(PinnedExecutable.Pinning.PROC_FD);
       assertThat(a.backend().id()).isEqualTo("process");
       assertThat(a.exitCode()).isEqualTo(3);
       assertThat(a.stdout().sha256()).isEqualTo(Sha256.hex("a b||\n".getBytes()));

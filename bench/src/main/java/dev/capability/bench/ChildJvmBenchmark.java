@@ -10,6 +10,7 @@ import dev.capability.capability.runtime.ExecutionReceipt;
 import dev.capability.backend.bwrap.BwrapBackendProvider;
 import dev.capability.capability.runtime.internal.exec.ChildJvmExecutor;
 import dev.capability.capability.runtime.internal.exec.HostRequest;
+import dev.capability.kernel.api.Attestation;
 import dev.capability.kernel.api.backend.BackendConfig;
 import dev.capability.kernel.api.backend.ExecutionBackend;
 import dev.capability.kernel.api.policy.ExecutableRule;
@@ -163,8 +164,9 @@ public class ChildJvmBenchmark {
     bwrapSharedCds = runtime(new ChildJvmExecutor("bwrap", false, List.of(sharedBwrap), project, Optional.of(hostArchive)));
     ExecutionReceipt attested = bwrapCds.run(hello, INPUT);
     requireGreeting(attested);
-    if (!attested.attestation().orElse("").contains("-XX:SharedArchiveFile=" + hostArchive)) {
-      throw new IllegalStateException("the attested argv does not name the archive: " + attested.attestation());
+    List<String> attestedArgv = attested.attestation().map(Attestation::argv).orElse(List.of());
+    if (!attestedArgv.contains("-XX:SharedArchiveFile=" + hostArchive)) {
+      throw new IllegalStateException("the attested argv does not name the archive: " + attestedArgv);
     }
   }
 

@@ -1,5 +1,6 @@
 package dev.capability.capability.runtime;
 
+import dev.capability.kernel.api.Attestation;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -21,7 +22,7 @@ public record CapabilityResult(
     Optional<String> output,
     Optional<String> failure,
     boolean boundaryApplied,
-    Optional<String> attestation,
+    Optional<Attestation> attestation,
     List<HookOutcome> hooks,
     List<Effect> usedEffects) {
   public CapabilityResult {

@@ -50,7 +50,7 @@ final class EvidenceRecorder implements CapabilityEventListener {
   @Override
   public void launchFinished(CapabilityRequest request, CapabilityResult result) {
     if (result.attestation().isPresent()) {
-      executions.add(store.recordExecution(new ExecutionRecord(ExecutionReceipts.object(result.attestation().get()))));
+      executions.add(store.recordExecution(ExecutionRecord.of(result.attestation().get())));
     }
   }
 

@@ -1,5 +1,6 @@
 package dev.capability.capability.runtime;
 
+import dev.capability.kernel.api.Attestation;
 import dev.capability.kernel.api.Sha256;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
@@ -23,7 +24,9 @@ import java.util.Optional;
  *     observes nothing
  * @param executorId the executor that ran it, or would have
  * @param boundaryApplied whether an isolation boundary applied; {@code false} for in-process runs
- * @param attestation the kernel's attestation of the launch, when there was one
+ * @param attestation the kernel's attestation of the launch, when there was one; {@link
+ *     ExecutionReceipts#toJson} writes it in its JSON form ({@link
+ *     dev.capability.kernel.api.AttestationJson#toMap})
  * @param hooks the lifecycle steps in the order they ran, as reported from inside the boundary
  *     (the capability's own code shares that boundary, so these are its claims, not the host's
  *     observations)
@@ -44,7 +47,7 @@ public record ExecutionReceipt(
     List<Effect> usedEffects,
     String executorId,
     boolean boundaryApplied,
-    Optional<String> attestation,
+    Optional<Attestation> attestation,
     List<HookOutcome> hooks,
     ExecutionOutcome outcome,
     String code,

@@ -1,8 +1,6 @@
 package dev.capability.capability.runtime;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.core.type.TypeReference;
-import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.capability.kernel.api.AttestationJson;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -10,14 +8,13 @@ import java.util.Objects;
 
 /** The JSON form of receipts, and stores that change what reaches another store. */
 public final class ExecutionReceipts {
-  private static final ObjectMapper JSON = new ObjectMapper();
-
   private ExecutionReceipts() {}
 
   /**
    * The receipt as a JSON object of plain maps, lists, strings, numbers and booleans (what {@code
    * CanonicalJson} accepts). {@code fingerprint} and {@code status} come first; {@code attestation}
-   * is the kernel's attestation as an object, or null; {@code output} is null when there was none.
+   * is the kernel's attestation as an object ({@link AttestationJson#toMap}), or null; {@code
+   * output} is null when there was none.
    */
   public static Map<String, Object> toJson(ExecutionReceipt receipt) {
     Objects.requireNonNull(receipt, "receipt");
@@ -40,7 +37,7 @@ public final class ExecutionReceipts {
         receipt.hooks().stream()
             .map(hook -> Map.<String, Object>of("hook", hook.hook(), "status", hook.status().name(), "detail", hook.detail()))
             .toList());
-    json.put("attestation", receipt.attestation().map(ExecutionReceipts::object).orElse(null));
+    json.put("attestation", receipt.attestation().map(AttestationJson::toMap).orElse(null));
     json.put("startedAt", receipt.startedAt().toString());
     json.put("finishedAt", receipt.finishedAt().toString());
     return json;
@@ -54,14 +51,5 @@ public final class ExecutionReceipts {
 
   private static List<Map<String, Object>> effects(List<Effect> effects) {
     return effects.stream().map(Effect::toCanonical).toList();
-  }
-
-  static Map<String, Object> object(String json) {
-    try {
-      return JSON.readValue(json, new TypeReference<Map<String, Object>>() {});
-    } catch (JsonProcessingException e) {
-      // Attestations are produced by the kernel in this JVM; one that does not parse is a defect.
-      throw new IllegalStateException("the attestation is not a JSON object", e);
-    }
   }
 }

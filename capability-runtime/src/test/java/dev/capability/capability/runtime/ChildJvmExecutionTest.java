@@ -4,8 +4,16 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.capability.backend.bwrap.BwrapBackendProvider;
 import dev.capability.backend.tck.BackendGate;
+import dev.capability.capability.runtime.internal.exec.CapabilityHost;
 import dev.capability.capability.runtime.internal.exec.ChildJvmExecutor;
+import dev.capability.kernel.api.Attestation;
+import dev.capability.kernel.api.AttestationJson;
+import dev.capability.kernel.api.ExecutionStatus;
+import dev.capability.kernel.api.NetworkMode;
 import dev.capability.kernel.api.backend.BackendConfig;
+import dev.capability.kernel.api.backend.PinnedExecutable;
+import dev.capability.kernel.api.json.CanonicalJson;
+import dev.capability.kernel.api.policy.ProjectWriteMode;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
@@ -61,7 +69,7 @@ class ChildJvmExecutionTest {
   }
 
   @Test
-  void runsInABwrapSandboxAndRecordsTheKernelAttestation() throws IOException {
+  void runsInABwrapSandboxAndRecordsTheKernelAttestationTyped() throws IOException {
     CapabilityPackage pkg = pkg("hello", "context.log(\"hello from the child\"); return \"{\\\"echo\\\":\" + in + \"}\";", "{}");
     List<ExecutionReceipt> stored = new ArrayList<>();
 
@@ -71,12 +79,22 @@ class ChildJvmExecutionTest {
     assertThat(receipt.output()).contains("{\"echo\":{\"text\":\"hi\"}}");
     assertThat(receipt.boundaryApplied()).isTrue();
     assertThat(receipt.executorId()).isEqualTo("child-jvm");
-    assertThat(receipt.attestation()).hasValueSatisfying(a -> assertThat(a).contains("bwrap"));
+    Attestation attestation = receipt.attestation().orElseThrow();
+    assertThat(attestation.status()).isEqualTo(ExecutionStatus.COMPLETED);
+    assertThat(attestation.argv().get(0)).isEqualTo(Path.of(System.getProperty("java.home"), "bin", "java").toRealPath().toString());
+    assertThat(attestation.argv()).contains(CapabilityHost.class.getName());
+    assertThat(attestation.network()).as("nothing granted network.connect").isEqualTo(NetworkMode.NONE);
+    assertThat(attestation.projectWrites()).as("nothing granted filesystem.write").isEqualTo(ProjectWriteMode.READ_ONLY);
+    assertThat(attestation.executable().pinning()).isEqualTo(PinnedExecutable.Pinning.PROC_FD);
+    assertThat(attestation.backend().id()).isEqualTo("bwrap");
     assertThat(receipt.hooks()).extracting(HookOutcome::hook).containsExactly("execute", "verify");
     assertThat(stored).containsExactly(receipt);
     Map<String, Object> json = ExecutionReceipts.toJson(receipt);
     assertThat(json).containsEntry("fingerprint", receipt.planFingerprint()).containsEntry("status", "SUCCEEDED");
-    assertThat(json.get("attestation")).asInstanceOf(InstanceOfAssertFactories.MAP).containsKey("backend");
+    assertThat(json.get("attestation")).asInstanceOf(InstanceOfAssertFactories.MAP)
+        .containsEntry("status", "COMPLETED").containsEntry("network", "none").containsEntry("projectWrites", "read-only");
+    assertThat(AttestationJson.fromJson(CanonicalJson.serialize(json.get("attestation"))))
+        .as("the receipt's JSON form reads back as the same attestation").isEqualTo(attestation);
   }
 
   @Test

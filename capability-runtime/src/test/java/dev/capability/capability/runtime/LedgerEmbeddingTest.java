@@ -6,8 +6,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.capability.backend.bwrap.BwrapBackendProvider;
 import dev.capability.backend.tck.BackendGate;
 import dev.capability.capability.runtime.internal.exec.ChildJvmExecutor;
+import dev.capability.kernel.api.AttestationJson;
 import dev.capability.kernel.api.CapabilityException;
 import dev.capability.kernel.api.backend.BackendConfig;
+import dev.capability.kernel.api.json.CanonicalJson;
 import dev.capability.kernel.api.store.ApprovalRecord;
 import dev.capability.kernel.api.store.CapabilityEvidenceStore;
 import dev.capability.kernel.api.store.ExecutionRecord;
@@ -161,6 +163,8 @@ class LedgerEmbeddingTest {
     assertThat((List<?>) stored.body().get("executionSequences")).singleElement()
         .satisfies(sequence -> assertThat(((Number) sequence).longValue()).isEqualTo(execution.sequence()));
     assertThat(stored.body().get("attestation")).as("the receipt's attestation is the linked execution's").isEqualTo(execution.body());
+    assertThat(AttestationJson.fromJson(CanonicalJson.serialize(execution.body())))
+        .as("the ledger holds the receipt's attestation in its JSON form").isEqualTo(receipt.attestation().orElseThrow());
     assertThat(List.of(plan, approval, execution, stored)).allSatisfy(entry -> assertThat(entry.hashMatches()).isTrue());
     assertThat(approval.prevHash()).isEqualTo(plan.hash());
     assertThat(execution.prevHash()).isEqualTo(approval.hash());

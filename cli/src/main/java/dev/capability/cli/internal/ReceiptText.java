@@ -1,20 +1,15 @@
 package dev.capability.cli.internal;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.capability.capability.runtime.Effect;
 import dev.capability.capability.runtime.ExecutionOutcome;
 import dev.capability.capability.runtime.ExecutionReceipt;
-import java.io.IOException;
+import dev.capability.kernel.api.Attestation;
 import java.io.PrintStream;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 
 /** The plain-text receipt of {@code capability run}: what ran, inside which boundary, and which effects, in words. */
 final class ReceiptText {
-  private static final ObjectMapper JSON = new ObjectMapper();
-
   private final PrintStream out;
 
   ReceiptText(PrintStream out) {
@@ -48,23 +43,14 @@ final class ReceiptText {
     if (!receipt.boundaryApplied()) {
       return executor + ", no isolation boundary: the code ran with the host's full authority";
     }
-    Optional<JsonNode> backend = receipt.attestation().flatMap(ReceiptText::backend);
+    Optional<Attestation.Backend> backend = receipt.attestation().map(Attestation::backend);
     if (backend.isEmpty()) {
       return executor + ", inside an isolation boundary";
     }
-    List<String> capabilities = new ArrayList<>();
-    backend.get().path("capabilities").forEach(c -> capabilities.add(c.asText()));
-    return executor + " under the " + backend.get().path("id").asText() + " backend"
+    // Sorted by name, as the attestation's JSON form lists them.
+    List<String> capabilities = backend.get().capabilities().stream().map(Enum::name).sorted().toList();
+    return executor + " under the " + backend.get().id() + " backend"
         + (capabilities.isEmpty() ? " (no isolation capabilities)" : " (" + String.join(", ", capabilities) + ")");
-  }
-
-  private static Optional<JsonNode> backend(String attestation) {
-    try {
-      JsonNode backend = JSON.readTree(attestation).path("backend");
-      return backend.isObject() ? Optional.of(backend) : Optional.empty();
-    } catch (IOException e) {
-      return Optional.empty();
-    }
   }
 
   private static String effects(List<Effect> effects) {

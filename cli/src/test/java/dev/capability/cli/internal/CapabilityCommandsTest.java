@@ -2,13 +2,21 @@ package dev.capability.cli.internal;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.capability.backend.bwrap.BwrapBackendProvider;
 import dev.capability.backend.tck.BackendGate;
 import dev.capability.capability.runtime.TestPackages;
+import dev.capability.kernel.api.Attestation;
+import dev.capability.kernel.api.AttestationJson;
+import dev.capability.kernel.api.ExecutionStatus;
+import dev.capability.kernel.api.NetworkMode;
 import dev.capability.kernel.api.backend.BackendConfig;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -43,12 +51,18 @@ class CapabilityCommandsTest {
   }
 
   @Test
-  void runsHelloInTheSandboxedChildJvmByDefault() {
+  void runsHelloInTheSandboxedChildJvmByDefault() throws Exception {
     BWRAP.backend();
     CliRunner.Outcome outcome = CliRunner.run("run", HELLO, "--input", INPUT, "--no-ledger", "--json");
 
     assertThat(outcome.exitCode()).as(outcome.out() + outcome.err()).isZero();
     assertThat(outcome.out()).contains("\"executor\":\"child-jvm\"").contains("\"boundaryApplied\":true").contains("Hello, Ada!");
+    JsonNode attestation = new ObjectMapper().readTree(outcome.out()).get("attestation");
+    assertThat(attestation.isObject()).as("the receipt embeds the attestation as an object").isTrue();
+    assertThat(attestation.get("network").asText()).isEqualTo("none");
+    Attestation read = AttestationJson.fromJson(attestation.toString());
+    assertThat(read.network()).isEqualTo(NetworkMode.NONE);
+    assertThat(read.status()).isEqualTo(ExecutionStatus.COMPLETED);
   }
 
   @Test
@@ -77,6 +91,9 @@ class CapabilityCommandsTest {
     assertThat(outcome.exitCode()).as(outcome.out() + outcome.err()).isZero();
     assertThat(outcome.out()).containsPattern("boundary: executor child-jvm under the bwrap backend \\([A-Z_, ]+\\)\n")
         .contains("recorded: no (--no-ledger)\n");
+    Matcher capabilities = Pattern.compile("under the bwrap backend \\(([A-Z_, ]+)\\)").matcher(outcome.out());
+    assertThat(capabilities.find()).isTrue();
+    assertThat(List.of(capabilities.group(1).split(", "))).as("by name, as the attestation lists them").isSorted().hasSizeGreaterThan(1);
   }
 
   @Test

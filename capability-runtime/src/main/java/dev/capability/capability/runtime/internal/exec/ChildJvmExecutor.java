@@ -13,7 +13,6 @@ import dev.capability.capability.runtime.ExecutorIdentity;
 import dev.capability.capability.runtime.Hook;
 import dev.capability.capability.runtime.HookOutcome;
 import dev.capability.kernel.api.Attestation;
-import dev.capability.kernel.api.AttestationJson;
 import dev.capability.kernel.api.BackendUnavailableException;
 import dev.capability.kernel.api.CapabilityException;
 import dev.capability.kernel.api.ExecutionRequest;
@@ -343,7 +342,7 @@ public final class ChildJvmExecutor implements Executor {
               + (result.status() == ExecutionStatus.DENIED ? " " + result.decision().code() + ": " + result.decision().message() : "")
               + (result.failureMessage() == null ? "" : ": " + result.failureMessage()) + "); nothing ran");
     }
-    Optional<String> attestation = Optional.of(JSON.writeValueAsString(AttestationJson.toMap(result.attestation())));
+    Optional<Attestation> attestation = Optional.of(result.attestation());
     List<Effect> used = usedWrites(request.granted(), result.attestation().changes());
     if (!result.succeeded()) {
       String why =
@@ -375,7 +374,7 @@ public final class ChildJvmExecutor implements Executor {
         .toList();
   }
 
-  private CapabilityResult fromResponse(String stdout, Optional<String> attestation, List<Effect> used) throws IOException {
+  private CapabilityResult fromResponse(String stdout, Optional<Attestation> attestation, List<Effect> used) throws IOException {
     JsonNode response = JSON.readTree(stdout);
     if (response == null || !response.isObject()) {
       throw new IOException("the response is not a JSON object");

@@ -8,7 +8,6 @@ import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -45,7 +44,7 @@ public class PolicyDecisionBenchmark {
       List.of("rm", "-rf", "/"));
 
   private LoadedPolicy policy;
-  private final Optional<Path> workspace = Optional.of(Path.of("/work/repo"));
+  private final Path workspace = Path.of("/work/repo");
 
   @Setup
   public void setUp() throws IOException {

@@ -1,6 +1,7 @@
 package dev.capability.acquire;
 
 import dev.capability.kernel.api.CapabilityException;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Acquisition could not start or could not finish: malformed coordinates, an unusable source, a
@@ -14,7 +15,7 @@ public class AcquisitionRefusedException extends CapabilityException {
     super(code, message);
   }
 
-  public AcquisitionRefusedException(String code, String message, Throwable cause) {
+  public AcquisitionRefusedException(String code, String message, @Nullable Throwable cause) {
     super(code, message, cause);
   }
 }

@@ -4,6 +4,7 @@ import java.net.Inet4Address;
 import java.net.Inet6Address;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Sorts an IP address into public, loopback or private (every other address a public index or
@@ -70,7 +71,7 @@ public enum AddressClass {
     return nonPublic ? PRIVATE : PUBLIC;
   }
 
-  private static InetAddress embeddedIpv4(byte[] b) {
+  private static @Nullable InetAddress embeddedIpv4(byte[] b) {
     boolean mapped = allZero(b, 0, 10) && (b[10] & 0xff) == 0xff && (b[11] & 0xff) == 0xff;
     boolean compatible = allZero(b, 0, 12) && !(allZero(b, 12, 15) && (b[15] == 0 || b[15] == 1));
     boolean nat64 = (b[0] & 0xff) == 0x00 && (b[1] & 0xff) == 0x64 && (b[2] & 0xff) == 0xff && (b[3] & 0xff) == 0x9b && allZero(b, 4, 12);

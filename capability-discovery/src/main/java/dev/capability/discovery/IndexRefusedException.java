@@ -1,6 +1,7 @@
 package dev.capability.discovery;
 
 import dev.capability.kernel.api.CapabilityException;
+import org.jspecify.annotations.Nullable;
 
 /** An index document, URL or query was refused; {@link #code()} is one of {@link DiscoveryCodes}. */
 public class IndexRefusedException extends CapabilityException {
@@ -10,7 +11,7 @@ public class IndexRefusedException extends CapabilityException {
     super(code, message);
   }
 
-  public IndexRefusedException(String code, String message, Throwable cause) {
+  public IndexRefusedException(String code, String message, @Nullable Throwable cause) {
     super(code, message, cause);
   }
 }

@@ -5,4 +5,7 @@
  * <p>Start with {@link dev.capability.discovery.IndexFederation#traverse} and
  * {@link dev.capability.discovery.IndexSearch#search}.
  */
+@NullMarked
 package dev.capability.discovery;
+
+import org.jspecify.annotations.NullMarked;

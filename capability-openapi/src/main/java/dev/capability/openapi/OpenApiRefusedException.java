@@ -1,6 +1,7 @@
 package dev.capability.openapi;
 
 import dev.capability.kernel.api.CapabilityException;
+import org.jspecify.annotations.Nullable;
 
 /** An OpenAPI document was refused; {@link #code()} is one of {@link OpenApiCodes}. */
 public class OpenApiRefusedException extends CapabilityException {
@@ -10,7 +11,7 @@ public class OpenApiRefusedException extends CapabilityException {
     super(code, message);
   }
 
-  public OpenApiRefusedException(String code, String message, Throwable cause) {
+  public OpenApiRefusedException(String code, String message, @Nullable Throwable cause) {
     super(code, message, cause);
   }
 }

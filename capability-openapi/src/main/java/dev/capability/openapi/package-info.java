@@ -6,4 +6,7 @@
  *
  * <p>Start with {@link dev.capability.openapi.OpenApiImport#read}.
  */
+@NullMarked
 package dev.capability.openapi;
+
+import org.jspecify.annotations.NullMarked;

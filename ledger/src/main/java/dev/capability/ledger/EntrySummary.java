@@ -2,6 +2,7 @@ package dev.capability.ledger;
 
 import java.util.List;
 import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 
 /**
  * One line of {@code ledger list}: the columns people query. Columns that do not apply to the
@@ -27,16 +28,16 @@ public record EntrySummary(
     long sequence,
     RecordKind kind,
     String recordedAt,
-    String status,
-    Integer exitCode,
-    String executable,
-    String backend,
-    String policyHash,
-    List<String> argv,
-    String planFingerprint,
-    String coordinates,
-    String sha256,
-    String decisionCode) {
+    @Nullable String status,
+    @Nullable Integer exitCode,
+    @Nullable String executable,
+    @Nullable String backend,
+    @Nullable String policyHash,
+    @Nullable List<String> argv,
+    @Nullable String planFingerprint,
+    @Nullable String coordinates,
+    @Nullable String sha256,
+    @Nullable String decisionCode) {
   public EntrySummary {
     Objects.requireNonNull(kind, "kind");
     Objects.requireNonNull(recordedAt, "recordedAt");

@@ -2,6 +2,7 @@ package dev.capability.ledger;
 
 import java.util.Map;
 import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 
 /**
  * One stored record, as {@code ledger show} prints it.
@@ -16,7 +17,7 @@ import java.util.Objects;
  * @param body the record's body
  */
 public record LedgerEntry(
-    long sequence, RecordKind kind, String recordedAt, String prevHash, String hash, boolean hashMatches, Map<String, Object> body) {
+    long sequence, RecordKind kind, String recordedAt, String prevHash, String hash, boolean hashMatches, Map<String, @Nullable Object> body) {
   public LedgerEntry {
     Objects.requireNonNull(kind, "kind");
     Objects.requireNonNull(recordedAt, "recordedAt");

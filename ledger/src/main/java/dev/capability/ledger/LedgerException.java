@@ -1,6 +1,7 @@
 package dev.capability.ledger;
 
 import dev.capability.kernel.api.CapabilityException;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The ledger could not do what was asked: the file is not a ledger or is damaged, the disk
@@ -16,7 +17,7 @@ public final class LedgerException extends CapabilityException {
     super(code, message);
   }
 
-  public LedgerException(String code, String message, Throwable cause) {
+  public LedgerException(String code, String message, @Nullable Throwable cause) {
     super(code, message, cause);
   }
 }

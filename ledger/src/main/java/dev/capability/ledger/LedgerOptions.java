@@ -5,6 +5,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.Optional;
+import org.jspecify.annotations.Nullable;
 
 /**
  * How a ledger is opened. Unset paths default to files beside the database: {@code ledger-key}
@@ -14,12 +15,12 @@ import java.util.Optional;
  * the checkpoints worth having; see {@code docs/ledger.md}.
  */
 public final class LedgerOptions {
-  private final Path keyFile;
-  private final Path publicKeyFile;
-  private final Path checkpointFile;
+  private final @Nullable Path keyFile;
+  private final @Nullable Path publicKeyFile;
+  private final @Nullable Path checkpointFile;
   private final Durability durability;
   private final int checkpointEvery;
-  private final Duration checkpointMaxDelay;
+  private final @Nullable Duration checkpointMaxDelay;
   private final Duration busyTimeout;
   private final Clock clock;
 
@@ -105,12 +106,12 @@ public final class LedgerOptions {
 
   /** Builds {@link LedgerOptions}. */
   public static final class Builder {
-    private Path keyFile;
-    private Path publicKeyFile;
-    private Path checkpointFile;
+    private @Nullable Path keyFile;
+    private @Nullable Path publicKeyFile;
+    private @Nullable Path checkpointFile;
     private Durability durability = Durability.NORMAL;
     private int checkpointEvery = 1000;
-    private Duration checkpointMaxDelay = Duration.ofSeconds(1);
+    private @Nullable Duration checkpointMaxDelay = Duration.ofSeconds(1);
     private Duration busyTimeout = Duration.ofSeconds(30);
     private Clock clock = Clock.systemUTC();
 
@@ -149,7 +150,7 @@ public final class LedgerOptions {
     }
 
     /** Checkpoint at most this long after an uncovered record; null: only by count and on close. */
-    public Builder checkpointMaxDelay(Duration delay) {
+    public Builder checkpointMaxDelay(@Nullable Duration delay) {
       if (delay != null && (delay.isNegative() || delay.isZero())) {
         throw new IllegalArgumentException("checkpointMaxDelay must be positive, was " + delay);
       }

@@ -14,6 +14,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 
 /**
  * One record to append: its kind and its body, a JSON object as plain maps and lists (what
@@ -35,7 +36,7 @@ import java.util.Objects;
  * fingerprint); a receipt's {@code executionSequence} and every one of its {@code
  * executionSequences} (execution records).
  */
-public record LedgerRecord(RecordKind kind, Map<String, Object> body) {
+public record LedgerRecord(RecordKind kind, Map<String, @Nullable Object> body) {
 
   private static final Map<RecordKind, List<String>> REQUIRED_STRINGS = Map.of(
       RecordKind.EXECUTION, List.of("status", "startedAt", "finishedAt", "policyHash", "commandSpecHash"),
@@ -172,7 +173,7 @@ public record LedgerRecord(RecordKind kind, Map<String, Object> body) {
    * A record of any kind from its body, for example a plan, approval or receipt of the capability
    * runtime, or an acquisition (the parsed JSON of {@code Acquisition.toJson()}).
    */
-  public static LedgerRecord of(RecordKind kind, Map<String, Object> body) {
+  public static LedgerRecord of(RecordKind kind, Map<String, @Nullable Object> body) {
     return new LedgerRecord(kind, body);
   }
 }

@@ -1,6 +1,7 @@
 package dev.capability.linux;
 
 import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A seccomp filter that cannot be built, exported or installed. Unchecked, with a stable
@@ -26,7 +27,7 @@ public final class SeccompException extends RuntimeException {
     this.code = Objects.requireNonNull(code, "code");
   }
 
-  public SeccompException(String code, String message, Throwable cause) {
+  public SeccompException(String code, String message, @Nullable Throwable cause) {
     super(message, cause);
     this.code = Objects.requireNonNull(code, "code");
   }

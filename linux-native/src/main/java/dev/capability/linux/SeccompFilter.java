@@ -14,6 +14,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Objects;
 import java.util.Set;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A seccomp filter that allows every system call except those its rules deny, built with the
@@ -214,10 +215,10 @@ public final class SeccompFilter {
   private static final class Loaded {
     static final Loaded INSTANCE = load();
 
-    final LibSeccomp library;
+    final @Nullable LibSeccomp library;
     final String problem;
 
-    private Loaded(LibSeccomp library, String problem) {
+    private Loaded(@Nullable LibSeccomp library, String problem) {
       this.library = library;
       this.problem = problem;
     }

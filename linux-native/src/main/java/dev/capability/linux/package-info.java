@@ -5,4 +5,7 @@
  * filters built with the system's libseccomp, and the disk space a file takes ({@link
  * dev.capability.linux.FileAllocation}, {@code statx}). Nothing else in the project calls native code.
  */
+@NullMarked
 package dev.capability.linux;
+
+import org.jspecify.annotations.NullMarked;

@@ -27,6 +27,7 @@ class ArchitectureTest {
         .onlyDependOnClassesThat()
         .resideInAnyPackage(
             "java..",
+            "org.jspecify.annotations..",
             "javax.net.ssl..",
             "dev.capability.kernel.api..",
             "dev.capability.backend.support..",

@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import org.jspecify.annotations.Nullable;
 
 /**
  * How many bytes of arguments and environment one {@code execve} accepts, and the check that
@@ -43,14 +44,14 @@ public record ExecArgumentLimit(long maxBytes, String basis, String where) {
 
   /**
    * The limit where the stack's soft limit is {@code stackLimit}, as {@code /proc/<pid>/limits}
-   * writes it ({@code unlimited} or a number of bytes); empty when it is not known.
+   * writes it ({@code unlimited} or a number of bytes); null when it is not known.
    */
-  public static ExecArgumentLimit forStack(Optional<String> stackLimit, String where) {
-    if (stackLimit.isEmpty()) {
+  public static ExecArgumentLimit forStack(@Nullable String stackLimit, String where) {
+    if (stackLimit == null) {
       return new ExecArgumentLimit(
           MIN_BYTES, "the least Linux allows, since the stack limit is not known", where);
     }
-    String soft = stackLimit.get();
+    String soft = stackLimit;
     if (soft.equals("unlimited")) {
       return new ExecArgumentLimit(
           MAX_BYTES, "the most Linux allows, the stack limit being unlimited", where);
@@ -71,7 +72,7 @@ public record ExecArgumentLimit(long maxBytes, String basis, String where) {
    * /proc/self/limits}.
    */
   public static ExecArgumentLimit inheritedFromThisProcess(String where) {
-    return forStack(softLimit(Path.of("/proc/self/limits")), where);
+    return forStack(softLimit(Path.of("/proc/self/limits")).orElse(null), where);
   }
 
   /** The soft stack limit in a {@code limits} file of {@code /proc}; empty when unreadable. */

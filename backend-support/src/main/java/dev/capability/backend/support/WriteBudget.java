@@ -16,6 +16,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The byte budget of one run's writable roots ({@link LaunchSpec#maxWriteBytes()}): measures the
@@ -42,8 +43,8 @@ public final class WriteBudget implements AutoCloseable {
   private final Runnable onExceeded;
   private final long baseline;
   private final CountDownLatch finished = new CountDownLatch(1);
-  private final Thread watcher;
-  private volatile String overBy;
+  private final @Nullable Thread watcher;
+  private volatile @Nullable String overBy;
 
   private WriteBudget(List<Path> roots, long maxBytes, Runnable onExceeded) {
     this.roots = List.copyOf(roots);
@@ -167,7 +168,7 @@ public final class WriteBudget implements AutoCloseable {
     onExceeded.run();
   }
 
-  private record Measurement(long bytes, String unmeasurable) {}
+  private record Measurement(long bytes, @Nullable String unmeasurable) {}
 
   private Measurement measure() {
     long bytes = 0;

@@ -9,4 +9,7 @@
  * what it left running. Depends on kernel-api (and
  * slf4j for debug logging) only; not an API for hosts.
  */
+@NullMarked
 package dev.capability.backend.support;
+
+import org.jspecify.annotations.NullMarked;

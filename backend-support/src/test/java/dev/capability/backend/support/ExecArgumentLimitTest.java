@@ -8,7 +8,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -18,12 +17,12 @@ class ExecArgumentLimitTest {
 
   @Test
   void isAQuarterOfTheStackLimitWithinLinuxsBounds() {
-    assertThat(ExecArgumentLimit.forStack(Optional.of("8388608"), "here").maxBytes()).isEqualTo(2L << 20);
-    assertThat(ExecArgumentLimit.forStack(Optional.of("unlimited"), "here").maxBytes()).isEqualTo(6L << 20);
-    assertThat(ExecArgumentLimit.forStack(Optional.of("1073741824"), "here").maxBytes()).isEqualTo(6L << 20);
-    assertThat(ExecArgumentLimit.forStack(Optional.of("65536"), "here").maxBytes()).isEqualTo(128L << 10);
-    assertThat(ExecArgumentLimit.forStack(Optional.empty(), "here").maxBytes()).isEqualTo(128L << 10);
-    assertThat(ExecArgumentLimit.forStack(Optional.of("garbage"), "here").maxBytes()).isEqualTo(128L << 10);
+    assertThat(ExecArgumentLimit.forStack("8388608", "here").maxBytes()).isEqualTo(2L << 20);
+    assertThat(ExecArgumentLimit.forStack("unlimited", "here").maxBytes()).isEqualTo(6L << 20);
+    assertThat(ExecArgumentLimit.forStack("1073741824", "here").maxBytes()).isEqualTo(6L << 20);
+    assertThat(ExecArgumentLimit.forStack("65536", "here").maxBytes()).isEqualTo(128L << 10);
+    assertThat(ExecArgumentLimit.forStack(null, "here").maxBytes()).isEqualTo(128L << 10);
+    assertThat(ExecArgumentLimit.forStack("garbage", "here").maxBytes()).isEqualTo(128L << 10);
   }
 
   @Test
@@ -56,7 +55,7 @@ class ExecArgumentLimitTest {
 
   @Test
   void refusesOneArgumentOrVariableOverWhatLinuxAllowsOneString() {
-    ExecArgumentLimit limit = ExecArgumentLimit.forStack(Optional.of("unlimited"), "here");
+    ExecArgumentLimit limit = ExecArgumentLimit.forStack("unlimited", "here");
 
     assertThatThrownBy(() -> limit.check("/x", List.of("/x"), Map.of("BIG", "v".repeat(128 * 1024)), 0, "-"))
         .isInstanceOfSatisfying(

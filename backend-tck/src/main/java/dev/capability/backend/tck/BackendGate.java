@@ -6,6 +6,7 @@ import dev.capability.kernel.api.backend.BackendConfig;
 import dev.capability.kernel.api.backend.BackendProvider;
 import dev.capability.kernel.api.backend.ExecutionBackend;
 import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Assumptions;
 
 /**
@@ -40,8 +41,8 @@ public final class BackendGate implements AutoCloseable {
   private final BackendProvider provider;
   private final BackendConfig config;
   private final boolean required;
-  private BackendProvider.Availability availability;
-  private ExecutionBackend backend;
+  private BackendProvider.@Nullable Availability availability;
+  private @Nullable ExecutionBackend backend;
 
   BackendGate(BackendProvider provider, BackendConfig config, boolean required) {
     this.provider = Objects.requireNonNull(provider, "provider");

@@ -14,6 +14,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.OptionalInt;
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Assumptions;
 
 /**
@@ -57,12 +58,12 @@ public final class SyscallProbe {
           "fspick", 21);
 
   private static final String SOURCE = "syscall-probe.c";
-  private static Built built;
+  private static @Nullable Built built;
 
   private SyscallProbe() {}
 
   /** What building gave: the program, or why there is none. */
-  private record Built(Path program, String unavailable) {}
+  private record Built(@Nullable Path program, @Nullable String unavailable) {}
 
   /**
    * The probe, built on first use into a temporary directory that every user may read and enter.

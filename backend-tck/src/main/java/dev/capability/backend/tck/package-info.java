@@ -8,4 +8,7 @@
  * that succeeds is fine only when the backend does not advertise the capability it would break. See
  * {@code docs/backends/tck.md}.
  */
+@NullMarked
 package dev.capability.backend.tck;
+
+import org.jspecify.annotations.NullMarked;

@@ -4,4 +4,7 @@
  * capability-acquire} through {@link java.util.ServiceLoader}, so only embedders that put this
  * module on their class path inherit sigstore-java and its dependencies.
  */
+@NullMarked
 package dev.capability.acquire.sigstore;
+
+import org.jspecify.annotations.NullMarked;

@@ -17,9 +17,12 @@ public record SigstoreOutcome(Check check, Optional<String> signer) {
     Objects.requireNonNull(signer, "signer");
   }
 
-  /** A failed check with {@code code}. */
-  public static SigstoreOutcome failed(String code, String detail, Optional<String> signer) {
-    return new SigstoreOutcome(Check.failed(code, detail), signer);
+  /**
+   * A failed check with {@code code}, before any signer was trusted; a check that failed after the
+   * certificate was trusted names its signer through the constructor.
+   */
+  public static SigstoreOutcome failed(String code, String detail) {
+    return new SigstoreOutcome(Check.failed(code, detail), Optional.empty());
   }
 
   /** The outcome when the repository has no bundle. */

@@ -16,7 +16,6 @@ import java.net.URLClassLoader;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
-import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -89,7 +88,7 @@ class SigstoreVerifiersTest {
     }
 
     static SigstoreOutcome refuse(Coordinates coordinates, String what) {
-      return SigstoreOutcome.failed(AcquisitionCodes.SIGSTORE_SIGNATURE_INVALID, what + " of " + coordinates + " is not verified by a test", Optional.empty());
+      return SigstoreOutcome.failed(AcquisitionCodes.SIGSTORE_SIGNATURE_INVALID, what + " of " + coordinates + " is not verified by a test");
     }
   }
 

@@ -19,6 +19,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Properties;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The one generic capability every imported OpenAPI operation runs: it performs exactly the HTTP
@@ -255,7 +256,7 @@ public final class HttpOperationInvoker implements Capability {
     return values;
   }
 
-  private static HttpRequest.BodyPublisher body(String mediaType, String raw, HttpRequest.Builder request) {
+  private static HttpRequest.BodyPublisher body(@Nullable String mediaType, @Nullable String raw, HttpRequest.Builder request) {
     if (mediaType == null || raw == null || raw.equals("null")) {
       if (raw != null && !raw.equals("null")) {
         throw new IllegalArgumentException("input.body: this operation takes no body");
@@ -334,7 +335,7 @@ public final class HttpOperationInvoker implements Capability {
   }
 
   /** A string's decoded text, a number's or boolean's text, or null for JSON null. */
-  static String scalar(String raw, String where) {
+  static @Nullable String scalar(String raw, String where) {
     if (raw.equals("null")) {
       return null;
     }

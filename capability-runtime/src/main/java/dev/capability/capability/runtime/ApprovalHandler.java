@@ -1,5 +1,7 @@
 package dev.capability.capability.runtime;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * Asks a person or a system whether a plan may have the mutating or open-world effects it
  * requests. The permissive policy calls it with a bounded wait; throwing, timing out, returning
@@ -7,5 +9,5 @@ package dev.capability.capability.runtime;
  */
 @FunctionalInterface
 public interface ApprovalHandler {
-  Approval review(ApprovalRequest request);
+  @Nullable Approval review(ApprovalRequest request);
 }

@@ -14,6 +14,7 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.regex.Pattern;
+import org.jspecify.annotations.Nullable;
 
 /** Makes {@link CapabilityPlan}s: validates the input and binds everything a run depends on. */
 public final class CapabilityPlans {
@@ -180,7 +181,7 @@ public final class CapabilityPlans {
     return where.isEmpty() ? "the plan" : where;
   }
 
-  private static CapabilityException invalid(String message, Throwable cause) {
+  private static CapabilityException invalid(String message, @Nullable Throwable cause) {
     return new CapabilityException(CapabilityCodes.PLAN_INVALID, message, cause);
   }
 }

@@ -17,6 +17,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Runs untrusted capability packages: plans, asks the policy, runs the plan on an executor and
@@ -44,7 +45,7 @@ public final class CapabilityRuntime implements AutoCloseable {
   private final EffectPolicy policy;
   private final Executor executor;
   private final List<CapabilityEventListener.Factory> listeners;
-  private final CapabilityEvidenceStore evidence;
+  private final @Nullable CapabilityEvidenceStore evidence;
   private final String approver;
   private final boolean redactEvidence;
   private final Clock clock;
@@ -218,15 +219,15 @@ public final class CapabilityRuntime implements AutoCloseable {
   /** Configures a {@link CapabilityRuntime}. */
   public static final class Builder {
     private EffectPolicy policy = EffectPolicies.denyAll();
-    private Executor executor;
-    private String executorId;
+    private @Nullable Executor executor;
+    private @Nullable String executorId;
     private final List<CapabilityEventListener.Factory> listeners = new ArrayList<>();
-    private CapabilityEvidenceStore evidence;
+    private @Nullable CapabilityEvidenceStore evidence;
     private String approver = "approval handler";
     private boolean redactEvidence;
     private Clock clock = Clock.systemUTC();
     private ClassLoader classLoader = CapabilityRuntime.class.getClassLoader();
-    private ExecutorConfig executorConfig;
+    private @Nullable ExecutorConfig executorConfig;
 
     private Builder() {}
 

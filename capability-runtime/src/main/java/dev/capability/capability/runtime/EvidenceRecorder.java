@@ -8,6 +8,7 @@ import dev.capability.kernel.api.store.ReceiptRecord;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Writes one run into a {@link CapabilityEvidenceStore} as its events come: the plan, each
@@ -19,8 +20,8 @@ final class EvidenceRecorder implements CapabilityEventListener {
   private final String approver;
   private final boolean redact;
   private final List<Long> executions = new ArrayList<>();
-  private String planId;
-  private String planFingerprint;
+  private @Nullable String planId;
+  private @Nullable String planFingerprint;
 
   EvidenceRecorder(CapabilityEvidenceStore store, String approver, boolean redact) {
     this.store = store;

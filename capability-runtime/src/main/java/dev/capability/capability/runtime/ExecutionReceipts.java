@@ -5,6 +5,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 
 /** The JSON form of receipts, and stores that change what reaches another store. */
 public final class ExecutionReceipts {
@@ -16,9 +17,9 @@ public final class ExecutionReceipts {
    * is the kernel's attestation as an object ({@link AttestationJson#toMap}), or null; {@code
    * output} is null when there was none.
    */
-  public static Map<String, Object> toJson(ExecutionReceipt receipt) {
+  public static Map<String, @Nullable Object> toJson(ExecutionReceipt receipt) {
     Objects.requireNonNull(receipt, "receipt");
-    Map<String, Object> json = new LinkedHashMap<>();
+    Map<String, @Nullable Object> json = new LinkedHashMap<>();
     json.put("fingerprint", receipt.planFingerprint());
     json.put("status", receipt.outcome().name());
     json.put("code", receipt.code());

@@ -1,6 +1,7 @@
 package dev.capability.capability.runtime;
 
 import dev.capability.kernel.api.CapabilityException;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A capability package, its manifest or its contents was refused before anything from it was
@@ -14,7 +15,7 @@ public class PackageRefusedException extends CapabilityException {
     super(code, message);
   }
 
-  public PackageRefusedException(String code, String message, Throwable cause) {
+  public PackageRefusedException(String code, String message, @Nullable Throwable cause) {
     super(code, message, cause);
   }
 }

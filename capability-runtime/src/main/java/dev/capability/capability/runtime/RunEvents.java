@@ -2,6 +2,7 @@ package dev.capability.capability.runtime;
 
 import dev.capability.kernel.api.CapabilityException;
 import java.util.List;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The listeners of one run: the evidence recorder first, whose failures become a {@link
@@ -59,7 +60,7 @@ final class RunEvents implements CapabilityEventListener {
     observers.forEach(o -> o.receiptIssued(receipt));
   }
 
-  private static void recording(String what, ExecutionReceipt receipt, Runnable step) {
+  private static void recording(String what, @Nullable ExecutionReceipt receipt, Runnable step) {
     try {
       step.run();
     } catch (RuntimeException e) {

@@ -47,7 +47,7 @@ final class KernelOptions {
   /** The request builder with the repository and the layers these options name. */
   ExecutionRequest.Builder narrow(ExecutionRequest.Builder request) {
     repository().ifPresent(request::repository);
-    AuthorityLayers.load(Optional.ofNullable(contract), Optional.ofNullable(phase), Optional.ofNullable(correction))
+    AuthorityLayers.load(contract, phase, correction)
         .forEach(request::layer);
     return request;
   }
@@ -58,7 +58,7 @@ final class KernelOptions {
 
   /** The policy from --policy, else the environment, else the default file (see {@link PolicyLocation}). */
   LoadedPolicy loadPolicy(Console console) {
-    return ExecutionPolicies.load(PolicyLocation.resolve(Optional.ofNullable(policy), console.environment()).file(), repository());
+    return ExecutionPolicies.load(PolicyLocation.resolve(Optional.ofNullable(policy), console.environment()).file(), repository().orElse(null));
   }
 
   /** The kernel, recording its executions and decisions into {@code ledger} when there is one (may be null). */

@@ -121,7 +121,7 @@ final class PolicyCommand implements Callable<Integer> {
           PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
       try {
         Files.writeString(staged, text);
-        ExecutionPolicies.load(staged, Optional.empty());
+        ExecutionPolicies.load(staged, null);
         if (!force) {
           try {
             Files.createLink(target, staged);
@@ -222,7 +222,7 @@ final class PolicyCommand implements Callable<Integer> {
     @Override
     public Integer call() {
       PolicyLocation location = PolicyLocation.resolve(Optional.ofNullable(policy), console.environment());
-      LoadedPolicy loaded = ExecutionPolicies.load(location.file(), Optional.empty());
+      LoadedPolicy loaded = ExecutionPolicies.load(location.file(), null);
       String text = ExecutionPolicies.toJson(loaded.policy());
       if (json) {
         Map<String, Object> view = new LinkedHashMap<>();

@@ -10,7 +10,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.Map;
-import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -41,7 +40,7 @@ class PolicyCommandTest {
     assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(file.getParent()))).isEqualTo("rwx------");
     assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(file.getParent().getParent()))).isEqualTo("rwx------");
     assertThat(Files.getAttribute(file, "unix:uid")).isEqualTo(Files.getAttribute(Path.of("/proc/self"), "unix:uid"));
-    LoadedPolicy loaded = ExecutionPolicies.load(file, Optional.empty());
+    LoadedPolicy loaded = ExecutionPolicies.load(file, null);
     assertThat(loaded.source()).isEqualTo(file.toString());
     try (var siblings = Files.list(file.getParent())) {
       assertThat(siblings).as("no staging file is left behind").containsExactly(file);
@@ -123,7 +122,7 @@ class PolicyCommandTest {
     assertThat(JSON.readTree(path.out()).get("path").asText()).isEqualTo(file.toString());
     assertThat(JSON.readTree(path.out()).get("origin").asText()).isEqualTo("default");
     JsonNode shown = JSON.readTree(show.out());
-    assertThat(shown.get("hash").asText()).isEqualTo(ExecutionPolicies.load(file, Optional.empty()).hash());
+    assertThat(shown.get("hash").asText()).isEqualTo(ExecutionPolicies.load(file, null).hash());
     assertThat(shown.get("policy").get("executables").has("git")).isTrue();
     assertThat(fromEnvironment.out()).isEqualTo("/etc/elsewhere.json (environment)\n");
   }

@@ -1,5 +1,7 @@
 package dev.capability.kernel.api;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * No execution backend could be provided as asked: an unknown id, two providers with one id, a
  * backend whose probe failed on this machine, one that lacks a required isolation capability
@@ -23,7 +25,7 @@ public final class BackendUnavailableException extends CapabilityException {
     super(code, message);
   }
 
-  public BackendUnavailableException(String code, String message, Throwable cause) {
+  public BackendUnavailableException(String code, String message, @Nullable Throwable cause) {
     super(code, message, cause);
   }
 }

@@ -1,6 +1,7 @@
 package dev.capability.kernel.api;
 
 import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Root of every exception the SDK throws on purpose: misuse, or infrastructure that cannot do
@@ -20,7 +21,7 @@ public class CapabilityException extends RuntimeException {
     this.code = Objects.requireNonNull(code, "code");
   }
 
-  public CapabilityException(String code, String message, Throwable cause) {
+  public CapabilityException(String code, String message, @Nullable Throwable cause) {
     super(message, cause);
     this.code = Objects.requireNonNull(code, "code");
   }

@@ -13,6 +13,7 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A request to run one command. The command is an argv list (preferred) or a string that the
@@ -20,14 +21,14 @@ import java.util.TreeMap;
  * policy's; the policy always wins.
  */
 public final class ExecutionRequest {
-  private final List<String> argv;
-  private final String command;
-  private final Path repository;
-  private final Path workingDirectory;
-  private final Duration timeout;
-  private final Long maxOutputBytes;
-  private final byte[] stdin;
-  private final String backendId;
+  private final @Nullable List<String> argv;
+  private final @Nullable String command;
+  private final @Nullable Path repository;
+  private final @Nullable Path workingDirectory;
+  private final @Nullable Duration timeout;
+  private final @Nullable Long maxOutputBytes;
+  private final byte @Nullable [] stdin;
+  private final @Nullable String backendId;
   private final Set<IsolationCapability> requiredCapabilities;
   private final List<AuthorityLayer> layers;
   private final Map<String, String> environment;
@@ -139,14 +140,14 @@ public final class ExecutionRequest {
 
   /** Builds an {@link ExecutionRequest}. */
   public static final class Builder {
-    private List<String> argv;
-    private String command;
-    private Path repository;
-    private Path workingDirectory;
-    private Duration timeout;
-    private Long maxOutputBytes;
-    private byte[] stdin;
-    private String backendId;
+    private @Nullable List<String> argv;
+    private @Nullable String command;
+    private @Nullable Path repository;
+    private @Nullable Path workingDirectory;
+    private @Nullable Duration timeout;
+    private @Nullable Long maxOutputBytes;
+    private byte @Nullable [] stdin;
+    private @Nullable String backendId;
     private final Set<IsolationCapability> requiredCapabilities = EnumSet.noneOf(IsolationCapability.class);
     private final List<AuthorityLayer> layers = new ArrayList<>();
     private final Map<String, String> environment = new TreeMap<>();

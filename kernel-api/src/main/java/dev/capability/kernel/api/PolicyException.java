@@ -1,5 +1,7 @@
 package dev.capability.kernel.api;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * An execution policy could not be loaded or is invalid. The kernel never falls back to a weaker
  * policy: a host that gets this exception must not run anything until the policy is fixed.
@@ -12,7 +14,7 @@ public final class PolicyException extends CapabilityException {
     super(code, message);
   }
 
-  public PolicyException(String code, String message, Throwable cause) {
+  public PolicyException(String code, String message, @Nullable Throwable cause) {
     super(code, message, cause);
   }
 }

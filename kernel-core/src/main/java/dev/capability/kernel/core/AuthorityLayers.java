@@ -8,7 +8,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
-import java.util.Optional;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Loads the layers that narrow the operator's policy: a project contract, the active phase and
@@ -21,18 +21,22 @@ public final class AuthorityLayers {
   private AuthorityLayers() {}
 
   /**
-   * The layers in the files given, in the order contract, phase, correction.
+   * The layers in the files given, in the order contract, phase, correction; a null file is a
+   * layer not given.
    *
    * @throws dev.capability.kernel.api.authority.AuthorityException naming the first file that failed
    */
-  public static List<AuthorityLayer> load(Optional<Path> contract, Optional<Path> phase, Optional<Path> correction) {
-    Objects.requireNonNull(contract, "contract");
-    Objects.requireNonNull(phase, "phase");
-    Objects.requireNonNull(correction, "correction");
+  public static List<AuthorityLayer> load(@Nullable Path contract, @Nullable Path phase, @Nullable Path correction) {
     List<AuthorityLayer> layers = new ArrayList<>();
-    contract.ifPresent(file -> layers.add(load(Kind.PROJECT_CONTRACT, file)));
-    phase.ifPresent(file -> layers.add(load(Kind.PHASE, file)));
-    correction.ifPresent(file -> layers.add(load(Kind.CORRECTION, file)));
+    if (contract != null) {
+      layers.add(load(Kind.PROJECT_CONTRACT, contract));
+    }
+    if (phase != null) {
+      layers.add(load(Kind.PHASE, phase));
+    }
+    if (correction != null) {
+      layers.add(load(Kind.CORRECTION, correction));
+    }
     return List.copyOf(layers);
   }
 

@@ -12,6 +12,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The kernel's backend registry, for what launches through a kernel of its own (the child-JVM
@@ -28,7 +29,7 @@ public final class Backends implements AutoCloseable {
   private final Map<String, BackendProvider> providers;
   private final List<ExecutionBackend> given;
   private final BackendConfig config;
-  private BackendRegistry registry;
+  private @Nullable BackendRegistry registry;
   private boolean closed;
 
   private Backends(Map<String, BackendProvider> providers, List<ExecutionBackend> given, BackendConfig config) {
@@ -66,18 +67,38 @@ public final class Backends implements AutoCloseable {
   }
 
   /**
-   * The backend to launch with, by the kernel's rule: {@code id} when given (it must supply {@code
-   * required}); else the strongest available sandbox that supplies {@code required}; else, only when
-   * {@code allowUnisolated}, the strongest fitting backend that is not a sandbox.
+   * The backend to launch with when none is named, by the kernel's rule: the strongest available
+   * sandbox that supplies {@code required}; else, only when {@code allowUnisolated}, the strongest
+   * fitting backend that is not a sandbox.
+   *
+   * @throws BackendUnavailableException {@code ISOLATION_UNAVAILABLE} naming every backend and why
+   *     it does not fit, when none does
+   */
+  public ExecutionBackend select(Set<IsolationCapability> required, boolean allowUnisolated) {
+    Objects.requireNonNull(required, "required");
+    return registry().select(Optional.empty(), required, allowUnisolated).backend();
+  }
+
+  /**
+   * The backend named {@code id}, which must supply {@code required}.
    *
    * @throws BackendUnavailableException {@code BACKEND_UNKNOWN}, {@code BACKEND_UNAVAILABLE} for a
-   *     named backend that is not there or cannot run here; {@code ISOLATION_UNAVAILABLE} naming
-   *     every backend and why it does not fit, when none does
+   *     backend that is not there or cannot run here; {@code ISOLATION_UNAVAILABLE} when it cannot
+   *     supply {@code required}
+   */
+  public ExecutionBackend select(String id, Set<IsolationCapability> required) {
+    Objects.requireNonNull(id, "id");
+    Objects.requireNonNull(required, "required");
+    return registry().select(Optional.of(id), required, false).backend();
+  }
+
+  /**
+   * {@link #select(String, Set)} when {@code id} is present, else {@link #select(Set, boolean)}.
+   * Kept only until the capability runtime's child-JVM executor calls those two; not for new code.
    */
   public ExecutionBackend select(Optional<String> id, Set<IsolationCapability> required, boolean allowUnisolated) {
     Objects.requireNonNull(id, "id");
-    Objects.requireNonNull(required, "required");
-    return registry().select(id, required, allowUnisolated).backend();
+    return id.isPresent() ? select(id.get(), required) : select(required, allowUnisolated);
   }
 
   /** One status per backend, available ones first; probes the providers if nothing has yet. */

@@ -24,6 +24,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Properties;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Runs commands that an untrusted party proposed, under authority the operator granted, and
@@ -32,7 +33,7 @@ import java.util.Properties;
  * launches with bounds and returns the outcome with its attestation.
  *
  * <pre>{@code
- * try (CommandKernel kernel = CommandKernel.builder(ExecutionPolicies.load(policyFile, Optional.of(repo))).build()) {
+ * try (CommandKernel kernel = CommandKernel.builder(ExecutionPolicies.load(policyFile, repo)).build()) {
  *   ExecutionResult result = kernel.execute(ExecutionRequest.argv("git", "status", "--short").repository(repo).build());
  * }
  * }</pre>
@@ -43,8 +44,8 @@ public final class CommandKernel implements AutoCloseable {
   private final LoadedPolicy policy;
   private final BackendRegistry backends;
   private final CommandPipeline pipeline;
-  private final EvidenceStore evidence;
-  private final DecisionStore decisions;
+  private final @Nullable EvidenceStore evidence;
+  private final @Nullable DecisionStore decisions;
   private final Clock clock;
 
   private CommandKernel(Builder b) {
@@ -153,8 +154,8 @@ public final class CommandKernel implements AutoCloseable {
     private Map<String, String> hostEnvironment = System.getenv();
     private Path workingDirectory = Path.of("").toAbsolutePath();
     private Clock clock = Clock.systemUTC();
-    private EvidenceStore evidence;
-    private DecisionStore decisions;
+    private @Nullable EvidenceStore evidence;
+    private @Nullable DecisionStore decisions;
 
     private Builder(LoadedPolicy policy) {
       this.policy = Objects.requireNonNull(policy, "policy");

@@ -17,6 +17,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Loads, parses and validates execution policies. Every failure is a {@link PolicyException}
@@ -40,11 +41,11 @@ public final class ExecutionPolicies {
    * user, not group- or world-writable, under directories no other user can change, readable,
    * and at most 1 MiB.
    *
-   * @param repository the target repository, which must not contain the file
+   * @param repository the target repository, which must not contain the file; null when there is none
    * @return the policy, with the file's path as its source
    */
-  public static LoadedPolicy load(Path file, Optional<Path> repository) {
-    String json = PolicyFileReader.read(file, repository);
+  public static LoadedPolicy load(Path file, @Nullable Path repository) {
+    String json = PolicyFileReader.read(file, Optional.ofNullable(repository));
     return parse(json, file.toString());
   }
 
@@ -52,9 +53,10 @@ public final class ExecutionPolicies {
    * Loads the policy file named by {@value #POLICY_PATH_VARIABLE} in {@code environment}, as
    * {@link #load} does.
    *
+   * @param repository the target repository, which must not contain the file; null when there is none
    * @throws PolicyException {@code POLICY_PATH_UNSET} when the variable is absent or empty
    */
-  public static LoadedPolicy fromEnvironment(Map<String, String> environment, Optional<Path> repository) {
+  public static LoadedPolicy fromEnvironment(Map<String, String> environment, @Nullable Path repository) {
     Objects.requireNonNull(environment, "environment");
     String value = environment.get(POLICY_PATH_VARIABLE);
     if (value == null || value.isEmpty()) {
@@ -100,9 +102,9 @@ public final class ExecutionPolicies {
    * authorize stage does, without resolving the executable or choosing a backend. For tools
    * that explain a policy; {@link CommandKernel#check} answers the whole question.
    *
-   * @param workspace the directory that path operands must stay inside, if any
+   * @param workspace the directory that path operands must stay inside; null when there is none
    */
-  public static Decision decide(LoadedPolicy policy, List<String> argv, Optional<Path> workspace) {
-    return AUTHORIZER.authorize(policy.policy(), argv, workspace).decision();
+  public static Decision decide(LoadedPolicy policy, List<String> argv, @Nullable Path workspace) {
+    return AUTHORIZER.authorize(policy.policy(), argv, Optional.ofNullable(workspace)).decision();
   }
 }

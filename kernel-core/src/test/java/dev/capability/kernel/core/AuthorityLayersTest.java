@@ -13,7 +13,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
@@ -70,10 +69,10 @@ class AuthorityLayersTest {
     Path contract = write("contract.json", "{\"version\": 1, \"kind\": \"project-contract\", \"network\": \"host\"}");
     Path correction = write("correction.json", "{\"version\": 1, \"kind\": \"correction\", \"writeScopes\": [\"src/A.java\"]}");
 
-    List<AuthorityLayer> layers = AuthorityLayers.load(Optional.of(contract), Optional.empty(), Optional.of(correction));
+    List<AuthorityLayer> layers = AuthorityLayers.load(contract, null, correction);
 
     assertThat(layers).extracting(AuthorityLayer::kind).containsExactly(Kind.PROJECT_CONTRACT, Kind.CORRECTION);
-    assertThat(AuthorityLayers.load(Optional.empty(), Optional.empty(), Optional.empty())).isEmpty();
+    assertThat(AuthorityLayers.load(null, null, null)).isEmpty();
   }
 
   @Test

@@ -11,7 +11,6 @@ import dev.capability.kernel.api.backend.IsolationCapability;
 import dev.capability.kernel.api.backend.LaunchResult;
 import dev.capability.kernel.api.backend.LaunchSpec;
 import java.util.List;
-import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
@@ -114,8 +113,8 @@ class BackendsTest {
     Backends backends = Backends.of(List.of(weak, strong), BackendConfig.defaults());
     assertThat(weak.probes).as("nothing probed before it is asked for").hasValue(0);
 
-    assertThat(backends.select(Optional.empty(), Set.of(), false).id()).isEqualTo("strong");
-    assertThat(backends.select(Optional.of("weak"), Set.of(), false).id()).isEqualTo("weak");
+    assertThat(backends.select(Set.of(), false).id()).isEqualTo("strong");
+    assertThat(backends.select("weak", Set.of()).id()).isEqualTo("weak");
     assertThat(backends.statuses()).hasSize(2);
     assertThat(weak.probes).hasValue(1);
     assertThat(strong.probes).hasValue(1);
@@ -123,14 +122,14 @@ class BackendsTest {
     backends.close();
     assertThat(weak.backend.closed).hasValue(1);
     assertThat(strong.backend.closed).hasValue(1);
-    assertThatThrownBy(() -> backends.select(Optional.empty(), Set.of(), false)).isInstanceOf(IllegalStateException.class);
+    assertThatThrownBy(() -> backends.select(Set.of(), false)).isInstanceOf(IllegalStateException.class);
   }
 
   @Test
   void givenBackendsAreUsedButNeverClosed() {
     Reporting given = new Reporting("given", SANDBOX);
     try (Backends backends = Backends.given(List.of(given))) {
-      assertThat(backends.select(Optional.empty(), Set.of(IsolationCapability.NON_ROOT), false)).isSameAs(given);
+      assertThat(backends.select(Set.of(IsolationCapability.NON_ROOT), false)).isSameAs(given);
     }
     assertThat(given.closed).hasValue(0);
   }

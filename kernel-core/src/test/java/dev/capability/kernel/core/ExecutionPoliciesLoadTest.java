@@ -11,9 +11,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.Map;
-import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import org.assertj.core.api.AbstractThrowableAssert;
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -38,7 +38,7 @@ class ExecutionPoliciesLoadTest {
     return file;
   }
 
-  private static AbstractThrowableAssert<?, ? extends Throwable> assertLoadFails(Path file, Optional<Path> repository, String code) {
+  private static AbstractThrowableAssert<?, ? extends Throwable> assertLoadFails(Path file, @Nullable Path repository, String code) {
     return assertThatThrownBy(() -> ExecutionPolicies.load(file, repository))
         .isInstanceOf(PolicyException.class)
         .satisfies(e -> assertThat(((PolicyException) e).code()).as(e.getMessage()).isEqualTo(code));
@@ -52,7 +52,7 @@ class ExecutionPoliciesLoadTest {
   void loadsAFileThatPassesEveryCheck() throws IOException {
     Path file = write(dir.resolve("policy.json"), MINIMAL, "rw-r--r--");
 
-    LoadedPolicy loaded = ExecutionPolicies.load(file, Optional.empty());
+    LoadedPolicy loaded = ExecutionPolicies.load(file, null);
 
     assertThat(loaded.source()).isEqualTo(file.toString());
     assertThat(loaded.policy().executables()).isEmpty();
@@ -61,12 +61,12 @@ class ExecutionPoliciesLoadTest {
 
   @Test
   void refusesARelativePath() {
-    assertLoadFails(Path.of("policy.json"), Optional.empty(), "POLICY_PATH_NOT_ABSOLUTE");
+    assertLoadFails(Path.of("policy.json"), null, "POLICY_PATH_NOT_ABSOLUTE");
   }
 
   @Test
   void refusesAMissingFile() {
-    assertLoadFails(dir.resolve("absent.json"), Optional.empty(), "POLICY_NOT_FOUND");
+    assertLoadFails(dir.resolve("absent.json"), null, "POLICY_NOT_FOUND");
   }
 
   @Test
@@ -74,7 +74,7 @@ class ExecutionPoliciesLoadTest {
     Path file = write(dir.resolve("policy.json"), MINIMAL, "rw-r--r--");
     Path link = Files.createSymbolicLink(dir.resolve("link.json"), file);
 
-    assertLoadFails(link, Optional.empty(), "POLICY_PATH_NOT_CANONICAL").hasMessageContaining(file.toString());
+    assertLoadFails(link, null, "POLICY_PATH_NOT_CANONICAL").hasMessageContaining(file.toString());
   }
 
   @Test
@@ -83,7 +83,7 @@ class ExecutionPoliciesLoadTest {
     write(real.resolve("policy.json"), MINIMAL, "rw-r--r--");
     Path linkedDir = Files.createSymbolicLink(dir.resolve("linked"), real);
 
-    assertLoadFails(linkedDir.resolve("policy.json"), Optional.empty(), "POLICY_PATH_NOT_CANONICAL");
+    assertLoadFails(linkedDir.resolve("policy.json"), null, "POLICY_PATH_NOT_CANONICAL");
   }
 
   @Test
@@ -91,8 +91,8 @@ class ExecutionPoliciesLoadTest {
     Path sub = Files.createDirectory(dir.resolve("sub"));
     write(dir.resolve("policy.json"), MINIMAL, "rw-r--r--");
 
-    assertLoadFails(sub.resolve("..").resolve("policy.json"), Optional.empty(), "POLICY_PATH_NOT_CANONICAL");
-    assertLoadFails(dir.resolve(".").resolve("policy.json"), Optional.empty(), "POLICY_PATH_NOT_CANONICAL");
+    assertLoadFails(sub.resolve("..").resolve("policy.json"), null, "POLICY_PATH_NOT_CANONICAL");
+    assertLoadFails(dir.resolve(".").resolve("policy.json"), null, "POLICY_PATH_NOT_CANONICAL");
   }
 
   @Test
@@ -102,9 +102,9 @@ class ExecutionPoliciesLoadTest {
     Path file = write(nested.resolve("policy.json"), MINIMAL, "rw-r--r--");
     Path repositoryLink = Files.createSymbolicLink(dir.resolve("repo-link"), repository);
 
-    assertLoadFails(file, Optional.of(repository), "POLICY_INSIDE_REPOSITORY");
-    assertLoadFails(file, Optional.of(repositoryLink), "POLICY_INSIDE_REPOSITORY");
-    assertLoadFails(file, Optional.of(repository.resolve(".config/../")), "POLICY_INSIDE_REPOSITORY");
+    assertLoadFails(file, repository, "POLICY_INSIDE_REPOSITORY");
+    assertLoadFails(file, repositoryLink, "POLICY_INSIDE_REPOSITORY");
+    assertLoadFails(file, repository.resolve(".config/../"), "POLICY_INSIDE_REPOSITORY");
   }
 
   @Test
@@ -113,14 +113,14 @@ class ExecutionPoliciesLoadTest {
     Path besides = Files.createDirectories(dir.resolve("repository-policies"));
     Path file = write(besides.resolve("policy.json"), MINIMAL, "rw-r--r--");
 
-    assertThat(ExecutionPolicies.load(file, Optional.of(repository)).policy()).isNotNull();
+    assertThat(ExecutionPolicies.load(file, repository).policy()).isNotNull();
   }
 
   @Test
   void refusesADirectory() throws IOException {
     Path directory = Files.createDirectory(dir.resolve("policy.json"));
 
-    assertLoadFails(directory, Optional.empty(), "POLICY_NOT_REGULAR_FILE");
+    assertLoadFails(directory, null, "POLICY_NOT_REGULAR_FILE");
   }
 
   @Test
@@ -131,7 +131,7 @@ class ExecutionPoliciesLoadTest {
     assertThat(mkfifo.exitValue()).isZero();
 
     // Opening a FIFO for reading would block until a writer came; the check must come first.
-    assertLoadFails(fifo, Optional.empty(), "POLICY_NOT_REGULAR_FILE");
+    assertLoadFails(fifo, null, "POLICY_NOT_REGULAR_FILE");
   }
 
   @Test
@@ -139,7 +139,7 @@ class ExecutionPoliciesLoadTest {
     Path file = write(dir.resolve("policy.json"), MINIMAL, "rw-r--r--");
     Files.createLink(dir.resolve("elsewhere.json"), file);
 
-    assertLoadFails(file, Optional.empty(), "POLICY_NOT_REGULAR_FILE").hasMessageContaining("hard links");
+    assertLoadFails(file, null, "POLICY_NOT_REGULAR_FILE").hasMessageContaining("hard links");
   }
 
   @Test
@@ -148,21 +148,21 @@ class ExecutionPoliciesLoadTest {
     Path file = write(dir.resolve("policy.json"), MINIMAL, "rw-r--r--");
     Files.setAttribute(file, "unix:uid", NOBODY);
 
-    assertLoadFails(file, Optional.empty(), "POLICY_NOT_OWNED").hasMessageContaining(String.valueOf(NOBODY));
+    assertLoadFails(file, null, "POLICY_NOT_OWNED").hasMessageContaining(String.valueOf(NOBODY));
   }
 
   @Test
   void refusesAGroupWritableFile() throws IOException {
     Path file = write(dir.resolve("policy.json"), MINIMAL, "rw-rw-r--");
 
-    assertLoadFails(file, Optional.empty(), "POLICY_WRITABLE_BY_OTHERS").hasMessageContaining("664");
+    assertLoadFails(file, null, "POLICY_WRITABLE_BY_OTHERS").hasMessageContaining("664");
   }
 
   @Test
   void refusesAWorldWritableFile() throws IOException {
     Path file = write(dir.resolve("policy.json"), MINIMAL, "rw-r--rw-");
 
-    assertLoadFails(file, Optional.empty(), "POLICY_WRITABLE_BY_OTHERS");
+    assertLoadFails(file, null, "POLICY_WRITABLE_BY_OTHERS");
   }
 
   @Test
@@ -171,7 +171,7 @@ class ExecutionPoliciesLoadTest {
     Path file = write(open.resolve("policy.json"), MINIMAL, "rw-r--r--");
     Files.setPosixFilePermissions(open, PosixFilePermissions.fromString("rwxrwxrwx"));
 
-    assertLoadFails(file, Optional.empty(), "POLICY_PARENT_WRITABLE").hasMessageContaining(open.toString());
+    assertLoadFails(file, null, "POLICY_PARENT_WRITABLE").hasMessageContaining(open.toString());
   }
 
   @Test
@@ -181,7 +181,7 @@ class ExecutionPoliciesLoadTest {
     Path file = write(inner.resolve("policy.json"), MINIMAL, "rw-r--r--");
     Files.setPosixFilePermissions(shared, PosixFilePermissions.fromString("rwxrwxr-x"));
 
-    assertLoadFails(file, Optional.empty(), "POLICY_PARENT_WRITABLE").hasMessageContaining(shared.toString());
+    assertLoadFails(file, null, "POLICY_PARENT_WRITABLE").hasMessageContaining(shared.toString());
   }
 
   @Test
@@ -190,7 +190,7 @@ class ExecutionPoliciesLoadTest {
     Path file = write(sticky.resolve("policy.json"), MINIMAL, "rw-r--r--");
     Files.setAttribute(sticky, "unix:mode", 01777);
 
-    assertThat(ExecutionPolicies.load(file, Optional.empty()).policy()).isNotNull();
+    assertThat(ExecutionPolicies.load(file, null).policy()).isNotNull();
   }
 
   @Test
@@ -200,21 +200,21 @@ class ExecutionPoliciesLoadTest {
     Path file = write(foreign.resolve("policy.json"), MINIMAL, "rw-r--r--");
     Files.setAttribute(foreign, "unix:uid", NOBODY);
 
-    assertLoadFails(file, Optional.empty(), "POLICY_PARENT_WRITABLE").hasMessageContaining(String.valueOf(NOBODY));
+    assertLoadFails(file, null, "POLICY_PARENT_WRITABLE").hasMessageContaining(String.valueOf(NOBODY));
   }
 
   @Test
   void refusesAFileWithoutOwnerReadPermissionEvenForRoot() throws IOException {
     Path file = write(dir.resolve("policy.json"), MINIMAL, "-w-------");
 
-    assertLoadFails(file, Optional.empty(), "POLICY_UNREADABLE");
+    assertLoadFails(file, null, "POLICY_UNREADABLE");
   }
 
   @Test
   void refusesAFileLargerThanOneMebibyte() throws IOException {
     Path file = write(dir.resolve("policy.json"), MINIMAL + " ".repeat((1 << 20) + 1 - MINIMAL.length()), "rw-r--r--");
 
-    assertLoadFails(file, Optional.empty(), "POLICY_TOO_LARGE");
+    assertLoadFails(file, null, "POLICY_TOO_LARGE");
   }
 
   @Test
@@ -222,7 +222,7 @@ class ExecutionPoliciesLoadTest {
     Path file = write(dir.resolve("policy.json"), MINIMAL + " ".repeat((1 << 20) - MINIMAL.length()), "rw-r--r--");
 
     assertThat(Files.size(file)).isEqualTo(1 << 20);
-    assertThat(ExecutionPolicies.load(file, Optional.empty()).policy()).isNotNull();
+    assertThat(ExecutionPolicies.load(file, null).policy()).isNotNull();
   }
 
   @Test
@@ -230,7 +230,7 @@ class ExecutionPoliciesLoadTest {
     // Files under /proc report size 0 yet have content: the read does not match the checked state.
     Path status = Path.of("/proc", String.valueOf(ProcessHandle.current().pid()), "status");
 
-    assertLoadFails(status, Optional.empty(), "POLICY_CHANGED");
+    assertLoadFails(status, null, "POLICY_CHANGED");
   }
 
   @Test
@@ -238,7 +238,7 @@ class ExecutionPoliciesLoadTest {
     Path file = dir.resolve("policy.json");
     Files.write(file, new byte[] {'{', '"', 'v', (byte) 0xC3, '"', ':', '1', '}'});
 
-    assertLoadFails(file, Optional.empty(), "POLICY_INVALID").hasMessageContaining("not UTF-8 at byte offset 3");
+    assertLoadFails(file, null, "POLICY_INVALID").hasMessageContaining("not UTF-8 at byte offset 3");
   }
 
   @Test
@@ -246,37 +246,37 @@ class ExecutionPoliciesLoadTest {
     Path file = dir.resolve("policy.json");
     Files.write(file, ("\uFEFF" + MINIMAL).getBytes(StandardCharsets.UTF_8));
 
-    assertLoadFails(file, Optional.empty(), "POLICY_INVALID");
+    assertLoadFails(file, null, "POLICY_INVALID");
   }
 
   @Test
   void anInvalidFileNeverYieldsAPolicy() throws IOException {
     Path file = write(dir.resolve("policy.json"), "{\"version\": 1, \"executables\": {\"ls\": {\"name\": \"ls\"", "rw-r--r--");
 
-    assertLoadFails(file, Optional.empty(), "POLICY_INVALID").hasMessageContaining("line 1");
+    assertLoadFails(file, null, "POLICY_INVALID").hasMessageContaining("line 1");
   }
 
   @Test
   void findsTheFileThroughTheEnvironment() throws IOException {
     Path file = write(dir.resolve("policy.json"), MINIMAL, "rw-r--r--");
 
-    LoadedPolicy loaded = ExecutionPolicies.fromEnvironment(Map.of("CAPABILITY_EXECUTION_POLICY_PATH", file.toString()), Optional.empty());
+    LoadedPolicy loaded = ExecutionPolicies.fromEnvironment(Map.of("CAPABILITY_EXECUTION_POLICY_PATH", file.toString()), null);
 
     assertThat(loaded.source()).isEqualTo(file.toString());
   }
 
   @Test
   void refusesAnUnsetOrEmptyPolicyVariable() {
-    assertThatThrownBy(() -> ExecutionPolicies.fromEnvironment(Map.of(), Optional.empty()))
+    assertThatThrownBy(() -> ExecutionPolicies.fromEnvironment(Map.of(), null))
         .isInstanceOfSatisfying(PolicyException.class, e -> assertThat(e.code()).isEqualTo("POLICY_PATH_UNSET"));
-    assertThatThrownBy(() -> ExecutionPolicies.fromEnvironment(Map.of("CAPABILITY_EXECUTION_POLICY_PATH", ""), Optional.empty()))
+    assertThatThrownBy(() -> ExecutionPolicies.fromEnvironment(Map.of("CAPABILITY_EXECUTION_POLICY_PATH", ""), null))
         .isInstanceOfSatisfying(PolicyException.class, e -> assertThat(e.code()).isEqualTo("POLICY_PATH_UNSET"));
   }
 
   @Test
   void theEnvironmentPathGetsTheSameChecks() {
     assertThatThrownBy(() -> ExecutionPolicies.fromEnvironment(
-            Map.of("CAPABILITY_EXECUTION_POLICY_PATH", "policies/policy.json"), Optional.empty()))
+            Map.of("CAPABILITY_EXECUTION_POLICY_PATH", "policies/policy.json"), null))
         .isInstanceOfSatisfying(PolicyException.class, e -> assertThat(e.code()).isEqualTo("POLICY_PATH_NOT_ABSOLUTE"));
   }
 }

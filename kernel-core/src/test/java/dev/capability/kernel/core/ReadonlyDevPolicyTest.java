@@ -43,7 +43,7 @@ class ReadonlyDevPolicyTest {
     Path copy = dir.resolve("readonly-dev.json");
     Files.copy(FILE, copy);
     Files.setPosixFilePermissions(copy, PosixFilePermissions.fromString("rw-r--r--"));
-    loaded = ExecutionPolicies.load(copy.toRealPath(), Optional.empty());
+    loaded = ExecutionPolicies.load(copy.toRealPath(), null);
   }
 
   static Stream<Arguments> table() {

@@ -37,7 +37,7 @@ class ToolchainsPolicyTest {
     Path copy = dir.resolve("toolchains.json");
     Files.copy(FILE, copy);
     Files.setPosixFilePermissions(copy, PosixFilePermissions.fromString("rw-r--r--"));
-    loaded = ExecutionPolicies.load(copy.toRealPath(), Optional.empty());
+    loaded = ExecutionPolicies.load(copy.toRealPath(), null);
   }
 
   private static Authorization authorize(List<String> argv) {

@@ -28,7 +28,7 @@ record ExecLimit(long maxBytes, String basis) {
 
   /** The limit for a container whose stack soft limit is {@code stackLimit}, as the probe read it. */
   static ExecLimit forStack(Optional<String> stackLimit) {
-    ExecArgumentLimit limit = ExecArgumentLimit.forStack(stackLimit, WHERE);
+    ExecArgumentLimit limit = ExecArgumentLimit.forStack(stackLimit.orElse(null), WHERE);
     return new ExecLimit(limit.maxBytes(), limit.basis());
   }
 

@@ -66,7 +66,7 @@ public final class SigstoreVerifier implements SigstoreBundleVerifier {
     try {
       bundle = Bundle.from(new StringReader(new String(bundleBytes, StandardCharsets.UTF_8)));
     } catch (BundleParseException | RuntimeException e) {
-      return SigstoreOutcome.failed(AcquisitionCodes.SIGSTORE_BUNDLE_INVALID, what + ".sigstore.json is not a Sigstore bundle: " + e.getMessage(), Optional.empty());
+      return SigstoreOutcome.failed(AcquisitionCodes.SIGSTORE_BUNDLE_INVALID, what + ".sigstore.json is not a Sigstore bundle: " + e.getMessage());
     }
     if (bundle.getMessageSignature().isEmpty()) {
       // A DSSE envelope is an attestation: a statement, of any predicate, about some digest. That
@@ -75,35 +75,31 @@ public final class SigstoreVerifier implements SigstoreBundleVerifier {
       // certificate).
       return SigstoreOutcome.failed(
           AcquisitionCodes.SIGSTORE_BUNDLE_INVALID,
-          what + ".sigstore.json holds a DSSE attestation, not a message signature of " + what + "; attestations are not taken as signatures",
-          Optional.empty());
+          what + ".sigstore.json holds a DSSE attestation, not a message signature of " + what + "; attestations are not taken as signatures");
     }
     if (bundle.getEntries().size() != 1) {
       return SigstoreOutcome.failed(
           AcquisitionCodes.SIGSTORE_BUNDLE_INVALID,
-          what + ".sigstore.json has " + bundle.getEntries().size() + " transparency-log entries; exactly one is required",
-          Optional.empty());
+          what + ".sigstore.json has " + bundle.getEntries().size() + " transparency-log entries; exactly one is required");
     }
     X509Certificate leaf;
     try {
       if (bundle.getCertPath().getCertificates().isEmpty()) {
-        return SigstoreOutcome.failed(AcquisitionCodes.SIGSTORE_BUNDLE_INVALID, what + ".sigstore.json has no signing certificate", Optional.empty());
+        return SigstoreOutcome.failed(AcquisitionCodes.SIGSTORE_BUNDLE_INVALID, what + ".sigstore.json has no signing certificate");
       }
       leaf = (X509Certificate) bundle.getCertPath().getCertificates().get(0);
       certificates.verifySigningCertificate(bundle.getCertPath());
     } catch (FulcioVerificationException | IOException | RuntimeException e) {
       return SigstoreOutcome.failed(
           AcquisitionCodes.SIGSTORE_CERTIFICATE_UNTRUSTED,
-          "the certificate in " + what + ".sigstore.json is not certified by the trusted root " + trust.trustedRootFile() + ": " + e.getMessage(),
-          Optional.empty());
+          "the certificate in " + what + ".sigstore.json is not certified by the trusted root " + trust.trustedRootFile() + ": " + e.getMessage());
     }
 
     Optional<SigstoreSigner> signer = SigstoreSigner.of(leaf);
     if (signer.isEmpty()) {
       return SigstoreOutcome.failed(
           AcquisitionCodes.SIGSTORE_IDENTITY_UNKNOWN,
-          "the certificate in " + what + ".sigstore.json names no OIDC issuer, or not exactly one subject (an email address or a URI)",
-          Optional.empty());
+          "the certificate in " + what + ".sigstore.json names no OIDC issuer, or not exactly one subject (an email address or a URI)");
     }
     Optional<String> signerName = Optional.of(signer.get().toString());
     RekorEntry entry = bundle.getEntries().get(0);
@@ -175,7 +171,7 @@ public final class SigstoreVerifier implements SigstoreBundleVerifier {
   }
 
   private static Optional<SigstoreOutcome> failure(String code, String detail) {
-    return Optional.of(SigstoreOutcome.failed(code, detail, Optional.empty()));
+    return Optional.of(SigstoreOutcome.failed(code, detail));
   }
 
   /**

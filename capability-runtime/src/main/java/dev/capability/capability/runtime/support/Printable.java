@@ -2,6 +2,7 @@ package dev.capability.capability.runtime.support;
 
 import dev.capability.capability.runtime.internal.effects.ScopeGrammar;
 import java.util.regex.Pattern;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Messages that quote untrusted documents (parser errors repeat the offending token) reach
@@ -14,7 +15,7 @@ public final class Printable {
   private Printable() {}
 
   /** {@code text} with each control and format character replaced by {@code ?}; {@code ""} for null. */
-  public static String of(String text) {
+  public static String of(@Nullable String text) {
     return text == null ? "" : UNPRINTABLE.matcher(text).replaceAll("?");
   }
 

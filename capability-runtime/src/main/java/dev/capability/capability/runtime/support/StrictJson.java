@@ -15,6 +15,7 @@ import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Parses untrusted JSON documents strictly: UTF-8 without a byte-order mark, no comments, no
@@ -38,7 +39,7 @@ public final class StrictJson {
     private static final long serialVersionUID = 1L;
     private final transient Failure failure;
 
-    StrictJsonException(Failure failure, String message, Throwable cause) {
+    StrictJsonException(Failure failure, String message, @Nullable Throwable cause) {
       super(message, cause);
       this.failure = failure;
     }
@@ -118,7 +119,7 @@ public final class StrictJson {
     }
   }
 
-  private static String at(JsonLocation location) {
+  private static String at(@Nullable JsonLocation location) {
     return location == null ? "" : " at line " + location.getLineNr() + ", column " + location.getColumnNr();
   }
 

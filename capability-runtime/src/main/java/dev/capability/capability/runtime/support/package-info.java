@@ -4,4 +4,7 @@
  * package writer must meet. Public so those modules need no access to the runtime's {@code
  * internal} packages; small, and not meant for capability code.
  */
+@NullMarked
 package dev.capability.capability.runtime.support;
+
+import org.jspecify.annotations.NullMarked;

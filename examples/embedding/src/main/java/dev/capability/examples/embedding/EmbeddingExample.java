@@ -8,7 +8,6 @@ import dev.capability.kernel.core.ExecutionPolicies;
 import dev.capability.kernel.core.LoadedPolicy;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.Optional;
 // embedding-imports:end
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -76,7 +75,7 @@ public final class EmbeddingExample {
   /** Runs the allowed {@code git status --short} and the refused {@code git log} in {@code repository}. */
   static List<ExecutionResult> run(Path policyFile, Path repository) {
     // embedding-run:start
-    LoadedPolicy policy = ExecutionPolicies.load(policyFile, Optional.of(repository));
+    LoadedPolicy policy = ExecutionPolicies.load(policyFile, repository);
     try (CommandKernel kernel = CommandKernel.builder(policy).build()) {
       ExecutionResult status = kernel.execute(
           ExecutionRequest.argv("git", "status", "--short").repository(repository).build());

@@ -1,6 +1,7 @@
 package dev.capability.kernel.api.authority;
 
 import dev.capability.kernel.api.CapabilityException;
+import org.jspecify.annotations.Nullable;
 
 /**
  * An authority layer, a write scope or a tool configuration could not be loaded or is not
@@ -14,7 +15,7 @@ public final class AuthorityException extends CapabilityException {
     super(code, message);
   }
 
-  public AuthorityException(String code, String message, Throwable cause) {
+  public AuthorityException(String code, String message, @Nullable Throwable cause) {
     super(code, message, cause);
   }
 }

@@ -14,6 +14,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.stream.Collectors;
+import org.jspecify.annotations.Nullable;
 
 /**
  * One layer of authority and the constraints it places on a command. The effective authority is
@@ -129,10 +130,10 @@ public record AuthorityLayer(
   public static final class Builder {
     private final Kind kind;
     private final String source;
-    private Set<String> executables;
-    private Set<NetworkMode> network;
-    private ProjectWriteMode projectWrites;
-    private List<String> writeScopes;
+    private @Nullable Set<String> executables;
+    private @Nullable Set<NetworkMode> network;
+    private @Nullable ProjectWriteMode projectWrites;
+    private @Nullable List<String> writeScopes;
 
     private Builder(Kind kind, String source) {
       this.kind = Objects.requireNonNull(kind, "kind");

@@ -4,4 +4,7 @@
  * {@link dev.capability.kernel.api.authority.AuthorityLayer}; a decision names the layer that
  * refused. See {@code docs/authority.md}.
  */
+@NullMarked
 package dev.capability.kernel.api.authority;
+
+import org.jspecify.annotations.NullMarked;

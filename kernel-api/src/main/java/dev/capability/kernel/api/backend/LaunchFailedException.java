@@ -1,6 +1,7 @@
 package dev.capability.kernel.api.backend;
 
 import dev.capability.kernel.api.CapabilityException;
+import org.jspecify.annotations.Nullable;
 
 /** A backend could not start a command at all; the kernel reports it as a launch failure. */
 public final class LaunchFailedException extends CapabilityException {
@@ -37,7 +38,7 @@ public final class LaunchFailedException extends CapabilityException {
     return new LaunchFailedException(code, message);
   }
 
-  public LaunchFailedException(String message, Throwable cause) {
+  public LaunchFailedException(String message, @Nullable Throwable cause) {
     super(CODE, message, cause);
   }
 

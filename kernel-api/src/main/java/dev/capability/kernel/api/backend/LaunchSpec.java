@@ -14,6 +14,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Everything a backend needs to launch one command. Built by the kernel after the command was
@@ -32,14 +33,14 @@ public final class LaunchSpec {
   private final List<String> arguments;
   private final Map<String, String> environment;
   private final Path workingDirectory;
-  private final byte[] stdin;
+  private final byte @Nullable [] stdin;
   private final Duration timeout;
   private final Duration terminationGrace;
   private final long maxOutputBytes;
   private final long maxFileBytes;
   private final long maxWriteBytes;
   private final NetworkMode network;
-  private final Path repository;
+  private final @Nullable Path repository;
   private final List<Path> writableRoots;
   private final List<Path> protectedPaths;
   private final Set<IsolationCapability> requiredCapabilities;
@@ -288,15 +289,15 @@ public final class LaunchSpec {
     private final PinnedExecutable executable;
     private List<String> arguments = List.of();
     private Map<String, String> environment = new LinkedHashMap<>();
-    private Path workingDirectory;
-    private byte[] stdin;
+    private @Nullable Path workingDirectory;
+    private byte @Nullable [] stdin;
     private Duration timeout = Duration.ofSeconds(60);
     private Duration terminationGrace = Duration.ofSeconds(2);
     private long maxOutputBytes = 1 << 20;
     private long maxFileBytes = DEFAULT_MAX_FILE_BYTES;
     private long maxWriteBytes = DEFAULT_MAX_WRITE_BYTES;
     private NetworkMode network = NetworkMode.NONE;
-    private Path repository;
+    private @Nullable Path repository;
     private List<Path> writableRoots = List.of();
     private List<Path> protectedPaths = List.of();
     private Set<IsolationCapability> requiredCapabilities = EnumSet.noneOf(IsolationCapability.class);
@@ -321,7 +322,7 @@ public final class LaunchSpec {
     }
 
     /** Input for stdin, or null to close stdin at once. */
-    public Builder stdin(byte[] stdin) {
+    public Builder stdin(byte @Nullable [] stdin) {
       this.stdin = stdin == null ? null : stdin.clone();
       return this;
     }
@@ -359,7 +360,7 @@ public final class LaunchSpec {
     }
 
     /** The target repository, or null for none. */
-    public Builder repository(Path repository) {
+    public Builder repository(@Nullable Path repository) {
       this.repository = repository;
       return this;
     }

@@ -3,6 +3,7 @@ package dev.capability.kernel.api.json;
 import dev.capability.kernel.api.Sha256;
 import dev.capability.kernel.api.json.internal.CanonicalWriter;
 import java.nio.charset.StandardCharsets;
+import org.jspecify.annotations.Nullable;
 
 /**
  * RFC 8785 JSON Canonicalization Scheme (JCS) over plain Java values: one exact text, and so one
@@ -56,7 +57,7 @@ public final class CanonicalJson {
    * @throws IllegalArgumentException if the value has no canonical form; the message names the
    *     JSON pointer of the offending value and the reason
    */
-  public static String serialize(Object value) {
+  public static String serialize(@Nullable Object value) {
     return CanonicalWriter.write(value, MAX_DEPTH);
   }
 
@@ -65,7 +66,7 @@ public final class CanonicalJson {
    *
    * @throws IllegalArgumentException as {@link #serialize(Object)}
    */
-  public static byte[] bytes(Object value) {
+  public static byte[] bytes(@Nullable Object value) {
     // Exact: serialize refuses lone surrogates, the only strings UTF-8 cannot encode.
     return serialize(value).getBytes(StandardCharsets.UTF_8);
   }
@@ -75,7 +76,7 @@ public final class CanonicalJson {
    *
    * @throws IllegalArgumentException as {@link #serialize(Object)}
    */
-  public static String sha256(Object value) {
+  public static String sha256(@Nullable Object value) {
     return Sha256.hex(bytes(value));
   }
 }

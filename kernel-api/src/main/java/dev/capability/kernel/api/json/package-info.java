@@ -4,4 +4,7 @@
  * ledger chain. Hosts use {@link dev.capability.kernel.api.json.CanonicalJson} to recompute those
  * hashes when they verify an attestation. See {@code docs/canonical-json.md}.
  */
+@NullMarked
 package dev.capability.kernel.api.json;
+
+import org.jspecify.annotations.NullMarked;

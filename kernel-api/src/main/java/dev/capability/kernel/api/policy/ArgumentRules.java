@@ -6,6 +6,7 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.SortedMap;
 import java.util.TreeMap;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Typed rules for the arguments at one level of a command: after argv[0], after a subcommand's
@@ -71,10 +72,10 @@ public record ArgumentRules(
     }
   }
 
-  /** Rules in {@link OptionSyntax#GETOPT} syntax without key=value operands. */
+  /** Rules in {@link OptionSyntax#GETOPT} syntax without key=value operands; no operands when {@code operands} is null. */
   public ArgumentRules(
-      Map<String, FlagRule> flags, Map<String, SubcommandRule> subcommands, Optional<OperandRule> operands, DoubleDashMode doubleDash) {
-    this(flags, subcommands, operands, doubleDash, OptionSyntax.GETOPT, KeyValueMode.OPERAND, Map.of());
+      Map<String, FlagRule> flags, Map<String, SubcommandRule> subcommands, @Nullable OperandRule operands, DoubleDashMode doubleDash) {
+    this(flags, subcommands, Optional.ofNullable(operands), doubleDash, OptionSyntax.GETOPT, KeyValueMode.OPERAND, Map.of());
   }
 
   private static <V> SortedMap<String, V> sortedCopy(Map<String, V> map, String name) {
@@ -109,7 +110,7 @@ public record ArgumentRules(
   public static final class Builder {
     private final Map<String, FlagRule> flags = new TreeMap<>();
     private final Map<String, SubcommandRule> subcommands = new TreeMap<>();
-    private OperandRule operands;
+    private @Nullable OperandRule operands;
     private DoubleDashMode doubleDash = DoubleDashMode.FORBIDDEN;
     private OptionSyntax syntax = OptionSyntax.GETOPT;
     private KeyValueMode keyValueOperands = KeyValueMode.OPERAND;

@@ -8,6 +8,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.TreeMap;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Allows one executable and says which argv it may get.
@@ -107,18 +108,18 @@ public record ExecutableRule(
 
   /** Builds an {@link ExecutableRule}. */
   public static final class Builder {
-    private final String name;
-    private final Path path;
+    private final @Nullable String name;
+    private final @Nullable Path path;
     private String id;
-    private String sha256;
+    private @Nullable String sha256;
     private final List<List<String>> exactArguments = new ArrayList<>();
-    private ArgumentRules arguments;
+    private @Nullable ArgumentRules arguments;
     private final List<List<String>> match = new ArrayList<>();
     private final List<List<String>> notMatch = new ArrayList<>();
     private final Map<String, ToolConfigurationPin> toolConfiguration = new TreeMap<>();
     private boolean acceptsArbitraryCode;
 
-    private Builder(String name, Path path, String id) {
+    private Builder(@Nullable String name, @Nullable Path path, String id) {
       this.name = name;
       this.path = path;
       this.id = id;

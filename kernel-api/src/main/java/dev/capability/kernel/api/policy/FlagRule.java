@@ -2,6 +2,7 @@ package dev.capability.kernel.api.policy;
 
 import java.util.Objects;
 import java.util.Optional;
+import org.jspecify.annotations.Nullable;
 
 /**
  * One allowed flag. A flag matches its exact spelling; in {@link OptionSyntax#GETOPT} syntax a
@@ -21,19 +22,19 @@ public record FlagRule(Optional<ValueRule> value, Optional<ArgumentRules> argume
     Objects.requireNonNull(arguments, "arguments");
   }
 
-  /** A flag with {@code value}, or none, that ends no options. */
-  public FlagRule(Optional<ValueRule> value) {
-    this(value, Optional.empty());
+  /** A flag with {@code value}, or none when null, that ends no options. */
+  public FlagRule(@Nullable ValueRule value) {
+    this(Optional.ofNullable(value), Optional.empty());
   }
 
   /** A flag without a value. */
   public static FlagRule plain() {
-    return new FlagRule(Optional.empty());
+    return new FlagRule(null);
   }
 
   /** A flag whose value must satisfy {@code value}. */
   public static FlagRule withValue(ValueRule value) {
-    return new FlagRule(Optional.of(Objects.requireNonNull(value, "value")));
+    return new FlagRule(Objects.requireNonNull(value, "value"));
   }
 
   /** This flag, ending the options: the arguments after it (and its value) are read by {@code rest}. */

@@ -6,4 +6,7 @@
  * dev.capability.kernel.api.policy.ExecutableRule} allows its argv. Policies are loaded from a
  * JSON file or built in code and validated the same way either way; see {@code docs/policy.md}.
  */
+@NullMarked
 package dev.capability.kernel.api.policy;
+
+import org.jspecify.annotations.NullMarked;

@@ -4,6 +4,7 @@ import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A package fetched and verified, accepted or refused.
@@ -15,7 +16,7 @@ import java.util.Objects;
  * @param acquisition the acquisition's whole JSON document, which holds the members above, as
  *     plain maps, lists, strings, numbers and booleans
  */
-public record AcquisitionRecord(String coordinates, String sha256, boolean accepted, String code, Map<String, Object> acquisition) {
+public record AcquisitionRecord(String coordinates, String sha256, boolean accepted, String code, Map<String, @Nullable Object> acquisition) {
   public AcquisitionRecord {
     Records.requireText(coordinates, "coordinates");
     Records.requireText(sha256, "sha256");
@@ -30,7 +31,7 @@ public record AcquisitionRecord(String coordinates, String sha256, boolean accep
   }
 
   /** The record of an acquisition's JSON document: its {@code coordinates}, {@code sha256} and {@code decision}. */
-  public static AcquisitionRecord of(Map<String, Object> acquisition) {
+  public static AcquisitionRecord of(Map<String, @Nullable Object> acquisition) {
     Objects.requireNonNull(acquisition, "acquisition");
     Object decision = acquisition.get("decision");
     if (!(decision instanceof Map<?, ?> d) || !(d.get("accepted") instanceof Boolean accepted) || !(d.get("code") instanceof String code)) {

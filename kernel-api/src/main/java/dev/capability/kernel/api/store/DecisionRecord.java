@@ -4,6 +4,7 @@ import dev.capability.kernel.api.Attestation.DecisionSummary;
 import java.time.Instant;
 import java.util.List;
 import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A decision made without running anything, as {@code capability check} makes: the argv, the
@@ -20,10 +21,10 @@ import java.util.Objects;
 public record DecisionRecord(
     List<String> argv,
     DecisionSummary decision,
-    String policyHash,
-    String executablePath,
-    String executableSha256,
-    String backendId,
+    @Nullable String policyHash,
+    @Nullable String executablePath,
+    @Nullable String executableSha256,
+    @Nullable String backendId,
     Instant decidedAt) {
 
   public DecisionRecord {

@@ -6,6 +6,7 @@ import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 
 /**
  * One launch by the kernel on behalf of a capability run, recorded by its attestation alone: the
@@ -14,7 +15,7 @@ import java.util.Objects;
  * @param attestation the attestation in its JSON form ({@link AttestationJson#toMap}), as plain
  *     maps, lists, strings, numbers and booleans
  */
-public record ExecutionRecord(Map<String, Object> attestation) {
+public record ExecutionRecord(Map<String, @Nullable Object> attestation) {
   public ExecutionRecord {
     attestation = Collections.unmodifiableMap(new LinkedHashMap<>(Objects.requireNonNull(attestation, "attestation")));
     if (!(attestation.get("status") instanceof String)) {

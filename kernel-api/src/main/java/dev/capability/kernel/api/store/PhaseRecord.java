@@ -5,6 +5,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 
 /**
  * What one step of a phase concluded: a verification (its commands, outcome and normalized
@@ -20,7 +21,7 @@ import java.util.Objects;
  * @param body the step's JSON form, as plain maps, lists, strings, numbers and booleans
  */
 public record PhaseRecord(
-    String workPlanId, int planRevision, String phaseId, String event, List<Long> executionSequences, Map<String, Object> body) {
+    String workPlanId, int planRevision, String phaseId, String event, List<Long> executionSequences, Map<String, @Nullable Object> body) {
   public PhaseRecord {
     Records.requireText(workPlanId, "workPlanId");
     if (planRevision < 1) {

@@ -4,6 +4,7 @@ import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A capability plan, as the runtime made or was given it for one run.
@@ -13,7 +14,7 @@ import java.util.Objects;
  * @param capability {@code name@version}
  * @param plan the plan's JSON form, as plain maps, lists, strings, numbers and booleans
  */
-public record PlanRecord(String planId, String fingerprint, String capability, Map<String, Object> plan) {
+public record PlanRecord(String planId, String fingerprint, String capability, Map<String, @Nullable Object> plan) {
   public PlanRecord {
     Records.requireText(planId, "planId");
     Records.requireText(fingerprint, "fingerprint");

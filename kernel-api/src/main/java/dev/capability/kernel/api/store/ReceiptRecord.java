@@ -5,6 +5,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 
 /**
  * What came of one recorded plan: the runtime's receipt, linked to the plan and to the launches
@@ -19,7 +20,7 @@ import java.util.Objects;
  * @param receipt the receipt's JSON form, as plain maps, lists, strings, numbers and booleans
  */
 public record ReceiptRecord(
-    String receiptId, String planId, String planFingerprint, String status, List<Long> executionSequences, Map<String, Object> receipt) {
+    String receiptId, String planId, String planFingerprint, String status, List<Long> executionSequences, Map<String, @Nullable Object> receipt) {
   public ReceiptRecord {
     Records.requireText(receiptId, "receiptId");
     Records.requireText(planId, "planId");

@@ -4,6 +4,7 @@ import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 
 /**
  * One revision of a work plan, as saved or amended. Every revision is kept; the revision with the
@@ -16,7 +17,7 @@ import java.util.Objects;
  *     from the previous revision (absent for revision 1), and the warnings it was saved with, as
  *     plain maps, lists, strings, numbers and booleans
  */
-public record WorkPlanRecord(String workPlanId, int revision, String revisionHash, Map<String, Object> document) {
+public record WorkPlanRecord(String workPlanId, int revision, String revisionHash, Map<String, @Nullable Object> document) {
   public WorkPlanRecord {
     Records.requireText(workPlanId, "workPlanId");
     if (revision < 1) {

@@ -272,14 +272,6 @@ class ArchitectureTest {
   }
 
   /**
-   * Optional-taking methods kept only until a caller being changed elsewhere moves to their
-   * replacement (the capability runtime's child-JVM executor calls this one). Remove each with its
-   * method; the list is meant to be empty.
-   */
-  private static final List<String> AWAITING_CALLER_MIGRATION =
-      List.of("dev.capability.kernel.core.Backends.select(java.util.Optional, java.util.Set, boolean)");
-
-  /**
    * No public method or constructor of the public API takes an {@link Optional}: an absent argument
    * is {@code @Nullable} or an overload (docs/decisions.md, nullness). A record's canonical
    * constructor is exempt: its parameters are the components, and an accessor returning Optional is
@@ -291,8 +283,7 @@ class ArchitectureTest {
         .should(new ArchCondition<JavaCodeUnit>("take no Optional parameter") {
           @Override
           public void check(JavaCodeUnit code, ConditionEvents events) {
-            if (code.getModifiers().contains(JavaModifier.SYNTHETIC) || isCanonicalRecordConstructor(code)
-                || AWAITING_CALLER_MIGRATION.contains(code.getFullName())) {
+            if (code.getModifiers().contains(JavaModifier.SYNTHETIC) || isCanonicalRecordConstructor(code)) {
               return;
             }
             boolean takesOptional = code.getRawParameterTypes().stream().anyMatch(type -> type.isEquivalentTo(Optional.class));

@@ -10,6 +10,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.TreeMap;
+import org.jspecify.annotations.Nullable;
 
 /**
  * What the kernel can state about one execution or denial: what was asked, under which policy,
@@ -31,8 +32,8 @@ public record Attestation(
     DecisionSummary decision,
     String policyHash,
     String policySource,
-    Executable executable,
-    Backend backend,
+    @Nullable Executable executable,
+    @Nullable Backend backend,
     Environment environment,
     NetworkMode network,
     ProjectWriteMode projectWrites,
@@ -44,14 +45,14 @@ public record Attestation(
     List<Change> changes,
     List<Violation> violations,
     SecretScan secrets,
-    String inputTreeHash,
+    @Nullable String inputTreeHash,
     Stream stdout,
     Stream stderr,
     Instant startedAt,
     Instant finishedAt,
     boolean timedOut,
     boolean outputLimitHit,
-    Integer exitCode) {
+    @Nullable Integer exitCode) {
 
   public Attestation {
     Objects.requireNonNull(kernelVersion, "kernelVersion");
@@ -94,19 +95,19 @@ public record Attestation(
    * findings (empty); empty output streams; not timed out and no output limit hit.
    */
   public static final class Builder {
-    private String kernelVersion;
-    private ExecutionStatus status;
-    private List<String> argv;
-    private String commandSpecHash;
-    private DecisionSummary decision;
-    private String policyHash;
-    private String policySource;
-    private Executable executable;
-    private Backend backend;
+    private @Nullable String kernelVersion;
+    private @Nullable ExecutionStatus status;
+    private @Nullable List<String> argv;
+    private @Nullable String commandSpecHash;
+    private @Nullable DecisionSummary decision;
+    private @Nullable String policyHash;
+    private @Nullable String policySource;
+    private @Nullable Executable executable;
+    private @Nullable Backend backend;
     private Environment environment = new Environment(List.of(), List.of());
-    private NetworkMode network;
-    private ProjectWriteMode projectWrites;
-    private WriteBoundaries writeBoundaries;
+    private @Nullable NetworkMode network;
+    private @Nullable ProjectWriteMode projectWrites;
+    private @Nullable WriteBoundaries writeBoundaries;
     private List<String> createdScopeRoots = List.of();
     private Map<String, String> toolConfiguration = Map.of();
     private List<String> neutralization = List.of();
@@ -114,14 +115,14 @@ public record Attestation(
     private List<Change> changes = List.of();
     private List<Violation> violations = List.of();
     private SecretScan secrets = SecretScan.none();
-    private String inputTreeHash;
+    private @Nullable String inputTreeHash;
     private Stream stdout = Stream.of(CapturedOutput.empty());
     private Stream stderr = Stream.of(CapturedOutput.empty());
-    private Instant startedAt;
-    private Instant finishedAt;
+    private @Nullable Instant startedAt;
+    private @Nullable Instant finishedAt;
     private boolean timedOut;
     private boolean outputLimitHit;
-    private Integer exitCode;
+    private @Nullable Integer exitCode;
 
     private Builder() {}
 
@@ -166,13 +167,13 @@ public record Attestation(
     }
 
     /** The executable that ran; null (the default) when the command was denied before resolution. */
-    public Builder executable(Executable executable) {
+    public Builder executable(@Nullable Executable executable) {
       this.executable = executable;
       return this;
     }
 
     /** The backend that launched the command; null (the default) when none did. */
-    public Builder backend(Backend backend) {
+    public Builder backend(@Nullable Backend backend) {
       this.backend = backend;
       return this;
     }
@@ -235,7 +236,7 @@ public record Attestation(
     }
 
     /** The hash of the input tree; null (the default) when there was no repository audit. */
-    public Builder inputTreeHash(String inputTreeHash) {
+    public Builder inputTreeHash(@Nullable String inputTreeHash) {
       this.inputTreeHash = inputTreeHash;
       return this;
     }
@@ -271,7 +272,7 @@ public record Attestation(
     }
 
     /** The exit code; null (the default) when the command did not exit by itself. */
-    public Builder exitCode(Integer exitCode) {
+    public Builder exitCode(@Nullable Integer exitCode) {
       this.exitCode = exitCode;
       return this;
     }
@@ -286,7 +287,7 @@ public record Attestation(
   }
 
   /** The decision, without the free-text message's variability mattering to a reader. */
-  public record DecisionSummary(boolean allowed, String code, String layer, String rule, Integer argIndex) {
+  public record DecisionSummary(boolean allowed, String code, @Nullable String layer, @Nullable String rule, @Nullable Integer argIndex) {
     public static DecisionSummary of(Decision d) {
       return new DecisionSummary(
           d.allowed(), d.code(), d.layer(), d.rule(), d.argIndex().isPresent() ? d.argIndex().getAsInt() : null);
@@ -379,7 +380,8 @@ public record Attestation(
    * Write boundaries of the authority layers, as repository-relative glob patterns; a layer
    * that sets no write scope of its own is absent (null), an empty list allows no writes.
    */
-  public record WriteBoundaries(List<String> operator, List<String> contract, List<String> phase, List<String> correction) {
+  public record WriteBoundaries(
+      @Nullable List<String> operator, @Nullable List<String> contract, @Nullable List<String> phase, @Nullable List<String> correction) {
     public WriteBoundaries {
       operator = copyOrNull(operator);
       contract = copyOrNull(contract);
@@ -387,7 +389,7 @@ public record Attestation(
       correction = copyOrNull(correction);
     }
 
-    private static List<String> copyOrNull(List<String> patterns) {
+    private static @Nullable List<String> copyOrNull(@Nullable List<String> patterns) {
       return patterns == null ? null : List.copyOf(patterns);
     }
   }

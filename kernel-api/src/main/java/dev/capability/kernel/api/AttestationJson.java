@@ -18,6 +18,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.function.Function;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The JSON form of an {@link Attestation}, with the field names documented in
@@ -61,8 +62,8 @@ public final class AttestationJson {
     return JsonObject.of(parsed, "").attestation();
   }
 
-  public static Map<String, Object> toMap(Attestation a) {
-    Map<String, Object> m = new LinkedHashMap<>();
+  public static Map<String, @Nullable Object> toMap(Attestation a) {
+    Map<String, @Nullable Object> m = new LinkedHashMap<>();
     m.put("kernelVersion", a.kernelVersion());
     m.put("status", a.status().name());
     m.put("argv", a.argv());
@@ -184,13 +185,13 @@ public final class AttestationJson {
   }
 
   /** An object of the attestation being read, and where it is; every accessor refuses what the documented form does not allow. */
-  private record JsonObject(Map<String, Object> members, String pointer) {
+  private record JsonObject(Map<String, @Nullable Object> members, String pointer) {
     static JsonObject of(Object value, String pointer) {
       if (!(value instanceof Map<?, ?> map)) {
         throw invalid(pointer, "must be an object");
       }
       @SuppressWarnings("unchecked")
-      Map<String, Object> members = (Map<String, Object>) map;
+      Map<String, @Nullable Object> members = (Map<String, @Nullable Object>) map;
       return new JsonObject(members, pointer);
     }
 
@@ -213,7 +214,7 @@ public final class AttestationJson {
       return exactly(List.of(required), List.of());
     }
 
-    private Object get(String name) {
+    private @Nullable Object get(String name) {
       return members.get(name);
     }
 
@@ -225,7 +226,7 @@ public final class AttestationJson {
       return of(get(name), at(name));
     }
 
-    JsonObject objectOrNull(String name) {
+    @Nullable JsonObject objectOrNull(String name) {
       return get(name) == null ? null : object(name);
     }
 
@@ -237,7 +238,7 @@ public final class AttestationJson {
       return value;
     }
 
-    String stringOrNull(String name) {
+    @Nullable String stringOrNull(String name) {
       Object value = get(name);
       if (value != null && !(value instanceof String)) {
         throw invalid(at(name), "must be a string or null");
@@ -260,7 +261,7 @@ public final class AttestationJson {
       return value;
     }
 
-    Long integerOrNull(String name, long min, long max) {
+    @Nullable Long integerOrNull(String name, long min, long max) {
       Object value = get(name);
       if (value == null) {
         return null;
@@ -307,7 +308,7 @@ public final class AttestationJson {
       return list.stream().map(String.class::cast).toList();
     }
 
-    List<String> stringsOrNull(String name) {
+    @Nullable List<String> stringsOrNull(String name) {
       return get(name) == null ? null : strings(name);
     }
 

@@ -92,15 +92,6 @@ public final class Backends implements AutoCloseable {
     return registry().select(Optional.of(id), required, false).backend();
   }
 
-  /**
-   * {@link #select(String, Set)} when {@code id} is present, else {@link #select(Set, boolean)}.
-   * Kept only until the capability runtime's child-JVM executor calls those two; not for new code.
-   */
-  public ExecutionBackend select(Optional<String> id, Set<IsolationCapability> required, boolean allowUnisolated) {
-    Objects.requireNonNull(id, "id");
-    return id.isPresent() ? select(id.get(), required) : select(required, allowUnisolated);
-  }
-
   /** One status per backend, available ones first; probes the providers if nothing has yet. */
   public List<BackendStatus> statuses() {
     return registry().statuses();

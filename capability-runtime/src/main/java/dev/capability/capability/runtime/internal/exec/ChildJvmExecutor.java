@@ -177,7 +177,7 @@ public final class ChildJvmExecutor implements Executor {
    */
   public static ChildJvmExecutor choosing(
       Backends backends, boolean closesBackends, Path baseDirectory, Optional<Path> classDataArchive) {
-    ExecutionBackend chosen = backends.select(Optional.empty(), REQUIRED_ISOLATION, false);
+    ExecutionBackend chosen = backends.select(REQUIRED_ISOLATION, false);
     return new ChildJvmExecutor(backends, closesBackends, chosen.id(), false, baseDirectory, classDataArchive, chosen);
   }
 
@@ -221,7 +221,7 @@ public final class ChildJvmExecutor implements Executor {
     if (selected == null) {
       try {
         // Named: used whatever it supplies, as for exec; the kernel refuses a policy it cannot keep.
-        selected = backends.select(Optional.of(backendId), Set.of(), allowUnisolated);
+        selected = backends.select(backendId, Set.of());
       } catch (BackendUnavailableException e) {
         throw new CapabilityException(CapabilityCodes.ISOLATION_UNAVAILABLE, e.getMessage(), e);
       }

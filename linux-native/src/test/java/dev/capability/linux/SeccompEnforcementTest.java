@@ -1,14 +1,13 @@
 package dev.capability.linux;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.fail;
 
+import dev.capability.testing.RequiredBackends;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -73,7 +72,7 @@ class SeccompEnforcementTest {
     String output = new String(sandbox.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
     int status = sandbox.waitFor();
     if (output.contains("No permissions to create new namespace") || output.contains("Creating new namespace failed")) {
-      skipOrFail("bwrap cannot create namespaces here: " + output.strip());
+      RequiredBackends.skipOrFail("bwrap cannot create namespaces here: " + output.strip());
     }
     return new Result(status, output);
   }
@@ -84,14 +83,6 @@ class SeccompEnforcementTest {
         return Path.of(candidate);
       }
     }
-    skipOrFail("bwrap is not installed in /usr/bin or /bin");
-    throw new IllegalStateException("unreachable");
-  }
-
-  private static void skipOrFail(String reason) {
-    if ("1".equals(System.getenv("CAPABILITY_REQUIRE_BACKENDS"))) {
-      fail("bwrap is required (CAPABILITY_REQUIRE_BACKENDS=1): " + reason);
-    }
-    Assumptions.abort(reason);
+    return RequiredBackends.skipOrFail("bwrap is not installed in /usr/bin or /bin");
   }
 }

@@ -5,9 +5,13 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.stream.Stream;
 
-/** Who owns files, for tests that give a repository to another uid (which needs a root JVM). */
+/**
+ * Who owns files and who may read them, for tests whose sandbox runs as another uid (as it does
+ * when the JVM is root) or that give a repository to another uid.
+ */
 public final class Ownership {
   private Ownership() {}
 
@@ -29,6 +33,22 @@ public final class Ownership {
     try (Stream<Path> paths = Files.walk(root)) {
       for (Path path : (Iterable<Path>) paths::iterator) {
         Files.setAttribute(path, "unix:uid", uid, LinkOption.NOFOLLOW_LINKS);
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /**
+   * Makes {@code root} and everything below it readable by every uid: directories {@code
+   * rwxr-xr-x}, everything else {@code rw-r--r--}, as a repository or package must be for a
+   * sandbox that runs as another uid.
+   */
+  public static void readableByEveryone(Path root) {
+    try (Stream<Path> paths = Files.walk(root)) {
+      for (Path path : paths.toList()) {
+        Files.setPosixFilePermissions(
+            path, PosixFilePermissions.fromString(Files.isDirectory(path) ? "rwxr-xr-x" : "rw-r--r--"));
       }
     } catch (IOException e) {
       throw new UncheckedIOException(e);

@@ -2,6 +2,7 @@ package dev.capability.linux;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.capability.testing.HostPrograms;
 import dev.capability.testing.RequiredBackends;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -61,7 +62,7 @@ class SeccompEnforcementTest {
   /** Runs {@code mkdir} in a bwrap sandbox whose {@code --seccomp} descriptor is standard input, read from {@code program}. */
   private static Result mkdirUnderBwrap(Path program) throws IOException, InterruptedException {
     Path bwrap = bwrap();
-    Path mkdir = Files.isExecutable(Path.of("/usr/bin/mkdir")) ? Path.of("/usr/bin/mkdir") : Path.of("/bin/mkdir");
+    Path mkdir = HostPrograms.find("mkdir");
     Process sandbox =
         new ProcessBuilder(
                 List.of(bwrap.toString(), "--ro-bind", "/", "/", "--dev", "/dev", "--tmpfs", "/tmp", "--die-with-parent", "--seccomp", "0", "--",
@@ -78,11 +79,7 @@ class SeccompEnforcementTest {
   }
 
   private static Path bwrap() {
-    for (String candidate : List.of("/usr/bin/bwrap", "/bin/bwrap")) {
-      if (Files.isExecutable(Path.of(candidate))) {
-        return Path.of(candidate);
-      }
-    }
-    return RequiredBackends.skipOrFail("bwrap is not installed in /usr/bin or /bin");
+    return HostPrograms.lookup("bwrap")
+        .orElseGet(() -> RequiredBackends.skipOrFail("bwrap is not installed in /usr/bin or /bin"));
   }
 }

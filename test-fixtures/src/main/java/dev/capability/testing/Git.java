@@ -16,8 +16,8 @@ import java.util.concurrent.TimeUnit;
  * The real {@code git} CLI for tests, as fixture builder and as oracle. It is run by argv, never
  * through a shell, in an environment of its own: {@code PATH}, a throwaway {@code HOME}, no system
  * configuration and a fixed identity, so only the repository itself (and what a test passes)
- * decides. Every run is bounded: it is ended after {@value #TIMEOUT_SECONDS} seconds, and a stream
- * longer than {@value #MAX_OUTPUT_BYTES} bytes fails the test instead of being read into memory.
+ * decides. Every run is bounded: it is ended after 60 seconds, and a stream longer than 16 MiB
+ * fails the test instead of being read into memory.
  */
 public final class Git {
   /** How long one run may take before it is ended and the test fails. */

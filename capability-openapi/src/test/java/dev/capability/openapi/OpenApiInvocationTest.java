@@ -23,6 +23,7 @@ import dev.capability.capability.runtime.internal.exec.InProcessExecutor;
 import dev.capability.openapi.invoker.HttpOperationInvoker;
 import dev.capability.kernel.api.CapabilityException;
 import dev.capability.kernel.api.backend.BackendConfig;
+import dev.capability.testing.Ownership;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -33,7 +34,6 @@ import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -102,11 +102,7 @@ class OpenApiInvocationTest {
     Files.setPosixFilePermissions(work, PosixFilePermissions.fromString("rwxr-xr-x"));
     imported = work.resolve("imported");
     OpenApiImport.write(OpenApiImport.read(document().getBytes(StandardCharsets.UTF_8), loopback()), imported);
-    try (Stream<Path> files = Files.walk(imported)) {
-      for (Path file : files.toList()) {
-        Files.setPosixFilePermissions(file, PosixFilePermissions.fromString(Files.isDirectory(file) ? "rwxr-xr-x" : "rw-r--r--"));
-      }
-    }
+    Ownership.readableByEveryone(imported);
   }
 
   @AfterEach

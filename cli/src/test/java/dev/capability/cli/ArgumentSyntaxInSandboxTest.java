@@ -1,5 +1,6 @@
 package dev.capability.cli;
 
+import static dev.capability.testing.Git.git;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 import static org.junit.jupiter.params.provider.Arguments.arguments;
@@ -24,14 +25,11 @@ import dev.capability.kernel.core.CommandKernel;
 import dev.capability.kernel.core.ExecutionPolicies;
 import dev.capability.kernel.core.LoadedPolicy;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeEach;
@@ -70,10 +68,10 @@ class ArgumentSyntaxInSandboxTest {
     Files.writeString(repository.resolve("src/Main.java"), "class Main {}\n");
     Files.writeString(repository.resolve("notes.txt"), "hello\n");
     Files.writeString(repository.resolve("evil.py"), "print('PWNED')\n");
-    git("init", "-q", "-b", "main");
-    git("add", ".");
+    git(repository, "init", "-q", "-b", "main");
+    git(repository, "add", ".");
     for (String message : List.of("first", "second", "third")) {
-      git("-c", "user.name=t", "-c", "user.email=t@example.invalid", "commit", "-q", "--allow-empty", "-m", message);
+      git(repository, "-c", "user.name=t", "-c", "user.email=t@example.invalid", "commit", "-q", "--allow-empty", "-m", message);
     }
   }
 
@@ -205,22 +203,5 @@ class ArgumentSyntaxInSandboxTest {
 
   private ExecutionRequest request(List<String> argv) {
     return ExecutionRequest.argv(argv).repository(repository).workingDirectory(repository).build();
-  }
-
-  private void git(String... args) throws IOException {
-    List<String> argv = new ArrayList<>(List.of("git"));
-    argv.addAll(List.of(args));
-    ProcessBuilder builder = new ProcessBuilder(argv).directory(repository.toFile()).redirectErrorStream(true);
-    builder.environment().put("GIT_CONFIG_NOSYSTEM", "1");
-    builder.environment().put("HOME", tmp.toString());
-    Process process = builder.start();
-    try {
-      String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-      assertThat(process.waitFor(60, TimeUnit.SECONDS)).isTrue();
-      assertThat(process.exitValue()).as("git %s: %s", argv, output).isZero();
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new AssertionError(e);
-    }
   }
 }

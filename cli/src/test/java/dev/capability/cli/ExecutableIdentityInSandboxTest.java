@@ -14,6 +14,7 @@ import dev.capability.kernel.api.policy.ExecutableRule;
 import dev.capability.kernel.api.policy.ExecutionPolicy;
 import dev.capability.kernel.core.CommandKernel;
 import dev.capability.kernel.core.ExecutionPolicies;
+import dev.capability.testing.Ownership;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
@@ -78,8 +79,8 @@ class ExecutableIdentityInSandboxTest {
 
   @Test
   void anotherUsersScriptInAWorldWritablePathDirectoryIsRefusedUnderBwrap() throws IOException {
-    assumeTrue(uid() == 0, "only root can make a file another user owns (ExecutableTrustTest covers the rule for any"
-        + " user); this test runs as uid " + uid());
+    assumeTrue(Ownership.currentUid() == 0, "only root can make a file another user owns (ExecutableTrustTest covers the rule for any"
+        + " user); this test runs as uid " + Ownership.currentUid());
     ExecutionBackend bwrap = BWRAP.backend();
     Files.setAttribute(bin, "unix:mode", 01777);
     Path planted = executable(bin.resolve("build"));
@@ -110,13 +111,5 @@ class ExecutableIdentityInSandboxTest {
     Files.writeString(file, PAYLOAD);
     Files.setAttribute(file, "unix:mode", 0755);
     return file;
-  }
-
-  private static int uid() {
-    try {
-      return (Integer) Files.getAttribute(Path.of("/proc/self"), "unix:uid");
-    } catch (IOException e) {
-      throw new AssertionError("cannot read this process's uid", e);
-    }
   }
 }

@@ -1,5 +1,6 @@
 package dev.capability.cli;
 
+import static dev.capability.testing.Git.git;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
@@ -19,15 +20,14 @@ import dev.capability.kernel.api.policy.ExecutableRule;
 import dev.capability.kernel.api.policy.ExecutionPolicy;
 import dev.capability.kernel.core.CommandKernel;
 import dev.capability.kernel.core.ExecutionPolicies;
+import dev.capability.testing.Ownership;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeEach;
@@ -70,24 +70,20 @@ class GitInSandboxTest {
   void repository() throws IOException {
     Files.setPosixFilePermissions(tmp, PosixFilePermissions.fromString("rwxr-xr-x"));
     repository = Files.createDirectory(tmp.resolve("repository")).toRealPath();
-    git("init", "-q", "-b", "main");
+    git(repository, "init", "-q", "-b", "main");
     Files.writeString(repository.resolve("README"), "hello\n");
-    git("add", "README");
-    git("-c", "user.name=t", "-c", "user.email=t@example.invalid", "commit", "-q", "-m", "first");
+    git(repository, "add", "README");
+    git(repository, "-c", "user.name=t", "-c", "user.email=t@example.invalid", "commit", "-q", "-m", "first");
     Files.writeString(repository.resolve("README"), "changed\n");
-    try (Stream<Path> paths = Files.walk(repository)) {
-      for (Path path : (Iterable<Path>) paths::iterator) {
-        Files.setPosixFilePermissions(path, PosixFilePermissions.fromString(Files.isDirectory(path) ? "rwxr-xr-x" : "rw-r--r--"));
-      }
-    }
+    Ownership.readableByEveryone(repository);
   }
 
   @Test
   void gitStatusWorksUnderBwrapOnARepositoryAnotherUidOwns() throws IOException {
-    assumeTrue(uid() == 0, "bwrap runs as the caller's own uid when not root, so no other uid can own the repository;"
-        + " this test runs as uid " + uid());
+    assumeTrue(Ownership.currentUid() == 0, "bwrap runs as the caller's own uid when not root, so no other uid can own the repository;"
+        + " this test runs as uid " + Ownership.currentUid());
     ExecutionBackend bwrap = BWRAP.backend();
-    giveAway(OTHER_UID);
+    Ownership.chownTree(repository, OTHER_UID);
 
     assertGitStatusWorksAndIsAttested(bwrap);
   }
@@ -95,8 +91,8 @@ class GitInSandboxTest {
   @Test
   void gitStatusWorksUnderDockerOnARepositoryAnotherUidOwns() throws IOException {
     ExecutionBackend docker = DOCKER.backend();
-    if (uid() == 0) {
-      giveAway(OTHER_UID);
+    if (Ownership.currentUid() == 0) {
+      Ownership.chownTree(repository, OTHER_UID);
     }
     assertThat(owner()).as("the repository's owner").isNotEqualTo(CONTAINER_UID);
 
@@ -106,8 +102,8 @@ class GitInSandboxTest {
   @Test
   void theSandboxedGitTrustsExactlyTheRepositoryWhateverTheEnvironmentSays() throws IOException {
     ExecutionBackend docker = DOCKER.backend();
-    if (uid() == 0) {
-      giveAway(OTHER_UID);
+    if (Ownership.currentUid() == 0) {
+      Ownership.chownTree(repository, OTHER_UID);
     }
     ExecutionPolicy policy = ExecutionPolicy.builder()
         .setEnvironment("GIT_CONFIG_COUNT", "1")
@@ -149,11 +145,11 @@ class GitInSandboxTest {
    */
   private Path nestedRepository() throws IOException {
     Path nested = Files.createDirectories(repository.resolve("nested"));
-    gitIn(nested, "init", "-q", "-b", "main");
+    git(nested, "init", "-q", "-b", "main");
     Files.writeString(nested.resolve("README"), "nested\n");
     Files.writeString(nested.resolve(".gitattributes"), "README filter=planted\n");
-    gitIn(nested, "add", ".");
-    gitIn(nested, "-c", "user.name=t", "-c", "user.email=t@example.invalid", "commit", "-q", "-m", "nested");
+    git(nested, "add", ".");
+    git(nested, "-c", "user.name=t", "-c", "user.email=t@example.invalid", "commit", "-q", "-m", "nested");
     Files.setLastModifiedTime(nested.resolve("README"), java.nio.file.attribute.FileTime.fromMillis(1_100_000_000_000L));
     Path out = Files.createDirectory(repository.resolve("out"));
     Files.setPosixFilePermissions(out, PosixFilePermissions.fromString("rwxrwxrwx"));
@@ -199,16 +195,12 @@ class GitInSandboxTest {
 
   @Test
   void theDriversOfANestedRepositoryTheSandboxUidOwnsNeverRunUnderBwrap() throws IOException {
-    assumeTrue(uid() == 0, "giving the nested repository to the sandbox uid needs root; this test runs as uid " + uid());
+    assumeTrue(Ownership.currentUid() == 0, "giving the nested repository to the sandbox uid needs root; this test runs as uid " + Ownership.currentUid());
     ExecutionBackend bwrap = BWRAP.backend();
     Path nested = nestedRepository();
-    gitIn(nested, "config", "filter.planted.clean", "touch " + repository.resolve("out/pwned"));
-    giveAway(OTHER_UID);
-    try (Stream<Path> paths = Files.walk(nested)) {
-      for (Path path : (Iterable<Path>) paths::iterator) {
-        Files.setAttribute(path, "unix:uid", CONTAINER_UID, LinkOption.NOFOLLOW_LINKS);
-      }
-    }
+    git(nested, "config", "filter.planted.clean", "touch " + repository.resolve("out/pwned"));
+    Ownership.chownTree(repository, OTHER_UID);
+    Ownership.chownTree(nested, CONTAINER_UID);
     Files.setAttribute(repository.resolve("out"), "unix:uid", CONTAINER_UID, LinkOption.NOFOLLOW_LINKS);
 
     ExecutionResult status = kernel(gitPolicy(List.of("out/**"), "-C", "nested", "status", "--short"), bwrap,
@@ -246,24 +238,8 @@ class GitInSandboxTest {
     return ExecutionRequest.argv(argv).repository(repository).build();
   }
 
-  private void giveAway(int uid) throws IOException {
-    try (Stream<Path> paths = Files.walk(repository)) {
-      for (Path path : (Iterable<Path>) paths::iterator) {
-        Files.setAttribute(path, "unix:uid", uid, LinkOption.NOFOLLOW_LINKS);
-      }
-    }
-  }
-
   private int owner() throws IOException {
     return (Integer) Files.getAttribute(repository, "unix:uid", LinkOption.NOFOLLOW_LINKS);
-  }
-
-  private static int uid() {
-    try {
-      return (Integer) Files.getAttribute(Path.of("/proc/self"), "unix:uid");
-    } catch (IOException e) {
-      throw new AssertionError("cannot read this process's uid", e);
-    }
   }
 
   /** Makes {@code directory} and everything below it writable by every uid, as a write scope needs for the sandbox uid. */
@@ -272,27 +248,6 @@ class GitInSandboxTest {
       for (Path path : (Iterable<Path>) paths::iterator) {
         Files.setPosixFilePermissions(path, PosixFilePermissions.fromString(Files.isDirectory(path) ? "rwxrwxrwx" : "rw-rw-rw-"));
       }
-    }
-  }
-
-  private void git(String... args) throws IOException {
-    gitIn(repository, args);
-  }
-
-  private void gitIn(Path directory, String... args) throws IOException {
-    List<String> argv = new java.util.ArrayList<>(List.of("git"));
-    argv.addAll(List.of(args));
-    ProcessBuilder builder = new ProcessBuilder(argv).directory(directory.toFile()).redirectErrorStream(true);
-    builder.environment().put("GIT_CONFIG_NOSYSTEM", "1");
-    builder.environment().put("HOME", tmp.toString());
-    Process process = builder.start();
-    try {
-      String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-      assertThat(process.waitFor(60, TimeUnit.SECONDS)).isTrue();
-      assertThat(process.exitValue()).as("git %s: %s", argv, output).isZero();
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new AssertionError(e);
     }
   }
 }

@@ -3,6 +3,7 @@ package dev.capability.linux;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.capability.testing.HostPrograms;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -18,13 +19,7 @@ class DescriptorSpawnTest {
   @TempDir Path temp;
 
   private static String program(String name) {
-    for (String dir : List.of("/usr/bin", "/bin")) {
-      Path candidate = Path.of(dir, name);
-      if (Files.isExecutable(candidate)) {
-        return candidate.toString();
-      }
-    }
-    throw new IllegalStateException("this test needs " + name + " in /usr/bin or /bin");
+    return HostPrograms.find(name).toString();
   }
 
   private static String stdout(Process process) throws Exception {

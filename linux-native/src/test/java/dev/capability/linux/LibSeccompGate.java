@@ -1,8 +1,6 @@
 package dev.capability.linux;
 
-import static org.assertj.core.api.Assertions.fail;
-
-import org.junit.jupiter.api.Assumptions;
+import dev.capability.testing.RequiredBackends;
 
 /**
  * Skips a test with libseccomp's own reason where it cannot be loaded, or fails it instead under
@@ -13,12 +11,8 @@ final class LibSeccompGate {
 
   static void requireLibseccomp() {
     SeccompFilter.Availability availability = SeccompFilter.availability();
-    if (availability.available()) {
-      return;
+    if (!availability.available()) {
+      RequiredBackends.skipOrFail("libseccomp is not usable here: " + availability.reason());
     }
-    if ("1".equals(System.getenv("CAPABILITY_REQUIRE_BACKENDS"))) {
-      fail("libseccomp is required (CAPABILITY_REQUIRE_BACKENDS=1): " + availability.reason());
-    }
-    Assumptions.abort("libseccomp is not usable here: " + availability.reason());
   }
 }

@@ -1,14 +1,14 @@
 package dev.capability.linux;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.fail;
 
+import dev.capability.testing.HostPrograms;
+import dev.capability.testing.RequiredBackends;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -62,7 +62,7 @@ class SeccompEnforcementTest {
   /** Runs {@code mkdir} in a bwrap sandbox whose {@code --seccomp} descriptor is standard input, read from {@code program}. */
   private static Result mkdirUnderBwrap(Path program) throws IOException, InterruptedException {
     Path bwrap = bwrap();
-    Path mkdir = Files.isExecutable(Path.of("/usr/bin/mkdir")) ? Path.of("/usr/bin/mkdir") : Path.of("/bin/mkdir");
+    Path mkdir = HostPrograms.find("mkdir");
     Process sandbox =
         new ProcessBuilder(
                 List.of(bwrap.toString(), "--ro-bind", "/", "/", "--dev", "/dev", "--tmpfs", "/tmp", "--die-with-parent", "--seccomp", "0", "--",
@@ -73,25 +73,13 @@ class SeccompEnforcementTest {
     String output = new String(sandbox.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
     int status = sandbox.waitFor();
     if (output.contains("No permissions to create new namespace") || output.contains("Creating new namespace failed")) {
-      skipOrFail("bwrap cannot create namespaces here: " + output.strip());
+      RequiredBackends.skipOrFail("bwrap cannot create namespaces here: " + output.strip());
     }
     return new Result(status, output);
   }
 
   private static Path bwrap() {
-    for (String candidate : List.of("/usr/bin/bwrap", "/bin/bwrap")) {
-      if (Files.isExecutable(Path.of(candidate))) {
-        return Path.of(candidate);
-      }
-    }
-    skipOrFail("bwrap is not installed in /usr/bin or /bin");
-    throw new IllegalStateException("unreachable");
-  }
-
-  private static void skipOrFail(String reason) {
-    if ("1".equals(System.getenv("CAPABILITY_REQUIRE_BACKENDS"))) {
-      fail("bwrap is required (CAPABILITY_REQUIRE_BACKENDS=1): " + reason);
-    }
-    Assumptions.abort(reason);
+    return HostPrograms.lookup("bwrap")
+        .orElseGet(() -> RequiredBackends.skipOrFail("bwrap is not installed in /usr/bin or /bin"));
   }
 }

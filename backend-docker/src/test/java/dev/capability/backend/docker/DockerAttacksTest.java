@@ -13,6 +13,7 @@ import dev.capability.kernel.api.backend.LaunchFailedException;
 import dev.capability.kernel.api.backend.LaunchResult;
 import dev.capability.kernel.api.backend.LaunchSpec;
 import dev.capability.kernel.api.backend.PinnedExecutable;
+import dev.capability.testing.HostPrograms;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -64,22 +65,16 @@ class DockerAttacksTest {
   }
 
   private static PinnedExecutable pin(String program) {
-    for (String dir : List.of("/usr/bin", "/bin")) {
-      Path candidate = Path.of(dir, program);
-      if (Files.isRegularFile(candidate)) {
-        try {
-          Path real = candidate.toRealPath();
-          return new PinnedExecutable(
-              real,
-              Sha256.hex(Files.readAllBytes(real)),
-              real.toString(),
-              PinnedExecutable.Pinning.PROC_FD);
-        } catch (IOException e) {
-          throw new IllegalStateException(e);
-        }
-      }
+    try {
+      Path real = HostPrograms.find(program).toRealPath();
+      return new PinnedExecutable(
+          real,
+          Sha256.hex(Files.readAllBytes(real)),
+          real.toString(),
+          PinnedExecutable.Pinning.PROC_FD);
+    } catch (IOException e) {
+      throw new IllegalStateException(e);
     }
-    throw new IllegalStateException("no " + program + " on this host");
   }
 
   private LaunchSpec.Builder spec(String program, String... arguments) {

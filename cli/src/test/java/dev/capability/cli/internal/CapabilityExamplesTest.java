@@ -1,5 +1,6 @@
 package dev.capability.cli.internal;
 
+import static dev.capability.testing.Git.git;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.capability.backend.bwrap.BwrapBackendProvider;
@@ -151,15 +152,6 @@ class CapabilityExamplesTest {
 
     assertThat(outcome.exitCode()).as(outcome.out() + outcome.err()).isZero();
     assertThat(outcome.out()).contains("Hello, Ada!");
-  }
-
-  private static void git(Path directory, String... args) throws Exception {
-    String[] argv = new String[args.length + 1];
-    argv[0] = "git";
-    System.arraycopy(args, 0, argv, 1, args.length);
-    Process git = new ProcessBuilder(argv).directory(directory.toFile()).redirectErrorStream(true).start();
-    String output = new String(git.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
-    assertThat(git.waitFor()).as(String.join(" ", argv) + ": " + output).isZero();
   }
 
   @Test

@@ -1,5 +1,6 @@
 package dev.capability.cli.internal;
 
+import static dev.capability.testing.Git.git;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.junit.jupiter.api.Assertions.fail;
@@ -9,6 +10,7 @@ import dev.capability.backend.docker.DockerBackendProvider;
 import dev.capability.backend.tck.BackendGate;
 import dev.capability.kernel.api.backend.BackendConfig;
 import dev.capability.kernel.core.CommandStrings;
+import dev.capability.testing.Ownership;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -17,7 +19,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.SimpleFileVisitor;
 import java.nio.file.attribute.BasicFileAttributes;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -225,19 +226,7 @@ class DocumentedCommandsTest {
     git(workspace, "add", "-A");
     git(workspace, "-c", "user.name=docs", "-c", "user.email=docs@example.com", "commit", "-q", "-m", "docs");
     // As root the sandbox runs as another uid, which must be able to enter and read the repository.
-    try (Stream<Path> paths = Files.walk(scratch)) {
-      for (Path path : paths.toList()) {
-        Files.setPosixFilePermissions(path, PosixFilePermissions.fromString(Files.isDirectory(path) ? "rwxr-xr-x" : "rw-r--r--"));
-      }
-    }
-  }
-
-  private static void git(Path dir, String... args) throws IOException, InterruptedException {
-    List<String> argv = new ArrayList<>(List.of("git"));
-    argv.addAll(List.of(args));
-    Process git = new ProcessBuilder(argv).directory(dir.toFile()).redirectErrorStream(true).start();
-    String output = new String(git.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-    assertThat(git.waitFor()).as("git %s: %s", String.join(" ", args), output).isZero();
+    Ownership.readableByEveryone(scratch);
   }
 
   private static void copyTree(Path from, Path to) throws IOException {

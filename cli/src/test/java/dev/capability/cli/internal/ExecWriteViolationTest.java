@@ -1,10 +1,10 @@
 package dev.capability.cli.internal;
 
+import static dev.capability.testing.Git.git;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
@@ -28,9 +28,9 @@ class ExecWriteViolationTest {
     repo = Files.createDirectories(tmp.resolve("repo")).toRealPath();
     Files.createDirectories(repo.resolve("src"));
     Files.writeString(repo.resolve("README.md"), "# demo\n");
-    git("init", "-q");
-    git("add", "-A");
-    git("-c", "user.name=t", "-c", "user.email=t@example.invalid", "commit", "-q", "-m", "init");
+    git(repo, "init", "-q");
+    git(repo, "add", "-A");
+    git(repo, "-c", "user.name=t", "-c", "user.email=t@example.invalid", "commit", "-q", "-m", "init");
     writer = Files.createDirectories(tmp.resolve("bin")).resolve("writer");
     // Writes inside the scope, or also outside it, and exits with the code it is given.
     Files.writeString(writer, "#!/bin/sh\necho gen > src/Gen.txt\n[ \"$1\" = outside ] && echo x > README.md\nexit \"$2\"\n");
@@ -87,13 +87,5 @@ class ExecWriteViolationTest {
     JsonNode result = JSON.readTree(outcome.out());
     assertThat(result.get("exitCode").asInt()).isZero();
     assertThat(result.at("/attestation/violations/0/path").asText()).isEqualTo("README.md");
-  }
-
-  private void git(String... args) throws Exception {
-    List<String> argv = new ArrayList<>(List.of("git", "-C", repo.toString()));
-    argv.addAll(List.of(args));
-    Process p = new ProcessBuilder(argv).redirectErrorStream(true).start();
-    String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-    assertThat(p.waitFor()).as("git %s: %s", List.of(args), out).isZero();
   }
 }

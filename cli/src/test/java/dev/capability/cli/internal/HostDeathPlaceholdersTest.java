@@ -1,5 +1,6 @@
 package dev.capability.cli.internal;
 
+import static dev.capability.testing.Git.git;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.fail;
 
@@ -168,13 +169,5 @@ class HostDeathPlaceholdersTest {
     Files.createDirectories(directory);
     Files.setPosixFilePermissions(directory, PosixFilePermissions.fromString("rwxr-xr-x"));
     return directory;
-  }
-
-  private static void git(Path repo, String... args) throws Exception {
-    List<String> argv = new ArrayList<>(List.of("git", "-C", repo.toString()));
-    argv.addAll(List.of(args));
-    Process p = new ProcessBuilder(argv).redirectErrorStream(true).start();
-    String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-    assertThat(p.waitFor()).as("git %s: %s", List.of(args), out).isZero();
   }
 }

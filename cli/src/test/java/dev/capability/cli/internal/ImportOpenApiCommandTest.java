@@ -6,6 +6,7 @@ import com.sun.net.httpserver.HttpServer;
 import dev.capability.backend.bwrap.BwrapBackendProvider;
 import dev.capability.backend.tck.BackendGate;
 import dev.capability.kernel.api.backend.BackendConfig;
+import dev.capability.testing.Ownership;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -15,7 +16,6 @@ import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -68,11 +68,7 @@ class ImportOpenApiCommandTest {
       Path file = Files.writeString(temp.resolve("openapi.json"), DOCUMENT.replace("https://notes.example.com", "http://" + hostPort));
       Path out = temp.resolve("out");
       assertThat(CliRunner.run("import-openapi", file.toString(), "--out", out.toString(), "--allow-http", "--allow-loopback").exitCode()).isZero();
-      try (Stream<Path> files = Files.walk(out)) {
-        for (Path path : files.toList()) {
-          Files.setPosixFilePermissions(path, PosixFilePermissions.fromString(Files.isDirectory(path) ? "rwxr-xr-x" : "rw-r--r--"));
-        }
-      }
+      Ownership.readableByEveryone(out);
       String pkg = out.resolve("add-note").toString();
       String input = "{\"body\":{\"text\":\"hi\"}}";
 

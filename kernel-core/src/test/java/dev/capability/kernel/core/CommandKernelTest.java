@@ -19,7 +19,7 @@ import dev.capability.kernel.api.policy.ExecutableRule;
 import dev.capability.kernel.api.policy.ExecutionPolicy;
 import dev.capability.kernel.core.internal.audit.AuditException;
 import dev.capability.kernel.core.internal.pipeline.CommandPipeline;
-import java.io.IOException;
+import dev.capability.testing.Ownership;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
@@ -379,8 +379,8 @@ class CommandKernelTest {
 
   @Test
   void anotherUsersExecutableInAWorldWritablePathDirectoryIsRefusedBeforeLaunch() throws Exception {
-    assumeTrue(uid() == 0, "only root can make a file another user owns; ExecutableTrustTest covers the rule"
-        + " for any user, and this test runs as uid " + uid());
+    assumeTrue(Ownership.currentUid() == 0, "only root can make a file another user owns; ExecutableTrustTest covers the rule"
+        + " for any user, and this test runs as uid " + Ownership.currentUid());
     Path marker = tmp.resolve("ran");
     Path shared = Files.createDirectories(tmp.resolve("shared"));
     Files.setAttribute(shared, "unix:mode", 01777);
@@ -456,14 +456,6 @@ class CommandKernelTest {
       assertThat(check.executableSha256()).hasValue(Sha256.hex(Files.readAllBytes(tool)));
       assertThat(check.backendId()).hasValue("process");
       assertThat(marker).doesNotExist();
-    }
-  }
-
-  private static int uid() {
-    try {
-      return (Integer) Files.getAttribute(Path.of("/proc/self"), "unix:uid");
-    } catch (IOException e) {
-      throw new AssertionError("cannot read this process's uid", e);
     }
   }
 }

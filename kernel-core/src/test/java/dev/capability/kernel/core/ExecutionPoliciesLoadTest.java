@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assumptions.assumeThat;
 
 import dev.capability.kernel.api.PolicyException;
+import dev.capability.testing.Ownership;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -42,10 +43,6 @@ class ExecutionPoliciesLoadTest {
     return assertThatThrownBy(() -> ExecutionPolicies.load(file, repository))
         .isInstanceOf(PolicyException.class)
         .satisfies(e -> assertThat(((PolicyException) e).code()).as(e.getMessage()).isEqualTo(code));
-  }
-
-  private static int processUid() throws IOException {
-    return (Integer) Files.getAttribute(Path.of("/proc/self"), "unix:uid");
   }
 
   @Test
@@ -144,7 +141,7 @@ class ExecutionPoliciesLoadTest {
 
   @Test
   void refusesAFileOwnedByAnotherUser() throws IOException {
-    assumeThat(processUid()).as("changing a file's owner needs root").isZero();
+    assumeThat(Ownership.currentUid()).as("changing a file's owner needs root").isZero();
     Path file = write(dir.resolve("policy.json"), MINIMAL, "rw-r--r--");
     Files.setAttribute(file, "unix:uid", NOBODY);
 
@@ -195,7 +192,7 @@ class ExecutionPoliciesLoadTest {
 
   @Test
   void refusesAFileUnderADirectoryOwnedByAnotherUser() throws IOException {
-    assumeThat(processUid()).as("changing a directory's owner needs root").isZero();
+    assumeThat(Ownership.currentUid()).as("changing a directory's owner needs root").isZero();
     Path foreign = Files.createDirectory(dir.resolve("foreign"));
     Path file = write(foreign.resolve("policy.json"), MINIMAL, "rw-r--r--");
     Files.setAttribute(foreign, "unix:uid", NOBODY);

@@ -1,5 +1,6 @@
 package dev.capability.kernel.core;
 
+import static dev.capability.testing.Git.git;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.capability.kernel.api.ExecutionRequest;
@@ -8,8 +9,7 @@ import dev.capability.kernel.api.ExecutionStatus;
 import dev.capability.kernel.api.NetworkMode;
 import dev.capability.kernel.api.policy.ExecutableRule;
 import dev.capability.kernel.api.policy.ExecutionPolicy;
-import java.io.IOException;
-import java.nio.charset.StandardCharsets;
+import dev.capability.testing.Git;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.FileTime;
@@ -38,19 +38,6 @@ class GitNeutralizationPipelineTest {
     git(repo, "add", "README");
     git(repo, "commit", "-q", "-m", "first");
     gitPath = Path.of("/usr/bin/git").toRealPath();
-  }
-
-  private String git(Path directory, String... args) throws IOException, InterruptedException {
-    List<String> argv = new ArrayList<>(List.of("git", "-c", "user.name=t", "-c", "user.email=t@example.invalid",
-        "-c", "protocol.file.allow=always", "-C", directory.toString()));
-    argv.addAll(List.of(args));
-    ProcessBuilder builder = new ProcessBuilder(argv).redirectErrorStream(true);
-    builder.environment().put("GIT_CONFIG_NOSYSTEM", "1");
-    builder.environment().put("HOME", tmp.toString());
-    Process p = builder.start();
-    String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
-    assertThat(p.waitFor()).as("git %s: %s", List.of(args), out).isZero();
-    return out;
   }
 
   private ExecutionResult run(String... args) {
@@ -107,12 +94,7 @@ class GitNeutralizationPipelineTest {
         .isPresent();
     assertThat(marker).as("gpg.ssh.defaultKeyCommand must not run: %s", result.stderr().text()).doesNotExist();
     assertThat(result.attestation().neutralization()).contains("gpg.ssh.defaultKeyCommand=");
-    ProcessBuilder plain = new ProcessBuilder("git", "-c", "user.name=t", "-c", "user.email=t@example.invalid",
-        "commit", "-q", "--allow-empty", "-m", "signed").directory(repo.toFile()).redirectErrorStream(true);
-    plain.environment().put("HOME", tmp.toString());
-    Process process = plain.start();
-    process.getInputStream().readAllBytes();
-    process.waitFor();
+    Git.run(repo, Map.of(), "commit", "-q", "--allow-empty", "-m", "signed");
     assertThat(marker).as("the planted key command runs under plain git").exists();
   }
 

@@ -1,5 +1,6 @@
 package dev.capability.kernel.core;
 
+import static dev.capability.testing.Git.git;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -14,8 +15,7 @@ import dev.capability.kernel.api.authority.AuthorityLayer;
 import dev.capability.kernel.api.policy.ExecutableRule;
 import dev.capability.kernel.api.policy.ExecutionPolicy;
 import dev.capability.kernel.api.policy.ProjectWriteMode;
-import java.io.IOException;
-import java.nio.charset.StandardCharsets;
+import dev.capability.testing.Git;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -43,21 +43,12 @@ class RepositoryAuditPipelineTest {
     Files.writeString(repo.resolve("src/Main.java"), "class Main {}\n");
     Files.writeString(repo.resolve("README.md"), "# demo\n");
     Files.writeString(repo.resolve("old.txt"), "to be deleted\n");
-    git("init", "-q");
-    git("add", "-A");
-    git("-c", "user.name=t", "-c", "user.email=t@example.invalid", "commit", "-q", "-m", "init");
+    git(repo, "init", "-q");
+    git(repo, "add", "-A");
+    git(repo, "-c", "user.name=t", "-c", "user.email=t@example.invalid", "commit", "-q", "-m", "init");
     // The command: writes src/Gen.java and notes.txt, deletes old.txt, prints a planted key.
     writer = TestFiles.script(tmp.resolve("bin"), "writer",
         "echo 'class Gen {}' > src/Gen.java\necho note > notes.txt\nrm old.txt\necho \"key=" + PLANTED_KEY + "\"");
-  }
-
-  private String git(String... args) throws IOException, InterruptedException {
-    List<String> argv = new java.util.ArrayList<>(List.of("git", "-C", repo.toString()));
-    argv.addAll(List.of(args));
-    Process p = new ProcessBuilder(argv).redirectErrorStream(true).start();
-    String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
-    assertThat(p.waitFor()).as("git %s: %s", List.of(args), out).isZero();
-    return out;
   }
 
   private CommandKernel kernel(ExecutionPolicy.Builder policy) {
@@ -74,7 +65,7 @@ class RepositoryAuditPipelineTest {
 
   @Test
   void theAttestationRecordsWhatChangedTheTreeBeforeAndViolationsOutsideScope() throws Exception {
-    String expectedTree = expectedWriteTree();
+    String expectedTree = Git.writeTree(repo, tmp.resolve("scratch")).tree();
     try (CommandKernel kernel = kernel(scopedPolicy("src/**"))) {
       ExecutionResult result = kernel.execute(ExecutionRequest.argv(writer.toString()).repository(repo).build());
 
@@ -89,20 +80,6 @@ class RepositoryAuditPipelineTest {
       assertThat(a.violations()).allSatisfy(v -> assertThat(v.layer()).isEqualTo("operator"));
       assertThat(a.writeBoundaries().operator()).containsExactly("src/**");
     }
-  }
-
-  /** What {@code git add -A && git write-tree} gives, with a throwaway index so the repository's own is untouched. */
-  private String expectedWriteTree() throws Exception {
-    Path index = tmp.resolve("scratch-index");
-    ProcessBuilder add = new ProcessBuilder("git", "-C", repo.toString(), "add", "-A");
-    add.environment().put("GIT_INDEX_FILE", index.toString());
-    assertThat(add.start().waitFor()).isZero();
-    ProcessBuilder writeTree = new ProcessBuilder("git", "-C", repo.toString(), "write-tree");
-    writeTree.environment().put("GIT_INDEX_FILE", index.toString());
-    Process p = writeTree.start();
-    String tree = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
-    assertThat(p.waitFor()).isZero();
-    return tree;
   }
 
   @Test
@@ -223,7 +200,7 @@ class RepositoryAuditPipelineTest {
   void gitRunsWithRepositoryHelpersNeutralizedAndTheAttestationSaysSo() throws Exception {
     Path marker = tmp.resolve("fsmonitor-ran");
     Path helper = TestFiles.script(tmp.resolve("helpers"), "monitor", "touch " + marker);
-    git("config", "core.fsmonitor", helper.toString());
+    git(repo, "config", "core.fsmonitor", helper.toString());
     Path gitPath = Path.of("/usr/bin/git").toRealPath();
     ExecutionPolicy.Builder policy = ExecutionPolicy.builder()
         .network(NetworkMode.HOST).allowUnisolatedFallback(true)

@@ -5,13 +5,13 @@ import static dev.capability.backend.bwrap.internal.Sandboxes.script;
 import static dev.capability.backend.bwrap.internal.Sandboxes.spec;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
-import static org.assertj.core.api.Assertions.fail;
 
 import dev.capability.backend.tck.BackendGate;
 import dev.capability.kernel.api.BackendUnavailableException;
 import dev.capability.kernel.api.backend.IsolationCapability;
 import dev.capability.kernel.api.backend.LaunchResult;
 import dev.capability.kernel.api.backend.ResourceBound;
+import dev.capability.testing.RequiredBackends;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -25,7 +25,6 @@ import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -64,12 +63,7 @@ class BwrapResourceLimitTest {
     try {
       return Sandboxes.backend(LIMITS);
     } catch (BackendUnavailableException e) {
-      String reason = "memory and process limits are not available here: " + e.getMessage();
-      if ("1".equals(System.getenv(BackendGate.REQUIRE_VARIABLE))) {
-        fail(reason + " (" + BackendGate.REQUIRE_VARIABLE + "=1 requires them)");
-      }
-      Assumptions.abort(reason);
-      throw e;
+      return RequiredBackends.skipOrFail("memory and process limits are not available here: " + e.getMessage());
     }
   }
 

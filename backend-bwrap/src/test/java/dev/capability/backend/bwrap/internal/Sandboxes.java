@@ -8,6 +8,7 @@ import dev.capability.kernel.api.Sha256;
 import dev.capability.kernel.api.backend.BackendConfig;
 import dev.capability.kernel.api.backend.LaunchSpec;
 import dev.capability.kernel.api.backend.PinnedExecutable;
+import dev.capability.testing.HostPrograms;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -50,17 +51,11 @@ final class Sandboxes {
 
   /** A system program pinned by its canonical path, as the kernel would without a descriptor. */
   static PinnedExecutable system(String name) {
-    for (String dir : new String[] {"/usr/bin/", "/bin/"}) {
-      Path path = Path.of(dir + name);
-      if (Files.isExecutable(path)) {
-        try {
-          return pinned(path.toRealPath());
-        } catch (IOException e) {
-          throw new UncheckedIOException(e);
-        }
-      }
+    try {
+      return pinned(HostPrograms.find(name).toRealPath());
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
     }
-    throw new IllegalStateException("no " + name + " in /usr/bin or /bin");
   }
 
   static PinnedExecutable pinned(Path file) {

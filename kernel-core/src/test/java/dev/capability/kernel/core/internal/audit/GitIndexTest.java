@@ -1,9 +1,10 @@
 package dev.capability.kernel.core.internal.audit;
 
-import static dev.capability.kernel.core.internal.audit.GitCli.git;
+import static dev.capability.testing.Git.git;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.capability.testing.Git;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -18,7 +19,7 @@ class GitIndexTest {
   @TempDir Path temp;
 
   private Path repoWithFiles() throws IOException {
-    Path repo = GitCli.init(temp.resolve("repo"));
+    Path repo = Git.init(temp.resolve("repo"));
     for (String path : List.of("a", "dir/b", "dir/bb", "dir/sub/c", "longer-name/" + "x".repeat(200), "ünï/名")) {
       Files.createDirectories(repo.resolve(path).getParent());
       Files.writeString(repo.resolve(path), path);

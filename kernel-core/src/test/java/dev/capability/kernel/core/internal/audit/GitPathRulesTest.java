@@ -2,6 +2,7 @@ package dev.capability.kernel.core.internal.audit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.capability.testing.Git;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -19,7 +20,7 @@ class GitPathRulesTest {
       ".GIT", ".Git", "git~1", "GIT~1", ".git.", ".git ", ".git. .", ".git::$INDEX_ALLOCATION", "a\\.git",
       "git~1\\x", ".gitmodules", ".gitignore", "git~2", ".gitx", "gitmod~1", ".git-foo", "x.git", "normal"})
   void regularFileNamesAgreeWithGit(String name) throws IOException {
-    Path repo = GitCli.init(temp.resolve("repo"));
+    Path repo = Git.init(temp.resolve("repo"));
     Files.writeString(repo.resolve(name), "content");
     assertAgreesWithGit(repo, name, false);
   }
@@ -29,13 +30,13 @@ class GitPathRulesTest {
       ".gitmodules", ".GITMODULES", ".gitmodules.", ".gitmodules ", "gitmod~1", "GITMOD~4", "gitmod~5", "gi7eba~1",
       "gi7eba~9", "gi7eb~1", ".gitattributes", ".gitignore", "normal"})
   void symbolicLinkNamesAgreeWithGit(String name) throws IOException {
-    Path repo = GitCli.init(temp.resolve("repo"));
+    Path repo = Git.init(temp.resolve("repo"));
     Files.createSymbolicLink(repo.resolve(name), Path.of("target"));
     assertAgreesWithGit(repo, name, true);
   }
 
   private static void assertAgreesWithGit(Path repo, String name, boolean symlink) {
-    GitCli.Result add = GitCli.run(repo, Map.of(), "add", "--", name);
+    Git.Result add = Git.run(repo, Map.of(), "add", "--", name);
     boolean gitRefuses = add.exitCode() != 0;
     assertThat(GitPathRules.refusal(name, symlink).isPresent())
         .as("refusal of %s (git says: %s)", name, add.stderr().strip())

@@ -1,10 +1,11 @@
 package dev.capability.kernel.core.internal.audit;
 
-import static dev.capability.kernel.core.internal.audit.GitCli.git;
+import static dev.capability.testing.Git.git;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.tuple;
 
+import dev.capability.testing.Git;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -24,7 +25,7 @@ class RepositorySnapshotTest {
   @TempDir Path temp;
 
   private Path repo() {
-    return GitCli.init(temp.resolve("repo"));
+    return Git.init(temp.resolve("repo"));
   }
 
   private static Path write(Path file, String content) throws IOException {
@@ -49,7 +50,7 @@ class RepositorySnapshotTest {
     Path file = write(repo.resolve("dir/file.txt"), "12345");
     Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rwxr-x---"));
     Files.createSymbolicLink(repo.resolve("out"), outside);
-    GitCli.exec(repo, Map.of(), List.of("mkfifo", "pipe"));
+    Git.exec(repo, Git.environment(), List.of("mkfifo", "pipe"));
 
     RepositorySnapshot snapshot = RepositorySnapshot.take(repo);
 
@@ -249,7 +250,7 @@ class RepositorySnapshotTest {
     git(repo, "commit", "-q", "-m", "a");
     RepositorySnapshot before = RepositorySnapshot.take(repo);
 
-    String id = GitCli.exec(repo, Map.of(), List.of("sh", "-c", "echo hidden | git hash-object -w --stdin")).stdout().strip();
+    String id = Git.exec(repo, Git.environment(), List.of("sh", "-c", "echo hidden | git hash-object -w --stdin")).stdout().strip();
 
     assertThat(before.diff(before.retake()).paths())
         .anyMatch(p -> p.equals(".git/objects/" + id.substring(0, 2)));
@@ -281,7 +282,7 @@ class RepositorySnapshotTest {
   @Test
   void refusesANameTheJvmCannotDecode() {
     Path repo = repo();
-    GitCli.Result made = GitCli.exec(repo, Map.of(), List.of("bash", "-c", "touch \"$1/$(printf 'bad\\377name')\"", "bash", repo.toString()));
+    Git.Result made = Git.exec(repo, Git.environment(), List.of("bash", "-c", "touch \"$1/$(printf 'bad\\377name')\"", "bash", repo.toString()));
     assertThat(made.exitCode()).isZero();
     assertThatThrownBy(() -> RepositorySnapshot.take(repo))
         .isInstanceOf(AuditException.class)
@@ -292,8 +293,8 @@ class RepositorySnapshotTest {
 
   @Test
   void refusesToDiffSnapshotsOfDifferentRepositories() {
-    RepositorySnapshot one = RepositorySnapshot.take(GitCli.init(temp.resolve("one")));
-    RepositorySnapshot two = RepositorySnapshot.take(GitCli.init(temp.resolve("two")));
+    RepositorySnapshot one = RepositorySnapshot.take(Git.init(temp.resolve("one")));
+    RepositorySnapshot two = RepositorySnapshot.take(Git.init(temp.resolve("two")));
     assertThatThrownBy(() -> one.diff(two)).isInstanceOf(IllegalArgumentException.class);
   }
 

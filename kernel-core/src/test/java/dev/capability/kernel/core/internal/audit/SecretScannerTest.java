@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.tuple;
 
 import dev.capability.kernel.api.CapturedOutput;
+import dev.capability.testing.Git;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -141,7 +142,7 @@ class SecretScannerTest {
 
   @Test
   void scansWhatTheCommandWroteAndPrintedAndReportsWhatItCouldNotSee() throws IOException {
-    Path repo = GitCli.init(temp.resolve("repo"));
+    Path repo = Git.init(temp.resolve("repo"));
     Path outside = Files.writeString(temp.resolve("outside.txt"), "gh" + "p_" + random(ALNUM, 36));
     write(repo.resolve("kept.txt"), "nothing here\n");
     write(repo.resolve("doomed.txt"), "gh" + "p_" + random(ALNUM, 36) + "\n");
@@ -178,7 +179,7 @@ class SecretScannerTest {
 
   @Test
   void reportsFilesBeyondTheTotalBudgetAsGaps() throws IOException {
-    Path repo = GitCli.init(temp.resolve("repo"));
+    Path repo = Git.init(temp.resolve("repo"));
     RepositorySnapshot before = RepositorySnapshot.take(repo);
     write(repo.resolve("a.txt"), "a".repeat(100));
     write(repo.resolve("b.txt"), "b".repeat(100));
@@ -192,7 +193,7 @@ class SecretScannerTest {
 
   @Test
   void aFileGoneBeforeTheScanIsAGap() throws IOException {
-    Path repo = GitCli.init(temp.resolve("repo"));
+    Path repo = Git.init(temp.resolve("repo"));
     RepositorySnapshot before = RepositorySnapshot.take(repo);
     write(repo.resolve("brief.txt"), "here for a moment");
     RepositoryChanges changes = before.diff(before.retake());

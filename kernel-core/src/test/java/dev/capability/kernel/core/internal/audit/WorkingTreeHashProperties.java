@@ -2,6 +2,7 @@ package dev.capability.kernel.core.internal.audit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.capability.testing.Git;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -39,7 +40,7 @@ class WorkingTreeHashProperties {
   void hashEqualsGitWriteTree(@ForAll("shapes") Shape shape) throws IOException {
     Path dir = Files.createTempDirectory("tree-property");
     try {
-      Path repo = GitCli.init(dir.resolve("repo"));
+      Path repo = Git.init(dir.resolve("repo"));
       List<String> tracked = new ArrayList<>();
       for (Node node : shape.nodes()) {
         if (materialize(repo, node) && node.tracked() && node.kind() != Kind.EMPTY_DIRECTORY) {
@@ -53,7 +54,7 @@ class WorkingTreeHashProperties {
       if (!tracked.isEmpty()) {
         List<String> add = new ArrayList<>(List.of("add", "-f", "--"));
         add.addAll(tracked);
-        GitCli.git(repo, add.toArray(String[]::new));
+        Git.git(repo, add.toArray(String[]::new));
       }
       for (Node node : shape.nodes()) {
         Path file = repo.resolve(node.path());
@@ -65,7 +66,7 @@ class WorkingTreeHashProperties {
           }
         }
       }
-      String expected = GitCli.writeTree(repo, Files.createDirectories(dir.resolve("scratch"))).tree();
+      String expected = Git.writeTree(repo, Files.createDirectories(dir.resolve("scratch"))).tree();
       assertThat(WorkingTreeHash.of(repo)).isEqualTo(expected);
     } finally {
       WorkingTreeHashTest.deleteRecursively(dir);

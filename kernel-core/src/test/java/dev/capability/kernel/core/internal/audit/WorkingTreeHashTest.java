@@ -1,16 +1,16 @@
 package dev.capability.kernel.core.internal.audit;
 
-import static dev.capability.kernel.core.internal.audit.GitCli.git;
+import static dev.capability.testing.Git.git;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.capability.testing.Git;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.List;
-import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -20,11 +20,11 @@ class WorkingTreeHashTest {
   @TempDir Path temp;
 
   private Path repo() {
-    return GitCli.init(temp.resolve("repo"));
+    return Git.init(temp.resolve("repo"));
   }
 
   private void assertMatchesGit(Path repo) {
-    String expected = GitCli.writeTree(repo, scratch()).tree();
+    String expected = Git.writeTree(repo, scratch()).tree();
     assertThat(WorkingTreeHash.of(repo)).isEqualTo(expected);
   }
 
@@ -119,7 +119,7 @@ class WorkingTreeHashTest {
     write(repo.resolve("gen/.gitignore"), "!keep.txt\n");
     write(repo.resolve("ok.txt"), "ok\n");
     assertMatchesGit(repo);
-    assertThat(WorkingTreeHash.of(repo)).isEqualTo(GitCli.writeTree(repo, scratch()).tree());
+    assertThat(WorkingTreeHash.of(repo)).isEqualTo(Git.writeTree(repo, scratch()).tree());
   }
 
   @Test
@@ -169,13 +169,13 @@ class WorkingTreeHashTest {
     write(repo.resolve("assumed.txt"), "changed behind git's back\n");
     String honest = WorkingTreeHash.of(repo);
     git(repo, "update-index", "--no-assume-unchanged", "assumed.txt");
-    assertThat(honest).isEqualTo(GitCli.writeTree(repo, scratch()).tree());
+    assertThat(honest).isEqualTo(Git.writeTree(repo, scratch()).tree());
   }
 
   @Test
   void nestedRepositoryIsAGitlinkToItsHead() throws IOException {
     Path repo = repo();
-    Path nested = GitCli.init(repo.resolve("vendor/lib"));
+    Path nested = Git.init(repo.resolve("vendor/lib"));
     write(nested.resolve("lib.txt"), "lib\n");
     git(nested, "add", "-A");
     git(nested, "commit", "-q", "-m", "lib");
@@ -191,7 +191,7 @@ class WorkingTreeHashTest {
   @Test
   void uninitializedSubmoduleKeepsItsIndexEntry() throws IOException {
     Path repo = repo();
-    Path nested = GitCli.init(repo.resolve("sub"));
+    Path nested = Git.init(repo.resolve("sub"));
     write(nested.resolve("f"), "f\n");
     git(nested, "add", "-A");
     git(nested, "commit", "-q", "-m", "f");
@@ -208,8 +208,8 @@ class WorkingTreeHashTest {
   @Test
   void nestedRepositoryWithoutCommitFailsAsGitDoes() throws IOException {
     Path repo = repo();
-    GitCli.init(repo.resolve("fresh"));
-    assertThat(GitCli.writeTree(repo, scratch()).exitCode()).isNotZero();
+    Git.init(repo.resolve("fresh"));
+    assertThat(Git.writeTree(repo, scratch()).exitCode()).isNotZero();
     assertThatThrownBy(() -> WorkingTreeHash.of(repo))
         .isInstanceOf(AuditException.class)
         .hasMessageContaining("fresh/")
@@ -221,7 +221,7 @@ class WorkingTreeHashTest {
   void pathsGitRefusesFailTheHash() throws IOException {
     Path repo = repo();
     write(repo.resolve("d/.GIT"), "alias\n");
-    assertThat(GitCli.writeTree(repo, scratch()).exitCode()).isNotZero();
+    assertThat(Git.writeTree(repo, scratch()).exitCode()).isNotZero();
     assertThatThrownBy(() -> WorkingTreeHash.of(repo))
         .isInstanceOf(AuditException.class)
         .hasMessageContaining("d/.GIT");
@@ -231,7 +231,7 @@ class WorkingTreeHashTest {
   void untrackedFifosAreSkipped() throws IOException {
     Path repo = repo();
     write(repo.resolve("a.txt"), "a\n");
-    GitCli.exec(repo, Map.of(), List.of("mkfifo", "pipe"));
+    Git.exec(repo, Git.environment(), List.of("mkfifo", "pipe"));
     assertThat(Files.exists(repo.resolve("pipe"))).isTrue();
     assertMatchesGit(repo);
   }

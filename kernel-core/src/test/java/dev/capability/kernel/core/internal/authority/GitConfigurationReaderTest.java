@@ -1,10 +1,11 @@
 package dev.capability.kernel.core.internal.authority;
 
-import static dev.capability.kernel.core.internal.authority.Git.git;
+import static dev.capability.testing.Git.git;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.capability.kernel.api.authority.AuthorityException;
+import dev.capability.testing.Git;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -38,7 +39,7 @@ class GitConfigurationReaderTest {
     home = Files.createDirectories(temp.resolve("home"));
     repository = Git.initWithCommit(temp.resolve("repo"));
     // The search for a repository never leaves the test's directory.
-    environment = Git.baseEnvironment(home, Map.of("GIT_CEILING_DIRECTORIES", temp.toString()));
+    environment = Git.environment(home, Map.of("GIT_CEILING_DIRECTORIES", temp.toString()));
   }
 
   private GitConfigurationReader reader(Map<String, String> environment) {
@@ -53,7 +54,7 @@ class GitConfigurationReaderTest {
     Git.Result result = Git.exec(directory, environment, argv);
     List<String> lines = result.output().lines().filter(line -> line.startsWith("/")).toList();
     if (lines.isEmpty()) {
-      assertThat(result.exit()).as(result.output()).isEqualTo(128);
+      assertThat(result.exitCode()).as(result.output()).isEqualTo(128);
       return Optional.empty();
     }
     Optional<Path> workTree = lines.size() == 3 ? Optional.of(real(lines.get(2))) : Optional.empty();
@@ -120,7 +121,7 @@ class GitConfigurationReaderTest {
   private Set<String> gitListed(Path directory, Map<String, String> environment) {
     Git.Result result = Git.exec(directory, environment,
         List.of("git", "config", "--null", "--name-only", "--get-regexp", GitProgramKeys.listingPattern()));
-    assertThat(result.exit()).as(result.output()).isIn(0, 1);
+    assertThat(result.exitCode()).as(result.output()).isIn(0, 1);
     Set<String> keys = new TreeSet<>();
     for (String key : result.output().split("\0")) {
       if (!key.isEmpty()) {
@@ -199,7 +200,7 @@ class GitConfigurationReaderTest {
     Files.writeString(temp.resolve("loop.config"), "[include]\n\tpath = loop.config\n");
     git(repository, "config", "include.path", temp.resolve("loop.config").toString());
 
-    assertThat(Git.exec(repository, environment, List.of("git", "config", "--list")).exit()).as("git refuses the loop").isNotZero();
+    assertThat(Git.exec(repository, environment, List.of("git", "config", "--list")).exitCode()).as("git refuses the loop").isNotZero();
     assertThatThrownBy(() -> read(repository, environment))
         .isInstanceOf(AuthorityException.class).hasMessageContaining("levels deep");
   }

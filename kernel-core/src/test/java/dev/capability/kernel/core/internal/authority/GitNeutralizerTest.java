@@ -1,11 +1,13 @@
 package dev.capability.kernel.core.internal.authority;
 
-import static dev.capability.kernel.core.internal.authority.Git.git;
+import static dev.capability.testing.Git.git;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.capability.kernel.api.Decision;
 import dev.capability.kernel.api.policy.ExecutableRule;
+import dev.capability.testing.Git;
+import dev.capability.testing.Ownership;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -34,7 +36,7 @@ class GitNeutralizerTest {
   void repository() throws IOException {
     repository = Git.initWithCommit(temp.resolve("repo"));
     markers = Files.createDirectories(temp.resolve("markers"));
-    environment = Git.baseEnvironment(temp, Map.of());
+    environment = Git.environment(temp, Map.of());
   }
 
   /** An executable script outside the repository that creates marker {@code name} when run. */
@@ -104,7 +106,7 @@ class GitNeutralizerTest {
 
     Git.Result safe = neutralized("status", "--short");
     assertThat(ran("fsmonitor")).as("fsmonitor ran under neutralization").isFalse();
-    assertThat(safe.exit()).isZero();
+    assertThat(safe.exitCode()).isZero();
 
     plain("status", "--short");
     assertThat(ran("fsmonitor")).as("the planted fsmonitor helper runs when git is not neutralized").isTrue();
@@ -117,7 +119,7 @@ class GitNeutralizerTest {
     Files.setPosixFilePermissions(hook, PosixFilePermissions.fromString("rwx------"));
 
     Git.Result safe = neutralized("commit", "-q", "--allow-empty", "-m", "neutralized");
-    assertThat(safe.exit()).as(safe.output()).isZero();
+    assertThat(safe.exitCode()).as(safe.output()).isZero();
     assertThat(ran("pre-commit")).isFalse();
 
     plain("commit", "-q", "--allow-empty", "-m", "plain");
@@ -132,7 +134,7 @@ class GitNeutralizerTest {
     touchReadme(1_000_000_000L);
 
     Git.Result safe = neutralized("status", "--short");
-    assertThat(safe.exit()).as(safe.output()).isZero();
+    assertThat(safe.exitCode()).as(safe.output()).isZero();
     assertThat(ran("clean")).isFalse();
 
     touchReadme(1_100_000_000L);
@@ -230,18 +232,18 @@ class GitNeutralizerTest {
 
   @Test
   void aRepositoryAnotherUidOwnsIsSafeForExactlyThatRepository() throws IOException {
-    assumeTrue(Git.currentUid() == 0, "giving the repository to another uid needs root; this test runs as uid " + Git.currentUid());
-    Git.chownTree(repository, OTHER_UID);
+    assumeTrue(Ownership.currentUid() == 0, "giving the repository to another uid needs root; this test runs as uid " + Ownership.currentUid());
+    Ownership.chownTree(repository, OTHER_UID);
     Files.writeString(repository.resolve("README"), "changed\n");
 
     Git.Result refused = plain("status", "--short");
     Git.Result elsewhere = neutralizedWith(List.of(temp), "status", "--short");
     Git.Result safe = neutralized("status", "--short");
 
-    assertThat(refused.exit()).as(refused.output()).isEqualTo(128);
+    assertThat(refused.exitCode()).as(refused.output()).isEqualTo(128);
     assertThat(refused.output()).contains("dubious ownership");
-    assertThat(elsewhere.exit()).as("another directory marked safe: %s", elsewhere.output()).isEqualTo(128);
-    assertThat(safe.exit()).as(safe.output()).isZero();
+    assertThat(elsewhere.exitCode()).as("another directory marked safe: %s", elsewhere.output()).isEqualTo(128);
+    assertThat(safe.exitCode()).as(safe.output()).isZero();
     assertThat(safe.output()).contains("M README");
     assertThat(GitNeutralizer.neutralize(List.of("git", "status"), environment, List.of(), List.of(repository)).configuration())
         .endsWith("safe.directory=" + repository);
@@ -249,26 +251,26 @@ class GitNeutralizerTest {
 
   @Test
   void theDriversOfARepositoryAnotherUidOwnsAreFoundAndEmptied() throws IOException {
-    assumeTrue(Git.currentUid() == 0, "giving the repository to another uid needs root; this test runs as uid " + Git.currentUid());
+    assumeTrue(Ownership.currentUid() == 0, "giving the repository to another uid needs root; this test runs as uid " + Ownership.currentUid());
     Files.writeString(repository.resolve(".gitattributes"), "README filter=evil\n");
     git(repository, "config", "filter.evil.clean", helper("clean").toString());
     touchReadme(1_000_000_000L);
-    Git.chownTree(repository, OTHER_UID);
+    Ownership.chownTree(repository, OTHER_UID);
 
     // A plain git silently skips the configuration of a repository another uid owns; the listing
     // must not, or it would miss the drivers the command, marked safe, would run.
     assertThat(Git.exec(repository, environment, List.of("git", "config", "--get-regexp", "^filter")).output()).isEmpty();
     assertThat(listedKeys("status")).containsExactly("filter.evil.clean");
     Git.Result safe = neutralized("status", "--short");
-    assertThat(safe.exit()).as(safe.output()).isZero();
+    assertThat(safe.exitCode()).as(safe.output()).isZero();
     assertThat(ran("clean")).as("the clean filter of a repository another uid owns ran").isFalse();
   }
 
   @Test
   void aSafeDirectorySmuggledThroughTheEnvironmentOrTheCommandIsNeverHonoured() throws IOException {
-    assumeTrue(Git.currentUid() == 0, "giving the repository to another uid needs root; this test runs as uid " + Git.currentUid());
-    Git.chownTree(repository, OTHER_UID);
-    Map<String, String> smuggled = Git.baseEnvironment(temp, Map.of(
+    assumeTrue(Ownership.currentUid() == 0, "giving the repository to another uid needs root; this test runs as uid " + Ownership.currentUid());
+    Ownership.chownTree(repository, OTHER_UID);
+    Map<String, String> smuggled = Git.environment(temp, Map.of(
         "GIT_CONFIG_COUNT", "1", "GIT_CONFIG_KEY_0", "safe.directory", "GIT_CONFIG_VALUE_0", "*",
         "GIT_CONFIG_PARAMETERS", "'safe.directory'='*'"));
 
@@ -276,8 +278,8 @@ class GitNeutralizerTest {
         GitNeutralizer.neutralize(List.of("git", "status"), smuggled, Optional.empty(), repository);
     Git.Result run = Git.exec(repository, neutralized.environment(), neutralized.argv());
 
-    assertThat(Git.exec(repository, smuggled, List.of("git", "status")).exit()).as("the smuggled setting works on plain git").isZero();
-    assertThat(run.exit()).as(run.output()).isEqualTo(128);
+    assertThat(Git.exec(repository, smuggled, List.of("git", "status")).exitCode()).as("the smuggled setting works on plain git").isZero();
+    assertThat(run.exitCode()).as(run.output()).isEqualTo(128);
     assertThat(run.output()).contains("dubious ownership");
     assertOverride(List.of("git", "-c", "safe.directory=*", "status"), 1);
   }
@@ -318,7 +320,7 @@ class GitNeutralizerTest {
 
   @Test
   void configurationPassedThroughTheEnvironmentIsReplaced() {
-    Map<String, String> planted = Git.baseEnvironment(temp, Map.of(
+    Map<String, String> planted = Git.environment(temp, Map.of(
         "GIT_CONFIG_PARAMETERS", "'core.fsmonitor'='/tmp/evil'",
         "GIT_CONFIG_COUNT", "1", "GIT_CONFIG_KEY_0", "core.fsmonitor", "GIT_CONFIG_VALUE_0", "/tmp/evil",
         "GIT_PAGER", "/tmp/evil"));
@@ -365,7 +367,7 @@ class GitNeutralizerTest {
     Path nested = nestedWithCleanFilter("nested", "nested-filter");
 
     Git.Result safe = neutralized("-C", "nested", "status", "--short");
-    assertThat(safe.exit()).as(safe.output()).isZero();
+    assertThat(safe.exitCode()).as(safe.output()).isZero();
     assertThat(ran("nested-filter")).as("the nested repository's filter ran under neutralization").isFalse();
     assertThat(listedKeys("-C", "nested", "status")).containsExactly("filter.planted.clean");
     assertThat(GitNeutralizer.list(List.of("git", "-C", "nested", "status"), repository, environment).workTrees())
@@ -383,7 +385,7 @@ class GitNeutralizerTest {
     git(repository, "add", "embedded");
 
     Git.Result safe = neutralized("status", "--short", "--ignore-submodules=none");
-    assertThat(safe.exit()).as(safe.output()).isZero();
+    assertThat(safe.exitCode()).as(safe.output()).isZero();
     assertThat(ran("embedded-filter")).as("the embedded repository's filter ran under neutralization").isFalse();
 
     Files.setLastModifiedTime(embedded.resolve("README"), java.nio.file.attribute.FileTime.fromMillis(1_200_000_000_000L));
@@ -409,7 +411,7 @@ class GitNeutralizerTest {
     // Without a work tree the submodule is only a git directory under .git/modules, checked out again by update.
     git(repository, "submodule", "--quiet", "deinit", "-f", "sub");
     Git.Result update = neutralized("submodule", "--quiet", "update", "--init");
-    assertThat(update.exit()).as(update.output()).isZero();
+    assertThat(update.exitCode()).as(update.output()).isZero();
     assertThat(submodule.resolve("README")).as("the submodule was checked out").exists();
     assertThat(ran("submodule-smudge")).as("the submodule's smudge filter ran under neutralization").isFalse();
 
@@ -477,7 +479,7 @@ class GitNeutralizerTest {
 
     Git.Result push = neutralized("push", target.toString(), "main");
     Git.Result fetch = Git.exec(borrower, environment, GitNeutralizer.neutralize(List.of("git", "fetch", "-q", repository.toString()), environment, Optional.of(borrower), borrower).argv());
-    assertThat(push.exit()).as(push.output()).isNotZero();
+    assertThat(push.exitCode()).as(push.output()).isNotZero();
     assertThat(ran("remote-hook")).as("the local remote's hook ran under neutralization: %s", push.output()).isFalse();
     assertThat(ran("alternate-refs")).as("core.alternateRefsCommand ran under neutralization: %s", fetch.output()).isFalse();
 

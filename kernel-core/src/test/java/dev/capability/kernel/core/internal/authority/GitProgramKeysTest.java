@@ -1,13 +1,13 @@
 package dev.capability.kernel.core.internal.authority;
 
-import static dev.capability.kernel.core.internal.authority.Git.git;
+import static dev.capability.testing.Git.git;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.capability.kernel.api.Decision;
 import dev.capability.kernel.core.internal.authority.GitProgramKeys.Key;
 import dev.capability.kernel.core.internal.authority.GitProgramKeys.Treatment;
+import dev.capability.testing.Git;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -60,7 +60,7 @@ class GitProgramKeysTest {
   @BeforeEach
   void repository() throws IOException {
     repository = Git.initWithCommit(temp.resolve("repo"));
-    environment = Git.baseEnvironment(temp, Map.of());
+    environment = Git.environment(temp, Map.of());
   }
 
   static Stream<Key> always() {
@@ -103,7 +103,7 @@ class GitProgramKeysTest {
         List.of("git", "config", "--get", name), environment, Optional.of(repository), repository);
     assertThat(neutralized.decision().allowed()).as(neutralized.decision().message()).isTrue();
     Git.Result result = Git.exec(repository, neutralized.environment(), neutralized.argv());
-    assertThat(result.exit()).as("git config --get %s: %s", name, result.output()).isZero();
+    assertThat(result.exitCode()).as("git config --get %s: %s", name, result.output()).isZero();
     return result.output();
   }
 

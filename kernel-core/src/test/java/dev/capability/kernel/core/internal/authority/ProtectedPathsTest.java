@@ -1,6 +1,6 @@
 package dev.capability.kernel.core.internal.authority;
 
-import static dev.capability.kernel.core.internal.authority.Git.git;
+import static dev.capability.testing.Git.git;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
@@ -8,6 +8,7 @@ import dev.capability.kernel.api.authority.AuthorityException;
 import dev.capability.kernel.api.policy.ExecutableRule;
 import dev.capability.kernel.api.policy.ExecutionPolicy;
 import dev.capability.kernel.api.policy.ProjectWriteMode;
+import dev.capability.testing.Git;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

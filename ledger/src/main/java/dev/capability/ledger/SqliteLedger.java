@@ -1,5 +1,9 @@
 package dev.capability.ledger;
 
+import dev.capability.kernel.api.store.ContractRecord;
+import dev.capability.kernel.api.store.PhaseRecord;
+import dev.capability.kernel.api.store.Stored;
+import dev.capability.kernel.api.store.WorkPlanRecord;
 import dev.capability.ledger.internal.AppendLog;
 import dev.capability.ledger.internal.PreparedRecord;
 import dev.capability.ledger.internal.SafeFiles;
@@ -8,7 +12,9 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
@@ -30,11 +36,13 @@ import java.util.concurrent.atomic.AtomicBoolean;
 public final class SqliteLedger implements LedgerWriter {
   private final AppendLog log;
   private final LedgerOptions options;
+  private final LedgerReader workPlanReader;
   private final AtomicBoolean closed = new AtomicBoolean();
 
   private SqliteLedger(AppendLog log, LedgerOptions options) {
     this.log = log;
     this.options = options;
+    this.workPlanReader = LedgerReader.ofWriter(log.database(), options);
   }
 
   /**
@@ -91,17 +99,38 @@ public final class SqliteLedger implements LedgerWriter {
   @Override
   public Appended append(LedgerRecord record) {
     Objects.requireNonNull(record, "record");
+    requireOpen();
+    return log.append(PreparedRecord.of(record));
+  }
+
+  /** Reads through a read-only connection of its own: it sees every record committed, by this process or another. */
+  @Override
+  public Optional<Stored<ContractRecord>> currentContract() {
+    requireOpen();
+    return workPlanReader.currentContract();
+  }
+
+  @Override
+  public List<Stored<WorkPlanRecord>> workPlanRevisions() {
+    requireOpen();
+    return workPlanReader.workPlanRevisions();
+  }
+
+  @Override
+  public List<Stored<PhaseRecord>> phaseRecords(String workPlanId) {
+    requireOpen();
+    return workPlanReader.phaseRecords(workPlanId);
+  }
+
+  private void requireOpen() {
     if (closed.get()) {
       throw new LedgerException(LedgerCodes.LEDGER_CLOSED, "the ledger " + log.database() + " is closed");
     }
-    return log.append(PreparedRecord.of(record));
   }
 
   /** Signs and writes a checkpoint of the current head now. */
   public void checkpoint() {
-    if (closed.get()) {
-      throw new LedgerException(LedgerCodes.LEDGER_CLOSED, "the ledger " + log.database() + " is closed");
-    }
+    requireOpen();
     log.checkpoint();
   }
 

@@ -54,14 +54,6 @@ public final class LedgerReader {
     return new LedgerReader(db, options);
   }
 
-  /**
-   * A reader of a ledger its writer has just opened (and so created or migrated): no inspection
-   * needed.
-   */
-  static LedgerReader ofWriter(Path dbFile, LedgerOptions options) {
-    return new LedgerReader(dbFile.toAbsolutePath().normalize(), options);
-  }
-
   /** The ledger of {@code repository}, at {@code <repository>/.capability/state.db}. */
   public static LedgerReader forRepository(Path repository) {
     return open(SqliteLedger.databaseFile(repository), LedgerOptions.defaults());

@@ -147,7 +147,7 @@ final class LedgerCommand implements Callable<Integer> {
         query = query.status(status.toUpperCase(Locale.ROOT));
       }
       if (kind != null) {
-        query = query.kind(RecordKind.fromId(kind.toLowerCase(Locale.ROOT)));
+        query = query.kind(RecordKind.fromId(kind.toLowerCase(Locale.ROOT).replace('-', '_')));
       }
       return query;
     }

@@ -189,7 +189,7 @@ class LedgerCommandTest {
     assertThat(phases.get(0).get("workPlanId").asText()).isEqualTo("wp-1");
     assertThat(phases.get(0).get("planRevision").asInt()).isEqualTo(1);
     assertThat(phases.get(0).get("phaseId").asText()).isEqualTo("build");
-    assertThat(JSON.readTree(run("ledger", "list", "--repo", repo.toString(), "--json", "--kind", "WORK_PLAN").out())
+    assertThat(JSON.readTree(run("ledger", "list", "--repo", repo.toString(), "--json", "--kind", "work-plan").out())
         .get("records").get(0).get("contentHash").asText()).isEqualTo("sha256:beef");
 
     JsonNode shown = JSON.readTree(run("ledger", "show", "6", "--repo", repo.toString(), "--json").out());

@@ -58,6 +58,8 @@ class ArchitectureTest {
         // Other modules' test classes reach this test as test jars once the reactor has packaged
         // them (a full verify), not as test-classes directories: they are tests too.
         .withImportOption(location -> !location.contains("-tests.jar"))
+        // The shared test fixtures are test code kept in a module of their own, never published.
+        .withImportOption(location -> !location.contains("test-fixtures"))
         .importPackages("dev.capability");
   }
 

@@ -16,7 +16,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * threads and prints {@code done}; {@code fill DB} appends until the storage refuses, prints
  * {@code error <code> <message>}, then checks the file itself and prints {@code integrity_check
  * <result>}, {@code missing <committed records not found>} and {@code verified <integrity>
- * <completeness>}.
+ * <completeness>}; {@code fill-tmpfs DIR} first mounts a 4 MB tmpfs on DIR (the child is started in a
+ * mount namespace of its own, so the host's mounts never change) and then fills {@code DIR/state.db}.
  */
 public final class LedgerChild {
   private LedgerChild() {}
@@ -26,6 +27,9 @@ public final class LedgerChild {
     Path db = Path.of(args[1]);
     if (args[0].equals("append")) {
       append(out, db, Integer.parseInt(args[2]), Integer.parseInt(args[3]), Integer.parseInt(args[4]));
+    } else if (args[0].equals("fill-tmpfs")) {
+      mountSmallTmpfs(db);
+      fill(out, db.resolve("state.db"));
     } else {
       fill(out, db);
     }
@@ -55,6 +59,15 @@ public final class LedgerChild {
       }
     }
     report(out, "done");
+  }
+
+  private static void mountSmallTmpfs(Path directory) throws Exception {
+    Process mount = new ProcessBuilder("mount", "-t", "tmpfs", "-o", "size=4m", "tmpfs", directory.toString())
+        .redirectErrorStream(true).start();
+    String output = new String(mount.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    if (mount.waitFor() != 0) {
+      throw new IllegalStateException("mounting a tmpfs on " + directory + " failed: " + output);
+    }
   }
 
   private static void fill(PrintStream out, Path db) throws Exception {

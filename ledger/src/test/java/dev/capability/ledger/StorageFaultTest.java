@@ -48,8 +48,7 @@ class StorageFaultTest {
 
     // A 4 MB tmpfs in a mount namespace of the child's own, so the host's mounts never change;
     // it disappears with the child, which therefore checks the file itself before it exits.
-    ChildJvm child = ChildJvm.start(List.of("unshare", "--mount", "--propagation", "private", "bash", "-c",
-        "mount -t tmpfs -o size=4m tmpfs \"$0\" && exec \"$@\"", mountPoint.toString()), "fill", mountPoint.resolve("state.db").toString());
+    ChildJvm child = ChildJvm.start(List.of("unshare", "--mount", "--propagation", "private"), "fill-tmpfs", mountPoint.toString());
     child.finish();
 
     String error = onlyLine(child, "error ");

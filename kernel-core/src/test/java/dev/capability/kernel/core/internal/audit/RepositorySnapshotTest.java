@@ -250,7 +250,7 @@ class RepositorySnapshotTest {
     git(repo, "commit", "-q", "-m", "a");
     RepositorySnapshot before = RepositorySnapshot.take(repo);
 
-    String id = Git.exec(repo, Git.environment(), List.of("sh", "-c", "echo hidden | git hash-object -w --stdin")).stdout().strip();
+    String id = Git.exec(repo, Git.environment(), List.of("git", "hash-object", "-w", "--stdin"), "hidden\n").stdout().strip();
 
     assertThat(before.diff(before.retake()).paths())
         .anyMatch(p -> p.equals(".git/objects/" + id.substring(0, 2)));
@@ -280,10 +280,17 @@ class RepositorySnapshotTest {
   }
 
   @Test
-  void refusesANameTheJvmCannotDecode() {
+  void refusesANameTheJvmCannotDecode() throws Exception {
     Path repo = repo();
-    Git.Result made = Git.exec(repo, Git.environment(), List.of("bash", "-c", "touch \"$1/$(printf 'bad\\377name')\"", "bash", repo.toString()));
-    assertThat(made.exitCode()).isZero();
+    // Java cannot name such a file, so printf writes the name's bytes and xargs hands them to touch:
+    // two programs joined by a pipe, each started by argv, no shell between them.
+    List<Process> made = ProcessBuilder.startPipeline(List.of(
+        new ProcessBuilder("printf", "bad\\377name\\0").redirectError(ProcessBuilder.Redirect.DISCARD),
+        new ProcessBuilder("xargs", "-0", "touch", "--").directory(repo.toFile()).redirectErrorStream(true)
+            .redirectOutput(ProcessBuilder.Redirect.DISCARD)));
+    for (Process process : made) {
+      assertThat(process.waitFor()).isZero();
+    }
     assertThatThrownBy(() -> RepositorySnapshot.take(repo))
         .isInstanceOf(AuditException.class)
         .hasMessageContaining("file name encoding")

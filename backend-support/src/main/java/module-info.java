@@ -1,0 +1,8 @@
+/** What the backends share: launching, limits and output capture. */
+module dev.capability.backend.support {
+  requires transitive dev.capability.kernel.api;
+  requires transitive dev.capability.linux;
+  requires org.slf4j;
+
+  exports dev.capability.backend.support;
+}

@@ -6,7 +6,7 @@
 module dev.capability.acquire {
   requires transitive dev.capability.kernel.api;
   requires transitive dev.capability.capability.runtime;
-  requires com.fasterxml.jackson.databind;
+  requires transitive com.fasterxml.jackson.databind;
   requires org.bouncycastle.pg;
   requires org.bouncycastle.provider;
   requires java.net.http;

@@ -24,10 +24,22 @@ import dev.capability.acquire.sigstore.PluginReachingIntoAcquisition;
 import dev.capability.cli.unmarked.OptionalParameters;
 import dev.capability.kernel.api.ExecutionRequest;
 import dev.capability.kernel.api.policy.FlagRule;
+import java.io.IOException;
+import java.io.InputStream;
+import java.lang.module.ModuleDescriptor;
 import java.lang.reflect.RecordComponent;
+import java.net.URL;
+import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
 import org.jspecify.annotations.NullMarked;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -225,6 +237,120 @@ class ArchitectureTest {
     Class<?> store() {
       return ContentStore.class;
     }
+  }
+
+  /**
+   * The modules published with a module-info. capability-acquire-sigstore stays an automatic
+   * module and the CLI an application on the class path (docs/decisions.md, "JPMS module
+   * descriptors").
+   */
+  private static final List<String> NAMED_MODULES = List.of(
+      "dev.capability.kernel.api",
+      "dev.capability.kernel.core",
+      "dev.capability.capability.api",
+      "dev.capability.capability.runtime",
+      "dev.capability.acquire",
+      "dev.capability.discovery",
+      "dev.capability.openapi",
+      "dev.capability.linux",
+      "dev.capability.backend.support",
+      "dev.capability.backend.process",
+      "dev.capability.backend.bwrap",
+      "dev.capability.backend.docker",
+      "dev.capability.backend.tck",
+      "dev.capability.ledger");
+
+  @Test
+  void everyPublishedModuleHasADescriptorThatExportsNoInternalPackage() throws IOException {
+    Map<String, ModuleDescriptor> descriptors = projectModuleDescriptors();
+
+    assertThat(descriptors.keySet()).containsExactlyInAnyOrderElementsOf(NAMED_MODULES);
+    for (ModuleDescriptor descriptor : descriptors.values()) {
+      assertThat(internalPackagesOpenedBy(descriptor)).as("internal packages %s exports or opens", descriptor.name()).isEmpty();
+    }
+  }
+
+  @Test
+  void theDescriptorRuleCatchesAnExportedOrOpenedInternalPackage() {
+    ModuleDescriptor leaky = ModuleDescriptor.newModule("dev.capability.leaky")
+        .exports("dev.capability.leaky")
+        .exports("dev.capability.leaky.internal.store")
+        .opens("dev.capability.leaky.internal")
+        .build();
+
+    assertThat(internalPackagesOpenedBy(leaky))
+        .containsExactlyInAnyOrder("dev.capability.leaky.internal.store", "dev.capability.leaky.internal");
+  }
+
+  @Test
+  void everyServicesFileOfANamedModuleIsAlsoItsProvides() throws IOException {
+    Map<String, ModuleDescriptor> descriptors = projectModuleDescriptors();
+    Map<String, String> moduleByLocation = new HashMap<>();
+    for (URL url : Collections.list(ClassLoader.getSystemResources("module-info.class"))) {
+      try (InputStream in = url.openStream()) {
+        moduleByLocation.put(location(url), ModuleDescriptor.read(in).name());
+      }
+    }
+    int checked = 0;
+    for (String service : List.of(
+        "dev.capability.kernel.api.backend.BackendProvider",
+        "dev.capability.kernel.api.store.EvidenceStoreProvider",
+        "dev.capability.capability.runtime.ExecutorProvider")) {
+      for (URL file : Collections.list(ClassLoader.getSystemResources("META-INF/services/" + service))) {
+        String module = moduleByLocation.get(location(file));
+        if (module == null) {
+          continue; // a test's services file, or a jar without a descriptor
+        }
+        Set<String> listed = new HashSet<>();
+        try (InputStream in = file.openStream()) {
+          new String(in.readAllBytes(), StandardCharsets.UTF_8).lines()
+              .map(line -> line.replaceFirst("#.*", "").strip())
+              .filter(line -> !line.isEmpty())
+              .forEach(listed::add);
+        }
+        Set<String> provided = descriptors.get(module).provides().stream()
+            .filter(provides -> provides.service().equals(service))
+            .flatMap(provides -> provides.providers().stream())
+            .collect(Collectors.toSet());
+        assertThat(provided).as("%s provides %s as its services file lists", module, service).isEqualTo(listed);
+        checked++;
+      }
+    }
+    assertThat(checked).as("services files of named modules found").isGreaterThanOrEqualTo(5);
+  }
+
+  /** The packages {@code descriptor} exports or opens that have an {@code internal} segment. */
+  private static List<String> internalPackagesOpenedBy(ModuleDescriptor descriptor) {
+    return Stream.concat(
+            descriptor.exports().stream().map(ModuleDescriptor.Exports::source),
+            descriptor.opens().stream().map(ModuleDescriptor.Opens::source))
+        .filter(pkg -> List.of(pkg.split("\\.")).contains("internal"))
+        .toList();
+  }
+
+  /** The descriptors of the project's modules on the test class path, by module name. */
+  private static Map<String, ModuleDescriptor> projectModuleDescriptors() throws IOException {
+    Map<String, ModuleDescriptor> descriptors = new HashMap<>();
+    for (URL url : Collections.list(ClassLoader.getSystemResources("module-info.class"))) {
+      try (InputStream in = url.openStream()) {
+        ModuleDescriptor descriptor = ModuleDescriptor.read(in);
+        if (descriptor.name().startsWith("dev.capability.")) {
+          assertThat(descriptors.put(descriptor.name(), descriptor)).as("%s found twice", descriptor.name()).isNull();
+        }
+      }
+    }
+    return descriptors;
+  }
+
+  /** The class path entry {@code resource} was found in: its URL up to the resource's own path. */
+  private static String location(URL resource) {
+    String url = resource.toString();
+    int jarEntry = url.indexOf("!/");
+    if (jarEntry >= 0) {
+      return url.substring(0, jarEntry);
+    }
+    int services = url.lastIndexOf("/META-INF/services/");
+    return url.substring(0, services >= 0 ? services : url.lastIndexOf('/'));
   }
 
   @Test

@@ -9,6 +9,9 @@ public final class LedgerProvider implements EvidenceStoreProvider {
   /** The id hosts select this store by. */
   public static final String ID = "sqlite";
 
+  /** Found by {@link java.util.ServiceLoader}. */
+  public LedgerProvider() {}
+
   @Override
   public String id() {
     return ID;

@@ -20,6 +20,7 @@ class EmbeddingDocsTest {
   private static final Path README = PROJECT.resolve("README.md");
   private static final List<String> SOURCES = List.of(
       "examples/embedding/pom.xml",
+      "examples/embedding/src/main/java/module-info.java",
       "examples/embedding/src/main/java/dev/capability/examples/embedding/EmbeddingExample.java");
   /** {@code <!-- excerpt: FILE NAME -->}, then a fenced block. */
   private static final Pattern QUOTE = Pattern.compile("<!-- excerpt: (\\S+) (\\S+) -->\n```[a-z]*\n(.*?)```\n", Pattern.DOTALL);

@@ -22,6 +22,14 @@ import java.util.function.Function;
  * Map<String, EvidenceStoreProvider> stores =
  *     Plugins.load(EvidenceStoreProvider.class, EvidenceStoreProvider::id, getClass().getClassLoader());
  * }</pre>
+ *
+ * <p>On the module path, ServiceLoader serves a named module only the services it declares it
+ * uses, and the module that calls ServiceLoader here is kernel-api, which cannot name the services
+ * of the modules built on it (a capability executor, a Sigstore verifier, or an embedder's own).
+ * So {@link #load} first declares the use of {@code service} for this module at run time ({@link
+ * Module#addUses}); a module still finds providers only among the modules resolved at start-up,
+ * so the module that owns a service declares {@code uses} for it too, which lets the module system
+ * resolve the providers on the module path.
  */
 public final class Plugins {
   /** Two providers of one service claim the same id; the message names both classes. */
@@ -45,6 +53,9 @@ public final class Plugins {
     Objects.requireNonNull(service, "service");
     Objects.requireNonNull(loader, "loader");
     List<P> found = new ArrayList<>();
+    // Without this, ServiceLoader refuses (in a named module) any service kernel-api's
+    // module-info does not list; on the class path it does nothing.
+    Plugins.class.getModule().addUses(service);
     try {
       ServiceLoader.load(service, loader).forEach(found::add);
     } catch (ServiceConfigurationError e) {

@@ -98,13 +98,13 @@ public final class WorkPlanService {
       throw new WorkflowException(WorkflowCodes.PLAN_PATCH_INVALID, "the patch cannot be applied to revision " + current.revision()
           + ": " + e.getMessage(), e);
     }
+    PlanHistory history = history(current.plan().id());
+    refuseChangesToCompletedPhases(current.plan(), patched, history);
     WorkPlan plan = PlanJson.read(patched);
     if (!plan.id().equals(current.plan().id())) {
       throw new WorkflowException(WorkflowCodes.PLAN_INVALID, "the work plan at /id: an amendment cannot rename the plan \""
           + current.plan().id() + "\"; save a new plan instead");
     }
-    PlanHistory history = history(plan.id());
-    refuseChangesToCompletedPhases(current.plan(), plan, history);
     List<PlanWarning> warnings = validator.validate(contract, plan);
     WorkPlanRevision revision = record(plan, current.revision() + 1, Optional.of(JsonDocuments.MAPPER.convertValue(patch, List.class)), warnings);
     activate(plan, revision.revision(), history);
@@ -271,28 +271,40 @@ public final class WorkPlanService {
     return summary;
   }
 
-  private static void refuseChangesToCompletedPhases(WorkPlan before, WorkPlan after, PlanHistory history) {
-    int completedSeen = 0;
+  /**
+   * Refuses a patched plan (before it is read, so that the refusal names the completed phase
+   * rather than what its absence breaks) that deletes, changes or moves a completed phase:
+   * completed phases stay, unchanged, at the start.
+   */
+  private static void refuseChangesToCompletedPhases(WorkPlan before, JsonNode after, PlanHistory history) {
+    JsonNode phases = after.path("phases").isArray() ? after.path("phases") : JsonDocuments.MAPPER.createArrayNode();
+    int completed = 0;
     for (int i = 0; i < before.phases().size(); i++) {
       Phase phase = before.phases().get(i);
       if (!history.isCompleted(phase.id())) {
         continue;
       }
-      Optional<Phase> now = after.phase(phase.id());
-      if (now.isEmpty()) {
+      int at = -1;
+      for (int j = 0; j < phases.size(); j++) {
+        if (phases.get(j).path("id").asText("").equals(phase.id())) {
+          at = j;
+        }
+      }
+      if (at < 0) {
         throw new WorkflowException(WorkflowCodes.PLAN_CHANGES_COMPLETED_PHASE, "the patch deletes phase \"" + phase.id()
             + "\" (/phases/" + i + "), which is complete; its evidence stays");
       }
-      if (!PlanJson.toMap(now.get()).equals(PlanJson.toMap(phase))) {
+      if (!phases.get(at).equals(JsonDocuments.tree(PlanJson.toMap(phase)))) {
         throw new WorkflowException(WorkflowCodes.PLAN_CHANGES_COMPLETED_PHASE, "the patch changes phase \"" + phase.id()
-            + "\" (/phases/" + after.phases().indexOf(now.get()) + "), which is complete; add a new phase instead");
+            + "\" (/phases/" + at + "), which is complete; add a new phase instead");
       }
-      completedSeen++;
+      completed++;
     }
-    for (int i = 0; i < completedSeen; i++) {
-      if (!history.isCompleted(after.phases().get(i).id())) {
-        throw new WorkflowException(WorkflowCodes.PLAN_CHANGES_COMPLETED_PHASE, "the patch puts phase \"" + after.phases().get(i).id()
-            + "\" (/phases/" + i + ") before a completed phase; completed phases stay first");
+    for (int j = 0; j < completed; j++) {
+      String id = phases.get(j).path("id").asText("");
+      if (!history.isCompleted(id)) {
+        throw new WorkflowException(WorkflowCodes.PLAN_CHANGES_COMPLETED_PHASE, "the patch puts phase \"" + id
+            + "\" (/phases/" + j + ") before a completed phase; completed phases stay first");
       }
     }
   }

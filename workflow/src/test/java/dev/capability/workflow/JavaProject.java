@@ -41,9 +41,17 @@ final class JavaProject {
     return directory.toRealPath();
   }
 
+  /** Writes {@code content} at {@code path}, making each missing directory writable by the sandbox's uid as the repository is. */
   static void write(Path repository, String path, String content) throws IOException {
     Path file = repository.resolve(path);
-    Files.createDirectories(file.getParent());
+    for (Path directory = repository, rest = repository.relativize(file.getParent()); rest != null && !rest.toString().isEmpty(); ) {
+      directory = directory.resolve(rest.getName(0));
+      if (!Files.isDirectory(directory)) {
+        Files.createDirectory(directory);
+        Files.setAttribute(directory, "unix:mode", 01777);
+      }
+      rest = rest.getNameCount() > 1 ? rest.subpath(1, rest.getNameCount()) : null;
+    }
     Files.writeString(file, content);
   }
 

@@ -7,11 +7,14 @@ import dev.capability.kernel.core.internal.audit.SecretScanReport;
 import dev.capability.kernel.core.internal.audit.SecretScanner;
 import dev.capability.kernel.core.internal.audit.WorkingTreeHash;
 import dev.capability.kernel.core.internal.authority.EffectiveAuthority;
+import dev.capability.kernel.core.internal.authority.WriteViolation;
 import java.nio.file.Path;
 import java.util.Collections;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 import java.util.TreeMap;
 
 /**
@@ -63,7 +66,12 @@ public final class WorkingTrees {
     EffectiveAuthority authority = EffectiveAuthority.of(AuthorityLayers.withProtectedPaths(policy, protectedPaths), layers, repository);
     Map<String, String> now = ContentManifest.of(repository);
     List<String> changed = ContentManifest.changedPaths(since, now);
-    List<Attestation.Violation> violations = authority.violations(changed).stream()
+    List<WriteViolation> refused = authority.violations(changed);
+    Set<String> refusedPaths = new HashSet<>();
+    refused.forEach(v -> refusedPaths.add(v.path()));
+    List<String> allowed = changed.stream().filter(path -> !refusedPaths.contains(path)).toList();
+    List<Attestation.Violation> violations = refused.stream()
+        .filter(v -> !isCreatedDirectoryOnTheWay(v.path(), since, now, allowed))
         .map(v -> new Attestation.Violation(v.path(), kind(since.get(v.path()), now.get(v.path())),
             v.decision().layer(), v.decision().rule(), v.decision().message()))
         .toList();
@@ -73,6 +81,20 @@ public final class WorkingTrees {
         report.findings().stream().map(f -> new Attestation.SecretFinding(f.rule(), f.source(), f.line())).toList(),
         report.gaps().stream().map(g -> new Attestation.ScanGap(g.source(), g.reason().name())).toList());
     return new ChangeAudit(now, changed, violations, secrets);
+  }
+
+  /**
+   * A directory created since the manifest, holding a change the authority allows, was made to
+   * reach that change ({@code src} for {@code src/main/Calc.java} under {@code src/main/**}), as
+   * the kernel creates the directories above a writable root; it is not a violation of its own.
+   * An empty new directory outside the scopes still is.
+   */
+  private static boolean isCreatedDirectoryOnTheWay(String path, Map<String, String> before, Map<String, String> after, List<String> allowed) {
+    if (before.containsKey(path) || !"dir".equals(after.get(path))) {
+      return false;
+    }
+    String prefix = path + "/";
+    return allowed.stream().anyMatch(p -> p.startsWith(prefix));
   }
 
   private static String kind(String before, String after) {

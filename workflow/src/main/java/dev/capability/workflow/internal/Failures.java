@@ -43,7 +43,12 @@ final class Failures {
       }
       redacted.append(flagged.contains(i + 1) ? REDACTED : lines[i]);
     }
-    String excerpt = tail(redacted.toString().strip(), FailureRecord.MAX_EXCERPT_CHARS);
+    String printed = redacted.toString().strip();
+    // A command that never ran printed nothing; the kernel's reason is the failure to show.
+    if (printed.isEmpty() && result.failureMessage() != null) {
+      printed = result.failureMessage();
+    }
+    String excerpt = tail(printed, FailureRecord.MAX_EXCERPT_CHARS);
     Optional<Integer> exitCode = result.exitCode().isPresent() ? Optional.of(result.exitCode().getAsInt()) : Optional.empty();
     Map<String, Object> identity = new LinkedHashMap<>();
     identity.put("argv", result.argv());

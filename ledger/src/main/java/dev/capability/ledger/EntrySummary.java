@@ -12,7 +12,7 @@ import java.util.Objects;
  * @param recordedAt when the ledger recorded it
  * @param status an execution's status; {@code ALLOWED} or {@code DENIED} for a decision; an
  *     {@code APPROVED} or {@code REFUSED} for an approval; a receipt's status; {@code ACQUIRED} or
- *     {@code REFUSED} for an acquisition
+ *     {@code REFUSED} for an acquisition; a phase record's event
  * @param exitCode an execution's exit code
  * @param executable the canonical path of the executable
  * @param backend the backend that launched (or would launch) it
@@ -22,6 +22,10 @@ import java.util.Objects;
  * @param coordinates the coordinates an acquisition asked for
  * @param sha256 the SHA-256 of the artifact an acquisition fetched
  * @param decisionCode an acquisition's decision code: {@code ACQUIRED}, or why it was refused
+ * @param workPlanId the work plan a work plan revision or phase record belongs to
+ * @param planRevision a work plan revision's number, or the plan revision a phase record ran under
+ * @param phaseId a phase record's phase
+ * @param contentHash a contract's {@code contractHash} or a work plan revision's {@code revisionHash}
  */
 public record EntrySummary(
     long sequence,
@@ -36,7 +40,11 @@ public record EntrySummary(
     String planFingerprint,
     String coordinates,
     String sha256,
-    String decisionCode) {
+    String decisionCode,
+    String workPlanId,
+    Integer planRevision,
+    String phaseId,
+    String contentHash) {
   public EntrySummary {
     Objects.requireNonNull(kind, "kind");
     Objects.requireNonNull(recordedAt, "recordedAt");

@@ -39,6 +39,8 @@ public final class LedgerCodes {
   public static final String LEDGER_CHECKPOINT_IO = "LEDGER_CHECKPOINT_IO";
   /** A record lacks a member its table indexes, has no canonical JSON form, or refers to nothing. */
   public static final String LEDGER_RECORD_INVALID = "LEDGER_RECORD_INVALID";
+  /** A record would take a place another record holds: a work plan revision number already recorded for that work plan. */
+  public static final String LEDGER_RECORD_CONFLICT = "LEDGER_RECORD_CONFLICT";
   /** A signed export was asked of a ledger that does not verify. */
   public static final String LEDGER_NOT_INTACT = "LEDGER_NOT_INTACT";
   /** The ledger was closed. */

@@ -1,5 +1,9 @@
 package dev.capability.ledger;
 
+import dev.capability.kernel.api.store.ContractRecord;
+import dev.capability.kernel.api.store.PhaseRecord;
+import dev.capability.kernel.api.store.Stored;
+import dev.capability.kernel.api.store.WorkPlanRecord;
 import dev.capability.ledger.internal.ChainVerifier;
 import dev.capability.ledger.internal.CheckpointLog;
 import dev.capability.ledger.internal.EntryQueries;
@@ -8,6 +12,7 @@ import dev.capability.ledger.internal.LedgerDatabase;
 import dev.capability.ledger.internal.LedgerKey;
 import dev.capability.ledger.internal.LedgerMeta;
 import dev.capability.ledger.internal.Schema;
+import dev.capability.ledger.internal.WorkPlanQueries;
 import java.io.OutputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -73,6 +78,38 @@ public final class LedgerReader {
   public Optional<LedgerEntry> show(long sequence) {
     try (Connection c = connect()) {
       return new EntryQueries(db).show(c, sequence);
+    } catch (SQLException e) {
+      throw closing(e);
+    }
+  }
+
+  /**
+   * The project contract recorded last, if any. Like every read of a work plan's records, it checks
+   * each record it reads against its chain entry and hash, and refuses one that does not match, or
+   * whose body is not the record it must be, with {@code LEDGER_CORRUPT}.
+   */
+  public Optional<Stored<ContractRecord>> currentContract() {
+    try (Connection c = connect()) {
+      return new WorkPlanQueries(db).currentContract(c);
+    } catch (SQLException e) {
+      throw closing(e);
+    }
+  }
+
+  /** Every revision of every work plan, oldest first; checked as {@link #currentContract()} is. */
+  public List<Stored<WorkPlanRecord>> workPlanRevisions() {
+    try (Connection c = connect()) {
+      return new WorkPlanQueries(db).workPlanRevisions(c);
+    } catch (SQLException e) {
+      throw closing(e);
+    }
+  }
+
+  /** Every phase record of the work plan {@code workPlanId}, oldest first; checked as {@link #currentContract()} is. */
+  public List<Stored<PhaseRecord>> phaseRecords(String workPlanId) {
+    Objects.requireNonNull(workPlanId, "workPlanId");
+    try (Connection c = connect()) {
+      return new WorkPlanQueries(db).phaseRecords(c, workPlanId);
     } catch (SQLException e) {
       throw closing(e);
     }

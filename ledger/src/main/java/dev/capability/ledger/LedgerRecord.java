@@ -5,11 +5,15 @@ import dev.capability.kernel.api.AttestationJson;
 import dev.capability.kernel.api.ExecutionResult;
 import dev.capability.kernel.api.store.AcquisitionRecord;
 import dev.capability.kernel.api.store.ApprovalRecord;
+import dev.capability.kernel.api.store.ContractRecord;
 import dev.capability.kernel.api.store.DecisionRecord;
 import dev.capability.kernel.api.store.ExecutionRecord;
+import dev.capability.kernel.api.store.PhaseRecord;
 import dev.capability.kernel.api.store.PlanRecord;
 import dev.capability.kernel.api.store.ReceiptRecord;
+import dev.capability.kernel.api.store.WorkPlanRecord;
 import dev.capability.ledger.internal.JsonValues;
+import java.math.BigInteger;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -34,6 +38,16 @@ import java.util.Objects;
  * plan {@code fingerprint} and, when present, its {@code planId} (the plan record with that id and
  * fingerprint); a receipt's {@code executionSequence} and every one of its {@code
  * executionSequences} (execution records).
+ *
+ * <p>The records of a work plan nest what they carry under one member, so that it reads back
+ * exactly as given: a contract has its {@code contractHash} and the {@code contract} object; a
+ * work plan revision its {@code workPlanId}, {@code revision} (an integer from 1), {@code
+ * revisionHash} and the {@code document} object; a phase record its {@code workPlanId}, {@code
+ * planRevision} (an integer from 1), {@code phaseId}, {@code event}, {@code executionSequences}
+ * (an array of sequence numbers) and the {@code body} object. Members the ledger checks against
+ * what it holds: a work plan's {@code revision} (not recorded yet for that work plan, and revision
+ * 1 or one more than a recorded one); a phase record's work plan revision (recorded) and its
+ * {@code executionSequences} (execution records).
  */
 public record LedgerRecord(RecordKind kind, Map<String, Object> body) {
 
@@ -43,7 +57,16 @@ public record LedgerRecord(RecordKind kind, Map<String, Object> body) {
       RecordKind.PLAN, List.of("fingerprint"),
       RecordKind.APPROVAL, List.of("fingerprint"),
       RecordKind.RECEIPT, List.of("fingerprint", "status"),
-      RecordKind.ACQUISITION, List.of("coordinates", "sha256"));
+      RecordKind.ACQUISITION, List.of("coordinates", "sha256"),
+      RecordKind.CONTRACT, List.of("contractHash"),
+      RecordKind.WORK_PLAN, List.of("workPlanId", "revisionHash"),
+      RecordKind.PHASE, List.of("workPlanId", "phaseId", "event"));
+
+  /** The member of a work plan's record that holds what it carries, read back as given. */
+  private static final Map<RecordKind, String> CARRIED_OBJECT = Map.of(
+      RecordKind.CONTRACT, "contract",
+      RecordKind.WORK_PLAN, "document",
+      RecordKind.PHASE, "body");
 
   public LedgerRecord {
     Objects.requireNonNull(kind, "kind");
@@ -65,6 +88,30 @@ public record LedgerRecord(RecordKind kind, Map<String, Object> body) {
     }
     if (kind == RecordKind.DECISION && !(body.get("argv") instanceof List)) {
       throw new LedgerException(LedgerCodes.LEDGER_RECORD_INVALID, "a decision record needs an array member 'argv'");
+    }
+    String carried = CARRIED_OBJECT.get(kind);
+    if (carried != null && !(body.get(carried) instanceof Map)) {
+      throw new LedgerException(LedgerCodes.LEDGER_RECORD_INVALID, "a " + kind.id() + " record needs an object member '" + carried + "'");
+    }
+    if (kind == RecordKind.WORK_PLAN) {
+      requireRevision(kind, body, "revision");
+    }
+    if (kind == RecordKind.PHASE) {
+      requireRevision(kind, body, "planRevision");
+      if (!(body.get("executionSequences") instanceof List)) {
+        throw new LedgerException(LedgerCodes.LEDGER_RECORD_INVALID, "a phase record needs an array member 'executionSequences'");
+      }
+    }
+  }
+
+  private static void requireRevision(RecordKind kind, Map<String, Object> body, String name) {
+    Object value = body.get(name);
+    boolean integral = value instanceof Integer || value instanceof Long || value instanceof Short || value instanceof Byte
+        || value instanceof BigInteger;
+    if (!integral || ((Number) value).longValue() < 1 || value instanceof BigInteger b && b.bitLength() > 31
+        || ((Number) value).longValue() > Integer.MAX_VALUE) {
+      throw new LedgerException(LedgerCodes.LEDGER_RECORD_INVALID, "a " + kind.id() + " record needs a member '" + name
+          + "' that is an integer from 1 to " + Integer.MAX_VALUE + ", was " + value);
     }
   }
 
@@ -166,6 +213,46 @@ public record LedgerRecord(RecordKind kind, Map<String, Object> body) {
   /** The record of an acquisition: its whole JSON document. */
   public static LedgerRecord acquisition(AcquisitionRecord acquisition) {
     return new LedgerRecord(RecordKind.ACQUISITION, Objects.requireNonNull(acquisition, "acquisition").acquisition());
+  }
+
+  /** The record of a revision of the project contract: its {@code contractHash} and the {@code contract}. */
+  public static LedgerRecord contract(ContractRecord contract) {
+    Objects.requireNonNull(contract, "contract");
+    Map<String, Object> m = new LinkedHashMap<>();
+    m.put("contractHash", contract.contractHash());
+    m.put("contract", contract.contract());
+    return new LedgerRecord(RecordKind.CONTRACT, m);
+  }
+
+  /**
+   * The record of a work plan revision: its {@code workPlanId}, {@code revision}, {@code
+   * revisionHash} and the revision's {@code document}.
+   */
+  public static LedgerRecord workPlan(WorkPlanRecord revision) {
+    Objects.requireNonNull(revision, "revision");
+    Map<String, Object> m = new LinkedHashMap<>();
+    m.put("workPlanId", revision.workPlanId());
+    m.put("revision", revision.revision());
+    m.put("revisionHash", revision.revisionHash());
+    m.put("document", revision.document());
+    return new LedgerRecord(RecordKind.WORK_PLAN, m);
+  }
+
+  /**
+   * The record of what a step of a phase concluded: its {@code workPlanId}, {@code planRevision},
+   * {@code phaseId}, {@code event}, the {@code executionSequences} of its launches and the step's
+   * {@code body}.
+   */
+  public static LedgerRecord phase(PhaseRecord phase) {
+    Objects.requireNonNull(phase, "phase");
+    Map<String, Object> m = new LinkedHashMap<>();
+    m.put("workPlanId", phase.workPlanId());
+    m.put("planRevision", phase.planRevision());
+    m.put("phaseId", phase.phaseId());
+    m.put("event", phase.event());
+    m.put("executionSequences", phase.executionSequences());
+    m.put("body", phase.body());
+    return new LedgerRecord(RecordKind.PHASE, m);
   }
 
   /**

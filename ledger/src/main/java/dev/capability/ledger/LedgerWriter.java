@@ -5,19 +5,28 @@ import dev.capability.kernel.api.store.AcquisitionRecord;
 import dev.capability.kernel.api.store.AcquisitionStore;
 import dev.capability.kernel.api.store.ApprovalRecord;
 import dev.capability.kernel.api.store.CapabilityEvidenceStore;
+import dev.capability.kernel.api.store.ContractRecord;
 import dev.capability.kernel.api.store.DecisionRecord;
 import dev.capability.kernel.api.store.DecisionStore;
 import dev.capability.kernel.api.store.EvidenceStore;
 import dev.capability.kernel.api.store.ExecutionRecord;
+import dev.capability.kernel.api.store.PhaseRecord;
 import dev.capability.kernel.api.store.PlanRecord;
 import dev.capability.kernel.api.store.ReceiptRecord;
+import dev.capability.kernel.api.store.WorkPlanRecord;
+import dev.capability.kernel.api.store.WorkPlanStore;
 
 /**
  * A store of every kind of evidence ({@link EvidenceStore}, {@link DecisionStore}, {@link
- * CapabilityEvidenceStore}, {@link AcquisitionStore}) that takes records of every kind and says
- * where each landed. {@link SqliteLedger} is one; {@link RedactingEvidenceStore} wraps one.
+ * CapabilityEvidenceStore}, {@link AcquisitionStore}, {@link WorkPlanStore}) that takes records of
+ * every kind and says where each landed. {@link SqliteLedger} is one; {@link
+ * RedactingEvidenceStore} wraps one.
+ *
+ * <p>A work plan's records land as {@link RecordKind#CONTRACT}, {@link RecordKind#WORK_PLAN} and
+ * {@link RecordKind#PHASE} records (see {@link LedgerRecord}); a revision number already recorded
+ * for its work plan is refused with {@code LEDGER_RECORD_CONFLICT}, and nothing is appended.
  */
-public interface LedgerWriter extends EvidenceStore, DecisionStore, CapabilityEvidenceStore, AcquisitionStore {
+public interface LedgerWriter extends EvidenceStore, DecisionStore, CapabilityEvidenceStore, AcquisitionStore, WorkPlanStore {
 
   /** Appends one record and returns once it is durably committed (see {@link Durability}). */
   Appended append(LedgerRecord record);
@@ -56,5 +65,20 @@ public interface LedgerWriter extends EvidenceStore, DecisionStore, CapabilityEv
   @Override
   default long recordReceipt(ReceiptRecord receipt) {
     return append(LedgerRecord.receipt(receipt)).sequence();
+  }
+
+  @Override
+  default long recordContract(ContractRecord contract) {
+    return append(LedgerRecord.contract(contract)).sequence();
+  }
+
+  @Override
+  default long recordWorkPlan(WorkPlanRecord revision) {
+    return append(LedgerRecord.workPlan(revision)).sequence();
+  }
+
+  @Override
+  default long recordPhase(PhaseRecord phase) {
+    return append(LedgerRecord.phase(phase)).sequence();
   }
 }

@@ -21,7 +21,24 @@ public enum RecordKind {
    * A package fetched and verified by {@code capability acquire}, accepted or refused: its {@code
    * coordinates}, {@code sha256} and {@code decision}; the body is the acquisition's JSON.
    */
-  ACQUISITION("acquisitions");
+  ACQUISITION("acquisitions"),
+  /**
+   * A revision of a repository's project contract, known by its {@code contractHash}; the body
+   * holds the contract under {@code contract}.
+   */
+  CONTRACT("contracts"),
+  /**
+   * A revision of a work plan: its {@code workPlanId}, {@code revision} (unique per work plan, each
+   * one more than the last) and {@code revisionHash}; the body holds the revision under {@code
+   * document}.
+   */
+  WORK_PLAN("work_plans"),
+  /**
+   * What a step of a work plan's phase concluded: its {@code workPlanId}, {@code planRevision},
+   * {@code phaseId}, {@code event} and the {@code executionSequences} of the launches it made; the
+   * body holds the step under {@code body}.
+   */
+  PHASE("phases");
 
   private final String table;
 
@@ -46,6 +63,7 @@ public enum RecordKind {
         return kind;
       }
     }
-    throw new IllegalArgumentException("no record kind '" + id + "'; kinds are execution, decision, plan, approval, receipt, acquisition");
+    throw new IllegalArgumentException("no record kind '" + id + "'; kinds are execution, decision, plan, approval, receipt, acquisition,"
+        + " contract, work_plan, phase");
   }
 }

@@ -1,14 +1,22 @@
 package dev.capability.ledger;
 
+import dev.capability.kernel.api.store.ContractRecord;
+import dev.capability.kernel.api.store.PhaseRecord;
+import dev.capability.kernel.api.store.Stored;
+import dev.capability.kernel.api.store.WorkPlanRecord;
 import dev.capability.ledger.internal.AppendLog;
 import dev.capability.ledger.internal.PreparedRecord;
+import dev.capability.ledger.internal.ReadConnection;
 import dev.capability.ledger.internal.SafeFiles;
+import dev.capability.ledger.internal.WorkPlanQueries;
 import dev.capability.ledger.internal.WriterRegistry;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
@@ -30,11 +38,16 @@ import java.util.concurrent.atomic.AtomicBoolean;
 public final class SqliteLedger implements LedgerWriter {
   private final AppendLog log;
   private final LedgerOptions options;
+  private final ReadConnection reads;
+  // Used only inside reads.read, which takes turns: its digest is not shared between threads.
+  private final WorkPlanQueries workPlans;
   private final AtomicBoolean closed = new AtomicBoolean();
 
   private SqliteLedger(AppendLog log, LedgerOptions options) {
     this.log = log;
     this.options = options;
+    this.reads = new ReadConnection(log.database(), options.busyTimeout());
+    this.workPlans = new WorkPlanQueries(log.database());
   }
 
   /**
@@ -91,17 +104,43 @@ public final class SqliteLedger implements LedgerWriter {
   @Override
   public Appended append(LedgerRecord record) {
     Objects.requireNonNull(record, "record");
+    requireOpen();
+    return log.append(PreparedRecord.of(record));
+  }
+
+  /**
+   * Reads through a read-only connection this handle keeps (opened on first read, closed with the
+   * handle): it sees every record committed, by this process or another. Each row read is checked
+   * against its chain entry, as {@link LedgerReader#currentContract()} says.
+   */
+  @Override
+  public Optional<Stored<ContractRecord>> currentContract() {
+    requireOpen();
+    return reads.read(workPlans::currentContract);
+  }
+
+  @Override
+  public List<Stored<WorkPlanRecord>> workPlanRevisions() {
+    requireOpen();
+    return reads.read(workPlans::workPlanRevisions);
+  }
+
+  @Override
+  public List<Stored<PhaseRecord>> phaseRecords(String workPlanId) {
+    Objects.requireNonNull(workPlanId, "workPlanId");
+    requireOpen();
+    return reads.read(c -> workPlans.phaseRecords(c, workPlanId));
+  }
+
+  private void requireOpen() {
     if (closed.get()) {
       throw new LedgerException(LedgerCodes.LEDGER_CLOSED, "the ledger " + log.database() + " is closed");
     }
-    return log.append(PreparedRecord.of(record));
   }
 
   /** Signs and writes a checkpoint of the current head now. */
   public void checkpoint() {
-    if (closed.get()) {
-      throw new LedgerException(LedgerCodes.LEDGER_CLOSED, "the ledger " + log.database() + " is closed");
-    }
+    requireOpen();
     log.checkpoint();
   }
 
@@ -124,7 +163,11 @@ public final class SqliteLedger implements LedgerWriter {
   @Override
   public void close() {
     if (closed.compareAndSet(false, true)) {
-      WriterRegistry.release(log);
+      try {
+        reads.close();
+      } finally {
+        WriterRegistry.release(log);
+      }
     }
   }
 }

@@ -103,6 +103,9 @@ class MigrationTest {
       ledger.append(LedgerRecord.of(RecordKind.RECEIPT, java.util.Map.of("fingerprint", Fixtures.fingerprint("p-1"), "status", "DONE")));
     }
     try (Connection c = Fixtures.raw(db); Statement s = c.createStatement()) {
+      for (String laterTable : List.of("contracts", "work_plans", "phases")) {
+        s.execute("DROP TABLE " + laterTable);
+      }
       s.execute("DROP TABLE acquisitions");
       s.execute("PRAGMA user_version = 1");
       try (ResultSet rs = s.executeQuery("SELECT count(*) FROM sqlite_schema WHERE tbl_name = 'acquisitions'")) {
@@ -121,7 +124,7 @@ class MigrationTest {
     try (Connection c = Fixtures.raw(db); Statement s = c.createStatement()) {
       try (ResultSet rs = s.executeQuery("PRAGMA user_version")) {
         rs.next();
-        assertThat(rs.getInt(1)).isEqualTo(2);
+        assertThat(rs.getInt(1)).isEqualTo(Schema.currentVersion());
       }
       try (ResultSet rs = s.executeQuery("SELECT seq, accepted, code FROM acquisitions WHERE sha256 = '" + AcquisitionRecordTest.HELLO_SHA256 + "'")) {
         assertThat(rs.next()).isTrue();
@@ -138,6 +141,53 @@ class MigrationTest {
     assertThat(v.checkpointSequence()).isEqualTo(4);
     assertThat(reader.list(LedgerQuery.latest(10))).extracting(EntrySummary::kind)
         .containsExactly(RecordKind.ACQUISITION, RecordKind.RECEIPT, RecordKind.PLAN, RecordKind.EXECUTION);
+  }
+
+  @org.junit.jupiter.api.Test
+  void aVersionTwoLedgerMigratesInPlaceTakesWorkPlansAndStillVerifies() throws Exception {
+    Path db = dir.resolve("state.db");
+    Path key = dir.resolve("ledger-key");
+    LedgerOptions options = Fixtures.options().toBuilder().keyFile(key).build();
+    // Built by this code, then taken back to exactly what version 2 wrote: its tables, and user_version 2.
+    try (SqliteLedger ledger = SqliteLedger.open(db, options)) {
+      ledger.record(Fixtures.completed(List.of("ls"), 0, ""));
+      ledger.append(LedgerRecord.of(RecordKind.ACQUISITION, AcquisitionRecordTest.acquisition(
+          "com.example:hello:1.0.0@zip", AcquisitionRecordTest.HELLO_SHA256, true, "ACQUIRED")));
+    }
+    try (Connection c = Fixtures.raw(db); Statement s = c.createStatement()) {
+      s.execute("DROP TABLE contracts");
+      s.execute("DROP TABLE work_plans");
+      s.execute("DROP TABLE phases");
+      s.execute("PRAGMA user_version = 2");
+    }
+    try (Connection c = Fixtures.raw(db); Statement s = c.createStatement();
+        ResultSet rs = s.executeQuery("SELECT count(*) FROM sqlite_schema WHERE tbl_name IN ('contracts', 'work_plans', 'phases')")) {
+      rs.next();
+      assertThat(rs.getInt(1)).isZero();
+    }
+    assertThat(catchCode(() -> LedgerReader.open(db, options))).isEqualTo("LEDGER_SCHEMA_OLD");
+    String before = SqliteLedgerTest.dump(db);
+
+    try (SqliteLedger ledger = SqliteLedger.open(db, options)) {
+      assertThat(ledger.recordContract(new dev.capability.kernel.api.store.ContractRecord("sha256:c", java.util.Map.of()))).isEqualTo(3);
+      assertThat(ledger.recordWorkPlan(new dev.capability.kernel.api.store.WorkPlanRecord("wp", 1, "sha256:r", java.util.Map.of())))
+          .isEqualTo(4);
+      assertThat(ledger.recordPhase(new dev.capability.kernel.api.store.PhaseRecord("wp", 1, "build", "VERIFIED", List.of(1L),
+          java.util.Map.of()))).isEqualTo(5);
+      assertThat(ledger.phaseRecords("wp")).singleElement().extracting(p -> p.record().executionSequences()).isEqualTo(List.of(1L));
+    }
+
+    try (Connection c = Fixtures.raw(db); Statement s = c.createStatement(); ResultSet rs = s.executeQuery("PRAGMA user_version")) {
+      rs.next();
+      assertThat(rs.getInt(1)).isEqualTo(3);
+    }
+    assertThat(SqliteLedgerTest.dump(db)).isEqualTo(before);
+    LedgerReader reader = LedgerReader.open(db, options);
+    LedgerVerification v = reader.verify(true);
+    assertThat(v.intact()).as(v.toString()).isTrue();
+    assertThat(v.records()).isEqualTo(5);
+    assertThat(reader.list(LedgerQuery.latest(10))).extracting(EntrySummary::kind).containsExactly(
+        RecordKind.PHASE, RecordKind.WORK_PLAN, RecordKind.CONTRACT, RecordKind.ACQUISITION, RecordKind.EXECUTION);
   }
 
   private static String catchCode(Runnable action) {

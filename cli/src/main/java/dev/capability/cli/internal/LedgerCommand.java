@@ -104,10 +104,10 @@ final class LedgerCommand implements Callable<Integer> {
     String since;
 
     @Option(names = "--status", paramLabel = "S",
-        description = "Only records with this status: COMPLETED, DENIED, TIMED_OUT, OUTPUT_LIMIT, MEMORY_LIMIT, PROCESS_LIMIT, FILE_SIZE_LIMIT, WRITE_LIMIT, LAUNCH_FAILED; ALLOWED or DENIED for checks; APPROVED or REFUSED for approvals; ACQUIRED or REFUSED for acquisitions.")
+        description = "Only records with this status: COMPLETED, DENIED, TIMED_OUT, OUTPUT_LIMIT, MEMORY_LIMIT, PROCESS_LIMIT, FILE_SIZE_LIMIT, WRITE_LIMIT, LAUNCH_FAILED; ALLOWED or DENIED for checks; APPROVED or REFUSED for approvals; ACQUIRED or REFUSED for acquisitions; the event (VERIFIED, COMPLETED, ...) for phase records.")
     String status;
 
-    @Option(names = "--kind", paramLabel = "K", description = "Only records of this kind: execution, decision, plan, approval, receipt, acquisition.")
+    @Option(names = "--kind", paramLabel = "K", description = "Only records of this kind: execution, decision, plan, approval, receipt, acquisition, contract, work_plan, phase.")
     String kind;
 
     @Option(names = "--limit", paramLabel = "N", defaultValue = "50", description = "At most N records (default 50, at most 100000).")
@@ -147,7 +147,7 @@ final class LedgerCommand implements Callable<Integer> {
         query = query.status(status.toUpperCase(Locale.ROOT));
       }
       if (kind != null) {
-        query = query.kind(RecordKind.fromId(kind.toLowerCase(Locale.ROOT)));
+        query = query.kind(RecordKind.fromId(kind.toLowerCase(Locale.ROOT).replace('-', '_')));
       }
       return query;
     }
@@ -173,6 +173,15 @@ final class LedgerCommand implements Callable<Integer> {
     }
 
     private static String describe(EntrySummary e) {
+      if (e.phaseId() != null) {
+        return "work plan " + Console.quote(e.workPlanId()) + " revision " + e.planRevision() + " phase " + Console.quote(e.phaseId());
+      }
+      if (e.workPlanId() != null) {
+        return "work plan " + Console.quote(e.workPlanId()) + " revision " + e.planRevision() + " " + orDash(e.contentHash());
+      }
+      if (e.kind() == RecordKind.CONTRACT) {
+        return "contract " + orDash(e.contentHash());
+      }
       if (e.coordinates() != null) {
         String acquired = Console.quote(e.coordinates()) + " sha256:" + orDash(e.sha256());
         return "REFUSED".equals(e.status()) ? acquired + " " + orDash(e.decisionCode()) : acquired;
@@ -202,6 +211,10 @@ final class LedgerCommand implements Callable<Integer> {
       m.put("coordinates", e.coordinates());
       m.put("sha256", e.sha256());
       m.put("decisionCode", e.decisionCode());
+      m.put("workPlanId", e.workPlanId());
+      m.put("planRevision", e.planRevision());
+      m.put("phaseId", e.phaseId());
+      m.put("contentHash", e.contentHash());
       return m;
     }
   }

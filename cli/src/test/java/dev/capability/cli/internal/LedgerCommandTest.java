@@ -12,6 +12,9 @@ import dev.capability.kernel.api.ExecutionStatus;
 import dev.capability.kernel.api.NetworkMode;
 import dev.capability.kernel.api.Sha256;
 import dev.capability.kernel.api.policy.ProjectWriteMode;
+import dev.capability.kernel.api.store.ContractRecord;
+import dev.capability.kernel.api.store.PhaseRecord;
+import dev.capability.kernel.api.store.WorkPlanRecord;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -164,6 +167,56 @@ class LedgerCommandTest {
     assertThat(statement.get("_type").asText()).isEqualTo("https://in-toto.io/Statement/v1");
 
     assertThat(run("ledger", "export", "--format", "xml", "--repo", repo.toString()).exitCode()).isEqualTo(ExitCodes.USAGE);
+  }
+
+  @Test
+  void aWorkPlansRecordsAreListedShownVerifiedAndExported() throws Exception {
+    try (dev.capability.ledger.SqliteLedger ledger = dev.capability.ledger.SqliteLedger.forRepository(repo)) {
+      ledger.recordContract(new ContractRecord("sha256:c0ffee", Map.of("writeScopes", List.of("src/**"))));
+      ledger.recordWorkPlan(new WorkPlanRecord("wp-1", 1, "sha256:beef", Map.of("plan", Map.of("phases", List.of()))));
+      ledger.recordPhase(new PhaseRecord("wp-1", 1, "build", "VERIFICATION_FAILED", List.of(3L), Map.of("exitStatus", 2)));
+    }
+    CliRunner.Outcome plain = run("ledger", "list", "--repo", repo.toString(), "--limit", "3");
+    assertThat(plain.exitCode()).as(plain.err()).isZero();
+    assertThat(plain.out().lines().toList()).hasSize(3);
+    assertThat(plain.out().lines().toList().get(0)).startsWith("6  ")
+        .endsWith("  phase  VERIFICATION_FAILED  -  work plan \"wp-1\" revision 1 phase \"build\"");
+    assertThat(plain.out().lines().toList().get(1)).startsWith("5  ").endsWith("  work_plan  -  -  work plan \"wp-1\" revision 1 sha256:beef");
+    assertThat(plain.out().lines().toList().get(2)).startsWith("4  ").endsWith("  contract  -  -  contract sha256:c0ffee");
+
+    JsonNode phases = JSON.readTree(run("ledger", "list", "--repo", repo.toString(), "--json", "--kind", "phase").out()).get("records");
+    assertThat(phases).hasSize(1);
+    assertThat(phases.get(0).get("workPlanId").asText()).isEqualTo("wp-1");
+    assertThat(phases.get(0).get("planRevision").asInt()).isEqualTo(1);
+    assertThat(phases.get(0).get("phaseId").asText()).isEqualTo("build");
+    assertThat(JSON.readTree(run("ledger", "list", "--repo", repo.toString(), "--json", "--kind", "work-plan").out())
+        .get("records").get(0).get("contentHash").asText()).isEqualTo("sha256:beef");
+
+    JsonNode shown = JSON.readTree(run("ledger", "show", "6", "--repo", repo.toString(), "--json").out());
+    assertThat(shown.get("kind").asText()).isEqualTo("phase");
+    assertThat(shown.get("hashMatches").asBoolean()).isTrue();
+    assertThat(shown.get("body").get("executionSequences").get(0).asLong()).isEqualTo(3);
+
+    CliRunner.Outcome intact = run("ledger", "verify", "--repo", repo.toString());
+    assertThat(intact.exitCode()).as(intact.out() + intact.err()).isZero();
+    assertThat(intact.out()).startsWith("INTACT: 6 records");
+    assertThat(run("ledger", "export", "--repo", repo.toString()).out().lines().map(l -> {
+      try {
+        return JSON.readTree(l).get("kind").asText();
+      } catch (Exception e) {
+        throw new AssertionError(l, e);
+      }
+    }).toList()).containsExactly("execution", "execution", "execution", "contract", "work_plan", "phase");
+    assertThat(run("ledger", "export", "--format", "intoto", "--repo", repo.toString()).out().lines().toList())
+        .as("only executions and acquisitions become statements").hasSize(3);
+
+    try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + repo.resolve(".capability/state.db"));
+        Statement s = c.createStatement()) {
+      s.executeUpdate("UPDATE phases SET body = replace(body, 'VERIFICATION_FAILED', 'VERIFIED') WHERE seq = 6");
+    }
+    CliRunner.Outcome broken = run("ledger", "verify", "--repo", repo.toString());
+    assertThat(broken.exitCode()).isEqualTo(ExitCodes.NOT_INTACT);
+    assertThat(broken.out()).startsWith("CHAIN_BROKEN at 6: ");
   }
 
   @Test

@@ -30,6 +30,7 @@ final class ChainAppender {
   private final PreparedStatement planExists;
   private final PreparedStatement planIdExists;
   private final PreparedStatement executionExists;
+  private final PreparedStatement revisionExists;
 
   /** The head of the chain. */
   record Head(long seq, String hash) {}
@@ -51,6 +52,7 @@ final class ChainAppender {
     this.planExists = connection.prepareStatement("SELECT 1 FROM plans WHERE fingerprint = ?");
     this.planIdExists = connection.prepareStatement("SELECT 1 FROM plans WHERE plan_id = ? AND fingerprint = ?");
     this.executionExists = connection.prepareStatement("SELECT 1 FROM entries WHERE seq = ? AND kind = 'execution'");
+    this.revisionExists = connection.prepareStatement("SELECT 1 FROM work_plans WHERE work_plan_id = ? AND revision = ?");
   }
 
   /** A record broke a constraint in a transaction shared with others; everything was rolled back. */
@@ -148,10 +150,34 @@ final class ChainAppender {
       executionExists.setLong(1, execution);
       try (ResultSet rs = executionExists.executeQuery()) {
         if (!rs.next()) {
-          throw new LedgerException(LedgerCodes.LEDGER_RECORD_INVALID, "the receipt refers to execution " + execution
+          throw new LedgerException(LedgerCodes.LEDGER_RECORD_INVALID, "the " + record.kind().id() + " refers to execution " + execution
               + ", which is not an execution record of the ledger");
         }
       }
+    }
+    PreparedRecord.WorkPlanRevision revision = record.newRevision();
+    if (revision != null) {
+      if (exists(revision)) {
+        throw new LedgerException(LedgerCodes.LEDGER_RECORD_CONFLICT, "the ledger already holds revision " + revision.revision()
+            + " of the work plan '" + revision.workPlanId() + "'; a revision is never replaced");
+      }
+      if (revision.revision() > 1 && !exists(new PreparedRecord.WorkPlanRevision(revision.workPlanId(), revision.revision() - 1))) {
+        throw new LedgerException(LedgerCodes.LEDGER_RECORD_INVALID, "revision " + revision.revision() + " of the work plan '"
+            + revision.workPlanId() + "' must follow revision " + (revision.revision() - 1) + ", which the ledger does not hold");
+      }
+    }
+    PreparedRecord.WorkPlanRevision reference = record.revisionReference();
+    if (reference != null && !exists(reference)) {
+      throw new LedgerException(LedgerCodes.LEDGER_RECORD_INVALID, "the " + record.kind().id() + " refers to revision " + reference.revision()
+          + " of the work plan '" + reference.workPlanId() + "', which the ledger does not hold");
+    }
+  }
+
+  private boolean exists(PreparedRecord.WorkPlanRevision revision) throws SQLException {
+    revisionExists.setString(1, revision.workPlanId());
+    revisionExists.setInt(2, revision.revision());
+    try (ResultSet rs = revisionExists.executeQuery()) {
+      return rs.next();
     }
   }
 

@@ -14,6 +14,9 @@ final class ChainRows {
           WHEN 'approval' THEN (SELECT body FROM approvals WHERE seq = e.seq)
           WHEN 'receipt' THEN (SELECT body FROM receipts WHERE seq = e.seq)
           WHEN 'acquisition' THEN (SELECT body FROM acquisitions WHERE seq = e.seq)
+          WHEN 'contract' THEN (SELECT body FROM contracts WHERE seq = e.seq)
+          WHEN 'work_plan' THEN (SELECT body FROM work_plans WHERE seq = e.seq)
+          WHEN 'phase' THEN (SELECT body FROM phases WHERE seq = e.seq)
         END AS body
       FROM entries e""";
 

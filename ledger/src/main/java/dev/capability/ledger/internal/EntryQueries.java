@@ -23,7 +23,7 @@ import java.util.Optional;
 public final class EntryQueries {
   private static final String LIST = """
       SELECT seq, kind, recorded_at, status, exit_code, executable, backend, policy_hash, argv, fingerprint,
-          coordinates, sha256, decision_code FROM (
+          coordinates, sha256, decision_code, work_plan_id, plan_revision, phase_id, content_hash FROM (
         SELECT e.seq, e.kind, e.recorded_at,
           CASE e.kind
             WHEN 'execution' THEN x.status
@@ -31,6 +31,7 @@ public final class EntryQueries {
             WHEN 'approval' THEN CASE a.approved WHEN 1 THEN 'APPROVED' WHEN 0 THEN 'REFUSED' END
             WHEN 'receipt' THEN r.status
             WHEN 'acquisition' THEN CASE q.accepted WHEN 1 THEN 'ACQUIRED' WHEN 0 THEN 'REFUSED' END
+            WHEN 'phase' THEN ph.event
           END AS status,
           x.exit_code AS exit_code,
           COALESCE(x.executable, d.executable) AS executable,
@@ -40,7 +41,11 @@ public final class EntryQueries {
           COALESCE(p.fingerprint, a.fingerprint, r.fingerprint) AS fingerprint,
           q.coordinates AS coordinates,
           q.sha256 AS sha256,
-          q.code AS decision_code
+          q.code AS decision_code,
+          COALESCE(w.work_plan_id, ph.work_plan_id) AS work_plan_id,
+          COALESCE(w.revision, ph.plan_revision) AS plan_revision,
+          ph.phase_id AS phase_id,
+          COALESCE(k.contract_hash, w.revision_hash) AS content_hash
         FROM entries e
           LEFT JOIN executions x ON e.kind = 'execution' AND x.seq = e.seq
           LEFT JOIN decisions d ON e.kind = 'decision' AND d.seq = e.seq
@@ -48,6 +53,9 @@ public final class EntryQueries {
           LEFT JOIN approvals a ON e.kind = 'approval' AND a.seq = e.seq
           LEFT JOIN receipts r ON e.kind = 'receipt' AND r.seq = e.seq
           LEFT JOIN acquisitions q ON e.kind = 'acquisition' AND q.seq = e.seq
+          LEFT JOIN contracts k ON e.kind = 'contract' AND k.seq = e.seq
+          LEFT JOIN work_plans w ON e.kind = 'work_plan' AND w.seq = e.seq
+          LEFT JOIN phases ph ON e.kind = 'phase' AND ph.seq = e.seq
         WHERE (?1 IS NULL OR e.recorded_at >= ?1) AND (?2 IS NULL OR e.kind = ?2)
       )
       WHERE (?3 IS NULL OR status = ?3)
@@ -69,11 +77,10 @@ public final class EntryQueries {
       List<EntrySummary> out = new ArrayList<>();
       try (ResultSet rs = s.executeQuery()) {
         while (rs.next()) {
-          Object exit = rs.getObject(5);
           out.add(new EntrySummary(rs.getLong(1), kind(rs.getString(2), rs.getLong(1)), rs.getString(3), rs.getString(4),
-              exit instanceof Number n ? Integer.valueOf(n.intValue()) : null, rs.getString(6), rs.getString(7),
+              integer(rs.getObject(5)), rs.getString(6), rs.getString(7),
               rs.getString(8), argv(rs.getString(9), rs.getLong(1)), rs.getString(10), rs.getString(11), rs.getString(12),
-              rs.getString(13)));
+              rs.getString(13), rs.getString(14), integer(rs.getObject(15)), rs.getString(16), rs.getString(17)));
         }
       }
       return out;
@@ -112,6 +119,10 @@ public final class EntryQueries {
     } catch (IllegalArgumentException e) {
       throw new LedgerException(LedgerCodes.LEDGER_CORRUPT, "record " + seq + " of " + db + " has the unknown kind '" + id + "'", e);
     }
+  }
+
+  private static Integer integer(Object value) {
+    return value instanceof Number n ? Integer.valueOf(n.intValue()) : null;
   }
 
   private static void setOrNull(PreparedStatement s, int index, String value) throws SQLException {

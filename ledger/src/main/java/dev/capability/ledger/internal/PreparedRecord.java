@@ -13,10 +13,22 @@ import java.util.List;
 /**
  * A record made ready outside the writer's lock: its canonical body, and the references the
  * writer must find before it appends it (an approval's or receipt's plan, by fingerprint and,
- * when it names one, by plan id; a receipt's executions).
+ * when it names one, by plan id; a receipt's or phase record's executions; a phase record's work
+ * plan revision), or, for a work plan revision, the place it must take ({@code newRevision}: not
+ * taken yet, and revision 1 or the successor of a recorded one).
  */
 public record PreparedRecord(
-    RecordKind kind, String body, byte[] bodyBytes, String planReference, String planIdReference, List<Long> executionReferences) {
+    RecordKind kind,
+    String body,
+    byte[] bodyBytes,
+    String planReference,
+    String planIdReference,
+    List<Long> executionReferences,
+    WorkPlanRevision newRevision,
+    WorkPlanRevision revisionReference) {
+
+  /** A revision of a work plan, as the writer looks it up. */
+  public record WorkPlanRevision(String workPlanId, int revision) {}
 
   public PreparedRecord {
     executionReferences = List.copyOf(executionReferences);
@@ -34,7 +46,7 @@ public record PreparedRecord(
     String planId = aboutAPlan ? planId(record) : null;
     List<Long> executions = new ArrayList<>();
     if (record.kind() == RecordKind.RECEIPT) {
-      Long first = executionSequence(record.body().get("executionSequence"));
+      Long first = executionSequence(record.body().get("executionSequence"), "a receipt's executionSequence");
       if (first != null) {
         executions.add(first);
       }
@@ -44,7 +56,7 @@ public record PreparedRecord(
           throw new LedgerException(LedgerCodes.LEDGER_RECORD_INVALID, "a receipt's executionSequences must be an array of sequence numbers, was " + all);
         }
         for (Object value : list) {
-          Long sequence = executionSequence(value);
+          Long sequence = executionSequence(value, "a receipt's executionSequences");
           if (sequence == null) {
             throw new LedgerException(LedgerCodes.LEDGER_RECORD_INVALID, "a receipt's executionSequences must not hold null");
           }
@@ -52,7 +64,24 @@ public record PreparedRecord(
         }
       }
     }
-    return new PreparedRecord(record.kind(), canonical, canonical.getBytes(StandardCharsets.UTF_8), plan, planId, executions);
+    WorkPlanRevision newRevision = null;
+    WorkPlanRevision revisionReference = null;
+    if (record.kind() == RecordKind.WORK_PLAN) {
+      newRevision = new WorkPlanRevision((String) record.body().get("workPlanId"), ((Number) record.body().get("revision")).intValue());
+    }
+    if (record.kind() == RecordKind.PHASE) {
+      revisionReference = new WorkPlanRevision((String) record.body().get("workPlanId"),
+          ((Number) record.body().get("planRevision")).intValue());
+      for (Object value : (List<?>) record.body().get("executionSequences")) {
+        Long sequence = executionSequence(value, "a phase record's executionSequences");
+        if (sequence == null) {
+          throw new LedgerException(LedgerCodes.LEDGER_RECORD_INVALID, "a phase record's executionSequences must not hold null");
+        }
+        executions.add(sequence);
+      }
+    }
+    return new PreparedRecord(record.kind(), canonical, canonical.getBytes(StandardCharsets.UTF_8), plan, planId, executions,
+        newRevision, revisionReference);
   }
 
   private static String planId(LedgerRecord record) {
@@ -66,7 +95,7 @@ public record PreparedRecord(
     return s;
   }
 
-  private static Long executionSequence(Object value) {
+  private static Long executionSequence(Object value, String what) {
     if (value == null) {
       return null;
     }
@@ -76,6 +105,6 @@ public record PreparedRecord(
     if (value instanceof BigInteger b && b.signum() > 0 && b.bitLength() < 63) {
       return b.longValue();
     }
-    throw new LedgerException(LedgerCodes.LEDGER_RECORD_INVALID, "a receipt's executionSequence must be a sequence number (an integer from 1) or null, was " + value);
+    throw new LedgerException(LedgerCodes.LEDGER_RECORD_INVALID, what + " holds " + value + ", which is not a sequence number (an integer from 1)");
   }
 }

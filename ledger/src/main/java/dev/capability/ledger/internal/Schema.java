@@ -134,7 +134,35 @@ public final class Schema {
             source      TEXT AS (json_extract(body, '$.observations.source')) VIRTUAL
           )""",
           "CREATE INDEX acquisitions_sha256 ON acquisitions (sha256)",
-          "CREATE INDEX acquisitions_coordinates ON acquisitions (coordinates)")));
+          "CREATE INDEX acquisitions_coordinates ON acquisitions (coordinates)")),
+      new Migration(3, List.of(
+          """
+          CREATE TABLE contracts (
+            seq           INTEGER PRIMARY KEY NOT NULL REFERENCES entries (seq),
+            body          TEXT NOT NULL CHECK (typeof(body) = 'text'),
+            contract_hash TEXT AS (json_extract(body, '$.contractHash')) VIRTUAL
+          )""",
+          "CREATE INDEX contracts_contract_hash ON contracts (contract_hash)",
+          """
+          CREATE TABLE work_plans (
+            seq           INTEGER PRIMARY KEY NOT NULL REFERENCES entries (seq),
+            body          TEXT NOT NULL CHECK (typeof(body) = 'text'),
+            work_plan_id  TEXT AS (json_extract(body, '$.workPlanId')) VIRTUAL,
+            revision      INTEGER AS (json_extract(body, '$.revision')) VIRTUAL,
+            revision_hash TEXT AS (json_extract(body, '$.revisionHash')) VIRTUAL
+          )""",
+          "CREATE UNIQUE INDEX work_plans_revision ON work_plans (work_plan_id, revision)",
+          """
+          CREATE TABLE phases (
+            seq           INTEGER PRIMARY KEY NOT NULL REFERENCES entries (seq),
+            body          TEXT NOT NULL CHECK (typeof(body) = 'text'),
+            work_plan_id  TEXT AS (json_extract(body, '$.workPlanId')) VIRTUAL,
+            plan_revision INTEGER AS (json_extract(body, '$.planRevision')) VIRTUAL,
+            phase_id      TEXT AS (json_extract(body, '$.phaseId')) VIRTUAL,
+            event         TEXT AS (json_extract(body, '$.event')) VIRTUAL,
+            execution_seq INTEGER AS (json_extract(body, '$.executionSequences[0]')) VIRTUAL
+          )""",
+          "CREATE INDEX phases_work_plan ON phases (work_plan_id, seq)")));
 
   private Schema() {}
 

@@ -94,7 +94,12 @@ public final class WorkPlanService {
     JsonNode patched;
     try {
       patched = JsonPatch.apply(patch, JsonDocuments.tree(PlanJson.toMap(current.plan())));
-    } catch (JsonPatchApplicationException | IllegalArgumentException | ClassCastException | NullPointerException e) {
+    } catch (JsonPatchApplicationException e) {
+      throw new WorkflowException(WorkflowCodes.PLAN_PATCH_INVALID, "the patch cannot be applied to revision " + current.revision()
+          + ": " + e.getMessage(), e);
+    } catch (RuntimeException e) {
+      // The library reports some malformed operations by other exceptions ("replace" at "-" is an
+      // IndexOutOfBoundsException); whatever it throws, the patch was not applied.
       throw new WorkflowException(WorkflowCodes.PLAN_PATCH_INVALID, "the patch cannot be applied to revision " + current.revision()
           + ": " + e.getMessage(), e);
     }

@@ -40,7 +40,7 @@ public final class WorkPlans {
   private final WorkPlanService service;
 
   private WorkPlans(Builder b) {
-    this.service = new WorkPlanService(b.store, b.kernel, b.repository, b.clock);
+    this.service = new WorkPlanService(b.store, b.kernel, b.repository, b.clock, Optional.ofNullable(b.backendId));
   }
 
   /**
@@ -70,7 +70,7 @@ public final class WorkPlans {
    * Reads and validates a new work plan and records it as its revision 1; its first phase becomes
    * active. Nothing is recorded when it is refused.
    *
-   * @throws WorkflowException {@code CONTRACT_MISSING}, {@code PLAN_INVALID}, {@code PLAN_EXISTS},
+   * @throws WorkflowException {@code CONTRACT_MISSING}, {@code WORK_PLAN_INVALID}, {@code WORK_PLAN_EXISTS},
    *     {@code PLAN_WIDENS_CONTRACT}, {@code PLAN_COMMAND_SHELL_SYNTAX}, {@code PLAN_COMMAND_NO_OP},
    *     {@code PLAN_COMMAND_NOT_ALLOWED}, {@code PLAN_COMMAND_NOT_EXACT}, {@code CRITIC_REQUIRED}
    */
@@ -98,7 +98,7 @@ public final class WorkPlans {
   /**
    * Where the plan stands: completed phases, the active one, its last verification.
    *
-   * @throws WorkflowException {@code PLAN_MISSING}
+   * @throws WorkflowException {@code WORK_PLAN_MISSING}
    */
   public PhaseStatus status() {
     return service.status();
@@ -113,7 +113,7 @@ public final class WorkPlans {
    *
    * @param selectiveTests whether to run the phase's selective-test commands
    * @param fullSuite whether to run the phase's full-suite command (completion needs it when the phase has one)
-   * @throws WorkflowException {@code CONTRACT_MISSING}, {@code PLAN_MISSING}, {@code PHASE_NOT_ACTIVE}
+   * @throws WorkflowException {@code CONTRACT_MISSING}, {@code WORK_PLAN_MISSING}, {@code PHASE_NOT_ACTIVE}
    */
   public PhaseVerification verify(boolean selectiveTests, boolean fullSuite) {
     return service.verify(selectiveTests, fullSuite);
@@ -142,7 +142,7 @@ public final class WorkPlans {
   /**
    * Reads a work plan without checking it against a contract.
    *
-   * @throws WorkflowException {@code PLAN_INVALID} naming the JSON pointer
+   * @throws WorkflowException {@code WORK_PLAN_INVALID} naming the JSON pointer
    */
   public static WorkPlan readPlan(String json) {
     return PlanJson.read(json);
@@ -164,6 +164,7 @@ public final class WorkPlans {
     private final WorkPlanStore store;
     private final Path repository;
     private Clock clock = Clock.systemUTC();
+    private String backendId;
 
     private Builder(CommandKernel kernel, WorkPlanStore store, Path repository) {
       this.kernel = Objects.requireNonNull(kernel, "kernel");
@@ -174,6 +175,12 @@ public final class WorkPlans {
     /** The clock of saved revisions, activations and completions. */
     public Builder clock(Clock clock) {
       this.clock = Objects.requireNonNull(clock, "clock");
+      return this;
+    }
+
+    /** Runs and decides every command on the backend {@code id} rather than the kernel's choice (as {@code capability exec --backend}). */
+    public Builder backend(String id) {
+      this.backendId = Objects.requireNonNull(id, "id");
       return this;
     }
 

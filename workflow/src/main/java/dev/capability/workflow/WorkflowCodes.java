@@ -11,7 +11,7 @@ public final class WorkflowCodes {
   /** A contract is not valid JSON or breaks the format; the message names the JSON pointer. */
   public static final String CONTRACT_INVALID = "CONTRACT_INVALID";
   /** A work plan is not valid JSON or breaks the format; the message names the JSON pointer. */
-  public static final String PLAN_INVALID = "PLAN_INVALID";
+  public static final String WORK_PLAN_INVALID = "WORK_PLAN_INVALID";
   /** An amendment is not a valid RFC 6902 JSON Patch, or cannot be applied to the current revision. */
   public static final String PLAN_PATCH_INVALID = "PLAN_PATCH_INVALID";
 
@@ -35,9 +35,9 @@ public final class WorkflowCodes {
   /** No contract has been set for the repository. */
   public static final String CONTRACT_MISSING = "CONTRACT_MISSING";
   /** No work plan has been saved for the repository. */
-  public static final String PLAN_MISSING = "PLAN_MISSING";
+  public static final String WORK_PLAN_MISSING = "WORK_PLAN_MISSING";
   /** A plan with this id was saved already; amend it instead. */
-  public static final String PLAN_EXISTS = "PLAN_EXISTS";
+  public static final String WORK_PLAN_EXISTS = "WORK_PLAN_EXISTS";
   /** An amendment changes or deletes a completed phase, or changes the plan's id. */
   public static final String PLAN_CHANGES_COMPLETED_PHASE = "PLAN_CHANGES_COMPLETED_PHASE";
 

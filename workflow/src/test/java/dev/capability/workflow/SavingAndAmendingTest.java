@@ -141,7 +141,7 @@ class SavingAndAmendingTest {
         .isInstanceOfSatisfying(WorkflowException.class, e -> assertThat(e.code()).isEqualTo(WorkflowCodes.PLAN_PATCH_INVALID));
     assertThatThrownBy(() -> plans.amend("[{\"op\": \"replace\", \"path\": \"/phases/0/verificationKind\", \"value\": \"prose\"}]"))
         .isInstanceOfSatisfying(WorkflowException.class, e -> {
-          assertThat(e.code()).isEqualTo(WorkflowCodes.PLAN_INVALID);
+          assertThat(e.code()).isEqualTo(WorkflowCodes.WORK_PLAN_INVALID);
           assertThat(e.getMessage()).contains("/phases/0/verificationKind");
         });
   }
@@ -245,7 +245,7 @@ class SavingAndAmendingTest {
     plans.setContract(CONTRACT);
     plans.save(TWO_PHASES);
     assertThatThrownBy(() -> plans.save(TWO_PHASES))
-        .isInstanceOfSatisfying(WorkflowException.class, e -> assertThat(e.code()).isEqualTo(WorkflowCodes.PLAN_EXISTS));
+        .isInstanceOfSatisfying(WorkflowException.class, e -> assertThat(e.code()).isEqualTo(WorkflowCodes.WORK_PLAN_EXISTS));
   }
 
   @Test

@@ -29,9 +29,9 @@ public final class PlanJson {
   public static final int MAX_PHASES = 100;
   static final Pattern ID = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]{0,63}");
   private static final int MAX_COMMANDS = 64;
-  static final JsonDocuments DOCUMENT = new JsonDocuments(WorkflowCodes.PLAN_INVALID, "work plan");
+  static final JsonDocuments DOCUMENT = new JsonDocuments(WorkflowCodes.WORK_PLAN_INVALID, "work plan");
 
-  /** The plan in {@code json}. @throws dev.capability.workflow.WorkflowException {@code PLAN_INVALID} */
+  /** The plan in {@code json}. @throws dev.capability.workflow.WorkflowException {@code WORK_PLAN_INVALID} */
   public static WorkPlan read(String json) {
     return read(DOCUMENT.parse(json));
   }

@@ -38,10 +38,12 @@ import java.util.Set;
 public final class PlanValidator {
   private final CommandKernel kernel;
   private final Path repository;
+  private final Optional<String> backendId;
 
-  public PlanValidator(CommandKernel kernel, Path repository) {
+  public PlanValidator(CommandKernel kernel, Path repository, Optional<String> backendId) {
     this.kernel = kernel;
     this.repository = repository;
+    this.backendId = backendId;
   }
 
   /** Refuses a contract that widens the operator's policy or has a critic the kernel would not run. */
@@ -119,7 +121,7 @@ public final class PlanValidator {
       AuthorityLayers.requireWithin(kernel.policy(), List.of(contract.layer(), phase.layer()), contract.protectedPaths(), repository);
     } catch (AuthorityException e) {
       throw new WorkflowException(
-          e.code().equals(LAYER_WIDENS_OPERATOR) ? WorkflowCodes.PLAN_WIDENS_CONTRACT : WorkflowCodes.PLAN_INVALID,
+          e.code().equals(LAYER_WIDENS_OPERATOR) ? WorkflowCodes.PLAN_WIDENS_CONTRACT : WorkflowCodes.WORK_PLAN_INVALID,
           "the work plan at " + at + "/writeScopes: " + e.getMessage(), e);
     }
   }
@@ -136,6 +138,7 @@ public final class PlanValidator {
     try {
       ExecutionRequest.Builder request = ExecutionRequest.argv(command.argv()).repository(repository);
       layers.forEach(request::layer);
+      backendId.ifPresent(request::backend);
       check = kernel.check(request.build());
     } catch (CapabilityException e) {
       throw new WorkflowException(WorkflowCodes.PLAN_COMMAND_NOT_ALLOWED, "the command at " + command.pointer() + " (" + command.command()

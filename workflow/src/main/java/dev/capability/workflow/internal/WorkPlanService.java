@@ -50,13 +50,15 @@ public final class WorkPlanService {
   private final Path repository;
   private final Clock clock;
   private final PlanValidator validator;
+  private final Optional<String> backendId;
 
-  public WorkPlanService(WorkPlanStore store, CommandKernel kernel, Path repository, Clock clock) {
+  public WorkPlanService(WorkPlanStore store, CommandKernel kernel, Path repository, Clock clock, Optional<String> backendId) {
     this.store = store;
     this.kernel = kernel;
     this.repository = repository;
     this.clock = clock;
-    this.validator = new PlanValidator(kernel, repository);
+    this.backendId = backendId;
+    this.validator = new PlanValidator(kernel, repository, backendId);
   }
 
   public ProjectContract setContract(String json) {
@@ -75,7 +77,7 @@ public final class WorkPlanService {
     WorkPlan plan = PlanJson.read(json);
     for (Stored<WorkPlanRecord> stored : store.workPlanRevisions()) {
       if (stored.record().workPlanId().equals(plan.id())) {
-        throw new WorkflowException(WorkflowCodes.PLAN_EXISTS, "a work plan \"" + plan.id() + "\" was saved already; amend it with a patch");
+        throw new WorkflowException(WorkflowCodes.WORK_PLAN_EXISTS, "a work plan \"" + plan.id() + "\" was saved already; amend it with a patch");
       }
     }
     List<PlanWarning> warnings = validator.validate(contract, plan);
@@ -107,7 +109,7 @@ public final class WorkPlanService {
     refuseChangesToCompletedPhases(current.plan(), patched, history);
     WorkPlan plan = PlanJson.read(patched);
     if (!plan.id().equals(current.plan().id())) {
-      throw new WorkflowException(WorkflowCodes.PLAN_INVALID, "the work plan at /id: an amendment cannot rename the plan \""
+      throw new WorkflowException(WorkflowCodes.WORK_PLAN_INVALID, "the work plan at /id: an amendment cannot rename the plan \""
           + current.plan().id() + "\"; save a new plan instead");
     }
     List<PlanWarning> warnings = validator.validate(contract, plan);
@@ -246,6 +248,7 @@ public final class WorkPlanService {
     ExecutionRequest.Builder request = ExecutionRequest.command(command).repository(repository);
     layers.forEach(request::layer);
     stdin.ifPresent(request::stdin);
+    backendId.ifPresent(request::backend);
     ExecutionResult result = kernel.execute(request.build());
     long sequence = store.recordExecution(ExecutionRecord.of(result.attestation()));
     sequences.add(sequence);
@@ -351,7 +354,7 @@ public final class WorkPlanService {
   }
 
   private WorkPlanRevision requireCurrent() {
-    return current().orElseThrow(() -> new WorkflowException(WorkflowCodes.PLAN_MISSING, "the repository has no work plan; save one first"));
+    return current().orElseThrow(() -> new WorkflowException(WorkflowCodes.WORK_PLAN_MISSING, "the repository has no work plan; save one first"));
   }
 
   private static String digest(Map<String, String> manifest) {

@@ -63,7 +63,7 @@ class DocumentReadingTest {
   void aPlanRefusalNamesThePointer(String json, String pointer) {
     assertThatThrownBy(() -> PlanJson.read(json))
         .isInstanceOfSatisfying(WorkflowException.class, e -> {
-          assertThat(e.code()).isEqualTo("PLAN_INVALID");
+          assertThat(e.code()).isEqualTo("WORK_PLAN_INVALID");
           assertThat(e.getMessage()).contains("at " + pointer + ":");
         });
   }

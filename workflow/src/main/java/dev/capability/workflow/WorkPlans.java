@@ -131,6 +131,18 @@ public final class WorkPlans {
   }
 
   /**
+   * Records token counters the agent reports for the active phase (for example {@code input},
+   * {@code output}): numbers only, never prompts or text, at most 32 counters named by a letter
+   * then letters, digits, {@code .}, {@code _} or {@code -}.
+   *
+   * @return the store's sequence number of the record
+   * @throws WorkflowException {@code TOKENS_INVALID}, {@code WORK_PLAN_MISSING}, {@code PHASE_NOT_ACTIVE}
+   */
+  public long recordTokens(Map<String, Long> counters) {
+    return service.recordTokens(Objects.requireNonNull(counters, "counters"));
+  }
+
+  /**
    * Reads a contract without checking it against a policy.
    *
    * @throws WorkflowException {@code CONTRACT_INVALID} naming the JSON pointer

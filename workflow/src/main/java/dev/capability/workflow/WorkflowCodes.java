@@ -41,6 +41,9 @@ public final class WorkflowCodes {
   /** An amendment changes or deletes a completed phase, or changes the plan's id. */
   public static final String PLAN_CHANGES_COMPLETED_PHASE = "PLAN_CHANGES_COMPLETED_PHASE";
 
+  /** A token report is empty, too long, names a counter badly or gives a negative or missing count. */
+  public static final String TOKENS_INVALID = "TOKENS_INVALID";
+
   // Phases.
   /** There is no active phase (every phase is complete), or the phase named is not the active one. */
   public static final String PHASE_NOT_ACTIVE = "PHASE_NOT_ACTIVE";

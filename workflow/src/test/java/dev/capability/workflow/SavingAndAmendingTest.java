@@ -261,4 +261,19 @@ class SavingAndAmendingTest {
     List<Object> started = List.copyOf(((java.util.Map<?, ?>) records.get(0).record().body().get("manifest")).keySet());
     assertThat(started).contains("README.md", ".gitignore");
   }
+
+  @Test
+  void tokenCountersAreNumbersOnlyAndNamedStrictly() {
+    plans.setContract(CONTRACT);
+    plans.save(TWO_PHASES);
+    int before = store.all.size();
+
+    assertThatThrownBy(() -> plans.recordTokens(java.util.Map.of("input", -1L)))
+        .isInstanceOfSatisfying(WorkflowException.class, e -> assertThat(e.code()).isEqualTo(WorkflowCodes.TOKENS_INVALID));
+    assertThatThrownBy(() -> plans.recordTokens(java.util.Map.of("the prompt was: fix it", 1L)))
+        .isInstanceOfSatisfying(WorkflowException.class, e -> assertThat(e.code()).isEqualTo(WorkflowCodes.TOKENS_INVALID));
+    assertThat(store.all).hasSize(before);
+    plans.recordTokens(java.util.Map.of("input", 10L));
+    assertThat(store.phaseRecords("calc").get(1).record().event()).isEqualTo("TOKENS");
+  }
 }

@@ -55,6 +55,7 @@ class WorkPlansOnTheLedgerTest {
       assertThat(ledger.workPlanRevisions()).isEmpty();
 
       plans.save(TWO_PHASES);
+      plans.recordTokens(java.util.Map.of("input", 1200L, "output", 340L));
       JavaProject.write(repository, "src/main/java/Calc.java", JavaProject.CALC);
       assertThat(plans.verify(false, true).passed()).isTrue();
       plans.complete();
@@ -72,7 +73,8 @@ class WorkPlansOnTheLedgerTest {
       assertThat(status.completed()).containsExactly("impl", "tests");
       assertThat(status.active()).isEmpty();
       assertThat(reopened.phaseRecords("calc")).extracting(s -> s.record().event())
-          .containsExactly("ACTIVATED", "VERIFIED", "COMPLETED", "ACTIVATED", "VERIFIED", "COMPLETED");
+          .containsExactly("ACTIVATED", "TOKENS", "VERIFIED", "COMPLETED", "ACTIVATED", "VERIFIED", "COMPLETED");
+      assertThat(reopened.phaseRecords("calc").get(1).record().body().get("counters").toString()).isEqualTo("{input=1200, output=340}");
       assertThat(reopened.reader().verify().intact()).as("%s", reopened.reader().verify()).isTrue();
     }
   }

@@ -12,4 +12,6 @@ public final class PhaseEvents {
   public static final String VERIFICATION_FAILED = "VERIFICATION_FAILED";
   /** The phase completed; the body names the verification and the input tree hash. */
   public static final String COMPLETED = "COMPLETED";
+  /** The agent reported token counters (numbers only) while the phase was active. */
+  public static final String TOKENS = "TOKENS";
 }

@@ -43,6 +43,9 @@ import java.util.Optional;
 public final class WorkPlanService {
   /** The most changed paths the critic's evidence summary lists. */
   static final int MAX_SUMMARY_PATHS = 1000;
+  /** The most counters one token report may carry. */
+  static final int MAX_TOKEN_COUNTERS = 32;
+  private static final java.util.regex.Pattern COUNTER_NAME = java.util.regex.Pattern.compile("[A-Za-z][A-Za-z0-9._-]{0,63}");
   private static final JsonDocuments PATCH = new JsonDocuments(WorkflowCodes.PLAN_PATCH_INVALID, "patch");
 
   private final WorkPlanStore store;
@@ -241,6 +244,31 @@ public final class WorkPlanService {
     activate(plan, current.revision(), after);
     return new PhaseCompletion(plan.id(), current.revision(), phase.id(), verification.treeHash(), verification.sequence(),
         after.active(plan).map(Phase::id));
+  }
+
+  public long recordTokens(Map<String, Long> counters) {
+    if (counters.isEmpty() || counters.size() > MAX_TOKEN_COUNTERS) {
+      throw new WorkflowException(WorkflowCodes.TOKENS_INVALID, "report between 1 and " + MAX_TOKEN_COUNTERS + " counters, not " + counters.size());
+    }
+    Map<String, Object> recorded = new java.util.TreeMap<>();
+    counters.forEach((name, value) -> {
+      if (name == null || !COUNTER_NAME.matcher(name).matches()) {
+        throw new WorkflowException(WorkflowCodes.TOKENS_INVALID, "a counter is named by a letter, then letters, digits, '.', '_' or '-', at most 64: "
+            + (name == null ? "null" : "\"" + name.codePoints().limit(64).collect(StringBuilder::new, StringBuilder::appendCodePoint, StringBuilder::append) + "\""));
+      }
+      if (value == null || value < 0) {
+        throw new WorkflowException(WorkflowCodes.TOKENS_INVALID, "the counter \"" + name + "\" is a count, not " + value);
+      }
+      recorded.put(name, value);
+    });
+    WorkPlanRevision current = requireCurrent();
+    PlanHistory history = history(current.plan().id());
+    Phase phase = history.active(current.plan()).orElseThrow(() -> new WorkflowException(WorkflowCodes.PHASE_NOT_ACTIVE,
+        "every phase of the work plan \"" + current.plan().id() + "\" is complete; there is no phase to count tokens for"));
+    Map<String, Object> body = new LinkedHashMap<>();
+    body.put("counters", recorded);
+    body.put("reportedAt", clock.instant().toString());
+    return store.recordPhase(new PhaseRecord(current.plan().id(), current.revision(), phase.id(), PhaseEvents.TOKENS, List.of(), body));
   }
 
   private CommandRun run(String stage, String command, List<AuthorityLayer> layers, Optional<byte[]> stdin, List<Long> sequences,

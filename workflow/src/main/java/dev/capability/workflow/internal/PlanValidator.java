@@ -115,10 +115,14 @@ public final class PlanValidator {
     return warnings(contract, plan, evidence);
   }
 
+  /**
+   * Holds the phase inside the contract. Inside the operator's policy it then is too (the contract
+   * was held there); the kernel's decision of each command combines the layers again and refuses
+   * a scope through a symbolic link.
+   */
   private void requireInsideContract(ProjectContract contract, Phase phase, String at) {
     try {
       AuthorityLayers.requireWithin(contract.layer(), phase.layer());
-      AuthorityLayers.requireWithin(kernel.policy(), List.of(contract.layer(), phase.layer()), contract.protectedPaths(), repository);
     } catch (AuthorityException e) {
       throw new WorkflowException(
           e.code().equals(LAYER_WIDENS_OPERATOR) ? WorkflowCodes.PLAN_WIDENS_CONTRACT : WorkflowCodes.WORK_PLAN_INVALID,
@@ -140,6 +144,10 @@ public final class PlanValidator {
       layers.forEach(request::layer);
       backendId.ifPresent(request::backend);
       check = kernel.check(request.build());
+    } catch (AuthorityException e) {
+      throw new WorkflowException(
+          e.code().equals(LAYER_WIDENS_OPERATOR) ? WorkflowCodes.PLAN_WIDENS_CONTRACT : WorkflowCodes.WORK_PLAN_INVALID,
+          "the layers of the command at " + command.pointer() + " cannot be combined: " + e.getMessage(), e);
     } catch (CapabilityException e) {
       throw new WorkflowException(WorkflowCodes.PLAN_COMMAND_NOT_ALLOWED, "the command at " + command.pointer() + " (" + command.command()
           + ") cannot be decided: " + e.code() + ": " + e.getMessage(), e);

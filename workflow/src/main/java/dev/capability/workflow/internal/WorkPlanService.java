@@ -191,7 +191,8 @@ public final class WorkPlanService {
       message = "the secret scan flagged " + secrets.stream().map(s -> s.source() + ":" + s.line() + " (" + s.rule() + ")").toList();
     }
     Optional<CriticVerdict> verdict = Optional.empty();
-    if (failureCode == null && contract.critic().isPresent()) {
+    boolean criticRan = failureCode == null && contract.critic().isPresent();
+    if (criticRan) {
       CriticConfig critic = contract.critic().get();
       byte[] summary = CanonicalJson.bytes(summary(current, phase, runs, audit));
       CommandRun run = run("critic", critic.command(), layers, Optional.of(summary), sequences, secrets);
@@ -201,7 +202,8 @@ public final class WorkPlanService {
         message = "the blocking critic did not approve: " + run.status() + run.exitCode().map(code -> " with exit status " + code).orElse("");
       }
     }
-    Map<String, String> after = WorkingTrees.manifest(repository);
+    // The audit's manifest is the tree now, unless the critic ran after it.
+    Map<String, String> after = criticRan ? WorkingTrees.manifest(repository) : audit.manifest();
     PhaseVerification unrecorded = new PhaseVerification(plan.id(), current.revision(), phase.id(), failureCode == null,
         Optional.ofNullable(failureCode), message, runs, withFullSuite, audit.changedPaths(), audit.violations(), secrets, verdict,
         WorkingTrees.treeHash(repository), digest(after), 1);

@@ -208,4 +208,26 @@ class PhaseVerificationInSandboxTest {
     assertThat(recorded.record().executionSequences()).hasSize(2);
     assertThat(plans.complete().phaseId()).isEqualTo("impl");
   }
+
+  @Test
+  void aSecretAFailingCommandPrintsIsWithheldFromItsFailureRecord() throws Exception {
+    WorkPlans plans = plans();
+    plans.setContract(CONTRACT);
+    plans.save(TWO_PHASES);
+    JavaProject.write(repository, "src/main/java/Calc.java", JavaProject.CALC);
+    assertThat(plans.verify(false, false).passed()).isTrue();
+    plans.complete();
+    // The key is assembled at run time, so that only the output holds it, not the source.
+    JavaProject.write(repository, "src/test/java/CalcTest.java", "public class CalcTest {\n  public static void main(String[] args) {\n"
+        + "    System.err.println(\"connecting with \" + \"AKIA\" + \"IOSFODNN7EXAMPLQ\");\n"
+        + "    System.err.println(\"connection refused\");\n    System.exit(3);\n  }\n}\n");
+
+    PhaseVerification verification = plans.verify(false, false);
+
+    FailureRecord failure = verification.runs().get(1).failure().orElseThrow();
+    assertThat(failure.exitCode()).contains(3);
+    assertThat(failure.excerpt()).doesNotContain("IOSFODNN7EXAMPLQ").contains("connection refused").contains("[line withheld");
+    assertThat(store.phaseRecords("calc").get(store.phaseRecords("calc").size() - 1).record().body().toString())
+        .doesNotContain("IOSFODNN7EXAMPLQ");
+  }
 }

@@ -63,11 +63,6 @@ public final class JsonDocuments {
     return MAPPER.valueToTree(value);
   }
 
-  @SuppressWarnings("unchecked")
-  static Map<String, Object> plain(JsonNode node) {
-    return MAPPER.convertValue(node, Map.class);
-  }
-
   WorkflowException invalid(String pointer, String message) {
     return new WorkflowException(code, "the " + what + " at " + (pointer.isEmpty() ? "the top level" : pointer) + ": " + message);
   }

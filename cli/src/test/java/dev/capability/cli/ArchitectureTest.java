@@ -53,6 +53,7 @@ class ArchitectureTest {
       "dev.capability.backend.bwrap",
       "dev.capability.linux",
       "dev.capability.ledger",
+      "dev.capability.workflow",
       "dev.capability.capability.api",
       "dev.capability.capability.runtime",
       "dev.capability.acquire",
@@ -126,7 +127,7 @@ class ArchitectureTest {
   void onlyTheCliAndBenchmarksReachTheLedger() {
     noClasses().that().resideInAnyPackage(
             "dev.capability.kernel..", "dev.capability.backend..", "dev.capability.capability..", "dev.capability.acquire..",
-            "dev.capability.discovery..", "dev.capability.openapi..")
+            "dev.capability.discovery..", "dev.capability.openapi..", "dev.capability.workflow..")
         .should().dependOnClassesThat().resideInAPackage("dev.capability.ledger..")
         .because("the ledger implements store SPIs of kernel-api; hosts wire it in")
         .check(classes);

@@ -13,6 +13,7 @@ import dev.capability.kernel.api.authority.AuthorityCodes;
 import dev.capability.kernel.api.policy.PolicyCodes;
 import dev.capability.ledger.LedgerCodes;
 import dev.capability.openapi.OpenApiCodes;
+import dev.capability.workflow.WorkflowCodes;
 import java.lang.reflect.Field;
 import java.lang.reflect.Modifier;
 import java.util.Arrays;
@@ -43,6 +44,8 @@ public final class ExitCodes {
   public static final int CAPABILITY_REFUSED = 5;
   /** {@code ledger verify}, {@code show}, {@code export}: the evidence does not verify. */
   public static final int NOT_INTACT = 6;
+  /** {@code phase verify}: the verification ran and the phase's evidence did not pass. */
+  public static final int VERIFICATION_FAILED = 7;
   /** An unexpected failure inside the CLI: a bug to report. */
   public static final int INTERNAL_ERROR = 70;
   /**
@@ -68,7 +71,8 @@ public final class ExitCodes {
       DiscoveryCodes.class, CONFIGURATION,
       CapabilityCodes.class, CAPABILITY_REFUSED,
       AcquisitionCodes.class, CAPABILITY_REFUSED,
-      OpenApiCodes.class, CAPABILITY_REFUSED);
+      OpenApiCodes.class, CAPABILITY_REFUSED,
+      WorkflowCodes.class, CAPABILITY_REFUSED);
 
   /** The codes whose exit code is not their family's. */
   private static final Map<String, Integer> EXCEPTIONS = Map.of(

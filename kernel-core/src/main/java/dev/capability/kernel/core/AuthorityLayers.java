@@ -2,6 +2,7 @@ package dev.capability.kernel.core;
 
 import dev.capability.kernel.api.authority.AuthorityLayer;
 import dev.capability.kernel.api.authority.AuthorityLayer.Kind;
+import dev.capability.kernel.core.internal.authority.EffectiveAuthority;
 import dev.capability.kernel.core.internal.authority.LayerFiles;
 import dev.capability.kernel.core.internal.authority.LayerJson;
 import java.nio.file.Path;
@@ -61,5 +62,43 @@ public final class AuthorityLayers {
     Objects.requireNonNull(json, "json");
     Objects.requireNonNull(source, "source");
     return LayerJson.read(kind, json, source);
+  }
+
+  /**
+   * Refuses {@code inner} when it allows anything {@code outer} does not, as combining the layers
+   * refuses a layer that widens the operator's policy: an executable, a network mode, project
+   * writes, or a path (the message names the shortest path one of {@code inner}'s write scopes
+   * matches and none of {@code outer}'s does). A constraint {@code outer} leaves out is not
+   * compared. A work plan uses this to hold a phase inside the project contract.
+   *
+   * @throws dev.capability.kernel.api.authority.AuthorityException {@code LAYER_WIDENS_OPERATOR}
+   *     or {@code SCOPE_PATTERN_INVALID}
+   */
+  public static void requireWithin(AuthorityLayer outer, AuthorityLayer inner) {
+    EffectiveAuthority.refuseWidening(outer, inner);
+  }
+
+  /**
+   * Refuses {@code layers} when they cannot be combined with {@code policy} for the repository at
+   * {@code repository}: one widens the policy, a scope is malformed or goes through a symbolic
+   * link, a layer kind repeats, or one of {@code protectedPaths} (entries added to the policy's, as
+   * a project contract adds them) is malformed. Launches and checks no command.
+   *
+   * @throws dev.capability.kernel.api.authority.AuthorityException as combining the layers for a command would
+   */
+  public static void requireWithin(LoadedPolicy policy, List<AuthorityLayer> layers, List<String> protectedPaths, Path repository) {
+    EffectiveAuthority.of(withProtectedPaths(policy, protectedPaths), layers, repository);
+  }
+
+  /** The operator's policy with {@code protectedPaths} added to its protected paths. */
+  static dev.capability.kernel.api.policy.ExecutionPolicy withProtectedPaths(LoadedPolicy policy, List<String> protectedPaths) {
+    Objects.requireNonNull(policy, "policy");
+    Objects.requireNonNull(protectedPaths, "protectedPaths");
+    if (protectedPaths.isEmpty()) {
+      return policy.policy();
+    }
+    List<String> all = new ArrayList<>(policy.policy().protectedPaths());
+    all.addAll(protectedPaths);
+    return policy.policy().toBuilder().protectedPaths(all).build();
   }
 }

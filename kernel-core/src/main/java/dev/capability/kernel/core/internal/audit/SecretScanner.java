@@ -61,11 +61,25 @@ public final class SecretScanner {
     Objects.requireNonNull(changes, "changes");
     Objects.requireNonNull(stdout, "stdout");
     Objects.requireNonNull(stderr, "stderr");
+    SecretScanReport files = scanFiles(repository, changes.filesWithNewContent());
+    List<SecretFinding> findings = new ArrayList<>(files.findings());
+    List<ScanGap> gaps = new ArrayList<>(files.gaps());
+    output("stdout", stdout, findings, gaps);
+    output("stderr", stderr, findings, gaps);
+    return new SecretScanReport(findings, gaps);
+  }
+
+  /**
+   * Scans the files at {@code paths} (repository-relative) under {@code repository}, within this
+   * scanner's per-file and total limits; a path that is not a regular file is a gap.
+   */
+  public SecretScanReport scanFiles(Path repository, List<String> paths) {
+    Objects.requireNonNull(paths, "paths");
     Path root = RepositoryFiles.root(repository);
     List<SecretFinding> findings = new ArrayList<>();
     List<ScanGap> gaps = new ArrayList<>();
     long budget = maxTotalBytes;
-    for (String path : changes.filesWithNewContent()) {
+    for (String path : paths) {
       if (budget <= 0) {
         gaps.add(new ScanGap(path, ScanGap.Reason.BUDGET_EXHAUSTED));
         continue;
@@ -76,8 +90,6 @@ public final class SecretScanner {
         findings.addAll(scan(path, content.get()));
       }
     }
-    output("stdout", stdout, findings, gaps);
-    output("stderr", stderr, findings, gaps);
     return new SecretScanReport(findings, gaps);
   }
 

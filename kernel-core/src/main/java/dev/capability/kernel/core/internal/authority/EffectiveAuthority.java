@@ -294,6 +294,18 @@ public final class EffectiveAuthority {
     return Decision.allow(decision.layer(), decision.rule());
   }
 
+  /**
+   * Refuses {@code inner} when it allows anything {@code outer} does not: an executable, a network
+   * mode, project writes, or a path one of its write scopes matches and none of {@code outer}'s
+   * does (found exactly, as for {@link #of}). Constraints {@code outer} leaves out are not compared.
+   *
+   * @throws AuthorityException {@code LAYER_WIDENS_OPERATOR} naming the counterexample, or
+   *     {@code SCOPE_PATTERN_INVALID}
+   */
+  public static void refuseWidening(AuthorityLayer outer, AuthorityLayer inner) {
+    LayerChecks.refuseWidening(Objects.requireNonNull(outer, "outer"), Objects.requireNonNull(inner, "inner"));
+  }
+
   /** The violations among {@code changedPaths}; see {@link WriteAudit}. */
   public List<WriteViolation> violations(List<String> changedPaths) {
     return WriteAudit.violations(this, changedPaths);

@@ -25,38 +25,49 @@ final class LayerChecks {
   private LayerChecks() {}
 
   /**
-   * Refuses {@code layer} when it allows anything {@code operator} does not.
+   * Refuses {@code layer} when it allows anything {@code outer} does not: the operator's policy,
+   * or (for a work plan's phase) the project contract. A constraint {@code outer} leaves out is
+   * not compared: the layers above it decide that one.
    *
-   * @throws AuthorityException {@code LAYER_WIDENS_OPERATOR}
+   * @throws AuthorityException {@code LAYER_WIDENS_OPERATOR}, naming the counterexample
    */
-  static void refuseWidening(AuthorityLayer operator, Optional<WriteScope> operatorScope, AuthorityLayer layer, Optional<WriteScope> scope) {
+  static void refuseWidening(AuthorityLayer outer, Optional<WriteScope> outerScope, AuthorityLayer layer, Optional<WriteScope> scope) {
     if (layer.kind() == Kind.BACKEND) {
       return;
     }
-    if (layer.executables().isPresent()) {
+    if (layer.executables().isPresent() && outer.executables().isPresent()) {
       Set<String> extra = new TreeSet<>(layer.executables().get());
-      extra.removeAll(operator.executables().orElseThrow());
+      extra.removeAll(outer.executables().get());
       if (!extra.isEmpty()) {
-        throw widens(layer, "allows the executables " + extra + ", which the operator's policy does not");
+        throw widens(layer, "allows the executables " + extra + ", which " + describe(outer) + " does not");
       }
     }
-    Set<NetworkMode> operatorModes = operator.network().orElseThrow();
-    if (layer.network().isPresent() && !operatorModes.containsAll(layer.network().get())) {
+    if (layer.network().isPresent() && outer.network().isPresent() && !outer.network().get().containsAll(layer.network().get())) {
       Set<NetworkMode> extra = EnumSet.copyOf(layer.network().get());
-      extra.removeAll(operatorModes);
-      throw widens(layer, "allows network " + names(extra) + ", which the operator's policy does not");
+      extra.removeAll(outer.network().get());
+      throw widens(layer, "allows network " + names(extra) + ", which " + describe(outer) + " does not");
     }
     boolean layerWrites = layer.projectWrites().equals(Optional.of(ProjectWriteMode.SCOPED)) || layer.writeScopes().isPresent();
-    if (layerWrites && isReadOnly(operator)) {
-      throw widens(layer, "allows project writes, and the operator's policy makes the repository read-only");
+    if (layerWrites && isReadOnly(outer)) {
+      throw widens(layer, "allows project writes, and " + describe(outer) + " makes the repository read-only");
     }
-    if (scope.isPresent() && operatorScope.isPresent()) {
-      Optional<WriteScope.Widening> widening = scope.get().wideningOf(operatorScope.get());
+    if (scope.isPresent() && outerScope.isPresent()) {
+      Optional<WriteScope.Widening> widening = scope.get().wideningOf(outerScope.get());
       if (widening.isPresent()) {
         throw widens(layer, "has the write scope " + Printable.quote(widening.get().pattern().source()) + ", which allows "
-            + Printable.quote(widening.get().path()) + "; no write scope of the operator's policy " + operatorScope.get() + " does");
+            + Printable.quote(widening.get().path()) + "; no write scope of " + describe(outer) + " " + outerScope.get() + " does");
       }
     }
+  }
+
+  /**
+   * Refuses {@code layer} when it allows anything {@code outer} does not, compiling both layers'
+   * write scopes first.
+   *
+   * @throws AuthorityException {@code LAYER_WIDENS_OPERATOR} or {@code SCOPE_PATTERN_INVALID}
+   */
+  static void refuseWidening(AuthorityLayer outer, AuthorityLayer layer) {
+    refuseWidening(outer, outer.writeScopes().map(WriteScope::of), layer, layer.writeScopes().map(WriteScope::of));
   }
 
   /**

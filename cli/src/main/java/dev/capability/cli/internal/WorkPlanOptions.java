@@ -44,7 +44,7 @@ final class WorkPlanOptions {
   Session open(Console console) {
     Path repo = repository();
     CommandKernel kernel = CommandKernel.builder(ExecutionPolicies.load(
-            PolicyLocation.resolve(Optional.ofNullable(policy), console.environment()).file(), Optional.of(repo)))
+            PolicyLocation.resolve(Optional.ofNullable(policy), console.environment()).file(), repo))
         .hostEnvironment(console.environment())
         .build();
     try {

@@ -33,9 +33,9 @@ public final class AssumptionJson {
       .enable(DeserializationFeature.FAIL_ON_READING_DUP_TREE_KEY)
       .build();
   private static final JsonDocuments DOC = new JsonDocuments(AssumptionCodes.ASSUMPTION_INVALID, "assumption");
-  private static final Set<String> MEMBERS = Set.of("version", "id", "statement", "rejectedAlternatives", "confidence", "links");
+  static final Set<String> MEMBERS = Set.of("version", "id", "statement", "rejectedAlternatives", "confidence", "links");
   private static final Set<String> REQUIRED = Set.of("version", "id", "statement", "confidence");
-  private static final Set<String> LINKS = Set.of("files", "phases", "assumptions");
+  static final Set<String> LINKS = Set.of("files", "phases", "assumptions");
 
   private AssumptionJson() {}
 

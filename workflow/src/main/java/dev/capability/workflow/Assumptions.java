@@ -60,7 +60,7 @@ public final class Assumptions {
    *
    * @throws WorkflowException {@code ASSUMPTION_INVALID}, {@code ASSUMPTION_CONFIDENCE_INVALID} (a confidence
    *     that is a string, NaN, an infinity or outside [0, 1]: never clamped), {@code ASSUMPTION_LINK_OUTSIDE_REPOSITORY},
-   *     {@code ASSUMPTION_LINK_UNKNOWN}, {@code ASSUMPTION_LINK_CYCLE}, {@code ASSUMPTION_EXISTS}, {@code PLAN_MISSING},
+   *     {@code ASSUMPTION_LINK_UNKNOWN}, {@code ASSUMPTION_LINK_CYCLE}, {@code ASSUMPTION_EXISTS}, the work plans' code for a missing plan,
    *     {@code PHASE_NOT_ACTIVE}
    */
   public AssumptionState record(String json) {
@@ -86,7 +86,7 @@ public final class Assumptions {
    * active phase, with the working tree's manifest from which the correction is audited.
    *
    * @throws WorkflowException {@code ROOT_CAUSE_REQUIRED}, {@code ASSUMPTION_UNKNOWN}, {@code ASSUMPTION_ALREADY_INVALIDATED},
-   *     {@code CORRECTION_CLOSED}, {@code CONTRACT_MISSING}, {@code PLAN_MISSING}, {@code PHASE_NOT_ACTIVE}
+   *     {@code CORRECTION_CLOSED}, {@code CONTRACT_MISSING}, {@code PHASE_NOT_ACTIVE}, the work plans' code for a missing plan
    */
   public Invalidation invalidate(String assumptionId, String rootCause) {
     return service.invalidate(Objects.requireNonNull(assumptionId, "assumptionId"), rootCause);

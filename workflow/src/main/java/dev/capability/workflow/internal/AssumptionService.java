@@ -37,6 +37,7 @@ import dev.capability.workflow.RadiusBounds;
 import dev.capability.workflow.ScopeExpansion;
 import dev.capability.workflow.WorkPlan;
 import dev.capability.workflow.WorkPlanRevision;
+import dev.capability.workflow.WorkPlans;
 import dev.capability.workflow.WorkflowCodes;
 import dev.capability.workflow.WorkflowException;
 import java.nio.file.Path;
@@ -60,7 +61,7 @@ public final class AssumptionService {
   private final Path repository;
   private final Clock clock;
   private final RadiusBounds bounds;
-  private final WorkPlanService workPlans;
+  private final WorkPlans workPlans;
 
   public AssumptionService(WorkPlanStore plans, AssumptionStore store, CommandKernel kernel, Path repository, Clock clock, RadiusBounds bounds) {
     this.plans = plans;
@@ -69,7 +70,7 @@ public final class AssumptionService {
     this.repository = repository;
     this.clock = clock;
     this.bounds = bounds;
-    this.workPlans = new WorkPlanService(plans, kernel, repository, clock);
+    this.workPlans = WorkPlans.builder(kernel, plans, repository).clock(clock).build();
   }
 
   public AssumptionState record(String json) {
@@ -441,8 +442,10 @@ public final class AssumptionService {
         "the repository has no project contract; set one first"));
   }
 
+  /** The revision in force; without one, the work plans' own refusal (its code for a missing plan). */
   private WorkPlanRevision requireCurrent() {
-    return workPlans.current().orElseThrow(() -> new WorkflowException(WorkflowCodes.PLAN_MISSING, "the repository has no work plan; save one first"));
+    workPlans.status();
+    return workPlans.current().orElseThrow();
   }
 
   private static String digest(Map<String, String> manifest) {

@@ -27,6 +27,7 @@ class ArchitectureTest {
       "dev.capability.backend.bwrap",
       "dev.capability.linux",
       "dev.capability.ledger",
+      "dev.capability.workflow",
       "dev.capability.capability.api",
       "dev.capability.capability.runtime",
       "dev.capability.acquire",

@@ -7,6 +7,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.capability.backend.bwrap.BwrapBackendProvider;
 import dev.capability.backend.tck.BackendGate;
 import dev.capability.kernel.api.Attestation;
+import dev.capability.kernel.api.ExecutionRequest;
+import dev.capability.kernel.api.ExecutionResult;
+import dev.capability.kernel.api.ExecutionStatus;
+import dev.capability.kernel.api.NetworkMode;
+import dev.capability.kernel.api.policy.ExecutableRule;
+import dev.capability.kernel.core.ExecutionPolicies;
 import dev.capability.kernel.api.backend.BackendConfig;
 import dev.capability.kernel.core.CommandKernel;
 import dev.capability.ledger.LedgerOptions;
@@ -14,6 +20,7 @@ import dev.capability.ledger.SqliteLedger;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -108,6 +115,35 @@ class CorrectionInSandboxTest {
     PhaseVerification v = assumptions.verifyCorrection("wide");
     assertThat(v.failureCode()).contains(WorkflowCodes.PHASE_SCOPE_VIOLATION);
     assertThat(v.violations()).extracting(Attestation.Violation::path).contains("src/test/java/CalcTest.java");
+  }
+
+  @Test
+  void aCommandRunInsideTheCorrectionWritesItsFileAndASiblingItWritesIsAViolation() throws Exception {
+    // The correction layer names one file; the sandbox mounts its directory, so the attack can
+    // write a sibling there, and the kernel's own audit of that command must flag it.
+    String attack = "echo 'class Calc {}' > src/main/java/Calc.java; echo leaked > src/main/java/Sibling.java";
+    CommandKernel attacker = CommandKernel.builder(ExecutionPolicies.of(Fixtures.policy()
+            .executable(ExecutableRule.named("sh").exact("-c", attack).build()).network(NetworkMode.NONE).build()))
+        .discoverBackends(false)
+        .backend(BWRAP.backend())
+        .hostEnvironment(Map.of("PATH", "/usr/bin:/bin"))
+        .build();
+    // The sandbox runs as its own uid: the file it may change must be writable by it, as the directories are.
+    Files.setAttribute(repository.resolve("src/main/java/Calc.java"), "unix:mode", 0666);
+    assumptions.record(assumption("ints", "[\"src/main/java/Calc.java\"]"));
+    assumptions.invalidate("ints", "sums overflow int");
+    ExecutionRequest.Builder request = ExecutionRequest.argv("sh", "-c", attack).repository(repository)
+        .layer(WorkPlans.readContract(Fixtures.CONTRACT).layer())
+        .layer(WorkPlans.readPlan(PLAN).phases().get(0).layer())
+        .layer(assumptions.correctionLayer("ints"));
+
+    ExecutionResult result = attacker.execute(request.build());
+
+    assertThat(result.status()).as(result.attestation().toString()).isEqualTo(ExecutionStatus.COMPLETED);
+    assertThat(result.exitCode()).as(result.stderr().text()).hasValue(0);
+    assertThat(Files.readString(repository.resolve("src/main/java/Calc.java"))).isEqualTo("class Calc {}\n");
+    assertThat(result.attestation().violations()).extracting(Attestation.Violation::path).containsExactly("src/main/java/Sibling.java");
+    assertThat(result.attestation().violations()).extracting(Attestation.Violation::layer).containsExactly("correction");
   }
 
   @Test

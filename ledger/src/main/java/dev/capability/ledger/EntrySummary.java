@@ -13,7 +13,7 @@ import org.jspecify.annotations.Nullable;
  * @param recordedAt when the ledger recorded it
  * @param status an execution's status; {@code ALLOWED} or {@code DENIED} for a decision; an
  *     {@code APPROVED} or {@code REFUSED} for an approval; a receipt's status; {@code ACQUIRED} or
- *     {@code REFUSED} for an acquisition; a phase record's event
+ *     {@code REFUSED} for an acquisition; a phase record's or correction record's event
  * @param exitCode an execution's exit code
  * @param executable the canonical path of the executable
  * @param backend the backend that launched (or would launch) it

@@ -1,6 +1,8 @@
 package dev.capability.ledger;
 
+import dev.capability.kernel.api.store.AssumptionRecord;
 import dev.capability.kernel.api.store.ContractRecord;
+import dev.capability.kernel.api.store.CorrectionRecord;
 import dev.capability.kernel.api.store.PhaseRecord;
 import dev.capability.kernel.api.store.Stored;
 import dev.capability.kernel.api.store.WorkPlanRecord;
@@ -110,6 +112,25 @@ public final class LedgerReader {
     Objects.requireNonNull(workPlanId, "workPlanId");
     try (Connection c = connect()) {
       return new WorkPlanQueries(db).phaseRecords(c, workPlanId);
+    } catch (SQLException e) {
+      throw closing(e);
+    }
+  }
+
+  /** Every assumption, oldest first; checked as {@link #currentContract()} is. */
+  public List<Stored<AssumptionRecord>> assumptions() {
+    try (Connection c = connect()) {
+      return new WorkPlanQueries(db).assumptions(c);
+    } catch (SQLException e) {
+      throw closing(e);
+    }
+  }
+
+  /** Every correction record of the assumption {@code assumptionId}, oldest first; checked as {@link #currentContract()} is. */
+  public List<Stored<CorrectionRecord>> corrections(String assumptionId) {
+    Objects.requireNonNull(assumptionId, "assumptionId");
+    try (Connection c = connect()) {
+      return new WorkPlanQueries(db).corrections(c, assumptionId);
     } catch (SQLException e) {
       throw closing(e);
     }

@@ -5,6 +5,12 @@ import dev.capability.kernel.api.AttestationJson;
 import dev.capability.kernel.api.ExecutionResult;
 import dev.capability.kernel.api.store.AcquisitionRecord;
 import dev.capability.kernel.api.store.ApprovalRecord;
+import dev.capability.kernel.api.store.AssumptionRecord;
+import dev.capability.kernel.api.store.CorrectionRecord;
+import dev.capability.kernel.api.store.CorrectionVerificationRecord;
+import dev.capability.kernel.api.store.InvalidationRecord;
+import dev.capability.kernel.api.store.OutcomeRecord;
+import dev.capability.kernel.api.store.ScopeExpansionRecord;
 import dev.capability.kernel.api.store.ContractRecord;
 import dev.capability.kernel.api.store.DecisionRecord;
 import dev.capability.kernel.api.store.ExecutionRecord;
@@ -52,22 +58,25 @@ import org.jspecify.annotations.Nullable;
  */
 public record LedgerRecord(RecordKind kind, Map<String, @Nullable Object> body) {
 
-  private static final Map<RecordKind, List<String>> REQUIRED_STRINGS = Map.of(
-      RecordKind.EXECUTION, List.of("status", "startedAt", "finishedAt", "policyHash", "commandSpecHash"),
-      RecordKind.DECISION, List.of("decidedAt"),
-      RecordKind.PLAN, List.of("fingerprint"),
-      RecordKind.APPROVAL, List.of("fingerprint"),
-      RecordKind.RECEIPT, List.of("fingerprint", "status"),
-      RecordKind.ACQUISITION, List.of("coordinates", "sha256"),
-      RecordKind.CONTRACT, List.of("contractHash"),
-      RecordKind.WORK_PLAN, List.of("workPlanId", "revisionHash"),
-      RecordKind.PHASE, List.of("workPlanId", "phaseId", "event"));
+  private static final Map<RecordKind, List<String>> REQUIRED_STRINGS = Map.ofEntries(
+      Map.entry(RecordKind.EXECUTION, List.of("status", "startedAt", "finishedAt", "policyHash", "commandSpecHash")),
+      Map.entry(RecordKind.DECISION, List.of("decidedAt")),
+      Map.entry(RecordKind.PLAN, List.of("fingerprint")),
+      Map.entry(RecordKind.APPROVAL, List.of("fingerprint")),
+      Map.entry(RecordKind.RECEIPT, List.of("fingerprint", "status")),
+      Map.entry(RecordKind.ACQUISITION, List.of("coordinates", "sha256")),
+      Map.entry(RecordKind.CONTRACT, List.of("contractHash")),
+      Map.entry(RecordKind.WORK_PLAN, List.of("workPlanId", "revisionHash")),
+      Map.entry(RecordKind.PHASE, List.of("workPlanId", "phaseId", "event")),
+      Map.entry(RecordKind.ASSUMPTION, List.of("assumptionId", "workPlanId", "phaseId")),
+      Map.entry(RecordKind.CORRECTION, List.of("assumptionId", "event")));
 
   /** The member of a work plan's record that holds what it carries, read back as given. */
   private static final Map<RecordKind, String> CARRIED_OBJECT = Map.of(
       RecordKind.CONTRACT, "contract",
       RecordKind.WORK_PLAN, "document",
-      RecordKind.PHASE, "body");
+      RecordKind.PHASE, "body",
+      RecordKind.ASSUMPTION, "assumption");
 
   public LedgerRecord {
     Objects.requireNonNull(kind, "kind");
@@ -96,6 +105,9 @@ public record LedgerRecord(RecordKind kind, Map<String, @Nullable Object> body) 
     }
     if (kind == RecordKind.WORK_PLAN) {
       requireRevision(kind, body, "revision");
+    }
+    if (kind == RecordKind.CORRECTION && !(body.get("executionSequences") instanceof List)) {
+      throw new LedgerException(LedgerCodes.LEDGER_RECORD_INVALID, "a correction record needs an array member 'executionSequences'");
     }
     if (kind == RecordKind.PHASE) {
       requireRevision(kind, body, "planRevision");
@@ -254,6 +266,54 @@ public record LedgerRecord(RecordKind kind, Map<String, @Nullable Object> body) 
     m.put("executionSequences", phase.executionSequences());
     m.put("body", phase.body());
     return new LedgerRecord(RecordKind.PHASE, m);
+  }
+
+  /**
+   * The record of an assumption: its {@code assumptionId}, {@code workPlanId}, {@code phaseId} and
+   * the {@code assumption}.
+   */
+  public static LedgerRecord assumption(AssumptionRecord assumption) {
+    Objects.requireNonNull(assumption, "assumption");
+    Map<String, Object> m = new LinkedHashMap<>();
+    m.put("assumptionId", assumption.assumptionId());
+    m.put("workPlanId", assumption.workPlanId());
+    m.put("phaseId", assumption.phaseId());
+    m.put("assumption", assumption.assumption());
+    return new LedgerRecord(RecordKind.ASSUMPTION, m);
+  }
+
+  /**
+   * The record of a step of a correction: its {@code assumptionId}, {@code event} and {@code
+   * executionSequences}, then the step's own members: an invalidation's {@code rootCause}, {@code
+   * radius} and {@code details}; an expansion's {@code paths} and {@code justification}; a
+   * verification's {@code passed} and {@code details}; an outcome's {@code reason} and, when it has
+   * one, {@code verificationSequence}.
+   */
+  public static LedgerRecord correction(CorrectionRecord correction) {
+    Objects.requireNonNull(correction, "correction");
+    Map<String, Object> m = new LinkedHashMap<>();
+    m.put("assumptionId", correction.assumptionId());
+    m.put("event", correction.event());
+    if (correction instanceof InvalidationRecord i) {
+      m.put("executionSequences", List.of());
+      m.put("rootCause", i.rootCause());
+      m.put("radius", i.radius());
+      m.put("details", i.details());
+    } else if (correction instanceof ScopeExpansionRecord e) {
+      m.put("executionSequences", List.of());
+      m.put("paths", e.paths());
+      m.put("justification", e.justification());
+    } else if (correction instanceof CorrectionVerificationRecord v) {
+      m.put("executionSequences", v.executionSequences());
+      m.put("passed", v.passed());
+      m.put("details", v.details());
+    } else {
+      OutcomeRecord o = (OutcomeRecord) correction;
+      m.put("executionSequences", List.of());
+      o.verificationSequence().ifPresent(seq -> m.put("verificationSequence", seq));
+      m.put("reason", o.reason());
+    }
+    return new LedgerRecord(RecordKind.CORRECTION, m);
   }
 
   /**

@@ -4,6 +4,9 @@ import dev.capability.kernel.api.ExecutionResult;
 import dev.capability.kernel.api.store.AcquisitionRecord;
 import dev.capability.kernel.api.store.AcquisitionStore;
 import dev.capability.kernel.api.store.ApprovalRecord;
+import dev.capability.kernel.api.store.AssumptionRecord;
+import dev.capability.kernel.api.store.AssumptionStore;
+import dev.capability.kernel.api.store.CorrectionRecord;
 import dev.capability.kernel.api.store.CapabilityEvidenceStore;
 import dev.capability.kernel.api.store.ContractRecord;
 import dev.capability.kernel.api.store.DecisionRecord;
@@ -25,8 +28,13 @@ import dev.capability.kernel.api.store.WorkPlanStore;
  * <p>A work plan's records land as {@link RecordKind#CONTRACT}, {@link RecordKind#WORK_PLAN} and
  * {@link RecordKind#PHASE} records (see {@link LedgerRecord}); a revision number already recorded
  * for its work plan is refused with {@code LEDGER_RECORD_CONFLICT}, and nothing is appended.
+ * Assumptions land as {@link RecordKind#ASSUMPTION} records and the steps of their corrections as
+ * {@link RecordKind#CORRECTION} records; an assumption id already recorded is refused with {@code
+ * LEDGER_RECORD_CONFLICT}, a correction of an assumption not recorded with {@code
+ * LEDGER_RECORD_INVALID}.
  */
-public interface LedgerWriter extends EvidenceStore, DecisionStore, CapabilityEvidenceStore, AcquisitionStore, WorkPlanStore {
+public interface LedgerWriter extends EvidenceStore, DecisionStore, CapabilityEvidenceStore, AcquisitionStore, WorkPlanStore,
+    AssumptionStore {
 
   /** Appends one record and returns once it is durably committed (see {@link Durability}). */
   Appended append(LedgerRecord record);
@@ -80,5 +88,15 @@ public interface LedgerWriter extends EvidenceStore, DecisionStore, CapabilityEv
   @Override
   default long recordPhase(PhaseRecord phase) {
     return append(LedgerRecord.phase(phase)).sequence();
+  }
+
+  @Override
+  default long recordAssumption(AssumptionRecord assumption) {
+    return append(LedgerRecord.assumption(assumption)).sequence();
+  }
+
+  @Override
+  default long recordCorrection(CorrectionRecord correction) {
+    return append(LedgerRecord.correction(correction)).sequence();
   }
 }

@@ -38,7 +38,18 @@ public enum RecordKind {
    * {@code phaseId}, {@code event} and the {@code executionSequences} of the launches it made; the
    * body holds the step under {@code body}.
    */
-  PHASE("phases");
+  PHASE("phases"),
+  /**
+   * An assumption an agent recorded: its {@code assumptionId} (unique), {@code workPlanId} and
+   * {@code phaseId}; the body holds it under {@code assumption}.
+   */
+  ASSUMPTION("assumptions"),
+  /**
+   * A step of the correction of an assumption found wrong: its {@code assumptionId} (a recorded
+   * assumption), {@code event} and the {@code executionSequences} of the launches it made; the
+   * step's members beside them.
+   */
+  CORRECTION("corrections");
 
   private final String table;
 
@@ -64,6 +75,6 @@ public enum RecordKind {
       }
     }
     throw new IllegalArgumentException("no record kind '" + id + "'; kinds are execution, decision, plan, approval, receipt, acquisition,"
-        + " contract, work_plan, phase");
+        + " contract, work_plan, phase, assumption, correction");
   }
 }

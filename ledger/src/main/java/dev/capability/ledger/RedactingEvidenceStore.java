@@ -1,6 +1,8 @@
 package dev.capability.ledger;
 
+import dev.capability.kernel.api.store.AssumptionRecord;
 import dev.capability.kernel.api.store.ContractRecord;
+import dev.capability.kernel.api.store.CorrectionRecord;
 import dev.capability.kernel.api.store.PhaseRecord;
 import dev.capability.kernel.api.store.Stored;
 import dev.capability.kernel.api.store.WorkPlanRecord;
@@ -42,6 +44,16 @@ public final class RedactingEvidenceStore implements LedgerWriter {
   @Override
   public List<Stored<PhaseRecord>> phaseRecords(String workPlanId) {
     return delegate.phaseRecords(workPlanId);
+  }
+
+  @Override
+  public List<Stored<AssumptionRecord>> assumptions() {
+    return delegate.assumptions();
+  }
+
+  @Override
+  public List<Stored<CorrectionRecord>> corrections(String assumptionId) {
+    return delegate.corrections(assumptionId);
   }
 
   /** Closes the wrapped store. */

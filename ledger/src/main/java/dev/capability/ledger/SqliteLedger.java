@@ -1,6 +1,8 @@
 package dev.capability.ledger;
 
+import dev.capability.kernel.api.store.AssumptionRecord;
 import dev.capability.kernel.api.store.ContractRecord;
+import dev.capability.kernel.api.store.CorrectionRecord;
 import dev.capability.kernel.api.store.PhaseRecord;
 import dev.capability.kernel.api.store.Stored;
 import dev.capability.kernel.api.store.WorkPlanRecord;
@@ -130,6 +132,19 @@ public final class SqliteLedger implements LedgerWriter {
     Objects.requireNonNull(workPlanId, "workPlanId");
     requireOpen();
     return reads.read(c -> workPlans.phaseRecords(c, workPlanId));
+  }
+
+  @Override
+  public List<Stored<AssumptionRecord>> assumptions() {
+    requireOpen();
+    return reads.read(workPlans::assumptions);
+  }
+
+  @Override
+  public List<Stored<CorrectionRecord>> corrections(String assumptionId) {
+    Objects.requireNonNull(assumptionId, "assumptionId");
+    requireOpen();
+    return reads.read(c -> workPlans.corrections(c, assumptionId));
   }
 
   private void requireOpen() {

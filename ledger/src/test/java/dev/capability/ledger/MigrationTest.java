@@ -103,7 +103,7 @@ class MigrationTest {
       ledger.append(LedgerRecord.of(RecordKind.RECEIPT, java.util.Map.of("fingerprint", Fixtures.fingerprint("p-1"), "status", "DONE")));
     }
     try (Connection c = Fixtures.raw(db); Statement s = c.createStatement()) {
-      for (String laterTable : List.of("contracts", "work_plans", "phases")) {
+      for (String laterTable : List.of("contracts", "work_plans", "phases", "assumptions", "corrections")) {
         s.execute("DROP TABLE " + laterTable);
       }
       s.execute("DROP TABLE acquisitions");
@@ -158,6 +158,8 @@ class MigrationTest {
       s.execute("DROP TABLE contracts");
       s.execute("DROP TABLE work_plans");
       s.execute("DROP TABLE phases");
+      s.execute("DROP TABLE assumptions");
+      s.execute("DROP TABLE corrections");
       s.execute("PRAGMA user_version = 2");
     }
     try (Connection c = Fixtures.raw(db); Statement s = c.createStatement();
@@ -179,7 +181,7 @@ class MigrationTest {
 
     try (Connection c = Fixtures.raw(db); Statement s = c.createStatement(); ResultSet rs = s.executeQuery("PRAGMA user_version")) {
       rs.next();
-      assertThat(rs.getInt(1)).isEqualTo(3);
+      assertThat(rs.getInt(1)).isEqualTo(Schema.currentVersion());
     }
     assertThat(SqliteLedgerTest.dump(db)).isEqualTo(before);
     LedgerReader reader = LedgerReader.open(db, options);

@@ -69,6 +69,7 @@ public final class ExitCodes {
       AuthorityCodes.class, CONFIGURATION,
       LedgerCodes.class, CONFIGURATION,
       DiscoveryCodes.class, CONFIGURATION,
+      dev.capability.workflow.AssumptionCodes.class, CAPABILITY_REFUSED,
       CapabilityCodes.class, CAPABILITY_REFUSED,
       AcquisitionCodes.class, CAPABILITY_REFUSED,
       OpenApiCodes.class, CAPABILITY_REFUSED,

@@ -31,6 +31,7 @@ final class ChainAppender {
   private final PreparedStatement planIdExists;
   private final PreparedStatement executionExists;
   private final PreparedStatement revisionExists;
+  private final PreparedStatement assumptionExists;
 
   /** The head of the chain. */
   record Head(long seq, String hash) {}
@@ -53,6 +54,7 @@ final class ChainAppender {
     this.planIdExists = connection.prepareStatement("SELECT 1 FROM plans WHERE plan_id = ? AND fingerprint = ?");
     this.executionExists = connection.prepareStatement("SELECT 1 FROM entries WHERE seq = ? AND kind = 'execution'");
     this.revisionExists = connection.prepareStatement("SELECT 1 FROM work_plans WHERE work_plan_id = ? AND revision = ?");
+    this.assumptionExists = connection.prepareStatement("SELECT 1 FROM assumptions WHERE assumption_id = ?");
   }
 
   /** A record broke a constraint in a transaction shared with others; everything was rolled back. */
@@ -170,6 +172,14 @@ final class ChainAppender {
     if (reference != null && !exists(reference)) {
       throw new LedgerException(LedgerCodes.LEDGER_RECORD_INVALID, "the " + record.kind().id() + " refers to revision " + reference.revision()
           + " of the work plan '" + reference.workPlanId() + "', which the ledger does not hold");
+    }
+    if (record.newAssumption() != null && exists(assumptionExists, record.newAssumption())) {
+      throw new LedgerException(LedgerCodes.LEDGER_RECORD_CONFLICT, "the ledger already holds an assumption '" + record.newAssumption()
+          + "'; an assumption is never replaced");
+    }
+    if (record.assumptionReference() != null && !exists(assumptionExists, record.assumptionReference())) {
+      throw new LedgerException(LedgerCodes.LEDGER_RECORD_INVALID, "the correction refers to the assumption '" + record.assumptionReference()
+          + "', which the ledger does not hold");
     }
   }
 

@@ -17,6 +17,8 @@ final class ChainRows {
           WHEN 'contract' THEN (SELECT body FROM contracts WHERE seq = e.seq)
           WHEN 'work_plan' THEN (SELECT body FROM work_plans WHERE seq = e.seq)
           WHEN 'phase' THEN (SELECT body FROM phases WHERE seq = e.seq)
+          WHEN 'assumption' THEN (SELECT body FROM assumptions WHERE seq = e.seq)
+          WHEN 'correction' THEN (SELECT body FROM corrections WHERE seq = e.seq)
         END AS body
       FROM entries e""";
 

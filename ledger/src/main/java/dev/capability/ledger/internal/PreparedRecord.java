@@ -15,7 +15,9 @@ import java.util.List;
  * writer must find before it appends it (an approval's or receipt's plan, by fingerprint and,
  * when it names one, by plan id; a receipt's or phase record's executions; a phase record's work
  * plan revision), or, for a work plan revision, the place it must take ({@code newRevision}: not
- * taken yet, and revision 1 or the successor of a recorded one).
+ * taken yet, and revision 1 or the successor of a recorded one); for an assumption, its id
+ * ({@code newAssumption}: not taken yet); for a correction record, the assumption it corrects and
+ * its executions.
  */
 public record PreparedRecord(
     RecordKind kind,
@@ -25,7 +27,9 @@ public record PreparedRecord(
     String planIdReference,
     List<Long> executionReferences,
     WorkPlanRevision newRevision,
-    WorkPlanRevision revisionReference) {
+    WorkPlanRevision revisionReference,
+    String newAssumption,
+    String assumptionReference) {
 
   /** A revision of a work plan, as the writer looks it up. */
   public record WorkPlanRevision(String workPlanId, int revision) {}
@@ -80,8 +84,20 @@ public record PreparedRecord(
         executions.add(sequence);
       }
     }
+    String newAssumption = record.kind() == RecordKind.ASSUMPTION ? (String) record.body().get("assumptionId") : null;
+    String assumptionReference = null;
+    if (record.kind() == RecordKind.CORRECTION) {
+      assumptionReference = (String) record.body().get("assumptionId");
+      for (Object value : (List<?>) record.body().get("executionSequences")) {
+        Long sequence = executionSequence(value, "a correction record's executionSequences");
+        if (sequence == null) {
+          throw new LedgerException(LedgerCodes.LEDGER_RECORD_INVALID, "a correction record's executionSequences must not hold null");
+        }
+        executions.add(sequence);
+      }
+    }
     return new PreparedRecord(record.kind(), canonical, canonical.getBytes(StandardCharsets.UTF_8), plan, planId, executions,
-        newRevision, revisionReference);
+        newRevision, revisionReference, newAssumption, assumptionReference);
   }
 
   private static String planId(LedgerRecord record) {

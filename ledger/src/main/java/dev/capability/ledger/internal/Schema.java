@@ -162,7 +162,25 @@ public final class Schema {
             event         TEXT AS (json_extract(body, '$.event')) VIRTUAL,
             execution_seq INTEGER AS (json_extract(body, '$.executionSequences[0]')) VIRTUAL
           )""",
-          "CREATE INDEX phases_work_plan ON phases (work_plan_id, seq)")));
+          "CREATE INDEX phases_work_plan ON phases (work_plan_id, seq)")),
+      new Migration(4, List.of(
+          """
+          CREATE TABLE assumptions (
+            seq           INTEGER PRIMARY KEY NOT NULL REFERENCES entries (seq),
+            body          TEXT NOT NULL CHECK (typeof(body) = 'text'),
+            assumption_id TEXT AS (json_extract(body, '$.assumptionId')) VIRTUAL,
+            work_plan_id  TEXT AS (json_extract(body, '$.workPlanId')) VIRTUAL,
+            phase_id      TEXT AS (json_extract(body, '$.phaseId')) VIRTUAL
+          )""",
+          "CREATE UNIQUE INDEX assumptions_id ON assumptions (assumption_id)",
+          """
+          CREATE TABLE corrections (
+            seq           INTEGER PRIMARY KEY NOT NULL REFERENCES entries (seq),
+            body          TEXT NOT NULL CHECK (typeof(body) = 'text'),
+            assumption_id TEXT AS (json_extract(body, '$.assumptionId')) VIRTUAL,
+            event         TEXT AS (json_extract(body, '$.event')) VIRTUAL
+          )""",
+          "CREATE INDEX corrections_assumption ON corrections (assumption_id, seq)")));
 
   private Schema() {}
 

@@ -1,6 +1,12 @@
 package dev.capability.ledger.internal;
 
+import dev.capability.kernel.api.store.AssumptionRecord;
 import dev.capability.kernel.api.store.ContractRecord;
+import dev.capability.kernel.api.store.CorrectionRecord;
+import dev.capability.kernel.api.store.CorrectionVerificationRecord;
+import dev.capability.kernel.api.store.InvalidationRecord;
+import dev.capability.kernel.api.store.OutcomeRecord;
+import dev.capability.kernel.api.store.ScopeExpansionRecord;
 import dev.capability.kernel.api.store.PhaseRecord;
 import dev.capability.kernel.api.store.Stored;
 import dev.capability.kernel.api.store.WorkPlanRecord;
@@ -36,6 +42,8 @@ public final class WorkPlanQueries {
   private static final String CURRENT_CONTRACT = ROWS.formatted("contracts") + " ORDER BY t.seq DESC LIMIT 1";
   private static final String WORK_PLANS = ROWS.formatted("work_plans") + " ORDER BY t.seq";
   private static final String PHASES = ROWS.formatted("phases") + " WHERE t.work_plan_id = ? ORDER BY t.seq";
+  private static final String ASSUMPTIONS = ROWS.formatted("assumptions") + " ORDER BY t.seq";
+  private static final String CORRECTIONS = ROWS.formatted("corrections") + " WHERE t.assumption_id = ? ORDER BY t.seq";
 
   private final Path db;
   private final MessageDigest digest = ChainHash.newDigest();
@@ -62,6 +70,45 @@ public final class WorkPlanQueries {
     return read(c, PHASES, workPlanId, RecordKind.PHASE, (seq, body) -> new PhaseRecord(string(body, "workPlanId", seq),
         revision(body, "planRevision", seq), string(body, "phaseId", seq), string(body, "event", seq),
         sequences(body, seq), object(body, "body", seq)));
+  }
+
+  /** Every assumption, in the order recorded. */
+  public List<Stored<AssumptionRecord>> assumptions(Connection c) {
+    return read(c, ASSUMPTIONS, null, RecordKind.ASSUMPTION, (seq, body) -> new AssumptionRecord(string(body, "assumptionId", seq),
+        string(body, "workPlanId", seq), string(body, "phaseId", seq), object(body, "assumption", seq)));
+  }
+
+  /** Every correction record of {@code assumptionId}, in the order recorded. */
+  public List<Stored<CorrectionRecord>> corrections(Connection c, String assumptionId) {
+    return read(c, CORRECTIONS, assumptionId, RecordKind.CORRECTION, this::correction);
+  }
+
+  private CorrectionRecord correction(long seq, Map<String, Object> body) {
+    String assumptionId = string(body, "assumptionId", seq);
+    String event = string(body, "event", seq);
+    List<Long> executions = sequences(body, seq);
+    CorrectionRecord record = switch (event) {
+      case "INVALIDATED" -> new InvalidationRecord(assumptionId, string(body, "rootCause", seq), strings(body, "radius", seq),
+          object(body, "details", seq));
+      case "SCOPE_EXPANDED" -> new ScopeExpansionRecord(assumptionId, strings(body, "paths", seq), string(body, "justification", seq));
+      case "VERIFIED", "VERIFICATION_FAILED" -> new CorrectionVerificationRecord(assumptionId, body.get("passed") == Boolean.TRUE,
+          executions, object(body, "details", seq));
+      case "RESOLVED", "ABANDONED" -> new OutcomeRecord(assumptionId, event.equals("RESOLVED"),
+          body.containsKey("verificationSequence") ? Optional.of(sequence(body.get("verificationSequence"), seq)) : Optional.empty(),
+          string(body, "reason", seq));
+      default -> throw corrupt("record " + seq + " has the correction event '" + event + "', which is no event of a correction");
+    };
+    if (!record.event().equals(event)) {
+      throw corrupt("record " + seq + " says the event '" + event + "' and holds a " + record.event() + " correction");
+    }
+    return record;
+  }
+
+  private List<String> strings(Map<String, Object> body, String name, long seq) {
+    if (!(body.get(name) instanceof List<?> list) || !list.stream().allMatch(String.class::isInstance)) {
+      throw corrupt("record " + seq + " has no member '" + name + "' that is an array of strings");
+    }
+    return list.stream().map(String.class::cast).toList();
   }
 
   private interface RecordOf<T> {
@@ -142,12 +189,16 @@ public final class WorkPlanQueries {
     }
     List<Long> out = new ArrayList<>(list.size());
     for (Object value : list) {
-      if (!(value instanceof Integer || value instanceof Long || value instanceof BigInteger b && b.bitLength() < 63)) {
-        throw corrupt("record " + seq + " has a member 'executionSequences' that holds " + value + ", which is not a sequence number");
-      }
-      out.add(((Number) value).longValue());
+      out.add(sequence(value, seq));
     }
     return out;
+  }
+
+  private long sequence(Object value, long seq) {
+    if (!(value instanceof Integer || value instanceof Long || value instanceof BigInteger b && b.bitLength() < 63)) {
+      throw corrupt("record " + seq + " holds " + value + " where a sequence number belongs");
+    }
+    return ((Number) value).longValue();
   }
 
   private LedgerException corrupt(String message) {

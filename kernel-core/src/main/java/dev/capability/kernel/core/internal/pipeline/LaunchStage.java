@@ -4,9 +4,12 @@ import dev.capability.kernel.api.backend.LaunchFailedException;
 import dev.capability.kernel.api.backend.LaunchSpec;
 import dev.capability.kernel.api.policy.ExecutionPolicy;
 import java.time.Duration;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.TreeSet;
 
 /** Stage 8: the backend runs the pinned executable under the tighter of the policy's and the request's bounds. */
 final class LaunchStage implements Stage {
@@ -21,6 +24,21 @@ final class LaunchStage implements Stage {
     List<Path> paths = new ArrayList<>(context.authority.protectedPaths().gitDirectories());
     paths.addAll(context.authority.protectedPaths().mountablePaths(context.repository.orElseThrow()));
     return paths;
+  }
+
+  /**
+   * The writable roots as a backend can mount them. A write scope that names an existing file in
+   * full ({@code pom.xml}, a correction radius's {@code src/main/java/Calc.java}) has that file as
+   * its root, and the backends mount directories: such a root is mounted by the directory that
+   * holds it, as a wildcard scope's root is wider than the scope, and the audit after the command
+   * holds every write to the scope itself. Roots under another root are dropped.
+   */
+  static List<Path> mountableRoots(List<Path> roots) {
+    TreeSet<Path> mounted = new TreeSet<>();
+    for (Path root : roots) {
+      mounted.add(Files.isRegularFile(root, LinkOption.NOFOLLOW_LINKS) && root.getParent() != null ? root.getParent() : root);
+    }
+    return mounted.stream().filter(root -> mounted.stream().noneMatch(other -> !other.equals(root) && root.startsWith(other))).toList();
   }
 
   @Override
@@ -40,7 +58,7 @@ final class LaunchStage implements Stage {
         .maxWriteBytes(policy.maxWriteBytes())
         .network(context.authority.networkMode().orElseThrow())
         .repository(context.repository.orElse(null))
-        .writableRoots(context.repository.isPresent() ? context.authority.writableRoots() : List.of())
+        .writableRoots(context.repository.isPresent() ? mountableRoots(context.authority.writableRoots()) : List.of())
         .protectedPaths(context.repository.isPresent() ? protectedPaths(context) : List.of())
         .requiredCapabilities(context.requiredCapabilities)
         .build();

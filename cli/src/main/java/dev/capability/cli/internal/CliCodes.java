@@ -14,4 +14,6 @@ public final class CliCodes {
   public static final String POLICY_EXISTS = "POLICY_EXISTS";
   /** {@code policy init} could not write the policy file or its directories. */
   public static final String POLICY_WRITE_FAILED = "POLICY_WRITE_FAILED";
+  /** {@code playbook hints PLAN} could not read the plan file. */
+  public static final String PLAYBOOK_PLAN_UNREADABLE = "PLAYBOOK_PLAN_UNREADABLE";
 }

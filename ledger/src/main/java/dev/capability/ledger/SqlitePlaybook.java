@@ -22,6 +22,8 @@ import java.util.Optional;
 import java.util.Properties;
 import java.util.Set;
 import org.sqlite.SQLiteConfig;
+import org.sqlite.SQLiteErrorCode;
+import org.sqlite.SQLiteException;
 
 /**
  * The operator's cross-project playbook in its own SQLite file, {@code <home>/.capability/playbook.db}
@@ -270,6 +272,10 @@ public final class SqlitePlaybook implements PlaybookStore, AutoCloseable {
   }
 
   private static LedgerException translate(SQLException e, Path db, String doing) {
+    if (e instanceof SQLiteException sqlite && sqlite.getResultCode() == SQLiteErrorCode.SQLITE_CANTOPEN_SYMLINK) {
+      // The file was checked before; a link put there since is refused by SQLite itself.
+      return new LedgerException(LedgerCodes.PLAYBOOK_LOCATION_UNSAFE, db + " is a symbolic link; the playbook never follows one", e);
+    }
     if (SqliteErrors.isCorrupt(e)) {
       return new LedgerException(LedgerCodes.PLAYBOOK_NOT_PLAYBOOK, db + " is not a SQLite database, or is damaged (" + doing + " it); it was left untouched", e);
     }

@@ -11,6 +11,7 @@ import dev.capability.workflow.PlaybookHint;
 import dev.capability.workflow.WorkPlan;
 import dev.capability.workflow.WorkPlans;
 import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -135,6 +136,7 @@ final class PlaybookCommand implements Callable<Integer> {
       Optional<SqlitePlaybook> store = SqlitePlaybook.openIfEnabled(home(console));
       try {
         List<Map<String, Object>> items = new ArrayList<>();
+        List<String> lines = new ArrayList<>();
         if (store.isPresent() && workPlan.isPresent()) {
           for (PlaybookHint hint : Playbook.using(store.get()).hints(workPlan.get())) {
             Map<String, Object> item = new LinkedHashMap<>();
@@ -143,41 +145,30 @@ final class PlaybookCommand implements Callable<Integer> {
             item.putAll(view(hint.pattern()));
             item.put("message", hint.message());
             items.add(item);
+            lines.add(hint.message());
           }
         } else if (store.isPresent()) {
           for (PlaybookPattern pattern : store.get().concerning(Set.of(), Set.of())) {
             items.add(view(pattern));
+            PlaybookEntry entry = pattern.entry();
+            lines.add(pattern.occurrences() + "\t" + entry.rootCause() + "\t" + entry.assumptionKind() + "\t"
+                + String.join(",", entry.languages()) + "\t" + String.join(",", entry.roles()));
           }
         }
-        print(store.isPresent(), workPlan.isPresent(), items);
+        if (json) {
+          Map<String, Object> view = new LinkedHashMap<>();
+          view.put("enabled", store.isPresent());
+          view.put(workPlan.isPresent() ? "hints" : "patterns", items);
+          console.json(view);
+        } else if (store.isEmpty()) {
+          console.err().println("capability: the playbook is disabled; 'capability playbook enable' turns it on");
+        } else {
+          lines.forEach(console.out()::println);
+        }
         return ExitCodes.OK;
       } finally {
         store.ifPresent(SqlitePlaybook::close);
       }
-    }
-
-    private void print(boolean enabled, boolean forPlan, List<Map<String, Object>> items) {
-      if (json) {
-        Map<String, Object> view = new LinkedHashMap<>();
-        view.put("enabled", enabled);
-        view.put(forPlan ? "hints" : "patterns", items);
-        console.json(view);
-        return;
-      }
-      if (!enabled) {
-        console.err().println("capability: the playbook is disabled; 'capability playbook enable' turns it on");
-        return;
-      }
-      for (Map<String, Object> item : items) {
-        console.out().println(forPlan ? item.get("message") : item.get("occurrences") + "\t" + item.get("rootCause") + "\t"
-            + item.get("assumptionKind") + "\t" + String.join(",", castList(item.get("languages"))) + "\t"
-            + String.join(",", castList(item.get("roles"))));
-      }
-    }
-
-    @SuppressWarnings("unchecked")
-    private static List<String> castList(Object value) {
-      return (List<String>) value;
     }
 
     private static Map<String, Object> view(PlaybookPattern pattern) {
@@ -193,7 +184,7 @@ final class PlaybookCommand implements Callable<Integer> {
 
     private static String read(Path file) {
       try {
-        return StandardCharsets.UTF_8.newDecoder().decode(java.nio.ByteBuffer.wrap(Files.readAllBytes(file))).toString();
+        return StandardCharsets.UTF_8.newDecoder().decode(ByteBuffer.wrap(Files.readAllBytes(file))).toString();
       } catch (CharacterCodingException e) {
         throw new CapabilityException(CliCodes.PLAYBOOK_PLAN_UNREADABLE, "the plan " + file + " is not UTF-8 text");
       } catch (IOException e) {

@@ -78,6 +78,7 @@ class PlaybookCommandTest {
       assertThat(hint.get("message").asText()).contains("watch out");
     });
     assertThat(json("playbook", "hints", "--json").get("patterns")).hasSize(1);
+    assertThat(CliRunner.run(environment, "", "playbook", "hints").out()).isEqualTo("1\tmisread-api\tapi-behaviour\tjava\tsource\n");
     CliRunner.Outcome text = CliRunner.run(environment, "", "playbook", "hints", plan.toString());
     assertThat(text.out()).startsWith("watch out in phase impl");
 

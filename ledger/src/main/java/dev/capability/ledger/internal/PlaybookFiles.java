@@ -14,6 +14,7 @@ import java.nio.file.attribute.PosixFilePermissions;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
+import java.util.stream.Stream;
 
 /**
  * Where the playbook lives, {@code <home>/.capability/playbook.db}, and the checks that keep it
@@ -53,8 +54,8 @@ public final class PlaybookFiles {
 
   /** The database and the journals SQLite may keep beside it. */
   public List<Path> databaseAndJournals() {
-    return java.util.stream.Stream.concat(java.util.stream.Stream.of(database),
-        JOURNAL_SUFFIXES.stream().map(suffix -> database.resolveSibling(database.getFileName() + suffix))).toList();
+    return Stream.concat(Stream.of(database), JOURNAL_SUFFIXES.stream().map(suffix -> database.resolveSibling(database.getFileName() + suffix)))
+        .toList();
   }
 
   /**

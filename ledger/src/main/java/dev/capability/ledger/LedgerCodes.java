@@ -47,4 +47,17 @@ public final class LedgerCodes {
   public static final String LEDGER_CLOSED = "LEDGER_CLOSED";
   /** {@code capability ledger show N}: the ledger holds no record N. */
   public static final String LEDGER_NO_SUCH_RECORD = "LEDGER_NO_SUCH_RECORD";
+
+  /**
+   * {@link SqlitePlaybook}: {@code ~/.capability} or {@code playbook.db} (or a journal beside it) is a
+   * symbolic link, not a directory or regular file, a group- or world-writable directory, or a file
+   * others may read; or the home directory is not an absolute path free of {@code ?} and {@code #}.
+   */
+  public static final String PLAYBOOK_LOCATION_UNSAFE = "PLAYBOOK_LOCATION_UNSAFE";
+  /** {@code playbook.db} is not a SQLite database, is another application's, or has a newer schema; it was left untouched. */
+  public static final String PLAYBOOK_NOT_PLAYBOOK = "PLAYBOOK_NOT_PLAYBOOK";
+  /** The playbook could not be created, read or written. */
+  public static final String PLAYBOOK_IO_ERROR = "PLAYBOOK_IO_ERROR";
+  /** The playbook was closed. */
+  public static final String PLAYBOOK_CLOSED = "PLAYBOOK_CLOSED";
 }

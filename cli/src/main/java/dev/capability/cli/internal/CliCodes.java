@@ -14,6 +14,6 @@ public final class CliCodes {
   public static final String POLICY_EXISTS = "POLICY_EXISTS";
   /** {@code policy init} could not write the policy file or its directories. */
   public static final String POLICY_WRITE_FAILED = "POLICY_WRITE_FAILED";
-  /** {@code contract set}, {@code work-plan save} or {@code work-plan amend} could not read the file it was given. */
+  /** {@code contract set}, {@code work-plan save}, {@code work-plan amend} or {@code playbook hints} could not read the file it was given. */
   public static final String INPUT_UNREADABLE = "INPUT_UNREADABLE";
 }

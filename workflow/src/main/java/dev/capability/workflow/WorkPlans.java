@@ -19,7 +19,7 @@ import java.util.Optional;
  * narrow the policy.
  *
  * <pre>{@code
- * try (CommandKernel kernel = CommandKernel.builder(ExecutionPolicies.load(policyFile, Optional.of(repo))).build();
+ * try (CommandKernel kernel = CommandKernel.builder(ExecutionPolicies.load(policyFile, repo)).build();
  *     SqliteLedger ledger = SqliteLedger.open(repo)) {
  *   WorkPlans plans = WorkPlans.builder(kernel, ledger, repo).build();
  *   plans.setContract(Files.readString(contractFile));

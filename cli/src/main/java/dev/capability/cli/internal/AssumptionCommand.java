@@ -72,7 +72,7 @@ final class AssumptionCommand implements Callable<Integer> {
       Path repo = (repository != null ? repository : Path.of("")).toAbsolutePath();
       RadiusBounds bounds = new RadiusBounds(maxDepth, maxFiles);
       try (CommandKernel kernel = CommandKernel.builder(ExecutionPolicies.load(
-              PolicyLocation.resolve(Optional.ofNullable(policy), console.environment()).file(), Optional.of(repo)))
+              PolicyLocation.resolve(Optional.ofNullable(policy), console.environment()).file(), repo))
               .hostEnvironment(console.environment())
               .build();
           SqliteLedger ledger = SqliteLedger.forRepository(repo, WHILE_RUNNING)) {

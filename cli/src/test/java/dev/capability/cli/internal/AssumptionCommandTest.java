@@ -17,7 +17,6 @@ import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -66,7 +65,7 @@ class AssumptionCommandTest {
          "executables": {"grep": {"name": "grep", "exact": [["-q", "add", "src/main/java/Calc.java"]]}}}
         """);
     Files.setPosixFilePermissions(policy, PosixFilePermissions.fromString("rw-r--r--"));
-    try (CommandKernel kernel = CommandKernel.builder(ExecutionPolicies.load(policy, Optional.of(repo))).hostEnvironment(ENVIRONMENT).build();
+    try (CommandKernel kernel = CommandKernel.builder(ExecutionPolicies.load(policy, repo)).hostEnvironment(ENVIRONMENT).build();
         SqliteLedger ledger = SqliteLedger.forRepository(repo)) {
       WorkPlans plans = WorkPlans.builder(kernel, ledger, repo).build();
       plans.setContract("{\"version\": 1, \"writeScopes\": [\"src/**\"]}");

@@ -19,6 +19,9 @@ public final class McpCodes {
   /** A path does not exist, or is not the kind of file the tool needs. */
   public static final String PATH_NOT_FOUND = "MCP_PATH_NOT_FOUND";
 
+  /** The evidence store holds no record with the sequence number asked for. */
+  public static final String NO_SUCH_RECORD = "MCP_NO_SUCH_RECORD";
+
   /** A tool argument is missing or malformed. */
   public static final String INVALID_ARGUMENT = "MCP_INVALID_ARGUMENT";
 

@@ -21,7 +21,7 @@ import picocli.CommandLine.Spec;
     description = "Run untrusted commands under operator-granted authority, and prove what ran.",
     subcommands = {ParseCommand.class, CheckCommand.class, ExecCommand.class, DoctorCommand.class, LedgerCommand.class, InspectCommand.class,
         PlanCommand.class, RunCommand.class, ImageCommand.class, AcquireCommand.class, SearchCommand.class, ImportOpenApiCommand.class,
-        PolicyCommand.class, CompletionCommand.class, HelpCommand.class})
+        PolicyCommand.class, McpCommand.class, CompletionCommand.class, HelpCommand.class})
 public final class CapabilityCli implements Callable<Integer> {
   private final Console console;
 

@@ -12,6 +12,7 @@ import dev.capability.kernel.api.ShellSyntaxException;
 import dev.capability.kernel.api.authority.AuthorityCodes;
 import dev.capability.kernel.api.policy.PolicyCodes;
 import dev.capability.ledger.LedgerCodes;
+import dev.capability.mcp.McpCodes;
 import dev.capability.openapi.OpenApiCodes;
 import java.lang.reflect.Field;
 import java.lang.reflect.Modifier;
@@ -66,6 +67,7 @@ public final class ExitCodes {
       AuthorityCodes.class, CONFIGURATION,
       LedgerCodes.class, CONFIGURATION,
       DiscoveryCodes.class, CONFIGURATION,
+      McpCodes.class, CONFIGURATION,
       CapabilityCodes.class, CAPABILITY_REFUSED,
       AcquisitionCodes.class, CAPABILITY_REFUSED,
       OpenApiCodes.class, CAPABILITY_REFUSED);

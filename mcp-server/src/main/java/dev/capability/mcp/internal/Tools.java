@@ -387,7 +387,7 @@ public final class Tools {
     Path repository = workspace.repository(arguments.string("repository"));
     long sequence = arguments.integer("sequence", 0, 1, Long.MAX_VALUE);
     return new LinkedHashMap<>(config.evidence().show(repository, sequence)
-        .orElseThrow(() -> new CapabilityException(McpCodes.PATH_NOT_FOUND, "the ledger has no record " + sequence)));
+        .orElseThrow(() -> new CapabilityException(McpCodes.NO_SUCH_RECORD, "the evidence store holds no record " + sequence)));
   }
 
   private Map<String, @Nullable Object> ledgerVerify(Arguments arguments) {

@@ -20,7 +20,6 @@ import java.io.OutputStream;
 import java.net.URI;
 import java.time.Duration;
 import java.util.EnumSet;
-import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import org.eclipse.jetty.ee10.servlet.FilterHolder;
 import org.eclipse.jetty.ee10.servlet.ServletContextHandler;
@@ -64,11 +63,6 @@ public final class CapabilityMcpServer {
       throw new CapabilityException(McpCodes.CONFIG_INVALID, "the server configuration does not load: " + e.code() + ": " + e.getMessage(), e);
     }
     return new CapabilityMcpServer(config);
-  }
-
-  /** The names of the tools the server offers, in the order tools/list shows them. */
-  public List<String> toolNames() {
-    return new Tools(config, null, McpJson.mapper()).names();
   }
 
   /**

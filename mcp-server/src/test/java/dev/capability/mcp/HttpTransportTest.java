@@ -126,6 +126,9 @@ class HttpTransportTest {
   void readsListsAndSearchesInsideTheRootButNeverGitOrTheLedger() {
     assertThat(call("read_file", Map.of("repository", repo(), "path", "a.txt"))).containsEntry("content", "alpha needle\nbeta\n");
     assertThat(call("read_file", Map.of("repository", repo(), "path", ".git/config"))).containsEntry("code", McpCodes.PROTECTED_PATH);
+    // Nor by naming .git itself as the repository.
+    assertThat(call("read_file", Map.of("repository", layout.repository.resolve(".git").toString(), "path", "config")))
+        .containsEntry("code", McpCodes.PROTECTED_PATH);
     List<Map<String, Object>> entries = (List<Map<String, Object>>) call("list_files", Map.of("repository", repo())).get("entries");
     assertThat(entries).extracting(e -> e.get("path")).contains("a.txt", "src", "src/Main.java", "escape.txt").doesNotContain(".git", ".git/config", ".capability");
     assertThat(entries).filteredOn(e -> e.get("path").equals("escape.txt")).extracting(e -> e.get("type")).containsExactly("symlink");

@@ -39,7 +39,6 @@ import io.modelcontextprotocol.spec.McpSchema.ToolAnnotations;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -400,12 +399,5 @@ public final class Tools {
       map.put((String) keysAndValues[i], keysAndValues[i + 1]);
     }
     return map;
-  }
-
-  /** The names of the tools, for tests and docs. */
-  public List<String> names() {
-    List<String> names = new ArrayList<>();
-    all().forEach(spec -> names.add(spec.tool().name()));
-    return names;
   }
 }

@@ -46,10 +46,6 @@ public final class Workspace {
     this.roots = List.copyOf(roots);
   }
 
-  public List<Path> roots() {
-    return roots;
-  }
-
   /** The real path of {@code repository}, refused unless it is a directory that is an allowed root or inside one. */
   public Path repository(String repository) {
     Path real = inside(repository, "repository");
@@ -66,11 +62,19 @@ public final class Workspace {
       throw new CapabilityException(McpCodes.INVALID_ARGUMENT, what + " must be an absolute path, was '" + path + "'");
     }
     Path real = real(given, what);
-    if (roots.stream().noneMatch(real::startsWith)) {
-      throw new CapabilityException(McpCodes.OUTSIDE_ALLOWED_ROOTS,
-          what + " '" + path + "' (really " + real + ") is outside the allowed roots");
-    }
+    Path root = roots.stream().filter(real::startsWith).findFirst().orElseThrow(() -> new CapabilityException(
+        McpCodes.OUTSIDE_ALLOWED_ROOTS, what + " '" + path + "' (really " + real + ") is outside the allowed roots"));
+    refuseProtected(root, real, path);
     return real;
+  }
+
+  /** Refuses {@code real} when a directory between {@code base} and it is protected: no repository or file inside {@code .git/}. */
+  private static void refuseProtected(Path base, Path real, String given) {
+    for (Path part : base.relativize(real)) {
+      if (PROTECTED_NAMES.contains(part.toString())) {
+        throw new CapabilityException(McpCodes.PROTECTED_PATH, "'" + given + "' is inside " + part + "/, which the workspace tools do not read");
+      }
+    }
   }
 
   /** The real path of {@code relative} inside {@code repository}, refused when it leaves it or enters a protected directory. */
@@ -84,11 +88,7 @@ public final class Workspace {
       throw new CapabilityException(McpCodes.OUTSIDE_ALLOWED_ROOTS,
           "path '" + relative + "' (really " + real + ") leaves the repository " + repository);
     }
-    for (Path part : repository.relativize(real)) {
-      if (PROTECTED_NAMES.contains(part.toString())) {
-        throw new CapabilityException(McpCodes.PROTECTED_PATH, "path '" + relative + "' is inside " + part + "/, which the workspace tools do not read");
-      }
-    }
+    refuseProtected(repository, real, relative);
     return real;
   }
 

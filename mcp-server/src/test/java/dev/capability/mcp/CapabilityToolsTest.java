@@ -10,10 +10,8 @@ import dev.capability.testing.RequiredBackends;
 import io.modelcontextprotocol.client.McpSyncClient;
 import java.io.IOException;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.Set;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -55,7 +53,7 @@ class CapabilityToolsTest {
     McpServerConfig config = layout.config();
     return CapabilityMcpServer.create(new McpServerConfig(config.allowedRoots(), config.policyFile(), null, preApproved,
             config.hostEnvironment(), config.evidence()))
-        .startHttp(new HttpSettings("127.0.0.1", 0, List.of(), List.of(), Optional.empty(), 1 << 20, 4, Duration.ofMinutes(2)));
+        .startHttp(HttpSettings.loopback(0));
   }
 
   private Map<String, Object> arguments() {

@@ -2,6 +2,10 @@ package dev.capability.mcp;
 
 import dev.capability.capability.runtime.EffectPolicies;
 import dev.capability.kernel.api.CapabilityException;
+import dev.capability.kernel.api.backend.BackendConfig;
+import dev.capability.kernel.api.backend.BackendProvider;
+import dev.capability.kernel.api.backend.ExecutionBackend;
+import dev.capability.kernel.api.plugin.Plugins;
 import dev.capability.kernel.core.CommandKernel;
 import dev.capability.kernel.core.ExecutionPolicies;
 import dev.capability.mcp.internal.HttpGate;
@@ -19,7 +23,9 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.URI;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.EnumSet;
+import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import org.eclipse.jetty.ee10.servlet.FilterHolder;
 import org.eclipse.jetty.ee10.servlet.ServletContextHandler;
@@ -34,19 +40,25 @@ import org.jspecify.annotations.Nullable;
  * configuration stops the server before it serves anything:
  *
  * <pre>{@code
- * CapabilityMcpServer server = CapabilityMcpServer.create(config);
- * server.serveStdio(System.in, System.out);          // until the client closes stdin
- * try (HttpEndpoint http = server.startHttp(HttpSettings.loopback(0))) { http.join(); }
+ * try (CapabilityMcpServer server = CapabilityMcpServer.create(config)) {
+ *   server.serveStdio(System.in, System.out);          // until the client closes stdin
+ * }
+ * try (CapabilityMcpServer server = CapabilityMcpServer.create(config);
+ *     HttpEndpoint http = server.startHttp(HttpSettings.loopback(0))) {
+ *   http.join();
+ * }
  * }</pre>
  */
-public final class CapabilityMcpServer {
+public final class CapabilityMcpServer implements AutoCloseable {
   /** The path of the streamable HTTP endpoint. */
   public static final String ENDPOINT = "/mcp";
 
   private final McpServerConfig config;
+  private final List<ExecutionBackend> backends;
 
-  private CapabilityMcpServer(McpServerConfig config) {
+  private CapabilityMcpServer(McpServerConfig config, List<ExecutionBackend> backends) {
     this.config = config;
+    this.backends = backends;
   }
 
   /**
@@ -62,7 +74,33 @@ public final class CapabilityMcpServer {
     } catch (CapabilityException e) {
       throw new CapabilityException(McpCodes.CONFIG_INVALID, "the server configuration does not load: " + e.code() + ": " + e.getMessage(), e);
     }
-    return new CapabilityMcpServer(config);
+    return new CapabilityMcpServer(config, availableBackends());
+  }
+
+  /**
+   * The backends on the class path that can run here, probed and created once: probing (a Docker
+   * daemon's version, a trial sandbox) costs seconds, which every tool call would pay again with a
+   * kernel that discovered its own. One that becomes unavailable later fails its launches closed.
+   */
+  private static List<ExecutionBackend> availableBackends() {
+    List<ExecutionBackend> backends = new ArrayList<>();
+    for (BackendProvider provider : Plugins.load(BackendProvider.class, BackendProvider::id, CapabilityMcpServer.class.getClassLoader()).values()) {
+      if (!provider.probe().available()) {
+        continue;
+      }
+      try {
+        backends.add(provider.create(BackendConfig.defaults()));
+      } catch (CapabilityException e) {
+        // As the kernel's own discovery does: a backend that cannot be created as configured is unavailable.
+      }
+    }
+    return List.copyOf(backends);
+  }
+
+  /** Closes the backends the tools shared; call it once nothing is served any more. */
+  @Override
+  public void close() {
+    backends.forEach(ExecutionBackend::close);
   }
 
   /**
@@ -169,7 +207,7 @@ public final class CapabilityMcpServer {
         .jsonSchemaValidator(McpJson.schemaValidator())
         .instructions("Run commands, read and search files, run capabilities and read the evidence of repositories inside the "
             + "operator's allowed roots, under the operator's policy. Nothing here can widen that policy.")
-        .tools(new Tools(config, commandTimeoutCap, mapper).all())
+        .tools(new Tools(config, backends, commandTimeoutCap, mapper).all())
         .build();
   }
 }

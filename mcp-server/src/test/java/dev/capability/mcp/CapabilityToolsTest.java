@@ -49,11 +49,10 @@ class CapabilityToolsTest {
     Ownership.readableByEveryone(layout.root);
   }
 
-  private HttpEndpoint serve(Set<String> preApproved) {
+  private CapabilityMcpServer server(Set<String> preApproved) {
     McpServerConfig config = layout.config();
     return CapabilityMcpServer.create(new McpServerConfig(config.allowedRoots(), config.policyFile(), null, preApproved,
-            config.hostEnvironment(), config.evidence()))
-        .startHttp(HttpSettings.loopback(0));
+        config.hostEnvironment(), config.evidence()));
   }
 
   private Map<String, Object> arguments() {
@@ -64,7 +63,7 @@ class CapabilityToolsTest {
   @SuppressWarnings("unchecked")
   void aPlanNeedingAnApprovalIsRefusedUnlessTheOperatorPreApprovedItsFingerprint() {
     String fingerprint;
-    try (HttpEndpoint endpoint = serve(Set.of())) {
+    try (CapabilityMcpServer server = server(Set.of()); HttpEndpoint endpoint = server.startHttp(HttpSettings.loopback(0))) {
       McpSyncClient client = McpTestServer.client(endpoint.uri());
       assertThat((List<String>) McpTestServer.call(client, "inspect_capability", Map.of("package", pkg.toString())).get("effects"))
           .contains("code.dynamic(reflection)");
@@ -85,7 +84,7 @@ class CapabilityToolsTest {
     if (!bwrap.available()) {
       RequiredBackends.skipOrFail("bwrap is not available for the capability's child JVM: " + bwrap.reason());
     }
-    try (HttpEndpoint endpoint = serve(Set.of(fingerprint))) {
+    try (CapabilityMcpServer server = server(Set.of(fingerprint)); HttpEndpoint endpoint = server.startHttp(HttpSettings.loopback(0))) {
       McpSyncClient client = McpTestServer.client(endpoint.uri());
       Map<String, Object> receipt = McpTestServer.call(client, "run_capability", arguments());
       assertThat(receipt).as(receipt.toString()).containsEntry("status", "SUCCEEDED");

@@ -36,13 +36,15 @@ class HttpTransportTest {
 
   @TempDir Path base;
   private McpTestServer layout;
+  private CapabilityMcpServer server;
   private HttpEndpoint endpoint;
   private McpSyncClient client;
 
   @BeforeEach
   void start() throws IOException {
     layout = new McpTestServer(base);
-    endpoint = CapabilityMcpServer.create(layout.config()).startHttp(
+    server = CapabilityMcpServer.create(layout.config());
+    endpoint = server.startHttp(
         new HttpSettings("127.0.0.1", 0, List.of(), List.of(), Optional.empty(), 64 << 10, 4, Duration.ofMinutes(2)));
     client = McpTestServer.client(endpoint.uri());
   }
@@ -51,6 +53,7 @@ class HttpTransportTest {
   void stop() {
     client.closeGracefully();
     endpoint.close();
+    server.close();
   }
 
   private Map<String, Object> call(String tool, Map<String, Object> arguments) {
@@ -214,7 +217,7 @@ class HttpTransportTest {
   void aNonLoopbackBindNeedsTheBearerToken() throws IOException {
     InetAddress address = nonLoopbackAddress();
     String token = "t".repeat(20) + "0123456789abcdefghij";
-    try (HttpEndpoint remote = CapabilityMcpServer.create(layout.config()).startHttp(
+    try (HttpEndpoint remote = server.startHttp(
         new HttpSettings(address.getHostAddress(), 0, List.of(), List.of(), Optional.of(token), 64 << 10, 4, Duration.ofMinutes(1)))) {
       String host = address.getHostAddress() + ":" + remote.uri().getPort();
       RawHttp.Response missing = RawHttp.post(address, remote.uri().getPort(), Map.of("Host", host), INITIALIZE);

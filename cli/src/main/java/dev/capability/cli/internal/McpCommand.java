@@ -85,15 +85,19 @@ final class McpCommand implements Callable<Integer> {
   public Integer call() throws InterruptedException {
     McpServerConfig config = new McpServerConfig(roots(), PolicyLocation.resolve(Optional.ofNullable(policy), console.environment()).file(),
         effectPolicy, new HashSet<>(preApproved), console.environment(), new LedgerEvidence());
-    CapabilityMcpServer server = CapabilityMcpServer.create(config);
-    if (!http) {
-      server.serveStdio(console.protocolIn(), console.protocolOut());
-      return ExitCodes.OK;
-    }
-    HttpSettings settings = new HttpSettings(bind, port, allowedHosts, allowedOrigins, token(), maxRequestBytes, maxConcurrent, requestTimeout);
-    try (HttpEndpoint endpoint = server.startHttp(settings)) {
-      console.progress(false).accept("serving MCP at " + endpoint.uri() + " for " + config.allowedRoots());
-      endpoint.join();
+    // The HTTP settings are checked before the server probes its backends, so a bad one fails at once.
+    HttpSettings settings = http
+        ? new HttpSettings(bind, port, allowedHosts, allowedOrigins, token(), maxRequestBytes, maxConcurrent, requestTimeout)
+        : null;
+    try (CapabilityMcpServer server = CapabilityMcpServer.create(config)) {
+      if (settings == null) {
+        server.serveStdio(console.protocolIn(), console.protocolOut());
+        return ExitCodes.OK;
+      }
+      try (HttpEndpoint endpoint = server.startHttp(settings)) {
+        console.progress(false).accept("serving MCP at " + endpoint.uri() + " for " + config.allowedRoots());
+        endpoint.join();
+      }
     }
     return ExitCodes.OK;
   }

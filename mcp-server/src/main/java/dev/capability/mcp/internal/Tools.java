@@ -24,6 +24,7 @@ import dev.capability.kernel.api.Decision;
 import dev.capability.kernel.api.ExecutionRequest;
 import dev.capability.kernel.api.ExecutionResult;
 import dev.capability.kernel.api.ShellSyntaxException;
+import dev.capability.kernel.api.backend.ExecutionBackend;
 import dev.capability.kernel.core.CheckResult;
 import dev.capability.kernel.core.CommandKernel;
 import dev.capability.kernel.core.CommandStrings;
@@ -66,16 +67,19 @@ public final class Tools {
       + "\"command\": {\"type\": \"string\", \"description\": \"The command as one string, split without a shell (give argv or command).\"}";
 
   private final McpServerConfig config;
+  private final List<ExecutionBackend> backends;
   private final Workspace workspace;
   private final @Nullable Duration commandTimeoutCap;
   private final McpJsonMapper mapper;
 
   /**
+   * @param backends the backends every call's kernel shares; the server owns and closes them
    * @param commandTimeoutCap the longest a command or capability run may take in one tool call
    *     (the HTTP per-request bound), or null for the policy's own bound
    */
-  public Tools(McpServerConfig config, @Nullable Duration commandTimeoutCap, McpJsonMapper mapper) {
+  public Tools(McpServerConfig config, List<ExecutionBackend> backends, @Nullable Duration commandTimeoutCap, McpJsonMapper mapper) {
     this.config = config;
+    this.backends = backends;
     this.workspace = new Workspace(config.allowedRoots());
     this.commandTimeoutCap = commandTimeoutCap;
     this.mapper = mapper;
@@ -195,20 +199,26 @@ public final class Tools {
     return request.repository(repository);
   }
 
+  /**
+   * A kernel for one call: the policy is read again each time (an operator's edit applies to the
+   * next call), over the server's shared backends. It is not closed, since closing a kernel closes
+   * its backends; it holds nothing else.
+   */
   private CommandKernel kernel(Path repository, EvidenceAccess.Store store) {
-    return CommandKernel.builder(ExecutionPolicies.load(config.policyFile(), repository))
+    CommandKernel.Builder kernel = CommandKernel.builder(ExecutionPolicies.load(config.policyFile(), repository))
+        .discoverBackends(false)
         .hostEnvironment(config.hostEnvironment())
         .evidenceStore(store)
-        .decisionStore(store)
-        .build();
+        .decisionStore(store);
+    backends.forEach(kernel::backend);
+    return kernel.build();
   }
 
   private Map<String, @Nullable Object> check(Arguments arguments) {
     Path repository = workspace.repository(arguments.string("repository"));
     ExecutionRequest request = request(arguments, repository).build();
-    try (EvidenceAccess.Store store = config.evidence().open(repository);
-        CommandKernel kernel = kernel(repository, store)) {
-      CheckResult result = kernel.check(request);
+    try (EvidenceAccess.Store store = config.evidence().open(repository)) {
+      CheckResult result = kernel(repository, store).check(request);
       Map<String, @Nullable Object> out = decision(result.decision());
       out.put("argv", result.argv());
       out.put("executable", result.executablePath().map(path -> map("path", path, "sha256", result.executableSha256().orElse(null))).orElse(null));
@@ -244,9 +254,8 @@ public final class Tools {
       request.maxOutputBytes(maxOutput);
     }
     ExecutionResult result;
-    try (EvidenceAccess.Store store = config.evidence().open(repository);
-        CommandKernel kernel = kernel(repository, store)) {
-      result = kernel.execute(request.build());
+    try (EvidenceAccess.Store store = config.evidence().open(repository)) {
+      result = kernel(repository, store).execute(request.build());
     }
     Map<String, @Nullable Object> out = new LinkedHashMap<>();
     out.put("status", result.status().name());

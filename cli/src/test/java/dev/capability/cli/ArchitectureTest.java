@@ -60,6 +60,7 @@ class ArchitectureTest {
       "dev.capability.acquire.sigstore",
       "dev.capability.discovery",
       "dev.capability.openapi",
+      "dev.capability.mcp",
       "dev.capability.cli");
 
   private static JavaClasses classes;
@@ -127,9 +128,23 @@ class ArchitectureTest {
   void onlyTheCliAndBenchmarksReachTheLedger() {
     noClasses().that().resideInAnyPackage(
             "dev.capability.kernel..", "dev.capability.backend..", "dev.capability.capability..", "dev.capability.acquire..",
-            "dev.capability.discovery..", "dev.capability.openapi..", "dev.capability.workflow..")
+            "dev.capability.discovery..", "dev.capability.openapi..", "dev.capability.workflow..", "dev.capability.mcp..")
         .should().dependOnClassesThat().resideInAPackage("dev.capability.ledger..")
         .because("the ledger implements store SPIs of kernel-api; hosts wire it in")
+        .check(classes);
+  }
+
+  @Test
+  void theMcpServerKnowsOnlyPublicApisAndNeitherTheLedgerNorTheCli() {
+    noClasses().that().resideInAPackage("dev.capability.mcp..")
+        .should().dependOnClassesThat().resideInAnyPackage(
+            "dev.capability.ledger..", "dev.capability.cli..", "dev.capability.backend..", "dev.capability.acquire..",
+            "dev.capability.discovery..", "dev.capability.openapi..")
+        .because("the CLI chooses the evidence store and hands it in (EvidenceAccess); the server serves the kernel and runtime APIs")
+        .check(classes);
+    noClasses().that().resideOutsideOfPackages("dev.capability.mcp..", "dev.capability.cli..", "dev.capability.bench..")
+        .should().dependOnClassesThat().resideInAPackage("dev.capability.mcp..")
+        .because("the MCP server is a host of the SDK, not part of it")
         .check(classes);
   }
 

@@ -60,6 +60,16 @@ public final class Console {
     return raw ? rawErr : err;
   }
 
+  /** Standard input as it is, for a protocol that owns it ({@code capability mcp}). */
+  InputStream protocolIn() {
+    return in;
+  }
+
+  /** Standard output byte for byte, for a protocol that owns it: nothing else may write to it then. */
+  PrintStream protocolOut() {
+    return rawOut;
+  }
+
   public Map<String, String> environment() {
     return environment;
   }

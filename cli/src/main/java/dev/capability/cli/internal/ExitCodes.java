@@ -12,7 +12,9 @@ import dev.capability.kernel.api.ShellSyntaxException;
 import dev.capability.kernel.api.authority.AuthorityCodes;
 import dev.capability.kernel.api.policy.PolicyCodes;
 import dev.capability.ledger.LedgerCodes;
+import dev.capability.mcp.McpCodes;
 import dev.capability.openapi.OpenApiCodes;
+import dev.capability.workflow.AssumptionCodes;
 import dev.capability.workflow.WorkflowCodes;
 import java.lang.reflect.Field;
 import java.lang.reflect.Modifier;
@@ -63,17 +65,18 @@ public final class ExitCodes {
   public static final int NOT_FOUND = 127;
 
   /** Every module's code constants, and the exit code a command other than {@code exec} gives for them. */
-  static final Map<Class<?>, Integer> CODE_FAMILIES = Map.of(
-      CliCodes.class, CONFIGURATION,
-      PolicyCodes.class, CONFIGURATION,
-      AuthorityCodes.class, CONFIGURATION,
-      LedgerCodes.class, CONFIGURATION,
-      DiscoveryCodes.class, CONFIGURATION,
-      dev.capability.workflow.AssumptionCodes.class, CAPABILITY_REFUSED,
-      CapabilityCodes.class, CAPABILITY_REFUSED,
-      AcquisitionCodes.class, CAPABILITY_REFUSED,
-      OpenApiCodes.class, CAPABILITY_REFUSED,
-      WorkflowCodes.class, CAPABILITY_REFUSED);
+  static final Map<Class<?>, Integer> CODE_FAMILIES = Map.ofEntries(
+      Map.entry(CliCodes.class, CONFIGURATION),
+      Map.entry(PolicyCodes.class, CONFIGURATION),
+      Map.entry(AuthorityCodes.class, CONFIGURATION),
+      Map.entry(LedgerCodes.class, CONFIGURATION),
+      Map.entry(DiscoveryCodes.class, CONFIGURATION),
+      Map.entry(AssumptionCodes.class, CAPABILITY_REFUSED),
+      Map.entry(McpCodes.class, CONFIGURATION),
+      Map.entry(CapabilityCodes.class, CAPABILITY_REFUSED),
+      Map.entry(AcquisitionCodes.class, CAPABILITY_REFUSED),
+      Map.entry(OpenApiCodes.class, CAPABILITY_REFUSED),
+      Map.entry(WorkflowCodes.class, CAPABILITY_REFUSED));
 
   /** The codes whose exit code is not their family's. */
   private static final Map<String, Integer> EXCEPTIONS = Map.of(

@@ -196,7 +196,8 @@ final class LedgerCommand implements Callable<Integer> {
       return s == null ? "-" : s;
     }
 
-    private static Map<String, Object> toMap(EntrySummary e) {
+    /** One listed record as JSON (also what the MCP tool ledger_list returns). */
+    static Map<String, Object> toMap(EntrySummary e) {
       Map<String, Object> m = new LinkedHashMap<>();
       m.put("seq", e.sequence());
       m.put("kind", e.kind().id());
@@ -244,15 +245,7 @@ final class LedgerCommand implements Callable<Integer> {
         LedgerEntry e = location.reader().show(sequence)
             .orElseThrow(() -> new LedgerException(LedgerCodes.LEDGER_NO_SUCH_RECORD, "the ledger holds no record " + sequence));
         if (json) {
-          Map<String, Object> m = new LinkedHashMap<>();
-          m.put("seq", e.sequence());
-          m.put("kind", e.kind().id());
-          m.put("recordedAt", e.recordedAt());
-          m.put("prevHash", e.prevHash());
-          m.put("hash", e.hash());
-          m.put("hashMatches", e.hashMatches());
-          m.put("body", e.body());
-          console.json(m);
+          console.json(toMap(e));
         } else {
           console.out().println("record " + e.sequence() + " (" + e.kind().id() + ") recorded " + e.recordedAt());
           console.out().println("hash      " + e.hash() + (e.hashMatches() ? "" : "  DOES NOT MATCH THE RECORD"));
@@ -263,6 +256,19 @@ final class LedgerCommand implements Callable<Integer> {
       } catch (JsonProcessingException e) {
         throw new IllegalStateException("cannot print a record as JSON", e);
       }
+    }
+
+    /** One record with its hashes as JSON (also what the MCP tool ledger_show returns). */
+    static Map<String, Object> toMap(LedgerEntry e) {
+      Map<String, Object> m = new LinkedHashMap<>();
+      m.put("seq", e.sequence());
+      m.put("kind", e.kind().id());
+      m.put("recordedAt", e.recordedAt());
+      m.put("prevHash", e.prevHash());
+      m.put("hash", e.hash());
+      m.put("hashMatches", e.hashMatches());
+      m.put("body", e.body());
+      return m;
     }
   }
 
@@ -287,18 +293,7 @@ final class LedgerCommand implements Callable<Integer> {
     public Integer call() {
       LedgerVerification v = location.reader().verify(storage);
       if (json) {
-        Map<String, Object> m = new LinkedHashMap<>();
-        m.put("status", v.status().name());
-        m.put("sequence", v.sequence());
-        m.put("message", v.message());
-        m.put("integrity", finding(v.integrity()));
-        m.put("completeness", finding(v.completeness()));
-        m.put("records", v.records());
-        m.put("headSequence", v.headSequence());
-        m.put("headHash", v.headHash());
-        m.put("checkpointSequence", v.checkpointSequence());
-        m.put("uncheckpointed", v.uncheckpointed());
-        console.json(m);
+        console.json(toMap(v));
       } else if (v.intact()) {
         console.out().println("INTACT: " + v.records() + " records; " + v.integrity().message() + "; " + v.completeness().message());
       } else {
@@ -308,6 +303,22 @@ final class LedgerCommand implements Callable<Integer> {
         }
       }
       return v.intact() ? ExitCodes.OK : ExitCodes.NOT_INTACT;
+    }
+
+    /** A verification as JSON (also what the MCP tool ledger_verify returns). */
+    static Map<String, Object> toMap(LedgerVerification v) {
+      Map<String, Object> m = new LinkedHashMap<>();
+      m.put("status", v.status().name());
+      m.put("sequence", v.sequence());
+      m.put("message", v.message());
+      m.put("integrity", finding(v.integrity()));
+      m.put("completeness", finding(v.completeness()));
+      m.put("records", v.records());
+      m.put("headSequence", v.headSequence());
+      m.put("headHash", v.headHash());
+      m.put("checkpointSequence", v.checkpointSequence());
+      m.put("uncheckpointed", v.uncheckpointed());
+      return m;
     }
 
     private static Map<String, Object> finding(LedgerVerification.Finding f) {

@@ -2,15 +2,13 @@ package dev.capability.cli.internal;
 
 import dev.capability.kernel.api.ExecutionResult;
 import dev.capability.kernel.api.store.ApprovalRecord;
-import dev.capability.kernel.api.store.CapabilityEvidenceStore;
 import dev.capability.kernel.api.store.DecisionRecord;
-import dev.capability.kernel.api.store.DecisionStore;
-import dev.capability.kernel.api.store.EvidenceStore;
 import dev.capability.kernel.api.store.ExecutionRecord;
 import dev.capability.kernel.api.store.PlanRecord;
 import dev.capability.kernel.api.store.ReceiptRecord;
 import dev.capability.ledger.LedgerOptions;
 import dev.capability.ledger.SqliteLedger;
+import dev.capability.mcp.EvidenceAccess;
 import java.nio.file.Path;
 import java.util.Optional;
 
@@ -21,7 +19,7 @@ import java.util.Optional;
  * window), and a command that records nothing (refused before planning, say) leaves no ledger
  * behind.
  */
-final class RepositoryLedger implements EvidenceStore, DecisionStore, CapabilityEvidenceStore, AutoCloseable {
+final class RepositoryLedger implements EvidenceAccess.Store, AutoCloseable {
   private final Path repository;
   private final LedgerOptions options;
   private SqliteLedger opened;

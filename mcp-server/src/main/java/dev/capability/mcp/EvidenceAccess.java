@@ -1,0 +1,33 @@
+package dev.capability.mcp;
+
+import dev.capability.kernel.api.store.CapabilityEvidenceStore;
+import dev.capability.kernel.api.store.DecisionStore;
+import dev.capability.kernel.api.store.EvidenceStore;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The evidence store the host chose, per repository: where the tools record, and how the ledger
+ * tools read it back. The server knows no store of its own; the CLI hands in its SQLite ledger.
+ * Every method may throw a {@link dev.capability.kernel.api.CapabilityException} whose code the
+ * tool returns.
+ */
+public interface EvidenceAccess {
+  /** The store of {@code repository} (a real path inside the allowed roots); the caller closes it. */
+  Store open(Path repository);
+
+  /** The newest {@code limit} records, newest first, as JSON-ready maps. */
+  List<Map<String, @Nullable Object>> list(Path repository, int limit);
+
+  /** One record by its sequence number, as a JSON-ready map. */
+  Optional<Map<String, @Nullable Object>> show(Path repository, long sequence);
+
+  /** The store's verification, as a JSON-ready map with at least {@code status} ({@code INTACT} when nothing broke). */
+  Map<String, @Nullable Object> verify(Path repository);
+
+  /** A repository's store in each of the shapes the kernel and the runtime record into. */
+  interface Store extends EvidenceStore, DecisionStore, CapabilityEvidenceStore {}
+}

@@ -274,7 +274,8 @@ class ArchitectureTest {
       "dev.capability.backend.bwrap",
       "dev.capability.backend.docker",
       "dev.capability.backend.tck",
-      "dev.capability.ledger");
+      "dev.capability.ledger",
+      "dev.capability.workflow");
 
   @Test
   void everyPublishedModuleHasADescriptorThatExportsNoInternalPackage() throws IOException {

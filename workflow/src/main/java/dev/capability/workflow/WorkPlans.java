@@ -10,6 +10,7 @@ import java.time.Clock;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A repository's work plan: the project contract, the plan's revisions and its phases, worked
@@ -176,7 +177,7 @@ public final class WorkPlans {
     private final WorkPlanStore store;
     private final Path repository;
     private Clock clock = Clock.systemUTC();
-    private String backendId;
+    private @Nullable String backendId;
 
     private Builder(CommandKernel kernel, WorkPlanStore store, Path repository) {
       this.kernel = Objects.requireNonNull(kernel, "kernel");

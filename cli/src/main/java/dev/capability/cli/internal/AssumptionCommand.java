@@ -2,6 +2,7 @@ package dev.capability.cli.internal;
 
 import dev.capability.kernel.api.Attestation;
 import dev.capability.kernel.api.CapabilityException;
+import dev.capability.kernel.api.store.PlaybookEntry;
 import dev.capability.kernel.core.CommandKernel;
 import dev.capability.kernel.core.ExecutionPolicies;
 import dev.capability.ledger.LedgerOptions;
@@ -265,17 +266,49 @@ final class AssumptionCommand implements Callable<Integer> {
     @Option(names = "--root-cause", paramLabel = "TEXT", required = true, description = "Why it was wrong (not blank).")
     String rootCause;
 
+    @Option(names = "--category", paramLabel = "TOKEN",
+        description = "For the playbook, when the operator enabled it: the root cause's category, a short lowercase word such as misread-api (never the free text). With --assumption-kind.")
+    String category;
+
+    @Option(names = "--assumption-kind", paramLabel = "TOKEN",
+        description = "For the playbook: the kind of the wrong assumption, a short lowercase word such as api-behaviour. With --category.")
+    String assumptionKind;
+
     Invalidate(Console console) {
       this.console = console;
     }
 
     @Override
     public Integer call() {
+      if ((category == null) != (assumptionKind == null)) {
+        throw new CapabilityException(CliCodes.USAGE, "--category and --assumption-kind go together: give both or neither");
+      }
+      // The tokens are checked before anything is recorded, whether or not the playbook is enabled.
+      for (String token : category == null ? List.<String>of() : List.of(category, assumptionKind)) {
+        if (!PlaybookEntry.isToken(token)) {
+          throw new CapabilityException(PlaybookEntry.INVALID, "--category and --assumption-kind take a short lowercase word (letters, digits,"
+              + " single '-', at most " + PlaybookEntry.MAX_TOKEN_LENGTH + " characters), never free text or a path");
+        }
+      }
       Invalidation invalidation = options.with(console, a -> a.invalidate(id, rootCause));
+      boolean recorded = false;
+      if (category != null) {
+        try {
+          recorded = PlaybookCommand.recordIfEnabled(console, category, assumptionKind, invalidation.radius().files());
+        } catch (CapabilityException e) {
+          // The invalidation is recorded; the playbook is advice for later plans, so its failure is reported, not fatal.
+          console.err().println("capability: not recorded in the playbook: " + e.code() + ": " + e.getMessage());
+        }
+      }
       if (options.json) {
-        console.json(json(invalidation));
+        Map<String, Object> view = json(invalidation);
+        view.put("playbookRecorded", recorded);
+        console.json(view);
       } else {
         printRadius(console, invalidation);
+        if (recorded) {
+          console.out().println("recorded in the playbook as " + category + " / " + assumptionKind);
+        }
       }
       return ExitCodes.OK;
     }

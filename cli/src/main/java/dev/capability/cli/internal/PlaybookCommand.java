@@ -17,6 +17,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -53,6 +54,48 @@ final class PlaybookCommand implements Callable<Integer> {
     }
     return Path.of(home);
   }
+  /** The playbook's hints for {@code plan} when the operator enabled it; none otherwise, or without a home directory. */
+  static List<PlaybookHint> hintsIfEnabled(Console console, WorkPlan plan) {
+    String home = console.environment().get("HOME");
+    if (home == null || home.isEmpty()) {
+      return List.of(); // no home, so no playbook was ever enabled for this user
+    }
+    Optional<SqlitePlaybook> store = SqlitePlaybook.openIfEnabled(home(console));
+    try {
+      return store.map(s -> Playbook.using(s).hints(plan)).orElse(List.of());
+    } finally {
+      store.ifPresent(SqlitePlaybook::close);
+    }
+  }
+
+  /**
+   * Records the shape of a correction of {@code files} in the playbook when the operator enabled it.
+   *
+   * @return whether it was recorded (false: disabled, or no home directory)
+   */
+  static boolean recordIfEnabled(Console console, String category, String assumptionKind, Collection<String> files) {
+    String home = console.environment().get("HOME");
+    if (home == null || home.isEmpty()) {
+      return false;
+    }
+    Optional<SqlitePlaybook> store = SqlitePlaybook.openIfEnabled(home(console));
+    try {
+      return store.flatMap(s -> Playbook.using(s).recordCorrection(category, assumptionKind, files)).isPresent();
+    } finally {
+      store.ifPresent(SqlitePlaybook::close);
+    }
+  }
+
+  /** The JSON view of one hint. */
+  static Map<String, Object> hintView(PlaybookHint hint) {
+    Map<String, Object> item = new LinkedHashMap<>();
+    item.put("phase", hint.phaseId());
+    item.put("pointer", hint.pointer());
+    item.putAll(HintsCommand.view(hint.pattern()));
+    item.put("message", hint.message());
+    return item;
+  }
+
 
   /** {@code capability playbook enable}. */
   @Command(name = "enable", description = "Create ~/.capability/playbook.db (mode 600, in a directory of mode 700) and print its path.")
@@ -139,12 +182,7 @@ final class PlaybookCommand implements Callable<Integer> {
         List<String> lines = new ArrayList<>();
         if (store.isPresent() && workPlan.isPresent()) {
           for (PlaybookHint hint : Playbook.using(store.get()).hints(workPlan.get())) {
-            Map<String, Object> item = new LinkedHashMap<>();
-            item.put("phase", hint.phaseId());
-            item.put("pointer", hint.pointer());
-            item.putAll(view(hint.pattern()));
-            item.put("message", hint.message());
-            items.add(item);
+            items.add(hintView(hint));
             lines.add(hint.message());
           }
         } else if (store.isPresent()) {

@@ -1,12 +1,16 @@
 package dev.capability.cli.internal;
 
+import dev.capability.kernel.api.CapabilityException;
 import dev.capability.kernel.api.json.CanonicalJson;
 import dev.capability.workflow.PlanWarning;
+import dev.capability.workflow.PlaybookHint;
 import dev.capability.workflow.WorkPlanRevision;
 import dev.capability.workflow.WorkPlans;
 import dev.capability.workflow.WorkflowCodes;
 import dev.capability.workflow.WorkflowException;
 import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -30,13 +34,23 @@ final class WorkPlanCommand implements Callable<Integer> {
   }
 
   private static void report(Console console, WorkPlanOptions options, WorkPlanRevision revision, String verb) {
+    List<PlaybookHint> hints = List.of();
+    try {
+      hints = PlaybookCommand.hintsIfEnabled(console, revision.plan());
+    } catch (CapabilityException e) {
+      // The hints are advice about a revision already recorded: an unusable playbook is reported, the save stands.
+      console.err().println("capability: no playbook hints: " + e.code() + ": " + e.getMessage());
+    }
     if (options.json) {
-      console.json(WorkPlanText.revision(revision, false));
+      Map<String, Object> view = new LinkedHashMap<>(WorkPlanText.revision(revision, false));
+      view.put("playbookHints", hints.stream().map(PlaybookCommand::hintView).toList());
+      console.json(view);
       return;
     }
     console.out().println(verb + " work plan " + revision.plan().id() + " revision " + revision.revision() + " ("
         + revision.plan().phases().size() + " phases, " + revision.warnings().size() + " warnings)");
     printWarnings(console, revision);
+    hints.forEach(hint -> console.out().println("playbook: " + hint.message()));
   }
 
   private static void printWarnings(Console console, WorkPlanRevision revision) {

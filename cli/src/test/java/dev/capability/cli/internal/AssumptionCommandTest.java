@@ -106,4 +106,78 @@ class AssumptionCommandTest {
     assertThat(shown.get("confidence").asDouble()).isEqualTo(0.6);
     assertThat(CliRunner.run(ENVIRONMENT, "", "ledger", "verify", "--repo", repo.toString()).exitCode()).isZero();
   }
+
+  /** A repository with a contract and a one-phase plan over {@code src/main/**}, saved through the Java API. */
+  private Path repositoryWithAPlan(String name, Path policy) throws Exception {
+    Path repo = Files.createDirectories(tmp.resolve(name));
+    Process git = new ProcessBuilder("git", "init", "-q", repo.toString()).inheritIO().start();
+    assertThat(git.waitFor()).isZero();
+    write(repo, "src/main/java/Calc.java", "class Calc { static int add(int a, int b) { return a + b; } }\n");
+    try (CommandKernel kernel = CommandKernel.builder(ExecutionPolicies.load(policy, repo)).hostEnvironment(ENVIRONMENT).build();
+        SqliteLedger ledger = SqliteLedger.forRepository(repo)) {
+      WorkPlans plans = WorkPlans.builder(kernel, ledger, repo).build();
+      plans.setContract("{\"version\": 1, \"writeScopes\": [\"src/**\"]}");
+      plans.save(PLAN);
+    }
+    return repo;
+  }
+
+  private static final String PLAN = "{\"version\": 1, \"id\": \"calc\", \"phases\": [{\"id\": \"impl\", \"goal\": \"g\","
+      + " \"writeScopes\": [\"src/main/**\"], \"acceptance\": [\"grep -q add src/main/java/Calc.java\"]}]}";
+
+  @Test
+  void anInvalidationWithCategoriesFeedsTheEnabledPlaybookAndALaterSaveGetsItsHint() throws Exception {
+    BWRAP.backend();
+    Path home = Files.createDirectories(tmp.resolve("home"));
+    Map<String, String> environment = Map.of("PATH", "/usr/bin:/bin", "HOME", home.toString());
+    Path policy = write(tmp, "etc/policy.json", """
+        {"version": 1, "network": "none", "projectWrites": "scoped", "writeScopes": ["src/**"],
+         "executables": {"grep": {"name": "grep", "exact": [["-q", "add", "src/main/java/Calc.java"]]}}}
+        """);
+    Files.setPosixFilePermissions(policy, PosixFilePermissions.fromString("rw-r--r--"));
+    assertThat(CliRunner.run(environment, "", "playbook", "enable").exitCode()).isZero();
+    Path first = repositoryWithAPlan("first", policy);
+    Path ints = write(tmp, "ints.json", "{\"version\": 1, \"id\": \"ints\", \"statement\": \"sums fit in an int\", \"confidence\": 0.6,"
+        + " \"links\": {\"files\": [\"src/main/java/Calc.java\"]}}");
+    List<String> repoArgs = List.of("--repo", first.toString(), "--policy", policy.toString(), "--json");
+    assertThat(CliRunner.run(environment, "", concat(List.of("assumption", "record", ints.toString()), repoArgs)).exitCode()).isZero();
+
+    CliRunner.Outcome freeText = CliRunner.run(environment, "", concat(List.of("assumption", "invalidate", "ints", "--root-cause", "overflow",
+        "--category", "src/main/java/Calc.java", "--assumption-kind", "api-behaviour"), repoArgs));
+    assertThat(JSON.readTree(freeText.out()).at("/error/code").asText()).as(freeText.out()).isEqualTo("PLAYBOOK_ENTRY_INVALID");
+    assertThat(JSON.readTree(CliRunner.run(environment, "", concat(List.of("assumption", "show", "ints"), repoArgs)).out()).get("status").asText())
+        .as("a refused category records nothing").isEqualTo("OPEN");
+    CliRunner.Outcome alone = CliRunner.run(environment, "", concat(List.of("assumption", "invalidate", "ints", "--root-cause", "overflow",
+        "--category", "misread-api"), repoArgs));
+    assertThat(alone.exitCode()).isEqualTo(ExitCodes.USAGE);
+
+    CliRunner.Outcome invalidated = CliRunner.run(environment, "", concat(List.of("assumption", "invalidate", "ints", "--root-cause",
+        "sums overflow in Calc", "--category", "misread-api", "--assumption-kind", "api-behaviour"), repoArgs));
+    assertThat(invalidated.exitCode()).as(invalidated.err() + invalidated.out()).isZero();
+    assertThat(JSON.readTree(invalidated.out()).get("playbookRecorded").asBoolean()).isTrue();
+    byte[] database = Files.readAllBytes(home.resolve(".capability/playbook.db"));
+    assertThat(new String(database, java.nio.charset.StandardCharsets.ISO_8859_1)).contains("misread-api")
+        .doesNotContain("Calc").doesNotContain("sums overflow");
+
+    Path second = Files.createDirectories(tmp.resolve("second"));
+    assertThat(new ProcessBuilder("git", "init", "-q", second.toString()).start().waitFor()).isZero();
+    write(second, "src/main/java/Other.java", "class Other {}\n");
+    Path contract = write(tmp, "contract.json", "{\"version\": 1, \"writeScopes\": [\"src/**\"]}");
+    Path plan = write(tmp, "plan.json", PLAN);
+    List<String> secondArgs = List.of("--repo", second.toString(), "--policy", policy.toString(), "--json");
+    CliRunner.Outcome contractSet = CliRunner.run(environment, "", concat(List.of("contract", "set", contract.toString()), secondArgs));
+    assertThat(contractSet.exitCode()).as(contractSet.err() + contractSet.out()).isZero();
+    CliRunner.Outcome saved = CliRunner.run(environment, "", concat(List.of("work-plan", "save", plan.toString()), secondArgs));
+    assertThat(saved.exitCode()).as(saved.err() + saved.out()).isZero();
+    JsonNode hints = JSON.readTree(saved.out()).get("playbookHints");
+    assertThat(hints).hasSize(1);
+    assertThat(hints.get(0).get("phase").asText()).isEqualTo("impl");
+    assertThat(hints.get(0).get("message").asText()).contains("misread-api").contains("api-behaviour");
+  }
+
+  private static String[] concat(List<String> first, List<String> second) {
+    List<String> all = new ArrayList<>(first);
+    all.addAll(second);
+    return all.toArray(String[]::new);
+  }
 }

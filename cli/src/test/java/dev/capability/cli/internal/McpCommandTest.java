@@ -131,4 +131,20 @@ class McpCommandTest {
     assertThat(outcome.exitCode()).isEqualTo(ExitCodes.CONFIGURATION);
     assertThat(outcome.err()).contains(McpCodes.CONFIG_INVALID);
   }
+
+  @Test
+  void anAcceptanceCommandThatIsNotAnExactOperatorCommandRefusesToStart() throws IOException {
+    Path repository = repository();
+    String policy = base.resolve("policy.json").toString();
+    String root = base.resolve("root").toString();
+    CliRunner.Outcome shell = CliRunner.run(Map.of(), "", "mcp", "--http", "--port", "0", "--policy", policy, "--allowed-root", root,
+        "--acceptance-command", "cat a.txt; touch pwned");
+    assertThat(shell.exitCode()).isEqualTo(ExitCodes.CONFIGURATION);
+    assertThat(shell.err()).contains(McpCodes.CONFIG_INVALID).contains("SHELL_SYNTAX");
+    CliRunner.Outcome typed = CliRunner.run(Map.of(), "", "mcp", "--http", "--port", "0", "--policy", policy, "--allowed-root", root,
+        "--acceptance-command", "cat a.txt");
+    assertThat(typed.exitCode()).isEqualTo(ExitCodes.CONFIGURATION);
+    assertThat(typed.err()).contains(McpCodes.CONFIG_INVALID).contains("exact argument lists");
+    assertThat(repository.resolve("pwned")).doesNotExist();
+  }
 }

@@ -63,7 +63,7 @@ class McpCommandTest {
         .env(Map.of("PATH", System.getenv("PATH")))
         .build();
     McpSyncClient client = McpClient.sync(new StdioClientTransport(cli, McpJson.mapper()))
-        .jsonSchemaValidator(McpJson.schemaValidator()).requestTimeout(Duration.ofMinutes(2)).build();
+        .jsonSchemaValidator(McpJson.schemaValidator()).requestTimeout(Duration.ofMinutes(2)).initializationTimeout(Duration.ofMinutes(2)).build();
     try {
       client.initialize();
       assertThat(client.listTools().tools()).extracting(McpSchema.Tool::name)

@@ -149,7 +149,29 @@ class WorkPlanToolsTest {
     assertThat(call("expand_correction_scope", Map.of("assumptionId", "words", "paths", List.of("src/main/Other.txt"),
         "justification", "the word moves"))).containsEntry("paths", List.of("src/main/Other.txt"));
 
+    // The open correction narrows the phase: a file the phase may write but the radius and its expansion do not is refused.
+    Map<String, Object> outsideRadius = call("apply_patch", Map.of("patch", """
+        diff --git a/src/main/Third.txt b/src/main/Third.txt
+        new file mode 100644
+        --- /dev/null
+        +++ b/src/main/Third.txt
+        @@ -0,0 +1 @@
+        +three
+        """));
+    assertThat(outsideRadius).containsEntry("code", McpCodes.PATCH_OUTSIDE_SCOPE);
+    assertThat((String) outsideRadius.get("message")).contains("correction");
+    assertThat(repository.resolve("src/main/Third.txt")).doesNotExist();
+
     assertThat(call("ledger_verify", Map.of())).containsEntry("status", "INTACT");
+  }
+
+  @Test
+  void aPlanWhoseAcceptanceCommandHasAShellOperatorIsRefusedAndRecordsNothing() {
+    Map<String, Object> refused = call("save_plan", Map.of("plan", Map.of("version", 1, "id", "calc", "title", "t", "phases", List.of(
+        Map.of("id", "impl", "goal", "g", "writeScopes", List.of("src/main/**"), "acceptance", List.of("cat src/main/Calc.txt; touch pwned"))))));
+    assertThat(refused).containsEntry("code", "PLAN_COMMAND_SHELL_SYNTAX");
+    assertThat(call("get_plan", Map.of())).containsEntry("plan", null);
+    assertThat(repository.resolve("pwned")).doesNotExist();
   }
 
   @Test

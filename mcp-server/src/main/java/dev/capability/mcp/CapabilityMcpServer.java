@@ -8,6 +8,7 @@ import dev.capability.kernel.api.backend.ExecutionBackend;
 import dev.capability.kernel.api.plugin.Plugins;
 import dev.capability.kernel.core.CommandKernel;
 import dev.capability.kernel.core.ExecutionPolicies;
+import dev.capability.mcp.internal.AcceptanceCommands;
 import dev.capability.mcp.internal.HttpGate;
 import dev.capability.mcp.internal.Tools;
 import io.modelcontextprotocol.json.McpJsonMapper;
@@ -143,6 +144,18 @@ public final class CapabilityMcpServer implements AutoCloseable {
    * @throws CapabilityException {@link McpCodes#CONFIG_INVALID} when the listener cannot start
    */
   public HttpEndpoint startHttp(HttpSettings settings) {
+    return startHttp(settings, List.of());
+  }
+
+  /**
+   * As {@link #startHttp(HttpSettings)}, having first checked the acceptance commands the operator
+   * configured for HTTP: each must be split without a shell and be allowed by the operator policy
+   * by an exact argument list, in every allowed root. A bad one stops the server before it listens.
+   *
+   * @throws CapabilityException {@link McpCodes#CONFIG_INVALID} naming the command, or when the listener cannot start
+   */
+  public HttpEndpoint startHttp(HttpSettings settings, List<String> acceptanceCommands) {
+    AcceptanceCommands.requireExact(config, backends, acceptanceCommands);
     McpJsonMapper mapper = McpJson.mapper();
     HttpServletStreamableServerTransportProvider transport = HttpServletStreamableServerTransportProvider.builder()
         .jsonMapper(mapper)

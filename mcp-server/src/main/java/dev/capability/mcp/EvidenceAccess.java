@@ -1,8 +1,11 @@
 package dev.capability.mcp;
 
+import dev.capability.kernel.api.CapabilityException;
+import dev.capability.kernel.api.store.AssumptionStore;
 import dev.capability.kernel.api.store.CapabilityEvidenceStore;
 import dev.capability.kernel.api.store.DecisionStore;
 import dev.capability.kernel.api.store.EvidenceStore;
+import dev.capability.kernel.api.store.WorkPlanStore;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -28,6 +31,28 @@ public interface EvidenceAccess {
   /** The store's verification, as a JSON-ready map with at least {@code status} ({@code INTACT} when nothing broke). */
   Map<String, @Nullable Object> verify(Path repository);
 
+  /**
+   * The store of {@code repository} with its work plan and assumptions (a real path inside the
+   * allowed roots); the caller closes it. The work-plan tools read and record through it, and
+   * {@code run_command}, {@code check_command} and {@code apply_patch} read the active phase and
+   * correction from it. A host that keeps no work plans keeps this default: the work-plan tools
+   * then fail with {@link McpCodes#WORK_PLANS_UNAVAILABLE}, and commands run under the operator
+   * policy alone.
+   *
+   * @throws CapabilityException {@link McpCodes#WORK_PLANS_UNAVAILABLE} by default
+   */
+  default PlanStore openPlans(Path repository) {
+    throw new CapabilityException(McpCodes.WORK_PLANS_UNAVAILABLE, "this server's host keeps no work plans");
+  }
+
+  /** Whether {@link #openPlans} gives a store; false by default. */
+  default boolean keepsWorkPlans() {
+    return false;
+  }
+
   /** A repository's store in each of the shapes the kernel and the runtime record into. */
   interface Store extends EvidenceStore, DecisionStore, CapabilityEvidenceStore {}
+
+  /** A repository's store that also holds its work plan and its assumptions. */
+  interface PlanStore extends Store, WorkPlanStore, AssumptionStore {}
 }

@@ -46,5 +46,26 @@ public final class McpCodes {
   /** A tool failed in a way that has no more specific code; the message says how. */
   public static final String TOOL_FAILED = "MCP_TOOL_FAILED";
 
+  /** The host gives the server no work-plan store, so the work-plan tools cannot run. */
+  public static final String WORK_PLANS_UNAVAILABLE = "MCP_WORK_PLANS_UNAVAILABLE";
+
+  /** {@code apply_patch} needs an active phase of a saved work plan, and there is none. */
+  public static final String NO_ACTIVE_PHASE = "MCP_NO_ACTIVE_PHASE";
+
+  /** A patch is not a unified diff the server can read, or names a path outside the repository. */
+  public static final String PATCH_INVALID = "MCP_PATCH_INVALID";
+
+  /** A patch creates, modifies or deletes a symbolic link (mode 120000). */
+  public static final String PATCH_SYMLINK = "MCP_PATCH_SYMLINK";
+
+  /** A patch touches a path the active phase (and correction) may not write; the message names it and the layer. */
+  public static final String PATCH_OUTSIDE_SCOPE = "MCP_PATCH_OUTSIDE_SCOPE";
+
+  /** {@code git apply --check} refused the patch; nothing was changed. */
+  public static final String PATCH_CHECK_FAILED = "MCP_PATCH_CHECK_FAILED";
+
+  /** The checked patch did not apply; the message says how. */
+  public static final String PATCH_APPLY_FAILED = "MCP_PATCH_APPLY_FAILED";
+
   private McpCodes() {}
 }

@@ -69,7 +69,8 @@ class HttpTransportTest {
     List<McpSchema.Tool> tools = client.listTools().tools();
     assertThat(tools).extracting(McpSchema.Tool::name).containsExactly("parse_command", "check_command", "run_command", "read_file",
         "list_files", "search_text", "inspect_capability", "plan_capability", "run_capability", "ledger_list", "ledger_show",
-        "ledger_verify");
+        "ledger_verify", "get_contract", "save_plan", "amend_plan", "get_plan", "verify_phase", "complete_phase", "phase_status",
+        "record_assumption", "invalidate_assumption", "expand_correction_scope", "apply_patch");
     assertThat(tools).allSatisfy(tool -> assertThat(tool.inputSchema()).containsEntry("type", "object"));
     McpSchema.Tool run = tools.stream().filter(t -> t.name().equals("run_command")).findFirst().orElseThrow();
     assertThat(run.annotations().readOnlyHint()).isFalse();
@@ -77,6 +78,11 @@ class HttpTransportTest {
     McpSchema.Tool read = tools.stream().filter(t -> t.name().equals("read_file")).findFirst().orElseThrow();
     assertThat(read.annotations().readOnlyHint()).isTrue();
     assertThat(read.annotations().openWorldHint()).isFalse();
+    McpSchema.Tool patch = tools.stream().filter(t -> t.name().equals("apply_patch")).findFirst().orElseThrow();
+    assertThat(patch.annotations().readOnlyHint()).isFalse();
+    assertThat(patch.annotations().destructiveHint()).isTrue();
+    McpSchema.Tool status = tools.stream().filter(t -> t.name().equals("phase_status")).findFirst().orElseThrow();
+    assertThat(status.annotations().readOnlyHint()).isTrue();
   }
 
   @Test

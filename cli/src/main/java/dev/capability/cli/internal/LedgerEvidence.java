@@ -28,6 +28,17 @@ final class LedgerEvidence implements EvidenceAccess {
     return new RepositoryLedger(repository, RECORDING);
   }
 
+  /** The same ledger, which holds the work plan and the assumptions {@code capability work-plan} and {@code assumption} keep. */
+  @Override
+  public PlanStore openPlans(Path repository) {
+    return new RepositoryLedger(repository, RECORDING);
+  }
+
+  @Override
+  public boolean keepsWorkPlans() {
+    return true;
+  }
+
   @Override
   public List<Map<String, @Nullable Object>> list(Path repository, int limit) {
     return LedgerReader.forRepository(repository).list(LedgerQuery.latest(limit)).stream()

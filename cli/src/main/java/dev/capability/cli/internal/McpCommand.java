@@ -77,6 +77,10 @@ final class McpCommand implements Callable<Integer> {
       description = "The longest one request, and a command it runs, may take (default 10m).")
   Duration requestTimeout = Duration.ofMinutes(10);
 
+  @Option(names = "--acceptance-command", paramLabel = "COMMAND",
+      description = "An acceptance command the operator configures for HTTP (repeatable): split without a shell and allowed by an exact argument list of the policy in every allowed root, or the server does not start.")
+  List<String> acceptanceCommands = new ArrayList<>();
+
   McpCommand(Console console) {
     this.console = console;
   }
@@ -85,6 +89,9 @@ final class McpCommand implements Callable<Integer> {
   public Integer call() throws InterruptedException {
     McpServerConfig config = new McpServerConfig(roots(), PolicyLocation.resolve(Optional.ofNullable(policy), console.environment()).file(),
         effectPolicy, new HashSet<>(preApproved), console.environment(), new LedgerEvidence());
+    if (!http && !acceptanceCommands.isEmpty()) {
+      throw new CapabilityException(CliCodes.USAGE, "--acceptance-command configures the HTTP server; it needs --http");
+    }
     // The HTTP settings are checked before the server probes its backends, so a bad one fails at once.
     HttpSettings settings = http
         ? new HttpSettings(bind, port, allowedHosts, allowedOrigins, token(), maxRequestBytes, maxConcurrent, requestTimeout)
@@ -94,7 +101,7 @@ final class McpCommand implements Callable<Integer> {
         server.serveStdio(console.protocolIn(), console.protocolOut());
         return ExitCodes.OK;
       }
-      try (HttpEndpoint endpoint = server.startHttp(settings)) {
+      try (HttpEndpoint endpoint = server.startHttp(settings, acceptanceCommands)) {
         console.progress(false).accept("serving MCP at " + endpoint.uri() + " for " + config.allowedRoots());
         endpoint.join();
       }

@@ -2,14 +2,22 @@ package dev.capability.cli.internal;
 
 import dev.capability.kernel.api.ExecutionResult;
 import dev.capability.kernel.api.store.ApprovalRecord;
+import dev.capability.kernel.api.store.AssumptionRecord;
+import dev.capability.kernel.api.store.ContractRecord;
+import dev.capability.kernel.api.store.CorrectionRecord;
 import dev.capability.kernel.api.store.DecisionRecord;
 import dev.capability.kernel.api.store.ExecutionRecord;
+import dev.capability.kernel.api.store.PhaseRecord;
 import dev.capability.kernel.api.store.PlanRecord;
 import dev.capability.kernel.api.store.ReceiptRecord;
+import dev.capability.kernel.api.store.Stored;
+import dev.capability.kernel.api.store.WorkPlanRecord;
 import dev.capability.ledger.LedgerOptions;
 import dev.capability.ledger.SqliteLedger;
 import dev.capability.mcp.EvidenceAccess;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Optional;
 
 /**
@@ -19,7 +27,7 @@ import java.util.Optional;
  * window), and a command that records nothing (refused before planning, say) leaves no ledger
  * behind.
  */
-final class RepositoryLedger implements EvidenceAccess.Store, AutoCloseable {
+final class RepositoryLedger implements EvidenceAccess.PlanStore, AutoCloseable {
   private final Path repository;
   private final LedgerOptions options;
   private SqliteLedger opened;
@@ -69,6 +77,64 @@ final class RepositoryLedger implements EvidenceAccess.Store, AutoCloseable {
   @Override
   public long recordReceipt(ReceiptRecord receipt) {
     return ledger().recordReceipt(receipt);
+  }
+
+  @Override
+  public long recordContract(ContractRecord contract) {
+    return ledger().recordContract(contract);
+  }
+
+  @Override
+  public long recordWorkPlan(WorkPlanRecord revision) {
+    return ledger().recordWorkPlan(revision);
+  }
+
+  @Override
+  public long recordPhase(PhaseRecord phase) {
+    return ledger().recordPhase(phase);
+  }
+
+  @Override
+  public long recordAssumption(AssumptionRecord assumption) {
+    return ledger().recordAssumption(assumption);
+  }
+
+  @Override
+  public long recordCorrection(CorrectionRecord correction) {
+    return ledger().recordCorrection(correction);
+  }
+
+  /**
+   * Whether there is anything to read: a repository with no ledger has no contract, plan or
+   * assumption, and reading must not create one (a command that records nothing leaves none).
+   */
+  private synchronized boolean readable() {
+    return opened != null || Files.exists(SqliteLedger.databaseFile(repository));
+  }
+
+  @Override
+  public Optional<Stored<ContractRecord>> currentContract() {
+    return readable() ? ledger().currentContract() : Optional.empty();
+  }
+
+  @Override
+  public List<Stored<WorkPlanRecord>> workPlanRevisions() {
+    return readable() ? ledger().workPlanRevisions() : List.of();
+  }
+
+  @Override
+  public List<Stored<PhaseRecord>> phaseRecords(String workPlanId) {
+    return readable() ? ledger().phaseRecords(workPlanId) : List.of();
+  }
+
+  @Override
+  public List<Stored<AssumptionRecord>> assumptions() {
+    return readable() ? ledger().assumptions() : List.of();
+  }
+
+  @Override
+  public List<Stored<CorrectionRecord>> corrections(String assumptionId) {
+    return readable() ? ledger().corrections(assumptionId) : List.of();
   }
 
   /** Closes the ledger, when it was opened: its final checkpoint is written now. */

@@ -63,7 +63,7 @@ class McpCommandTest {
         .env(Map.of("PATH", System.getenv("PATH")))
         .build();
     McpSyncClient client = McpClient.sync(new StdioClientTransport(cli, McpJson.mapper()))
-        .jsonSchemaValidator(McpJson.schemaValidator()).requestTimeout(Duration.ofMinutes(2)).build();
+        .jsonSchemaValidator(McpJson.schemaValidator()).requestTimeout(Duration.ofMinutes(2)).initializationTimeout(Duration.ofMinutes(2)).build();
     try {
       client.initialize();
       assertThat(client.listTools().tools()).extracting(McpSchema.Tool::name)
@@ -130,5 +130,21 @@ class McpCommandTest {
         "--allowed-root", base.resolve("root").toString());
     assertThat(outcome.exitCode()).isEqualTo(ExitCodes.CONFIGURATION);
     assertThat(outcome.err()).contains(McpCodes.CONFIG_INVALID);
+  }
+
+  @Test
+  void anAcceptanceCommandThatIsNotAnExactOperatorCommandRefusesToStart() throws IOException {
+    Path repository = repository();
+    String policy = base.resolve("policy.json").toString();
+    String root = base.resolve("root").toString();
+    CliRunner.Outcome shell = CliRunner.run(Map.of(), "", "mcp", "--http", "--port", "0", "--policy", policy, "--allowed-root", root,
+        "--acceptance-command", "cat a.txt; touch pwned");
+    assertThat(shell.exitCode()).isEqualTo(ExitCodes.CONFIGURATION);
+    assertThat(shell.err()).contains(McpCodes.CONFIG_INVALID).contains("SHELL_SYNTAX");
+    CliRunner.Outcome typed = CliRunner.run(Map.of(), "", "mcp", "--http", "--port", "0", "--policy", policy, "--allowed-root", root,
+        "--acceptance-command", "cat a.txt");
+    assertThat(typed.exitCode()).isEqualTo(ExitCodes.CONFIGURATION);
+    assertThat(typed.err()).contains(McpCodes.CONFIG_INVALID).contains("exact argument lists");
+    assertThat(repository.resolve("pwned")).doesNotExist();
   }
 }

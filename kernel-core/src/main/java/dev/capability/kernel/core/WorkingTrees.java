@@ -1,6 +1,7 @@
 package dev.capability.kernel.core;
 
 import dev.capability.kernel.api.Attestation;
+import dev.capability.kernel.api.Decision;
 import dev.capability.kernel.api.authority.AuthorityLayer;
 import dev.capability.kernel.core.internal.audit.ContentManifest;
 import dev.capability.kernel.core.internal.audit.SecretScanReport;
@@ -81,6 +82,21 @@ public final class WorkingTrees {
         report.findings().stream().map(f -> new Attestation.SecretFinding(f.rule(), f.source(), f.line())).toList(),
         report.gaps().stream().map(g -> new Attestation.ScanGap(g.source(), g.reason().name())).toList());
     return new ChangeAudit(now, changed, violations, secrets);
+  }
+
+  /**
+   * The paths among {@code paths} (repository-relative) that the operator's {@code policy} narrowed
+   * by {@code layers} does not allow to be written, each with the decision that refuses it (its
+   * layer and rule): the check {@link #audit} applies to a change, asked before the change is made.
+   *
+   * @throws dev.capability.kernel.api.authority.AuthorityException when the layers cannot be combined with the policy
+   */
+  public static Map<String, Decision> refusedWrites(
+      LoadedPolicy policy, List<AuthorityLayer> layers, List<String> protectedPaths, Path repository, List<String> paths) {
+    EffectiveAuthority authority = EffectiveAuthority.of(AuthorityLayers.withProtectedPaths(policy, protectedPaths), layers, repository);
+    Map<String, Decision> refused = new TreeMap<>();
+    authority.violations(List.copyOf(paths)).forEach(v -> refused.put(v.path(), v.decision()));
+    return Collections.unmodifiableMap(refused);
   }
 
   /**

@@ -24,6 +24,7 @@ import dev.capability.kernel.api.Decision;
 import dev.capability.kernel.api.ExecutionRequest;
 import dev.capability.kernel.api.ExecutionResult;
 import dev.capability.kernel.api.ShellSyntaxException;
+import dev.capability.kernel.api.authority.AuthorityLayer;
 import dev.capability.kernel.api.backend.ExecutionBackend;
 import dev.capability.kernel.core.CheckResult;
 import dev.capability.kernel.core.CommandKernel;
@@ -40,6 +41,7 @@ import io.modelcontextprotocol.spec.McpSchema.ToolAnnotations;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -87,15 +89,22 @@ public final class Tools {
 
   /** Every tool, in the order tools/list shows them. */
   public List<SyncToolSpecification> all() {
+    List<SyncToolSpecification> all = new ArrayList<>(commandAndWorkspaceTools());
+    all.addAll(new PlanTools(config.evidence(), workspace, this::kernel).all(this::tool));
+    all.add(new PatchTool(config.evidence(), workspace, this::kernel).spec(this::tool));
+    return List.copyOf(all);
+  }
+
+  private List<SyncToolSpecification> commandAndWorkspaceTools() {
     return List.of(
         tool("parse_command", "Parse a command",
             "Split a command string into argv the way the kernel does, without a shell; refuses shell syntax (pipes, redirections, substitutions) with SHELL_SYNTAX and where it is.",
             "\"command\": {\"type\": \"string\"}", List.of("command"), readOnly(), this::parse),
         tool("check_command", "Check a command",
-            "Say whether the operator policy allows a command in a repository and, if not, which layer, rule and argument refuse it. Runs nothing; the decision is recorded in the repository's evidence ledger.",
+            "Say whether the operator policy, narrowed by the project contract, the active phase and any open correction, allows a command in a repository and, if not, which layer, rule and argument refuse it. Runs nothing; the decision is recorded in the repository's evidence ledger.",
             COMMAND_FIELDS, List.of("repository"), readOnly(), this::check),
         tool("run_command", "Run a command",
-            "Run a command in a repository through the kernel, under the operator policy, in the strongest sandbox available; returns status, exit code, bounded output and the attestation summary, and records the run.",
+            "Run a command in a repository through the kernel, under the operator policy narrowed by the project contract, the active phase and any open correction, in the strongest sandbox available; returns status, exit code, bounded output and the attestation summary, and records the run.",
             COMMAND_FIELDS + ",\"timeoutSeconds\": {\"type\": \"integer\", \"minimum\": 1, \"maximum\": 86400},"
                 + "\"maxOutputBytes\": {\"type\": \"integer\", \"minimum\": 1}",
             List.of("repository"), new ToolAnnotations("Run a command", false, true, false, true, false), this::run),
@@ -214,11 +223,32 @@ public final class Tools {
     return kernel.build();
   }
 
+  /** As {@link #kernel(Path, EvidenceAccess.Store)}, recording nothing itself: the work plans record their own launches. */
+  private CommandKernel kernel(Path repository) {
+    CommandKernel.Builder kernel = CommandKernel.builder(ExecutionPolicies.load(config.policyFile(), repository))
+        .discoverBackends(false)
+        .hostEnvironment(config.hostEnvironment());
+    backends.forEach(kernel::backend);
+    return kernel.build();
+  }
+
+  /** The repository's store: the one holding its work plan when the host keeps work plans. */
+  private EvidenceAccess.Store store(Path repository) {
+    return config.evidence().keepsWorkPlans() ? config.evidence().openPlans(repository) : config.evidence().open(repository);
+  }
+
+  /** The contract, active phase and open correction layers a command of the agent runs under (see {@link PlanTools#activeLayers}). */
+  private static List<AuthorityLayer> activeLayers(CommandKernel kernel, EvidenceAccess.Store store, Path repository) {
+    return store instanceof EvidenceAccess.PlanStore plans ? PlanTools.activeLayers(kernel, plans, repository) : List.of();
+  }
+
   private Map<String, @Nullable Object> check(Arguments arguments) {
     Path repository = workspace.repository(arguments.string("repository"));
-    ExecutionRequest request = request(arguments, repository).build();
-    try (EvidenceAccess.Store store = config.evidence().open(repository)) {
-      CheckResult result = kernel(repository, store).check(request);
+    ExecutionRequest.Builder request = request(arguments, repository);
+    try (EvidenceAccess.Store store = store(repository)) {
+      CommandKernel kernel = kernel(repository, store);
+      activeLayers(kernel, store, repository).forEach(request::layer);
+      CheckResult result = kernel.check(request.build());
       Map<String, @Nullable Object> out = decision(result.decision());
       out.put("argv", result.argv());
       out.put("executable", result.executablePath().map(path -> map("path", path, "sha256", result.executableSha256().orElse(null))).orElse(null));
@@ -254,8 +284,10 @@ public final class Tools {
       request.maxOutputBytes(maxOutput);
     }
     ExecutionResult result;
-    try (EvidenceAccess.Store store = config.evidence().open(repository)) {
-      result = kernel(repository, store).execute(request.build());
+    try (EvidenceAccess.Store store = store(repository)) {
+      CommandKernel kernel = kernel(repository, store);
+      activeLayers(kernel, store, repository).forEach(request::layer);
+      result = kernel.execute(request.build());
     }
     Map<String, @Nullable Object> out = new LinkedHashMap<>();
     out.put("status", result.status().name());

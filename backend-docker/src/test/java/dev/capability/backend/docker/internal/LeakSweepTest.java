@@ -86,7 +86,7 @@ class LeakSweepTest {
   @Test
   void leavesTheContainersOfLiveJvmsAlone() {
     HostJvm self = HostJvm.current();
-    HostJvm dead = new HostJvm(self.host(), self.pid(), self.startMillis() - 1);
+    HostJvm dead = new HostJvm(self.host(), self.pid(), self.startTicks() - 1);
     String mine = created(Labels.forRun("live-" + System.nanoTime(), self));
     String orphan = created(Labels.forRun("dead-" + System.nanoTime(), dead));
     try {

@@ -1,12 +1,16 @@
 package dev.capability.backend.bwrap.internal;
 
+import dev.capability.backend.support.ProcStat;
+import dev.capability.backend.support.ProcTable;
 import java.util.UUID;
 
 /**
  * Names of things a run leaves on the host (journal files, run cgroups) that say which JVM made
- * them: {@code PREFIX<pid>-<start millis>-<uuid>}. A later JVM removes what a dead one left, and
+ * them: {@code PREFIX<pid>-<start ticks>-<uuid>}. A later JVM removes what a dead one left, and
  * never what a live one still uses: the pid alone could have been reused, the pid with the
- * process's start time cannot.
+ * process's start time cannot. The start time is the kernel's, in clock ticks after boot, which
+ * every JVM reads the same; the JDK's {@code startInstant()} rests on a boot time each JVM reads
+ * once and that follows wall-clock adjustments, so two JVMs could disagree about a live third.
  */
 final class JvmStamp {
   private JvmStamp() {}
@@ -14,7 +18,7 @@ final class JvmStamp {
   /** A fresh name for this JVM. */
   static String name(String prefix) {
     ProcessHandle self = ProcessHandle.current();
-    long started = self.info().startInstant().map(i -> i.toEpochMilli()).orElse(0L);
+    long started = ProcTable.read(self.pid()).map(ProcStat::startTicks).orElse(0L);
     return prefix + self.pid() + "-" + started + "-" + UUID.randomUUID();
   }
 
@@ -32,8 +36,9 @@ final class JvmStamp {
     } catch (NumberFormatException | ArrayIndexOutOfBoundsException e) {
       return true;
     }
-    return ProcessHandle.of(pid)
-        .map(handle -> started == 0 || handle.info().startInstant().map(i -> i.toEpochMilli() == started).orElse(true))
-        .orElse(false);
+    if (started == 0) {
+      return ProcTable.read(pid).filter(process -> !process.exited()).isPresent();
+    }
+    return ProcTable.read(pid).filter(process -> process.startTicks() == started && !process.exited()).isPresent();
   }
 }

@@ -85,10 +85,16 @@ public final class PlanValidator {
           "the contract demands high assurance, which needs a blocking critic; the contract has " + (contract.critic().isPresent() ? "a non-blocking one" : "none"));
     }
     Map<String, List<ParsedCommand>> evidence = new LinkedHashMap<>();
+    // A phase layer is its write scopes and nothing else, so phases with the same scopes are
+    // inside the contract alike: each distinct list is searched once (an automaton search each).
+    Set<List<String>> scopesInside = new HashSet<>();
     for (int i = 0; i < plan.phases().size(); i++) {
       Phase phase = plan.phases().get(i);
       String at = "/phases/" + i;
-      requireInsideContract(contract, phase, at);
+      if (!scopesInside.contains(phase.writeScopes())) {
+        requireInsideContract(contract, phase, at);
+        scopesInside.add(phase.writeScopes());
+      }
       List<AuthorityLayer> layers = List.of(contract.layer(), phase.layer());
       List<ParsedCommand> commands = new ArrayList<>();
       for (int j = 0; j < phase.acceptance().size(); j++) {

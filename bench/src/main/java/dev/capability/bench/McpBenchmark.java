@@ -36,8 +36,9 @@ import org.openjdk.jmh.annotations.Warmup;
 /**
  * A {@code check_command} round trip through the MCP server, over stdio (a child JVM) and over
  * streamable HTTP on loopback, against {@code CommandKernel.check} in process with the same policy
- * and command. The MCP calls also load the policy and build a kernel per call, as the server does;
- * neither side records evidence.
+ * and command, in the same run. The MCP calls also read and check the policy file and build a kernel
+ * per call, as the server does (parsing is reused while the file's text is unchanged, and an
+ * executable's digest while its identity is); neither side records evidence.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)

@@ -13,6 +13,7 @@ import dev.capability.kernel.core.internal.policy.PolicyNormalForm;
 import dev.capability.kernel.core.internal.policy.PolicyValidator;
 import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -34,19 +35,47 @@ public final class ExecutionPolicies {
   public static final String CODE_SOURCE = "code";
 
   private static final CommandAuthorizer AUTHORIZER = new CommandAuthorizer();
+  private static final int MAX_PARSED_FILES = 16;
+
+  /**
+   * The policy last parsed from each file, with the exact text it came from. Parsing and
+   * validating (which runs every example in the policy) costs milliseconds, and a server reads
+   * the same file for every request; the file's checks and the read still happen on every load,
+   * and only text equal to what was validated reuses its result. Least recently used first out.
+   */
+  private static final Map<String, ParsedFile> PARSED = new LinkedHashMap<>(MAX_PARSED_FILES, 0.75f, true) {
+    @Override
+    protected boolean removeEldestEntry(Map.Entry<String, ParsedFile> eldest) {
+      return size() > MAX_PARSED_FILES;
+    }
+  };
+
+  private record ParsedFile(String json, LoadedPolicy policy) {}
 
   /**
    * Loads the policy file at {@code file}. Before a byte is parsed, the path must be absolute and
    * canonical, outside {@code repository}, a regular file with one link, owned by this process's
    * user, not group- or world-writable, under directories no other user can change, readable,
-   * and at most 1 MiB.
+   * and at most 1 MiB. The checks and the read run on every call; text equal to what was last
+   * parsed from the same path gives back the policy validated then.
    *
    * @param repository the target repository, which must not contain the file; null when there is none
    * @return the policy, with the file's path as its source
    */
   public static LoadedPolicy load(Path file, @Nullable Path repository) {
     String json = PolicyFileReader.read(file, Optional.ofNullable(repository));
-    return parse(json, file.toString());
+    String source = file.toString();
+    synchronized (PARSED) {
+      ParsedFile parsed = PARSED.get(source);
+      if (parsed != null && parsed.json().equals(json)) {
+        return parsed.policy();
+      }
+    }
+    LoadedPolicy policy = parse(json, source);
+    synchronized (PARSED) {
+      PARSED.put(source, new ParsedFile(json, policy));
+    }
+    return policy;
   }
 
   /**

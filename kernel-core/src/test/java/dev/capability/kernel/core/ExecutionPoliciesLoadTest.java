@@ -276,4 +276,54 @@ class ExecutionPoliciesLoadTest {
             Map.of("CAPABILITY_EXECUTION_POLICY_PATH", "policies/policy.json"), null))
         .isInstanceOfSatisfying(PolicyException.class, e -> assertThat(e.code()).isEqualTo("POLICY_PATH_NOT_ABSOLUTE"));
   }
+
+  @Test
+  void reloadingAnUnchangedFileGivesTheSamePolicy() throws IOException {
+    Path file = write(dir.resolve("policy.json"), MINIMAL, "rw-r--r--");
+
+    LoadedPolicy first = ExecutionPolicies.load(file, null);
+
+    assertThat(ExecutionPolicies.load(file, null)).isEqualTo(first);
+  }
+
+  @Test
+  void aChangedFileIsReadAgainOnTheNextLoad() throws IOException {
+    Path file = write(dir.resolve("policy.json"), MINIMAL, "rw-r--r--");
+    LoadedPolicy first = ExecutionPolicies.load(file, null);
+
+    Files.writeString(file, "{\"version\": 1, \"maxOutputBytes\": 4096}");
+    LoadedPolicy second = ExecutionPolicies.load(file, null);
+
+    assertThat(second.hash()).isNotEqualTo(first.hash());
+    assertThat(second.policy().maxOutputBytes()).isEqualTo(4096);
+  }
+
+  @Test
+  void aChangedFileThatNoLongerValidatesFailsAlthoughAnEarlierVersionLoaded() throws IOException {
+    Path file = write(dir.resolve("policy.json"), MINIMAL, "rw-r--r--");
+    ExecutionPolicies.load(file, null);
+
+    Files.writeString(file, "{\"version\": 2}");
+
+    assertThatThrownBy(() -> ExecutionPolicies.load(file, null)).isInstanceOf(PolicyException.class);
+  }
+
+  @Test
+  void theFileChecksRunAgainOnAFileThatLoadedBefore() throws IOException {
+    Path file = write(dir.resolve("policy.json"), MINIMAL, "rw-r--r--");
+    ExecutionPolicies.load(file, null);
+
+    Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rw-rw-r--"));
+
+    assertLoadFails(file, null, "POLICY_WRITABLE_BY_OTHERS");
+  }
+
+  @Test
+  void aFileThatLoadedBeforeIsStillRefusedInsideTheRepository() throws IOException {
+    Path repository = Files.createDirectory(dir.resolve("repo"));
+    Path file = write(repository.resolve("policy.json"), MINIMAL, "rw-r--r--");
+    ExecutionPolicies.load(file, null);
+
+    assertLoadFails(file, repository, "POLICY_INSIDE_REPOSITORY");
+  }
 }

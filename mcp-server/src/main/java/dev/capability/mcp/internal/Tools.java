@@ -209,8 +209,9 @@ public final class Tools {
   }
 
   /**
-   * A kernel for one call: the policy is read again each time (an operator's edit applies to the
-   * next call), over the server's shared backends. It is not closed, since closing a kernel closes
+   * A kernel for one call: the policy file is checked and read again each time (an operator's edit
+   * applies to the next call; unchanged text reuses the policy validated before), over the server's
+   * shared backends. It is not closed, since closing a kernel closes
    * its backends; it holds nothing else.
    */
   private CommandKernel kernel(Path repository, EvidenceAccess.Store store) {

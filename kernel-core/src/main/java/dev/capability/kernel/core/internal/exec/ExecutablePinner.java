@@ -33,7 +33,13 @@ public final class ExecutablePinner {
   private static final Object DISCOVERY_LOCK = new Object();
   private static final int HASH_ATTEMPTS = 3;
 
-  private final DigestCache cache = new DigestCache();
+  /**
+   * Shared by every kernel in the JVM: a server that builds a kernel per request (the MCP server
+   * reads the operator's policy afresh for each call) would otherwise hash a multi-megabyte
+   * executable on every call. An entry is keyed by device, inode, size, modification and change
+   * time, which no writer can keep unchanged, so sharing it across kernels is as sound as within one.
+   */
+  private static final DigestCache CACHE = new DigestCache();
   private final long pid = ProcessHandle.current().pid();
 
   /** A pinned executable and the descriptor that keeps it pinned until closed. */
@@ -147,7 +153,7 @@ public final class ExecutablePinner {
   private String digest(FileChannel channel, Path fdPath) throws IOException {
     for (int attempt = 0; attempt < HASH_ATTEMPTS; attempt++) {
       FileIdentity before = FileIdentity.of(fdPath);
-      var cached = cache.get(before);
+      var cached = CACHE.get(before);
       if (cached.isPresent()) {
         return cached.get();
       }
@@ -164,7 +170,7 @@ public final class ExecutablePinner {
       FileIdentity after = FileIdentity.of(fdPath);
       if (before.equals(after) && position == after.size()) {
         String sha256 = Sha256.hex(digest);
-        cache.put(after, sha256);
+        CACHE.put(after, sha256);
         return sha256;
       }
     }

@@ -113,7 +113,7 @@ class DockerArgumentLimitTest {
 
   private static List<Event> containerEventsOfThisJvmSince(Instant since) throws InterruptedException {
     String jvm =
-        ProcessHandle.current().pid() + ":" + ProcessHandle.current().info().startInstant().orElseThrow().toEpochMilli();
+        ProcessHandle.current().pid() + ":" + dev.capability.backend.support.ProcTable.read(ProcessHandle.current().pid()).orElseThrow().startTicks();
     List<Event> events = Collections.synchronizedList(new ArrayList<>());
     ResultCallback.Adapter<Event> callback =
         CLIENT.eventsCmd()

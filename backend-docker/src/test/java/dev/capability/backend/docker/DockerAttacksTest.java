@@ -296,12 +296,7 @@ class DockerAttacksTest {
         .containsEntry("dev.capability.sdk", "1");
     assertThat(labels.get("dev.capability.jvm"))
         .isEqualTo(
-            jvm
-                + ProcessHandle.current()
-                    .info()
-                    .startInstant()
-                    .orElseThrow()
-                    .toEpochMilli());
+            jvm + dev.capability.backend.support.ProcTable.read(ProcessHandle.current().pid()).orElseThrow().startTicks());
 
     CLIENT.killContainerCmd(container.get().getId()).withSignal("KILL").exec();
     LaunchResult result = run.get(120, TimeUnit.SECONDS);

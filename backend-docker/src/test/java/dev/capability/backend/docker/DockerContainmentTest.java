@@ -202,7 +202,7 @@ class DockerContainmentTest {
     String jvm =
         ProcessHandle.current().pid()
             + ":"
-            + ProcessHandle.current().info().startInstant().orElseThrow().toEpochMilli();
+            + dev.capability.backend.support.ProcTable.read(ProcessHandle.current().pid()).orElseThrow().startTicks();
     List<Event> events = Collections.synchronizedList(new ArrayList<>());
     ResultCallback.Adapter<Event> callback =
         CLIENT.eventsCmd()

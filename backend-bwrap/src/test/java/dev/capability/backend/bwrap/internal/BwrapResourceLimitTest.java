@@ -417,7 +417,7 @@ class BwrapResourceLimitTest {
     // What a SIGKILLed JVM leaves: run cgroups named for a process that is gone.
     Process gone = new ProcessBuilder("/bin/true").start();
     gone.waitFor();
-    long goneStarted = gone.info().startInstant().map(i -> i.toEpochMilli()).orElse(1L);
+    long goneStarted = 1L; // the process is gone, so any start time names a dead JVM
     String deadName = "capability-run-" + gone.pid() + "-" + goneStarted + "-" + UUID.randomUUID();
     String liveName = JvmStamp.name("capability-run-");
     List<Path> dead = new ArrayList<>();

@@ -21,7 +21,7 @@ import org.jspecify.annotations.Nullable;
  *
  * <pre>{@code
  * try (CommandKernel kernel = CommandKernel.builder(ExecutionPolicies.load(policyFile, repo)).build();
- *     SqliteLedger ledger = SqliteLedger.open(repo)) {
+ *     SqliteLedger ledger = SqliteLedger.forRepository(repo)) {
  *   WorkPlans plans = WorkPlans.builder(kernel, ledger, repo).build();
  *   plans.setContract(Files.readString(contractFile));
  *   WorkPlanRevision saved = plans.save(Files.readString(planFile));   // saved.warnings()

@@ -10,6 +10,7 @@ module dev.capability.kernel.api {
   exports dev.capability.kernel.api.authority;
   exports dev.capability.kernel.api.backend;
   exports dev.capability.kernel.api.json;
+  exports dev.capability.kernel.api.network;
   exports dev.capability.kernel.api.plugin;
   exports dev.capability.kernel.api.policy;
   exports dev.capability.kernel.api.store;
@@ -18,4 +19,5 @@ module dev.capability.kernel.api {
   // added at run time (Plugins.load calls Module.addUses), these are kernel-api's own.
   uses dev.capability.kernel.api.backend.BackendProvider;
   uses dev.capability.kernel.api.store.EvidenceStoreProvider;
+  uses dev.capability.kernel.api.network.EgressGateway;
 }

@@ -2,6 +2,7 @@ package dev.capability.kernel.api;
 
 import dev.capability.kernel.api.backend.IsolationCapability;
 import dev.capability.kernel.api.backend.PinnedExecutable;
+import dev.capability.kernel.api.network.EgressConnection;
 import dev.capability.kernel.api.policy.ProjectWriteMode;
 import java.time.Instant;
 import java.util.Collections;
@@ -36,6 +37,7 @@ public record Attestation(
     @Nullable Backend backend,
     Environment environment,
     NetworkMode network,
+    List<EgressConnection> egress,
     ProjectWriteMode projectWrites,
     WriteBoundaries writeBoundaries,
     List<String> createdScopeRoots,
@@ -64,6 +66,7 @@ public record Attestation(
     Objects.requireNonNull(policySource, "policySource");
     Objects.requireNonNull(environment, "environment");
     Objects.requireNonNull(network, "network");
+    egress = List.copyOf(Objects.requireNonNull(egress, "egress"));
     Objects.requireNonNull(projectWrites, "projectWrites");
     Objects.requireNonNull(writeBoundaries, "writeBoundaries");
     createdScopeRoots = List.copyOf(Objects.requireNonNull(createdScopeRoots, "createdScopeRoots"));
@@ -123,6 +126,7 @@ public record Attestation(
     private boolean timedOut;
     private boolean outputLimitHit;
     private @Nullable Integer exitCode;
+    private List<EgressConnection> egress = List.of();
 
     private Builder() {}
 
@@ -271,6 +275,15 @@ public record Attestation(
       return this;
     }
 
+    /**
+     * Every connection attempt through the run's egress proxy, allowed or refused; empty (the
+     * default) unless the network was {@link NetworkMode#FILTERED}.
+     */
+    public Builder egress(List<EgressConnection> egress) {
+      this.egress = List.copyOf(egress);
+      return this;
+    }
+
     /** The exit code; null (the default) when the command did not exit by itself. */
     public Builder exitCode(@Nullable Integer exitCode) {
       this.exitCode = exitCode;
@@ -280,7 +293,7 @@ public record Attestation(
     /** @throws NullPointerException naming the first required field not set */
     public Attestation build() {
       return new Attestation(kernelVersion, status, argv, commandSpecHash, decision, policyHash, policySource, executable,
-          backend, environment, network, projectWrites, writeBoundaries, createdScopeRoots, toolConfiguration,
+          backend, environment, network, egress, projectWrites, writeBoundaries, createdScopeRoots, toolConfiguration,
           neutralization, filesProduced, changes, violations, secrets, inputTreeHash, stdout, stderr, startedAt,
           finishedAt, timedOut, outputLimitHit, exitCode);
     }

@@ -30,6 +30,11 @@ public enum IsolationCapability {
   CGROUP_NAMESPACE,
   /** The command can be given no network at all, loopback included. */
   NETWORK_NAMESPACE,
+  /**
+   * The command can be confined to the host's egress proxy: no network of its own, and the proxy's
+   * Unix socket ({@link LaunchSpec#egressSocket()}) relayed to {@code 127.0.0.1:3128} inside it.
+   */
+  FILTERED_EGRESS,
   /** Host sockets reachable by path (Docker, D-Bus, agents) are absent from the command's view. */
   HOST_SOCKETS_HIDDEN,
   /** The root filesystem is read-only to the command. */

@@ -40,6 +40,7 @@ public final class LaunchSpec {
   private final long maxFileBytes;
   private final long maxWriteBytes;
   private final NetworkMode network;
+  private final @Nullable Path egressSocket;
   private final @Nullable Path repository;
   private final List<Path> writableRoots;
   private final List<Path> protectedPaths;
@@ -66,6 +67,10 @@ public final class LaunchSpec {
     }
     this.maxWriteBytes = b.maxWriteBytes;
     this.network = Objects.requireNonNull(b.network, "network");
+    if ((network == NetworkMode.FILTERED) != (b.egressSocket != null)) {
+      throw new IllegalArgumentException("an egress socket is given exactly when the network is FILTERED");
+    }
+    this.egressSocket = b.egressSocket;
     this.repository = b.repository;
     this.writableRoots = List.copyOf(b.writableRoots);
     this.protectedPaths = List.copyOf(b.protectedPaths);
@@ -192,6 +197,7 @@ public final class LaunchSpec {
     b.maxFileBytes = maxFileBytes;
     b.maxWriteBytes = maxWriteBytes;
     b.network = network;
+    b.egressSocket = egressSocket;
     b.repository = repository;
     b.writableRoots = writableRoots;
     b.protectedPaths = protectedPaths;
@@ -260,6 +266,16 @@ public final class LaunchSpec {
     return network;
   }
 
+  /**
+   * For {@link NetworkMode#FILTERED} network, the host's Unix socket of the run's egress proxy: the
+   * backend binds it at {@link dev.capability.kernel.api.network.EgressSandbox#SOCKET} and relays
+   * {@code 127.0.0.1:3128} inside the sandbox to it, and gives the command no other network.
+   * Empty for any other network.
+   */
+  public Optional<Path> egressSocket() {
+    return Optional.ofNullable(egressSocket);
+  }
+
   /** The target repository, when the request named one. */
   public Optional<Path> repository() {
     return Optional.ofNullable(repository);
@@ -297,6 +313,7 @@ public final class LaunchSpec {
     private long maxFileBytes = DEFAULT_MAX_FILE_BYTES;
     private long maxWriteBytes = DEFAULT_MAX_WRITE_BYTES;
     private NetworkMode network = NetworkMode.NONE;
+    private @Nullable Path egressSocket;
     private @Nullable Path repository;
     private List<Path> writableRoots = List.of();
     private List<Path> protectedPaths = List.of();
@@ -356,6 +373,12 @@ public final class LaunchSpec {
 
     public Builder network(NetworkMode network) {
       this.network = Objects.requireNonNull(network, "network");
+      return this;
+    }
+
+    /** The egress proxy's socket for {@link NetworkMode#FILTERED} network, or null for none. */
+    public Builder egressSocket(@Nullable Path egressSocket) {
+      this.egressSocket = egressSocket;
       return this;
     }
 

@@ -1,6 +1,7 @@
 package dev.capability.kernel.api.policy;
 
 import dev.capability.kernel.api.NetworkMode;
+import dev.capability.kernel.api.network.EgressDestination;
 import dev.capability.kernel.api.backend.IsolationCapability;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -57,6 +58,8 @@ public final class ExecutionPolicy {
   private final long maxFileBytes;
   private final long maxWriteBytes;
   private final NetworkMode network;
+  private final List<EgressDestination> egressAllowed;
+  private final Set<String> egressPrivateAddressNames;
   private final ProjectWriteMode projectWrites;
   private final List<String> writeScopes;
   private final List<String> protectedPaths;
@@ -77,6 +80,8 @@ public final class ExecutionPolicy {
     this.maxFileBytes = b.maxFileBytes;
     this.maxWriteBytes = b.maxWriteBytes;
     this.network = b.network;
+    this.egressAllowed = List.copyOf(b.egressAllowed);
+    this.egressPrivateAddressNames = Collections.unmodifiableSet(new TreeSet<>(b.egressPrivateAddressNames));
     this.projectWrites = b.projectWrites;
     this.writeScopes = List.copyOf(b.writeScopes);
     this.protectedPaths = List.copyOf(b.protectedPaths);
@@ -115,6 +120,8 @@ public final class ExecutionPolicy {
     b.maxFileBytes = maxFileBytes;
     b.maxWriteBytes = maxWriteBytes;
     b.network = network;
+    b.egressAllowed.addAll(egressAllowed);
+    b.egressPrivateAddressNames.addAll(egressPrivateAddressNames);
     b.projectWrites = projectWrites;
     b.writeScopes.addAll(writeScopes);
     b.protectedPaths.clear();
@@ -162,6 +169,23 @@ public final class ExecutionPolicy {
   /** What network commands may reach. */
   public NetworkMode network() {
     return network;
+  }
+
+  /**
+   * Under {@link NetworkMode#FILTERED} network, the only destinations commands may connect to,
+   * through the egress proxy ({@code egress.allow} in the file), in file order without duplicates.
+   */
+  public List<EgressDestination> egressAllowed() {
+    return egressAllowed;
+  }
+
+  /**
+   * Hosts of {@link #egressAllowed()} that may resolve to loopback or private addresses ({@code
+   * egress.allowPrivateAddresses} in the file), sorted; see {@link
+   * dev.capability.kernel.api.network.EgressRules#privateAddressNames()}.
+   */
+  public Set<String> egressPrivateAddressNames() {
+    return egressPrivateAddressNames;
   }
 
   /** Whether commands may write into the target repository. */
@@ -272,6 +296,8 @@ public final class ExecutionPolicy {
         && maxFileBytes == that.maxFileBytes
         && maxWriteBytes == that.maxWriteBytes
         && network == that.network
+        && egressAllowed.equals(that.egressAllowed)
+        && egressPrivateAddressNames.equals(that.egressPrivateAddressNames)
         && projectWrites == that.projectWrites
         && writeScopes.equals(that.writeScopes)
         && protectedPaths.equals(that.protectedPaths)
@@ -290,7 +316,7 @@ public final class ExecutionPolicy {
   @Override
   public int hashCode() {
     return Objects.hash(
-        timeout, maxOutputBytes, maxFileBytes, maxWriteBytes, network, projectWrites, writeScopes, protectedPaths, neutralizeGit, requiredCapabilities,
+        timeout, maxOutputBytes, maxFileBytes, maxWriteBytes, network, egressAllowed, egressPrivateAddressNames, projectWrites, writeScopes, protectedPaths, neutralizeGit, requiredCapabilities,
         allowUnisolatedFallback, minimumBackendVersions, allowRepositoryExecutables, inheritEnvironment, setEnvironment, requestEnvironment,
         acceptedDeniedEnvironment, executables);
   }
@@ -302,6 +328,8 @@ public final class ExecutionPolicy {
         + ", maxFileBytes=" + maxFileBytes
         + ", maxWriteBytes=" + maxWriteBytes
         + ", network=" + network
+        + ", egressAllowed=" + egressAllowed
+        + ", egressPrivateAddressNames=" + egressPrivateAddressNames
         + ", projectWrites=" + projectWrites
         + ", writeScopes=" + writeScopes
         + ", protectedPaths=" + protectedPaths
@@ -324,6 +352,8 @@ public final class ExecutionPolicy {
     private long maxFileBytes = DEFAULT_MAX_FILE_BYTES;
     private long maxWriteBytes = DEFAULT_MAX_WRITE_BYTES;
     private NetworkMode network = NetworkMode.NONE;
+    private final List<EgressDestination> egressAllowed = new ArrayList<>();
+    private final Set<String> egressPrivateAddressNames = new TreeSet<>();
     private ProjectWriteMode projectWrites = ProjectWriteMode.READ_ONLY;
     private final List<String> writeScopes = new ArrayList<>();
     private final List<String> protectedPaths = new ArrayList<>(DEFAULT_PROTECTED_PATHS);
@@ -367,6 +397,22 @@ public final class ExecutionPolicy {
     /** What network commands may reach. */
     public Builder network(NetworkMode network) {
       this.network = Objects.requireNonNull(network, "network");
+      return this;
+    }
+
+    /** Replaces the destinations of {@link NetworkMode#FILTERED} network; duplicates are dropped. */
+    public Builder egressAllowed(List<EgressDestination> destinations) {
+      List<EgressDestination> copy = List.copyOf(new java.util.LinkedHashSet<>(Objects.requireNonNull(destinations, "destinations")));
+      this.egressAllowed.clear();
+      this.egressAllowed.addAll(copy);
+      return this;
+    }
+
+    /** Replaces the allowed hosts that may resolve to loopback or private addresses. */
+    public Builder egressPrivateAddressNames(Set<String> names) {
+      Set<String> copy = Set.copyOf(Objects.requireNonNull(names, "names"));
+      this.egressPrivateAddressNames.clear();
+      this.egressPrivateAddressNames.addAll(copy);
       return this;
     }
 
@@ -501,7 +547,17 @@ public final class ExecutionPolicy {
     }
 
     /** The policy; it is validated when it is loaded through {@code ExecutionPolicies}. */
+    /**
+     * @throws IllegalArgumentException when a private-address name is not the host of an allowed
+     *     destination
+     */
     public ExecutionPolicy build() {
+      for (String name : egressPrivateAddressNames) {
+        if (egressAllowed.stream().noneMatch(d -> d.host().equals(name))) {
+          throw new IllegalArgumentException(
+              "egress private address name '" + name + "' is not the host of an allowed destination");
+        }
+      }
       return new ExecutionPolicy(this);
     }
   }

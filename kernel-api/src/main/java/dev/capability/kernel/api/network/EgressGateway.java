@@ -1,0 +1,16 @@
+package dev.capability.kernel.api.network;
+
+/**
+ * Opens per-run egress proxies: the service the kernel uses for a run whose network is {@link
+ * dev.capability.kernel.api.NetworkMode#FILTERED}. Implementations are found with {@link
+ * dev.capability.kernel.api.plugin.Plugins}; without one, filtered network is unavailable
+ * ({@link NetworkFilterUnavailableException}).
+ */
+public interface EgressGateway {
+  /**
+   * Starts a proxy that enforces {@code rules} and listens on a new Unix socket.
+   *
+   * @throws NetworkFilterUnavailableException when the proxy cannot be started
+   */
+  EgressSession open(EgressRules rules);
+}

@@ -7,6 +7,9 @@ package dev.capability.kernel.api.network;
  * ({@link NetworkFilterUnavailableException}).
  */
 public interface EgressGateway {
+  /** A stable id, lower-case letters, digits and {@code -}, such as {@code netty}. */
+  String id();
+
   /**
    * Starts a proxy that enforces {@code rules} and listens on a new Unix socket.
    *

@@ -142,7 +142,8 @@ class OpenApiInvocationTest {
   }
 
   private ExecutionReceipt inProcess(String operation, String input) {
-    return run(new InProcessExecutor(), EffectPolicies.permissive(Approval::grant), operation, input);
+    // The host network, unfiltered: these tests check what the invoker sends, not the boundary.
+    return run(new InProcessExecutor(true), EffectPolicies.permissive(Approval::grant), operation, input);
   }
 
   @Test
@@ -208,27 +209,14 @@ class OpenApiInvocationTest {
   }
 
   @Test
-  void runsInTheChildJvmUnderBwrapWithTheApprovedConnection() {
+  void anApprovedConnectionIsRefusedOnABackendThatCannotFilterEgressAndNothingIsSent() {
     Executor executor = new ChildJvmExecutor("bwrap", false, List.of(GATE.backend()), work);
 
-    ExecutionReceipt receipt = run(executor, EffectPolicies.permissive(Approval::grant), "get-note", "{\"path\":{\"noteId\":\"n1\"},\"query\":{\"q\":\"a b\"}}");
+    ExecutionReceipt receipt = run(executor, EffectPolicies.permissive(Approval::grant), "get-note", "{\"path\":{\"noteId\":\"n1\"}}");
 
-    assertThat(receipt.outcome()).as(receipt.message()).isEqualTo(ExecutionOutcome.SUCCEEDED);
-    assertThat(receipt.boundaryApplied()).isTrue();
-    assertThat(receipt.grantedEffects()).containsExactly(Effect.of("network.connect", hostPort()));
-    assertThat(receipt.output()).hasValue("{\"status\":200,\"body\":\"said \\\"hi\\\"\\n\"}");
-    assertThat(seen).containsExactly("GET /api/notes/n1?q=a%20b trace=null cookie=null type=null body=");
-  }
-
-  @Test
-  void theLargestWorstCaseBodyFitsTheChildJvmsResponse() {
-    Executor executor = new ChildJvmExecutor("bwrap", false, List.of(GATE.backend()), work);
-
-    ExecutionReceipt receipt = run(executor, EffectPolicies.permissive(Approval::grant), "worst", "{}");
-
-    assertThat(receipt.outcome()).as(receipt.message()).isEqualTo(ExecutionOutcome.SUCCEEDED);
-    assertThat(receipt.output()).hasValueSatisfying(output -> assertThat(output).hasSize(
-        "{\"status\":200,\"body\":\"\"}".length() + 6 * HttpOperationInvoker.MAX_RESPONSE_BYTES));
+    assertThat(receipt.outcome()).isEqualTo(ExecutionOutcome.REFUSED);
+    assertThat(receipt.code()).isEqualTo(CapabilityCodes.NETWORK_FILTER_UNAVAILABLE);
+    assertThat(seen).isEmpty();
   }
 
   @Test

@@ -38,9 +38,12 @@ import org.jspecify.annotations.Nullable;
  *
  * <p>This class is copied, byte for byte, into every generated module jar, and runs in the child
  * JVM where no JSON library is loaded: it uses {@code java.base} and {@code java.net.http} only,
- * and is one class file (no nested, anonymous or lambda classes). It contacts only the binding's
- * scheme, host and port, follows no redirects and uses no proxy. That check is this code's own
- * discipline, not a boundary: the sandbox grants {@code network.connect} as the host network.
+ * and is one class file (no nested, anonymous or lambda classes). It asks only for the binding's
+ * scheme, host and port and follows no redirects. That check is this code's own discipline, not a
+ * boundary. The boundary is the child-JVM executor's: a run granted {@code network.connect} has no
+ * network but the host's egress proxy, which relays only the granted {@code host:port}, and the
+ * child JVM's proxy system properties point the JDK's default proxy selector, which this client
+ * uses, at it.
  */
 public final class HttpOperationInvoker implements Capability {
   /** The binding's resource name in the module jar. */
@@ -116,9 +119,10 @@ public final class HttpOperationInvoker implements Capability {
   }
 
   private static String send(HttpRequest request) {
+    // No proxy set here: the client then uses the JDK's default proxy selector, which reads the
+    // http(s).proxyHost system properties the child-JVM executor sets for a run with filtered egress.
     HttpClient client = HttpClient.newBuilder()
         .followRedirects(HttpClient.Redirect.NEVER)
-        .proxy(HttpClient.Builder.NO_PROXY)
         .connectTimeout(CONNECT_TIMEOUT)
         .build();
     try {

@@ -1,5 +1,7 @@
 package dev.capability.capability.runtime;
 
+import dev.capability.kernel.api.network.NetworkFilterUnavailableException;
+
 /**
  * The stable codes of every refusal the capability runtime raises, as found in {@link
  * dev.capability.kernel.api.CapabilityException#code()}. Scripts and the CLI depend on them.
@@ -101,6 +103,12 @@ public final class CapabilityCodes {
   /** An executor setting ({@link ExecutorConfig#settings()}) has a value the executor does not accept. */
   public static final String EXECUTOR_SETTING_INVALID = "EXECUTOR_SETTING_INVALID";
   public static final String ISOLATION_UNAVAILABLE = "ISOLATION_UNAVAILABLE";
+  /**
+   * A run was granted {@code network.connect} and the executor cannot hold it to those scopes: the
+   * backend does not supply filtered egress, no egress proxy is installed, or the executor runs
+   * in-process. Never answered with the host network.
+   */
+  public static final String NETWORK_FILTER_UNAVAILABLE = NetworkFilterUnavailableException.CODE;
   /** A granted {@code filesystem.write} path has no directory; the operator creates it, the executor never does. */
   public static final String GRANT_PATH_MISSING = "GRANT_PATH_MISSING";
   /** A granted {@code filesystem.write} directory the sandbox's uid cannot write in; the operator changes its owner or mode. */

@@ -2,6 +2,7 @@ package dev.capability.capability.runtime;
 
 import dev.capability.capability.runtime.internal.exec.ChildJvmExecutor;
 import dev.capability.capability.runtime.internal.exec.ChildJvmExecutorProvider;
+import dev.capability.capability.runtime.internal.exec.InProcessExecutorProvider;
 import dev.capability.kernel.api.backend.BackendConfig;
 import dev.capability.kernel.api.backend.IsolationCapability;
 import dev.capability.kernel.core.BackendSelection;
@@ -36,6 +37,22 @@ public final class CapabilityExecutors {
    * boundary, not a security one.
    */
   public static final String CHILD_JVM_ALLOW_UNISOLATED = ChildJvmExecutorProvider.ALLOW_UNISOLATED;
+
+  /**
+   * The {@link ExecutorConfig} setting, comma-separated lower-case host names (or IP literals), that
+   * the egress proxy lets resolve to loopback or private addresses when a run is granted a {@code
+   * network.connect} scope on them: the operator's own services (a test server, an internal host).
+   * Empty by default, so every granted name must resolve to a public address. An operator's
+   * setting, never a package's; plans bind it.
+   */
+  public static final String CHILD_JVM_EGRESS_PRIVATE_ADDRESS_NAMES = ChildJvmExecutorProvider.EGRESS_PRIVATE_ADDRESS_NAMES;
+
+  /**
+   * The {@link ExecutorConfig} setting, {@code true} or {@code false} (the default), that lets the
+   * in-process executor run a capability granted {@code network.connect} with the host's whole
+   * network, unfiltered; by default such a run is refused with {@code NETWORK_FILTER_UNAVAILABLE}.
+   */
+  public static final String IN_PROCESS_ALLOW_HOST_NETWORK = InProcessExecutorProvider.ALLOW_HOST_NETWORK;
 
   private CapabilityExecutors() {}
 

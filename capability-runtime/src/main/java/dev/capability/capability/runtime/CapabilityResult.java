@@ -16,6 +16,9 @@ import java.util.Optional;
  * @param hooks the lifecycle steps in the order they ran, as reported from inside the boundary
  * @param usedEffects granted effects the host observed being used (see {@link
  *     ExecutionReceipt#usedEffects()}); empty when the executor observes nothing
+ * @param violations effects the capability attempted beyond its grants that the boundary refused
+ *     and the host observed (see {@link ExecutionReceipt#violations()}); empty when the executor
+ *     observes none
  */
 public record CapabilityResult(
     boolean succeeded,
@@ -24,9 +27,11 @@ public record CapabilityResult(
     boolean boundaryApplied,
     Optional<Attestation> attestation,
     List<HookOutcome> hooks,
-    List<Effect> usedEffects) {
+    List<Effect> usedEffects,
+    List<EffectViolation> violations) {
   public CapabilityResult {
     usedEffects = List.copyOf(Objects.requireNonNull(usedEffects, "usedEffects"));
+    violations = List.copyOf(Objects.requireNonNull(violations, "violations"));
     Objects.requireNonNull(output, "output");
     Objects.requireNonNull(failure, "failure");
     Objects.requireNonNull(attestation, "attestation");
@@ -34,5 +39,17 @@ public record CapabilityResult(
     if (succeeded == failure.isPresent()) {
       throw new IllegalArgumentException("a result names a failure exactly when it did not succeed");
     }
+  }
+
+  /** A result with no observed violations, from an executor that observes none. */
+  public CapabilityResult(
+      boolean succeeded,
+      Optional<String> output,
+      Optional<String> failure,
+      boolean boundaryApplied,
+      Optional<Attestation> attestation,
+      List<HookOutcome> hooks,
+      List<Effect> usedEffects) {
+    this(succeeded, output, failure, boundaryApplied, attestation, hooks, usedEffects, List.of());
   }
 }

@@ -19,9 +19,14 @@ import java.util.Optional;
  * @param declaredEffects what the package declared
  * @param grantedEffects what the policy granted (empty for a refusal)
  * @param usedEffects the granted effects the host observed being used: a {@code filesystem.write}
- *     grant under which the kernel's audit saw a file created, modified or deleted. Reads and
- *     connections leave nothing the host can observe and are never listed; an in-process run
- *     observes nothing
+ *     grant under which the kernel's audit saw a file created, modified or deleted, and a {@code
+ *     network.connect} grant to which the run's egress proxy relayed a connection (the attestation's
+ *     {@code egress} has each connection and its bytes). Reads leave nothing the host can observe
+ *     and are never listed; an in-process run observes nothing
+ * @param violations the effects the capability attempted beyond its grants that the boundary
+ *     refused and the host observed: each connection the egress proxy refused, in order. A
+ *     violation does not change the outcome (the capability saw the refusal and may have handled
+ *     it); empty for a refused run and an in-process one
  * @param executorId the executor that ran it, or would have
  * @param boundaryApplied whether an isolation boundary applied; {@code false} for in-process runs
  * @param attestation the kernel's attestation of the launch, when there was one; {@link
@@ -45,6 +50,7 @@ public record ExecutionReceipt(
     List<Effect> declaredEffects,
     List<Effect> grantedEffects,
     List<Effect> usedEffects,
+    List<EffectViolation> violations,
     String executorId,
     boolean boundaryApplied,
     Optional<Attestation> attestation,
@@ -66,6 +72,7 @@ public record ExecutionReceipt(
     if (!grantedEffects.containsAll(usedEffects)) {
       throw new IllegalArgumentException("only granted effects can be used");
     }
+    violations = List.copyOf(Objects.requireNonNull(violations, "violations"));
     Objects.requireNonNull(executorId, "executorId");
     Objects.requireNonNull(attestation, "attestation");
     hooks = List.copyOf(Objects.requireNonNull(hooks, "hooks"));
@@ -96,6 +103,7 @@ public record ExecutionReceipt(
         declaredEffects,
         grantedEffects,
         usedEffects,
+        violations,
         executorId,
         boundaryApplied,
         attestation,

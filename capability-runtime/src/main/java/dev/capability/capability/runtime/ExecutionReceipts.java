@@ -34,6 +34,12 @@ public final class ExecutionReceipts {
     json.put("grantedEffects", effects(receipt.grantedEffects()));
     json.put("usedEffects", effects(receipt.usedEffects()));
     json.put(
+        "violations",
+        receipt.violations().stream()
+            .map(violation -> Map.<String, Object>of(
+                "kind", violation.kind().id(), "target", violation.target(), "code", violation.code(), "detail", violation.detail()))
+            .toList());
+    json.put(
         "hooks",
         receipt.hooks().stream()
             .map(hook -> Map.<String, Object>of("hook", hook.hook(), "status", hook.status().name(), "detail", hook.detail()))

@@ -2,17 +2,21 @@ package dev.capability.capability.runtime;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.sun.net.httpserver.HttpServer;
 import dev.capability.backend.process.ProcessBackendProvider;
 import dev.capability.capability.runtime.internal.exec.ChildJvmExecutor;
 import dev.capability.kernel.api.NetworkMode;
 import dev.capability.kernel.api.backend.BackendConfig;
 import dev.capability.kernel.api.backend.ExecutionBackend;
 import java.io.IOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -33,6 +37,42 @@ class ChildJvmProcessBackendTest {
       assertThat(receipt.output()).contains("{\"ok\":true}");
       assertThat(receipt.boundaryApplied()).isFalse();
       assertThat(receipt.attestation()).hasValueSatisfying(a -> assertThat(a.network()).isEqualTo(NetworkMode.HOST));
+    }
+  }
+
+  @Test
+  void aNetworkGrantIsRefusedRatherThanRunWithTheHostNetwork() throws IOException {
+    AtomicInteger requests = new AtomicInteger();
+    HttpServer server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+    server.createContext("/", exchange -> {
+      try (exchange) {
+        requests.incrementAndGet();
+        exchange.sendResponseHeaders(204, -1);
+      }
+    });
+    server.start();
+    try (ExecutionBackend backend = new ProcessBackendProvider().create(BackendConfig.defaults())) {
+      String url = "http://127.0.0.1:" + server.getAddress().getPort() + "/";
+      String body =
+          "try (java.io.InputStream in = new java.net.URL(\"" + url + "\").openStream()) { return \"{}\"; }"
+              + " catch (java.io.IOException e) { throw new java.io.UncheckedIOException(e); }";
+      byte[] jar = TestPackages.jar(work, Map.of(ENTRY, TestPackages.capabilitySource(ENTRY, "", body)), null, Map.of());
+      CapabilityPackage pkg =
+          CapabilityPackages.open(
+              TestPackages.directory(
+                  work.resolve("package"), jar, ENTRY, "{\"network.connect\": [\"127.0.0.1:" + server.getAddress().getPort() + "\"]}"));
+      Executor executor = new ChildJvmExecutor("process", true, List.of(backend), work);
+
+      ExecutionReceipt receipt =
+          CapabilityRuntime.builder().executor(executor).policy(EffectPolicies.permissive(Approval::grant)).build().run(pkg, "{\"text\":\"x\"}");
+
+      assertThat(receipt.outcome()).isEqualTo(ExecutionOutcome.REFUSED);
+      assertThat(receipt.code()).isEqualTo(CapabilityCodes.NETWORK_FILTER_UNAVAILABLE);
+      assertThat(receipt.message()).contains("backend 'process'").contains("FILTERED_EGRESS");
+      assertThat(receipt.attestation()).as("nothing was launched").isEmpty();
+      assertThat(requests).hasValue(0);
+    } finally {
+      server.stop(0);
     }
   }
 

@@ -16,6 +16,10 @@ class ExecutionReceiptsTest {
   private static final Effect WRITE = Effect.of("filesystem.write", "notes");
 
   private static ExecutionReceipt receipt(String input, Optional<String> output, List<Effect> used) {
+    return receipt(input, output, used, List.of());
+  }
+
+  private static ExecutionReceipt receipt(String input, Optional<String> output, List<Effect> used, List<EffectViolation> violations) {
     return new ExecutionReceipt(
         "ab".repeat(32),
         "notes@1.0.0",
@@ -24,6 +28,7 @@ class ExecutionReceiptsTest {
         List.of(WRITE),
         List.of(WRITE),
         used,
+        violations,
         "child-jvm",
         true,
         Optional.empty(),
@@ -75,11 +80,26 @@ class ExecutionReceiptsTest {
   }
 
   @Test
+  void theJsonFormNamesEachViolationWithItsTargetAndCode() {
+    EffectViolation refused =
+        new EffectViolation(EffectKind.NETWORK_CONNECT, "other.test:80", "EGRESS_NOT_GRANTED", "connect to other.test:80 refused by the egress proxy");
+
+    Map<String, Object> json = ExecutionReceipts.toJson(receipt("{}", Optional.of("{}"), List.of(), List.of(refused)));
+
+    assertThat(json).containsEntry(
+        "violations",
+        List.of(Map.of(
+            "kind", "network.connect", "target", "other.test:80", "code", "EGRESS_NOT_GRANTED",
+            "detail", "connect to other.test:80 refused by the egress proxy")));
+    assertThat(ExecutionReceipts.toJson(receipt("{}", Optional.of("{}"), List.of()))).containsEntry("violations", List.of());
+  }
+
+  @Test
   void aReceiptCannotClaimAnEffectWasUsedThatWasNeverGranted() {
     assertThatThrownBy(
             () ->
                 new ExecutionReceipt(
-                    "ab".repeat(32), "x@1", "{}", Optional.empty(), List.of(WRITE), List.of(), List.of(WRITE), "child-jvm", true,
+                    "ab".repeat(32), "x@1", "{}", Optional.empty(), List.of(WRITE), List.of(), List.of(WRITE), List.of(), "child-jvm", true,
                     Optional.empty(), List.of(), ExecutionOutcome.FAILED, "CAPABILITY_FAILED", "m", Instant.EPOCH, Instant.EPOCH, false))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("only granted effects");

@@ -98,4 +98,31 @@ class ExecutorProvidersTest {
           .hasMessageContaining("'yes'");
     }
   }
+
+  @Test
+  void theOperatorsPrivateAddressNamesAreASettingThatPlansBind() throws IOException {
+    try (Backends processOnly = Backends.of(List.of(new ProcessBackendProvider()), BackendConfig.defaults())) {
+      Map<String, String> base = Map.of(CapabilityExecutors.CHILD_JVM_BACKEND, "process", CapabilityExecutors.CHILD_JVM_ALLOW_UNISOLATED, "true");
+      ExecutorConfig plain = new ExecutorConfig(work, processOnly, base);
+      Map<String, String> withNames = new java.util.HashMap<>(base);
+      withNames.put(CapabilityExecutors.CHILD_JVM_EGRESS_PRIVATE_ADDRESS_NAMES, "svc.test, git.internal");
+      ExecutorConfig naming = new ExecutorConfig(work, processOnly, withNames);
+      withNames.put(CapabilityExecutors.CHILD_JVM_EGRESS_PRIVATE_ADDRESS_NAMES, "svc.test,Bad_Name");
+      ExecutorConfig garbled = new ExecutorConfig(work, processOnly, withNames);
+      CapabilityPackage pkg = TestPackages.verifyingTool(work, "{}");
+
+      try (CapabilityRuntime without = CapabilityRuntime.builder().executor("child-jvm").executorConfig(plain).build();
+          CapabilityRuntime with = CapabilityRuntime.builder().executor("child-jvm").executorConfig(naming).build()) {
+        assertThat(without.executor().advertises()).doesNotContainKey("egressPrivateAddressNames");
+        assertThat(with.executor().advertises()).containsEntry("egressPrivateAddressNames", "git.internal,svc.test");
+        assertThat(with.plan(pkg, "{\"text\":\"x\"}").fingerprint())
+            .as("a plan approved without the names does not run with them")
+            .isNotEqualTo(without.plan(pkg, "{\"text\":\"x\"}").fingerprint());
+      }
+      assertThatThrownBy(() -> CapabilityRuntime.builder().executor("child-jvm").executorConfig(garbled).build())
+          .isInstanceOfSatisfying(CapabilityException.class, e -> assertThat(e.code()).isEqualTo(CapabilityCodes.EXECUTOR_SETTING_INVALID))
+          .hasMessageContaining("child-jvm.egressPrivateAddressNames")
+          .hasMessageContaining("'Bad_Name'");
+    }
+  }
 }

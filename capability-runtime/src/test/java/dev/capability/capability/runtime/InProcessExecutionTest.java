@@ -3,7 +3,12 @@ package dev.capability.capability.runtime;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import com.sun.net.httpserver.HttpServer;
 import dev.capability.kernel.api.CapabilityException;
+import dev.capability.kernel.core.Backends;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -179,6 +184,84 @@ class InProcessExecutionTest {
     assertThat(receipt.code()).isEqualTo("PLAN_DRIFT");
     assertThat(receipt.message()).contains("input");
     assertThat(receipt.planFingerprint()).isEqualTo(approved.fingerprint());
+  }
+
+  private CapabilityPackage fetching(HttpServer server) throws IOException {
+    String body =
+        "try (java.io.InputStream body = new java.net.URL(\"http://127.0.0.1:" + server.getAddress().getPort() + "/\").openStream()) {"
+            + " return \"{\\\"read\\\":\" + body.readAllBytes().length + \"}\"; }"
+            + " catch (java.io.IOException e) { throw new java.io.UncheckedIOException(e); }";
+    return pkg("fetcher", verifying(body, "return true;"), "{\"network.connect\": [\"127.0.0.1:" + server.getAddress().getPort() + "\"]}");
+  }
+
+  private static HttpServer countingServer(AtomicInteger requests) throws IOException {
+    HttpServer server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+    server.createContext("/", exchange -> {
+      try (exchange) {
+        requests.incrementAndGet();
+        exchange.sendResponseHeaders(200, 2);
+        exchange.getResponseBody().write("ok".getBytes(java.nio.charset.StandardCharsets.UTF_8));
+      }
+    });
+    server.start();
+    return server;
+  }
+
+  @Test
+  void aNetworkGrantIsRefusedRatherThanRunWithTheHostsWholeNetwork() throws IOException {
+    AtomicInteger requests = new AtomicInteger();
+    HttpServer server = countingServer(requests);
+    try {
+      CapabilityPackage pkg = fetching(server);
+
+      ExecutionReceipt receipt =
+          CapabilityRuntime.builder().executor("in-process").policy(EffectPolicies.permissive(Approval::grant)).build()
+              .run(pkg, "{\"text\":\"x\"}");
+
+      assertThat(receipt.outcome()).isEqualTo(ExecutionOutcome.REFUSED);
+      assertThat(receipt.code()).isEqualTo(CapabilityCodes.NETWORK_FILTER_UNAVAILABLE);
+      assertThat(receipt.message()).contains("network.connect(127.0.0.1:").contains(CapabilityExecutors.IN_PROCESS_ALLOW_HOST_NETWORK);
+      assertThat(requests).as("the capability never ran").hasValue(0);
+    } finally {
+      server.stop(0);
+    }
+  }
+
+  @Test
+  void theHostMayAllowTheHostNetworkExplicitlyAndPlansBindThatChoice() throws IOException {
+    AtomicInteger requests = new AtomicInteger();
+    HttpServer server = countingServer(requests);
+    try (Backends none = Backends.given(List.of())) {
+      CapabilityPackage pkg = fetching(server);
+      ExecutorConfig allowing = new ExecutorConfig(work, none, Map.of(CapabilityExecutors.IN_PROCESS_ALLOW_HOST_NETWORK, "true"));
+      CapabilityRuntime runtime =
+          CapabilityRuntime.builder().executor("in-process").executorConfig(allowing).policy(EffectPolicies.permissive(Approval::grant)).build();
+      CapabilityPlan refusing =
+          CapabilityRuntime.builder().executor("in-process").policy(EffectPolicies.permissive(Approval::grant)).build()
+              .plan(pkg, "{\"text\":\"x\"}");
+
+      ExecutionReceipt receipt = runtime.run(pkg, "{\"text\":\"x\"}");
+
+      assertThat(receipt.outcome()).as(receipt.message()).isEqualTo(ExecutionOutcome.SUCCEEDED);
+      assertThat(receipt.boundaryApplied()).isFalse();
+      assertThat(receipt.usedEffects()).as("in-process observes nothing").isEmpty();
+      assertThat(requests).hasValue(1);
+      assertThat(runtime.executor().advertises()).containsEntry("network", "host");
+      assertThat(runtime.plan(pkg, "{\"text\":\"x\"}").fingerprint()).isNotEqualTo(refusing.fingerprint());
+    } finally {
+      server.stop(0);
+    }
+  }
+
+  @Test
+  void anAllowHostNetworkSettingOtherThanTrueOrFalseFailsTheBuild() {
+    try (Backends none = Backends.given(List.of())) {
+      ExecutorConfig config = new ExecutorConfig(work, none, Map.of(CapabilityExecutors.IN_PROCESS_ALLOW_HOST_NETWORK, "yes"));
+
+      assertThatThrownBy(() -> CapabilityRuntime.builder().executor("in-process").executorConfig(config).build())
+          .extracting(e -> ((CapabilityException) e).code())
+          .isEqualTo(CapabilityCodes.EXECUTOR_SETTING_INVALID);
+    }
   }
 
   @Test

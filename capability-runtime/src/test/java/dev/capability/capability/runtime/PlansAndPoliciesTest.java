@@ -64,6 +64,29 @@ class PlansAndPoliciesTest {
     assertDrift(approved, CapabilityPlans.plan(changed, "{\"text\":\"hi\"}", EXECUTOR, EffectPolicies.denyAll()), "capability");
   }
 
+  @Test
+  void aChangedNetworkScopeChangesTheFingerprintAndAnOldApprovalIsRefused() throws IOException {
+    CapabilityPackage pkg = pkg("caller", "{\"network.connect\": [\"svc.test:8080\"]}");
+    CapabilityRuntime runtime = CapabilityRuntime.builder().executor("in-process").policy(EffectPolicies.permissive(Approval::grant)).build();
+    CapabilityPlan approved = runtime.plan(pkg, "{\"text\":\"hi\"}");
+    Path manifest = work.resolve("caller/capability.json");
+    Files.writeString(manifest, Files.readString(manifest).replace("svc.test:8080", "svc.test:9090"));
+    CapabilityPackage widened = CapabilityPackages.open(work.resolve("caller"));
+
+    CapabilityPlan now = runtime.plan(widened, "{\"text\":\"hi\"}");
+    ExecutionReceipt receipt = runtime.run(approved, widened, "{\"text\":\"hi\"}");
+
+    assertThat(approved.effects()).containsExactly(Effect.of("network.connect", "svc.test:8080"));
+    assertThat(now.effects()).containsExactly(Effect.of("network.connect", "svc.test:9090"));
+    assertThat(now.fingerprint()).isNotEqualTo(approved.fingerprint());
+    assertDrift(approved, now, "capability, effects");
+    assertThatThrownBy(() -> PlanVerifier.verify(approved.fingerprint(), now))
+        .isInstanceOfSatisfying(CapabilityException.class, e -> assertThat(e.code()).isEqualTo("PLAN_DRIFT"));
+    assertThat(receipt.outcome()).isEqualTo(ExecutionOutcome.REFUSED);
+    assertThat(receipt.code()).isEqualTo("PLAN_DRIFT");
+    assertThat(receipt.grantedEffects()).as("nothing of the new scope was granted").isEmpty();
+  }
+
   private static void assertDrift(CapabilityPlan approved, CapabilityPlan now, String field) {
     assertThatThrownBy(() -> PlanVerifier.verify(approved, now))
         .isInstanceOfSatisfying(CapabilityException.class, e -> {

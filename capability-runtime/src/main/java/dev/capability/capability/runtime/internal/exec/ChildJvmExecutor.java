@@ -8,6 +8,7 @@ import dev.capability.capability.runtime.CapabilityRequest;
 import dev.capability.capability.runtime.CapabilityResult;
 import dev.capability.capability.runtime.Effect;
 import dev.capability.capability.runtime.EffectKind;
+import dev.capability.capability.runtime.EffectViolation;
 import dev.capability.capability.runtime.Executor;
 import dev.capability.capability.runtime.ExecutorIdentity;
 import dev.capability.capability.runtime.Hook;
@@ -22,6 +23,9 @@ import dev.capability.kernel.api.NetworkMode;
 import dev.capability.kernel.api.backend.BackendConfig;
 import dev.capability.kernel.api.backend.ExecutionBackend;
 import dev.capability.kernel.api.backend.IsolationCapability;
+import dev.capability.kernel.api.network.EgressDestination;
+import dev.capability.kernel.api.network.EgressGateway;
+import dev.capability.kernel.api.network.NetworkFilterUnavailableException;
 import dev.capability.kernel.api.policy.ExecutableRule;
 import dev.capability.kernel.api.policy.ExecutionPolicy;
 import dev.capability.kernel.api.policy.ProjectWriteMode;
@@ -47,6 +51,7 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
@@ -55,9 +60,11 @@ import java.util.stream.Stream;
  * {@link CommandKernel}, so the launch is bounded, its environment emptied and attested by the
  * kernel, and confined by the chosen backend. The kernel policy is built per run from the grants:
  * it allows exactly one argv of the host's own {@code java} by canonical path, no network unless
- * {@code network.connect} was granted (the plain {@code process} backend cannot take the network
- * away, so it runs with the host network), and writes only under granted {@code filesystem.write}
- * paths. Granted paths must lie under the base directory, which the sandbox shows read-only. Unless
+ * {@code network.connect} was granted, and then only the granted {@code host:port} scopes through
+ * the kernel's egress proxy ({@link NetworkMode#FILTERED}; a backend that cannot supply it refuses
+ * the run with {@code NETWORK_FILTER_UNAVAILABLE}, never the host network), and writes only under
+ * granted {@code filesystem.write} paths. Without a grant, the plain {@code process} backend cannot
+ * take the network away, so such a run has the host network and is attested with it. Granted paths must lie under the base directory, which the sandbox shows read-only. Unless
  * {@code process.spawn} was granted, the child makes itself unable to start programs (a seccomp
  * filter, {@link ProgramStarts}) before it defines the capability's classes; where this JVM cannot
  * load libseccomp, such a run is refused before launch.
@@ -101,6 +108,8 @@ public final class ChildJvmExecutor implements Executor {
   private final boolean allowUnisolated;
   private final Path baseDirectory;
   private final Optional<Path> classDataArchive;
+  private final Optional<EgressGateway> egressGateway;
+  private final Set<String> egressPrivateAddressNames;
   private Boolean available;
   private ExecutionBackend selected;
 
@@ -131,6 +140,8 @@ public final class ChildJvmExecutor implements Executor {
         allowUnisolated,
         baseDirectory,
         classDataArchive,
+        Optional.empty(),
+        Set.of(),
         null);
   }
 
@@ -141,6 +152,8 @@ public final class ChildJvmExecutor implements Executor {
       boolean allowUnisolated,
       Path baseDirectory,
       Optional<Path> classDataArchive,
+      Optional<EgressGateway> egressGateway,
+      Set<String> egressPrivateAddressNames,
       ExecutionBackend selected) {
     this.backends = backends;
     this.closesBackends = closesBackends;
@@ -148,6 +161,8 @@ public final class ChildJvmExecutor implements Executor {
     this.allowUnisolated = allowUnisolated;
     this.baseDirectory = Objects.requireNonNull(baseDirectory, "baseDirectory").toAbsolutePath().normalize();
     this.classDataArchive = Objects.requireNonNull(classDataArchive, "classDataArchive").map(ClassDataArchive::requireAbsolute);
+    this.egressGateway = Objects.requireNonNull(egressGateway, "egressGateway");
+    this.egressPrivateAddressNames = Set.copyOf(new TreeSet<>(requirePrivateAddressNames(egressPrivateAddressNames)));
     this.selected = selected;
   }
 
@@ -161,7 +176,7 @@ public final class ChildJvmExecutor implements Executor {
       Backends backends, boolean closesBackends, String backendId, boolean allowUnisolated, Path baseDirectory, Optional<Path> classDataArchive) {
     return new ChildJvmExecutor(
         Objects.requireNonNull(backends, "backends"), closesBackends, Objects.requireNonNull(backendId, "backendId"), allowUnisolated,
-        baseDirectory, classDataArchive, null);
+        baseDirectory, classDataArchive, Optional.empty(), Set.of(), null);
   }
 
   /**
@@ -178,15 +193,47 @@ public final class ChildJvmExecutor implements Executor {
   public static ChildJvmExecutor choosing(
       Backends backends, boolean closesBackends, Path baseDirectory, Optional<Path> classDataArchive) {
     ExecutionBackend chosen = backends.select(REQUIRED_ISOLATION, false);
-    return new ChildJvmExecutor(backends, closesBackends, chosen.id(), false, baseDirectory, classDataArchive, chosen);
+    return new ChildJvmExecutor(
+        backends, closesBackends, chosen.id(), false, baseDirectory, classDataArchive, Optional.empty(), Set.of(), chosen);
+  }
+
+  /**
+   * This executor with the operator's egress settings; use it in place of this one, before any run.
+   *
+   * @param gateway the egress proxy service runs with granted {@code network.connect} use; empty
+   *     for the kernel's own (found on the class path)
+   * @param privateAddressNames names (lower-case DNS names or IP literals) that may resolve to
+   *     loopback or private addresses when a run is granted them, for services on the operator's
+   *     own network or loopback: an operator's setting, never a package's. A plan binds them
+   *     (they are part of {@link #identity()})
+   * @throws IllegalArgumentException for a name that is not a lower-case DNS name or IP literal
+   */
+  public ChildJvmExecutor withEgress(Optional<EgressGateway> gateway, Set<String> privateAddressNames) {
+    return new ChildJvmExecutor(
+        backends, closesBackends, backendId, allowUnisolated, baseDirectory, classDataArchive, gateway, privateAddressNames, selected);
+  }
+
+  private static Set<String> requirePrivateAddressNames(Set<String> names) {
+    for (String name : Objects.requireNonNull(names, "egressPrivateAddressNames")) {
+      try {
+        new EgressDestination(name, 1);
+      } catch (IllegalArgumentException e) {
+        throw new IllegalArgumentException("egress private address name: " + e.getMessage(), e);
+      }
+    }
+    return names;
   }
 
   @Override
   public ExecutorIdentity identity() {
     // The root is part of what a plan binds: the same scopes under another directory are other files.
-    return new ExecutorIdentity(
-        ID,
-        new TreeMap<>(Map.of("backend", backendId, "isolation", isolated() ? "sandbox" : "none", "root", baseDirectory.toString())));
+    Map<String, String> advertises =
+        new TreeMap<>(Map.of("backend", backendId, "isolation", isolated() ? "sandbox" : "none", "root", baseDirectory.toString()));
+    if (!egressPrivateAddressNames.isEmpty()) {
+      // Which granted names may reach private addresses is part of what an approval allows.
+      advertises.put("egressPrivateAddressNames", String.join(",", new TreeSet<>(egressPrivateAddressNames)));
+    }
+    return new ExecutorIdentity(ID, new TreeMap<>(advertises));
   }
 
   @Override
@@ -245,6 +292,9 @@ public final class ChildJvmExecutor implements Executor {
           "the plain process backend gives untrusted code no boundary; it must be allowed explicitly");
     }
     Grants grants = grants(request.granted());
+    if (grants.network().filtered()) {
+      requireFilteredEgress(grants.network());
+    }
     if (!grants.startsPrograms()) {
       requireProgramStartsCanBeForbidden();
     }
@@ -286,6 +336,7 @@ public final class ChildJvmExecutor implements Executor {
         HostClassPath.stage(staging).stream().map(entry -> staging.relativize(entry).toString()).collect(Collectors.joining(":"));
     Path java = Path.of(System.getProperty("java.home"), "bin", "java").toRealPath();
     List<String> arguments = new ArrayList<>(JVM_OPTIONS);
+    arguments.addAll(grants.network().jvmOptions());
     arguments.addAll(HostClassPath.JVM_OPTIONS);
     classDataArchive.ifPresent(archive -> arguments.addAll(ClassDataArchive.jvmOptions(archive)));
     arguments.addAll(List.of("-cp", classPath, CapabilityHost.class.getName()));
@@ -293,16 +344,15 @@ public final class ChildJvmExecutor implements Executor {
     argv.add(java.toString());
     argv.addAll(arguments);
 
-    ExecutionPolicy policy =
+    ExecutionPolicy.Builder policyBuilder =
         ExecutionPolicy.builder()
-            // The plain process backend cannot take the network away and the kernel refuses a
-            // policy it cannot keep: a run on it (allowed explicitly) is attested with the host
-            // network it really has.
-            .network(grants.network() || !isolated() ? NetworkMode.HOST : NetworkMode.NONE)
             .projectWrites(grants.writeScopes().isEmpty() ? ProjectWriteMode.READ_ONLY : ProjectWriteMode.SCOPED)
             .writeScopes(grants.writeScopes())
-            .executable(ExecutableRule.atPath("java", java).exact(arguments.toArray(String[]::new)).build())
-            .build();
+            .executable(ExecutableRule.atPath("java", java).exact(arguments.toArray(String[]::new)).build());
+    // The plain process backend cannot take the network away and the kernel refuses a policy it
+    // cannot keep: a run on it without a network grant is attested with the host network it has.
+    grants.network().applyTo(policyBuilder, isolated());
+    ExecutionPolicy policy = policyBuilder.build();
     HostRequest hostRequest =
         new HostRequest(
             jar.toString(),
@@ -332,6 +382,11 @@ public final class ChildJvmExecutor implements Executor {
                 .stdin(hostRequest.encode())
                 .backend(backendId)
                 .build());
+    if (result.status() == ExecutionStatus.DENIED && NetworkFilterUnavailableException.CODE.equals(result.decision().code())) {
+      throw new NetworkFilterUnavailableException(
+          "the granted network.connect scopes need filtered egress, which the kernel cannot supply here: "
+              + result.decision().message() + "; nothing ran");
+    }
     if (result.status() == ExecutionStatus.DENIED || result.status() == ExecutionStatus.LAUNCH_FAILED) {
       // Nothing ran: the executor's own command was refused or the sandbox could not start it. As
       // the Executor contract says, that is an executor that could not run the capability (a
@@ -343,28 +398,32 @@ public final class ChildJvmExecutor implements Executor {
               + (result.failureMessage() == null ? "" : ": " + result.failureMessage()) + "); nothing ran");
     }
     Optional<Attestation> attestation = Optional.of(result.attestation());
-    List<Effect> used = usedWrites(request.granted(), result.attestation().changes());
+    List<Effect> used = new ArrayList<>(usedWrites(request.granted(), result.attestation().changes()));
+    used.addAll(EgressEvidence.used(request.granted(), result.attestation().egress()));
+    List<EffectViolation> violations = EgressEvidence.violations(result.attestation().egress());
     if (!result.succeeded()) {
       String why =
           "the capability host did not complete: " + result.status()
               + result.exitCode().stream().mapToObj(code -> " (exit " + code + ")").findFirst().orElse("")
               + (result.failureMessage() == null ? "" : ": " + result.failureMessage())
               + tail(result.stderr().text());
-      return new CapabilityResult(false, Optional.empty(), Optional.of(why), isolated(), attestation, List.of(), used);
+      return new CapabilityResult(false, Optional.empty(), Optional.of(why), isolated(), attestation, List.of(), used, violations);
     }
     try {
-      return fromResponse(result.stdout().text(), attestation, used);
+      return fromResponse(result.stdout().text(), attestation, used, violations);
     } catch (IOException | RuntimeException e) {
       // The child is untrusted: a response it garbled (or cut short by exiting) is a failed run.
       return new CapabilityResult(
-          false, Optional.empty(), Optional.of("the capability host wrote no valid response: " + e.getMessage()), isolated(), attestation, List.of(), used);
+          false, Optional.empty(), Optional.of("the capability host wrote no valid response: " + e.getMessage()), isolated(), attestation, List.of(),
+          used, violations);
     }
   }
 
   /**
    * The granted writes the kernel's audit saw used: a {@code filesystem.write} grant counts as used
    * when a file under it was created, modified or deleted. This is the host's observation, not the
-   * child's report; reads and connections leave no trace the host can see, so they are never listed.
+   * child's report; reads leave no trace the host can see, so they are never listed (connections
+   * are the egress proxy's to report: {@link EgressEvidence}).
    */
   private List<Effect> usedWrites(List<Effect> granted, List<Attestation.Change> changes) {
     List<Path> changed = changes.stream().map(change -> baseDirectory.resolve(change.path()).normalize()).toList();
@@ -374,7 +433,8 @@ public final class ChildJvmExecutor implements Executor {
         .toList();
   }
 
-  private CapabilityResult fromResponse(String stdout, Optional<Attestation> attestation, List<Effect> used) throws IOException {
+  private CapabilityResult fromResponse(
+      String stdout, Optional<Attestation> attestation, List<Effect> used, List<EffectViolation> violations) throws IOException {
     JsonNode response = JSON.readTree(stdout);
     if (response == null || !response.isObject()) {
       throw new IOException("the response is not a JSON object");
@@ -387,7 +447,7 @@ public final class ChildJvmExecutor implements Executor {
     }
     Optional<String> output = textOrEmpty(response.get("output"));
     Optional<String> failure = textOrEmpty(response.get("failure"));
-    return new CapabilityResult(failure.isEmpty(), output, failure, isolated(), attestation, hooks, used);
+    return new CapabilityResult(failure.isEmpty(), output, failure, isolated(), attestation, hooks, used, violations);
   }
 
   private static Optional<String> textOrEmpty(JsonNode node) {
@@ -402,7 +462,19 @@ public final class ChildJvmExecutor implements Executor {
     return "; log: " + (trimmed.length() > 2000 ? trimmed.substring(trimmed.length() - 2000) : trimmed);
   }
 
-  private record Grants(List<Path> readable, List<Path> writable, List<String> writeScopes, boolean network, boolean startsPrograms) {}
+  private record Grants(List<Path> readable, List<Path> writable, List<String> writeScopes, NetworkGrant network, boolean startsPrograms) {}
+
+  /**
+   * Refuses, before anything is staged or launched, granted {@code network.connect} scopes on a
+   * backend that cannot confine the run to the egress proxy: never answered with the host network.
+   */
+  private void requireFilteredEgress(NetworkGrant network) {
+    if (!backend().capabilities().contains(IsolationCapability.FILTERED_EGRESS)) {
+      throw new NetworkFilterUnavailableException(
+          "the capability was granted network.connect " + network.destinations() + ", and backend '" + backendId
+              + "' cannot confine a run to those destinations (it does not supply FILTERED_EGRESS); it is never given the host network instead");
+    }
+  }
 
   /**
    * Refuses, before anything is staged or launched, a run whose child could not forbid itself to
@@ -422,7 +494,6 @@ public final class ChildJvmExecutor implements Executor {
     List<Path> readable = new ArrayList<>();
     List<Path> writable = new ArrayList<>();
     List<String> writeScopes = new ArrayList<>();
-    boolean network = false;
     boolean startsPrograms = false;
     for (Effect effect : granted) {
       if (!CONFINABLE.contains(effect.kind())) {
@@ -438,14 +509,13 @@ public final class ChildJvmExecutor implements Executor {
           writeScopes.add(relative);
           writeScopes.add(relative + "/**");
         }
-        case NETWORK_CONNECT -> network = true;
         case PROCESS_SPAWN -> startsPrograms = true;
         default -> {
-          // code.dynamic: nothing to open.
+          // network.connect: the egress proxy's (NetworkGrant); code.dynamic: nothing to open.
         }
       }
     }
-    return new Grants(readable, writable, writeScopes, network, startsPrograms);
+    return new Grants(readable, writable, writeScopes, NetworkGrant.of(granted, egressPrivateAddressNames), startsPrograms);
   }
 
   /**

@@ -39,7 +39,7 @@ public final class CapabilityExecutors {
   public static final String CHILD_JVM_ALLOW_UNISOLATED = ChildJvmExecutorProvider.ALLOW_UNISOLATED;
 
   /**
-   * The {@link ExecutorConfig} setting, comma-separated lower-case host names (or IP literals), that
+   * The {@link ExecutorConfig} setting, comma-separated lower-case DNS names, that
    * the egress proxy lets resolve to loopback or private addresses when a run is granted a {@code
    * network.connect} scope on them: the operator's own services (a test server, an internal host).
    * Empty by default, so every granted name must resolve to a public address. An operator's

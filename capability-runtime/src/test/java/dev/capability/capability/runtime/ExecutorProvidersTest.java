@@ -123,6 +123,11 @@ class ExecutorProvidersTest {
           .isInstanceOfSatisfying(CapabilityException.class, e -> assertThat(e.code()).isEqualTo(CapabilityCodes.EXECUTOR_SETTING_INVALID))
           .hasMessageContaining("child-jvm.egressPrivateAddressNames")
           .hasMessageContaining("'Bad_Name'");
+      withNames.put(CapabilityExecutors.CHILD_JVM_EGRESS_PRIVATE_ADDRESS_NAMES, "127.0.0.1");
+      ExecutorConfig literal = new ExecutorConfig(work, processOnly, withNames);
+      assertThatThrownBy(() -> CapabilityRuntime.builder().executor("child-jvm").executorConfig(literal).build())
+          .isInstanceOfSatisfying(CapabilityException.class, e -> assertThat(e.code()).isEqualTo(CapabilityCodes.EXECUTOR_SETTING_INVALID))
+          .hasMessageContaining("IP literal");
     }
   }
 }

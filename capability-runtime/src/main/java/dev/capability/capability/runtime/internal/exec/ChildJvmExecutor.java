@@ -202,11 +202,11 @@ public final class ChildJvmExecutor implements Executor {
    *
    * @param gateway the egress proxy service runs with granted {@code network.connect} use; empty
    *     for the kernel's own (found on the class path)
-   * @param privateAddressNames names (lower-case DNS names or IP literals) that may resolve to
+   * @param privateAddressNames lower-case DNS names that may resolve to
    *     loopback or private addresses when a run is granted them, for services on the operator's
    *     own network or loopback: an operator's setting, never a package's. A plan binds them
    *     (they are part of {@link #identity()})
-   * @throws IllegalArgumentException for a name that is not a lower-case DNS name or IP literal
+   * @throws IllegalArgumentException for a name that is not a lower-case DNS name
    */
   public ChildJvmExecutor withEgress(Optional<EgressGateway> gateway, Set<String> privateAddressNames) {
     return new ChildJvmExecutor(
@@ -215,13 +215,23 @@ public final class ChildJvmExecutor implements Executor {
 
   private static Set<String> requirePrivateAddressNames(Set<String> names) {
     for (String name : Objects.requireNonNull(names, "egressPrivateAddressNames")) {
-      try {
-        new EgressDestination(name, 1);
-      } catch (IllegalArgumentException e) {
-        throw new IllegalArgumentException("egress private address name: " + e.getMessage(), e);
-      }
+      privateAddressName(name);
     }
     return names;
+  }
+
+  /**
+   * Refuses {@code name} unless it is a lower-case DNS name: the proxy refuses every loopback or
+   * private IP literal, so only a name can be let through to such an address.
+   *
+   * @throws IllegalArgumentException naming what is wrong
+   */
+  public static String privateAddressName(String name) {
+    if (new EgressDestination(name, 1).isIpLiteral()) {
+      throw new IllegalArgumentException(
+          "'" + name + "' is an IP literal; the egress proxy never connects to a private IP literal, only a granted name may lead to one");
+    }
+    return name;
   }
 
   @Override

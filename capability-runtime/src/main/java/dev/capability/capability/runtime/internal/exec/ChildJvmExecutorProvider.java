@@ -5,7 +5,6 @@ import dev.capability.capability.runtime.Executor;
 import dev.capability.capability.runtime.ExecutorConfig;
 import dev.capability.capability.runtime.ExecutorProvider;
 import dev.capability.kernel.api.CapabilityException;
-import dev.capability.kernel.api.network.EgressDestination;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Optional;
@@ -47,7 +46,7 @@ public final class ChildJvmExecutorProvider implements ExecutorProvider {
    *     when no backend is named and no available sandbox fits
    * @throws CapabilityException {@code EXECUTOR_SETTING_INVALID} for an {@value #ALLOW_UNISOLATED}
    *     that is neither {@code true} nor {@code false}, or an {@value #EGRESS_PRIVATE_ADDRESS_NAMES}
-   *     entry that is not a lower-case DNS name or IP literal
+   *     entry that is not a lower-case DNS name
    */
   @Override
   public Executor create(ExecutorConfig config) {
@@ -69,7 +68,7 @@ public final class ChildJvmExecutorProvider implements ExecutorProvider {
         continue;
       }
       try {
-        new EgressDestination(trimmed, 1);
+        ChildJvmExecutor.privateAddressName(trimmed);
       } catch (IllegalArgumentException e) {
         throw new CapabilityException(
             CapabilityCodes.EXECUTOR_SETTING_INVALID, EGRESS_PRIVATE_ADDRESS_NAMES + " holds '" + trimmed + "': " + e.getMessage());

@@ -15,7 +15,8 @@ public final class ExecutionReceipts {
    * The receipt as a JSON object of plain maps, lists, strings, numbers and booleans (what {@code
    * CanonicalJson} accepts). {@code fingerprint} and {@code status} come first; {@code attestation}
    * is the kernel's attestation as an object ({@link AttestationJson#toMap}), or null; {@code
-   * output} is null when there was none.
+   * output} is null when there was none; {@code violations} is a list of {@code {"kind", "target",
+   * "code", "detail"}} objects, empty when none was observed.
    */
   public static Map<String, @Nullable Object> toJson(ExecutionReceipt receipt) {
     Objects.requireNonNull(receipt, "receipt");

@@ -377,13 +377,16 @@ public final class ChildJvmExecutor implements Executor {
 
     // Only the one backend, created once: probing and creating backends per run cost more than
     // the kernel's whole pipeline. The kernel is not closed, since closing it closes the backend.
-    CommandKernel kernel =
+    CommandKernel.Builder kernelBuilder =
         CommandKernel.builder(ExecutionPolicies.of(policy))
             .hostEnvironment(Map.of())
             .workingDirectory(staging)
             .backend(backend())
-            .discoverBackends(false)
-            .build();
+            .discoverBackends(false);
+    // Without a gateway of its own the kernel finds the installed one, or refuses a filtered run
+    // (NETWORK_FILTER_UNAVAILABLE, thrown from execute) before launching anything.
+    egressGateway.ifPresent(kernelBuilder::egressGateway);
+    CommandKernel kernel = kernelBuilder.build();
     ExecutionResult result =
         kernel.execute(
             ExecutionRequest.argv(argv)
@@ -392,10 +395,11 @@ public final class ChildJvmExecutor implements Executor {
                 .stdin(hostRequest.encode())
                 .backend(backendId)
                 .build());
-    if (result.status() == ExecutionStatus.DENIED && NetworkFilterUnavailableException.CODE.equals(result.decision().code())) {
+    if (result.status() == ExecutionStatus.LAUNCH_FAILED && result.failureMessage() != null
+        && result.failureMessage().startsWith(NetworkFilterUnavailableException.CODE + ":")) {
+      // The kernel could not open the run's egress proxy: a refusal of the network grant, as when none is installed.
       throw new NetworkFilterUnavailableException(
-          "the granted network.connect scopes need filtered egress, which the kernel cannot supply here: "
-              + result.decision().message() + "; nothing ran");
+          "the granted network.connect scopes need the egress proxy, which could not start (" + result.failureMessage() + "); nothing ran");
     }
     if (result.status() == ExecutionStatus.DENIED || result.status() == ExecutionStatus.LAUNCH_FAILED) {
       // Nothing ran: the executor's own command was refused or the sandbox could not start it. As

@@ -2,9 +2,13 @@ package dev.capability.openapi;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.fail;
+import static org.assertj.core.api.Assertions.tuple;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.sun.net.httpserver.HttpServer;
 import dev.capability.backend.bwrap.BwrapBackendProvider;
+import dev.capability.backend.process.ProcessBackendProvider;
 import dev.capability.backend.tck.BackendGate;
 import dev.capability.capability.runtime.Approval;
 import dev.capability.capability.runtime.CapabilityCodes;
@@ -12,6 +16,7 @@ import dev.capability.capability.runtime.CapabilityPackage;
 import dev.capability.capability.runtime.CapabilityPackages;
 import dev.capability.capability.runtime.CapabilityRuntime;
 import dev.capability.capability.runtime.Effect;
+import dev.capability.capability.runtime.EffectViolation;
 import dev.capability.capability.runtime.EffectPolicies;
 import dev.capability.capability.runtime.EffectPolicy;
 import dev.capability.capability.runtime.ExecutionOutcome;
@@ -20,10 +25,18 @@ import dev.capability.capability.runtime.Executor;
 import dev.capability.discovery.NetworkAccess;
 import dev.capability.capability.runtime.internal.exec.ChildJvmExecutor;
 import dev.capability.capability.runtime.internal.exec.InProcessExecutor;
+import dev.capability.capability.runtime.support.ManifestRules;
+import dev.capability.egress.EgressResolver;
+import dev.capability.egress.NettyEgressGateway;
 import dev.capability.openapi.invoker.HttpOperationInvoker;
 import dev.capability.kernel.api.CapabilityException;
 import dev.capability.kernel.api.backend.BackendConfig;
+import dev.capability.kernel.api.backend.ExecutionBackend;
+import dev.capability.kernel.api.backend.IsolationCapability;
+import dev.capability.kernel.api.network.EgressRefusal;
 import dev.capability.testing.Ownership;
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -34,6 +47,11 @@ import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.zip.ZipEntry;
+import java.util.zip.ZipInputStream;
+import java.util.zip.ZipOutputStream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -210,13 +228,142 @@ class OpenApiInvocationTest {
 
   @Test
   void anApprovedConnectionIsRefusedOnABackendThatCannotFilterEgressAndNothingIsSent() {
-    Executor executor = new ChildJvmExecutor("bwrap", false, List.of(GATE.backend()), work);
+    try (ExecutionBackend process = new ProcessBackendProvider().create(BackendConfig.defaults())) {
+      Executor executor = new ChildJvmExecutor("process", true, List.of(process), work);
 
-    ExecutionReceipt receipt = run(executor, EffectPolicies.permissive(Approval::grant), "get-note", "{\"path\":{\"noteId\":\"n1\"}}");
+      ExecutionReceipt receipt = run(executor, EffectPolicies.permissive(Approval::grant), "get-note", "{\"path\":{\"noteId\":\"n1\"}}");
 
-    assertThat(receipt.outcome()).isEqualTo(ExecutionOutcome.REFUSED);
-    assertThat(receipt.code()).isEqualTo(CapabilityCodes.NETWORK_FILTER_UNAVAILABLE);
-    assertThat(seen).isEmpty();
+      assertThat(receipt.outcome()).isEqualTo(ExecutionOutcome.REFUSED);
+      assertThat(receipt.code()).isEqualTo(CapabilityCodes.NETWORK_FILTER_UNAVAILABLE);
+      assertThat(seen).isEmpty();
+    }
+  }
+
+  /** The resolver of the egress proxy in these tests: {@code svc.test} is the server on loopback. */
+  private static EgressResolver svcTestIsLoopback() {
+    return host -> host.equals("svc.test") ? List.of(InetAddress.getLoopbackAddress()) : List.of();
+  }
+
+  /**
+   * The child JVM under bwrap with filtered egress; skipped with bwrap's reason where it cannot
+   * supply it, failed instead under {@code CAPABILITY_REQUIRE_BACKENDS=1}.
+   */
+  private Executor filteredChildJvm() {
+    ExecutionBackend bwrap = GATE.backend();
+    if (!bwrap.capabilities().contains(IsolationCapability.FILTERED_EGRESS)) {
+      String reason = "bwrap cannot supply FILTERED_EGRESS here: "
+          + bwrap.diagnostics().getOrDefault(IsolationCapability.FILTERED_EGRESS.name(), "no reason given");
+      if ("1".equals(System.getenv(BackendGate.REQUIRE_VARIABLE))) {
+        fail(reason + " (" + BackendGate.REQUIRE_VARIABLE + "=1 requires every backend)");
+      }
+      assumeTrue(false, reason);
+    }
+    return new ChildJvmExecutor("bwrap", false, List.of(bwrap), work)
+        .withEgress(Optional.of(new NettyEgressGateway(svcTestIsLoopback())), Set.of("svc.test"));
+  }
+
+  /** Imports the document with its server named {@code svc.test}, which only the proxy resolves. */
+  private Path importedForSvcTest() throws IOException {
+    Path out = work.resolve("imported-svc");
+    OpenApiImport.write(OpenApiImport.read(document().replace("127.0.0.1", "svc.test").getBytes(StandardCharsets.UTF_8), loopback()), out);
+    Ownership.readableByEveryone(out);
+    return out;
+  }
+
+  private String svcScope() {
+    return "svc.test:" + server.getAddress().getPort();
+  }
+
+  @Test
+  void runsInTheChildJvmUnderBwrapThroughTheEgressProxyToTheApprovedScope() throws IOException {
+    CapabilityPackage pkg = CapabilityPackages.open(importedForSvcTest().resolve("get-note"));
+    CapabilityRuntime runtime =
+        CapabilityRuntime.builder().executor(filteredChildJvm()).policy(EffectPolicies.permissive(Approval::grant)).receipts(r -> {}).build();
+
+    ExecutionReceipt receipt = runtime.run(pkg, "{\"path\":{\"noteId\":\"n1\"},\"query\":{\"q\":\"a b\"}}");
+
+    assertThat(receipt.outcome()).as(receipt.message()).isEqualTo(ExecutionOutcome.SUCCEEDED);
+    assertThat(receipt.boundaryApplied()).isTrue();
+    assertThat(receipt.grantedEffects()).containsExactly(Effect.of("network.connect", svcScope()));
+    assertThat(receipt.usedEffects()).containsExactly(Effect.of("network.connect", svcScope()));
+    assertThat(receipt.violations()).isEmpty();
+    assertThat(receipt.output()).hasValue("{\"status\":200,\"body\":\"said \\\"hi\\\"\\n\"}");
+    assertThat(seen).containsExactly("GET /api/notes/n1?q=a%20b trace=null cookie=null type=null body=");
+  }
+
+  @Test
+  void theLargestWorstCaseBodyFitsTheChildJvmsResponse() throws IOException {
+    CapabilityPackage pkg = CapabilityPackages.open(importedForSvcTest().resolve("worst"));
+    CapabilityRuntime runtime =
+        CapabilityRuntime.builder().executor(filteredChildJvm()).policy(EffectPolicies.permissive(Approval::grant)).receipts(r -> {}).build();
+
+    ExecutionReceipt receipt = runtime.run(pkg, "{}");
+
+    assertThat(receipt.outcome()).as(receipt.message()).isEqualTo(ExecutionOutcome.SUCCEEDED);
+    assertThat(receipt.output()).hasValueSatisfying(output -> assertThat(output).hasSize(
+        "{\"status\":200,\"body\":\"\"}".length() + 6 * HttpOperationInvoker.MAX_RESPONSE_BYTES));
+  }
+
+  @Test
+  void anOperationWhoseJarEmbedsAnotherPortReachesNothingButItsApprovedScope() throws IOException {
+    HttpServer elsewhere = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+    List<String> seenElsewhere = new ArrayList<>();
+    elsewhere.createContext("/", exchange -> {
+      try (exchange) {
+        synchronized (seenElsewhere) {
+          seenElsewhere.add(exchange.getRequestURI().getPath());
+        }
+        exchange.sendResponseHeaders(200, -1);
+      }
+    });
+    elsewhere.start();
+    try {
+      Path operation = importedForSvcTest().resolve("get-note");
+      int approvedPort = server.getAddress().getPort();
+      int embeddedPort = elsewhere.getAddress().getPort();
+      rebind(operation, "port=" + approvedPort, "port=" + embeddedPort);
+      CapabilityPackage pkg = CapabilityPackages.open(operation);
+      assertThat(pkg.descriptor().effects()).as("the manifest still declares the approved scope").containsExactly(Effect.of("network.connect", svcScope()));
+      CapabilityRuntime runtime =
+          CapabilityRuntime.builder().executor(filteredChildJvm()).policy(EffectPolicies.permissive(Approval::grant)).receipts(r -> {}).build();
+
+      ExecutionReceipt receipt = runtime.run(pkg, "{\"path\":{\"noteId\":\"n1\"}}");
+
+      assertThat(receipt.output()).as(receipt.message()).isNotEqualTo(Optional.of("{\"status\":200,\"body\":\"\"}"));
+      assertThat(seenElsewhere).as("the port the jar embeds saw nothing").isEmpty();
+      assertThat(seen).isEmpty();
+      assertThat(receipt.usedEffects()).isEmpty();
+      assertThat(receipt.violations())
+          .extracting(EffectViolation::target, EffectViolation::code)
+          .contains(tuple("svc.test:" + embeddedPort, EgressRefusal.NOT_GRANTED));
+    } finally {
+      elsewhere.stop(0);
+    }
+  }
+
+  /** Rewrites the binding in the operation's module jar and the module's integrity in its manifest, as a tampered package would. */
+  private static void rebind(Path operation, String from, String to) throws IOException {
+    Path jar = operation.resolve("lib/http-operation.jar");
+    byte[] original = Files.readAllBytes(jar);
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+    try (ZipInputStream in = new ZipInputStream(new ByteArrayInputStream(original));
+        ZipOutputStream out = new ZipOutputStream(bytes)) {
+      for (ZipEntry entry = in.getNextEntry(); entry != null; entry = in.getNextEntry()) {
+        byte[] data = in.readAllBytes();
+        if (entry.getName().equals(HttpOperationInvoker.BINDING)) {
+          String binding = new String(data, StandardCharsets.ISO_8859_1);
+          assertThat(binding).contains(from);
+          data = binding.replace(from, to).getBytes(StandardCharsets.ISO_8859_1);
+        }
+        out.putNextEntry(new ZipEntry(entry.getName()));
+        out.write(data);
+        out.closeEntry();
+      }
+    }
+    Files.write(jar, bytes.toByteArray());
+    Path manifest = operation.resolve("capability.json");
+    Files.writeString(manifest, Files.readString(manifest)
+        .replace(ManifestRules.integrity(original), ManifestRules.integrity(bytes.toByteArray())));
   }
 
   @Test

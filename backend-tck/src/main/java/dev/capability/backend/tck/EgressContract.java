@@ -48,8 +48,9 @@ public interface EgressContract extends BackendUnderTest {
 
   /**
    * Connects to the relay, sends a line and half-closes, reads the answer to its end; then tries
-   * the host's port $ARGV[0] on each further address. Reports {@code reply ...}, {@code eof 1}
-   * and {@code reached ADDRESS} for a connection that got through; writes a line to stderr; exits
+   * the host's port $ARGV[1] on each further address. Reports {@code reply ...}, {@code eof 1},
+   * {@code reached ADDRESS} for a connection that got through and {@code fd N TARGET} for each
+   * descriptor it holds above stderr; writes a line to stderr; exits
    * {@link #FIXTURE_STATUS}, or {@link #RELAY_UNREACHABLE}.
    */
   String EGRESS_CLIENT =
@@ -69,6 +70,10 @@ public interface EgressContract extends BackendUnderTest {
       for my $h (@others) {
         my $c = IO::Socket::INET->new(PeerAddr => $h, PeerPort => $port, Proto => 'tcp', Timeout => 3);
         if ($c) { print "reached $h\\n"; close $c }
+      }
+      opendir(my $d, '/proc/self/fd') or die "no /proc/self/fd: $!";
+      for (sort grep { /^\\d+$/ } readdir($d)) {
+        print "fd $_ ", (readlink("/proc/self/fd/$_") // ''), "\\n" if $_ > 2;
       }
       print STDERR "the fixture's stderr\\n";
       exit 42;
@@ -130,6 +135,10 @@ public interface EgressContract extends BackendUnderTest {
           .as("the command's view: the reply, then the end of the connection")
           .containsSubsequence("reply " + marker + " " + request.length(), "eof 1");
       assertThat(result.stderr().text()).isEqualTo("the fixture's stderr\n");
+      assertThat(result.stdout().text().lines().filter(line -> line.startsWith("fd ")))
+          .as("descriptors the command holds above stderr: only its own listing of them")
+          .singleElement()
+          .satisfies(line -> assertThat(line).matches("fd \\d+ /proc/\\d+/fd"));
       Claims claims = Claims.of(backend());
       claims.attack(
           acceptedAny(host) || result.stdout().text().contains("reached "),

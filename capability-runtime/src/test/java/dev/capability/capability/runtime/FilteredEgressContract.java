@@ -42,7 +42,8 @@ import org.junit.jupiter.api.io.TempDir;
  * private-address name), {@code private.test} to {@code 10.0.0.1}. The same capability code tries
  * the granted destination over HTTP, {@code HttpClient} and a SOCKS socket, and then another port,
  * another name, IP literals, the host's loopback bypassing the proxy, a name that resolves to a
- * private address, {@code localhost} and the Docker bridge gateway. Each backend runs it.
+ * private address, {@code localhost}, the Docker bridge gateway and a {@code SocketChannel} (which
+ * ignores proxies), and resolves a name itself. Each backend runs it.
  */
 abstract class FilteredEgressContract {
   private static final String ENTRY = "com.example.Prober";
@@ -157,7 +158,14 @@ abstract class FilteredEgressContract {
             add(out, "localhost", http("http://localhost:PORT/localhost"));
             add(out, "gateway", http("http://172.17.0.1:PORT/gateway"));
             add(out, "gatewayDirect", direct("172.17.0.1", PORT));
+            add(out, "channel", channel("127.0.0.1", PORT));
+            add(out, "dns", dns("svc.test"));
             return out.append("\\"done\\":true}").toString();
+          }
+
+          @Override
+          public boolean verify(String in, String out, dev.capability.capability.api.CapabilityContext context) {
+            return true;
           }
 
           private static void add(StringBuilder out, String name, String result) {
@@ -198,6 +206,22 @@ abstract class FilteredEgressContract {
             }
           }
 
+          private static String channel(String host, int port) {
+            try (java.nio.channels.SocketChannel channel = java.nio.channels.SocketChannel.open(new java.net.InetSocketAddress(host, port))) {
+              return "connected";
+            } catch (Exception e) {
+              return "failed " + e.getClass().getSimpleName();
+            }
+          }
+
+          private static String dns(String host) {
+            try {
+              return "resolved " + java.net.InetAddress.getByName(host).getHostAddress();
+            } catch (Exception e) {
+              return "failed " + e.getClass().getSimpleName();
+            }
+          }
+
           private static String direct(String host, int port) {
             try (java.net.Socket socket = new java.net.Socket(java.net.Proxy.NO_PROXY)) {
               socket.connect(new java.net.InetSocketAddress(host, port), 5000);
@@ -220,14 +244,17 @@ abstract class FilteredEgressContract {
 
     assertThat(receipt.outcome()).as(receipt.message()).isEqualTo(ExecutionOutcome.SUCCEEDED);
     String output = receipt.output().orElseThrow();
+    String evidence = output + "\n" + receipt.violations() + "\n" + receipt.attestation().orElseThrow().egress();
     assertThat(output)
-        .as("the granted destination over HTTP, HttpClient and SOCKS")
+        .as("the granted destination over HTTP, HttpClient and SOCKS: " + evidence)
         .contains("\"http\":\"status 200\"", "\"client\":\"status 200\"", "\"socks\":\"reply HTTP/1.1 200\"");
     assertThat(output)
-        .as("every other attempt failed")
+        .as("every other attempt failed: " + evidence)
         .doesNotContain("\"otherPort\":\"status 200\"", "\"otherName\":\"status 200\"", "\"literal\":\"status 200\"",
             "\"private\":\"status 200\"", "\"localhost\":\"status 200\"", "\"gateway\":\"status 200\"", "connected",
-            "\"socksLiteral\":\"reply");
+            "\"socksLiteral\":\"reply")
+        .as("the sandbox has no DNS: only the proxy resolves names")
+        .contains("\"dns\":\"failed UnknownHostException\"");
     assertThat(seen).as("the server saw only the granted requests").containsExactly("/http", "/client", "/socks");
     assertThat(seenOnOtherPort).as("the other port saw nothing").isEmpty();
 

@@ -1,7 +1,7 @@
 /**
  * What the runtime shares with the modules built on it (acquisition, discovery, OpenAPI import):
- * strict parsing of untrusted JSON, printable quoting of untrusted text, and the manifest rules a
- * package writer must meet. Public so those modules need no access to the runtime's {@code
+ * strict parsing of untrusted JSON, printable quoting of untrusted text, the one redaction of
+ * credentials in URLs, and the manifest rules a package writer must meet. Public so those modules need no access to the runtime's {@code
  * internal} packages; small, and not meant for capability code.
  */
 @NullMarked

@@ -17,6 +17,7 @@ import dev.capability.capability.runtime.ExecutionReceipt;
 import dev.capability.capability.runtime.ExecutionReceipts;
 import dev.capability.capability.runtime.Hook;
 import dev.capability.capability.runtime.PlanVerifier;
+import dev.capability.capability.runtime.support.UrlCredentials;
 import dev.capability.kernel.api.AttestationJson;
 import dev.capability.kernel.api.CapabilityException;
 import dev.capability.kernel.api.CapturedOutput;
@@ -177,10 +178,11 @@ public final class Tools {
     }
   }
 
+  /** A tool error; every URL in its message is shown without credentials, whichever layer wrote it. */
   private static Map<String, @Nullable Object> error(String code, @Nullable String message) {
     Map<String, @Nullable Object> error = new LinkedHashMap<>();
     error.put("code", code);
-    error.put("message", message);
+    error.put("message", message == null ? null : UrlCredentials.redactedIn(message));
     return error;
   }
 

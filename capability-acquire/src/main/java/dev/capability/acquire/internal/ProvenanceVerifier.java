@@ -196,7 +196,9 @@ public final class ProvenanceVerifier {
     if (value.startsWith("git+")) {
       value = value.substring(4);
     }
-    int at = value.indexOf('@', value.indexOf("://") + 3);
+    // The ref follows an '@' in the path; an '@' before the path ends user information, which stays.
+    int path = value.indexOf('/', value.indexOf("://") + 3);
+    int at = path < 0 ? -1 : value.indexOf('@', path);
     if (at >= 0) {
       value = value.substring(0, at);
     }

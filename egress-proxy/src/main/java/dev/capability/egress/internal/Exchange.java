@@ -130,6 +130,8 @@ final class Exchange {
         .channel(NioSocketChannel.class)
         .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, (int) Math.max(1, connectMillis))
         .option(ChannelOption.AUTO_READ, false)
+        .option(ChannelOption.RECVBUF_ALLOCATOR, Relaying.RECEIVE_BUFFERS)
+        .option(ChannelOption.WRITE_BUFFER_WATER_MARK, Relaying.WATER_MARK)
         .handler(new ByteCounter(session.budget, attempt, this::budgetSpent))
         .connect(target);
     session.track(connecting.channel());

@@ -9,6 +9,7 @@ import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelInitializer;
+import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.channel.nio.NioIoHandler;
@@ -101,6 +102,8 @@ public final class ProxySession implements EgressSession {
     ChannelFuture bound = new ServerBootstrap()
         .group(group)
         .channel(NioServerDomainSocketChannel.class)
+        .childOption(ChannelOption.RECVBUF_ALLOCATOR, Relaying.RECEIVE_BUFFERS)
+        .childOption(ChannelOption.WRITE_BUFFER_WATER_MARK, Relaying.WATER_MARK)
         .childHandler(new ChannelInitializer<Channel>() {
           @Override
           protected void initChannel(Channel client) {

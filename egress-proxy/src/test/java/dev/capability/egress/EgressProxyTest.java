@@ -165,6 +165,32 @@ class EgressProxyTest {
   }
 
   @Test
+  void aSecondRequestOnThePlainConnectionIsNotForwarded() throws IOException {
+    List<String> paths = new CopyOnWriteArrayList<>();
+    HttpServer server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+    server.createContext("/", exchange -> {
+      paths.add(exchange.getRequestURI().getPath());
+      exchange.sendResponseHeaders(200, -1);
+      exchange.close();
+    });
+    server.start();
+    try {
+      int port = server.getAddress().getPort();
+      openPrivate(port);
+      try (ProxyClient client = ProxyClient.connect(session.socket())) {
+        client.send("GET http://" + NAME + ":" + port + "/first HTTP/1.1\r\nHost: x\r\n\r\n"
+            + "GET http://" + NAME + ":" + port + "/second HTTP/1.1\r\nHost: x\r\n\r\n");
+        assertThat(client.readToEnd()).startsWith("HTTP/1.1 200");
+      }
+    } finally {
+      server.stop(0);
+    }
+
+    assertThat(paths).containsExactly("/first");
+    assertThat(session.connections()).hasSize(1);
+  }
+
+  @Test
   void socks5ConnectsToAGrantedDomainName() throws IOException {
     openPrivate(echo.port());
 

@@ -212,6 +212,42 @@ class EgressRefusalTest {
   }
 
   @Test
+  void aPlainRequestForANameNotGrantedIsRefusedAndItsBodyDiscarded() throws IOException {
+    openGrantingLoopbackName();
+
+    String response;
+    try (ProxyClient client = ProxyClient.connect(session.socket())) {
+      client.send("POST http://other.test:" + echo.port() + "/ HTTP/1.1\r\nContent-Length: 100000\r\n\r\n");
+      client.send(new byte[100_000]);
+      response = client.readToEnd();
+    }
+
+    assertRefusedWith(response, EgressRefusal.NOT_GRANTED);
+  }
+
+  @Test
+  void socks5RefusesAnIpv6LiteralNotGrantedAndCommandsOtherThanConnect() throws IOException {
+    openGrantingLoopbackName();
+    byte[] loopback6 = new byte[16];
+    loopback6[15] = 1;
+
+    try (ProxyClient client = ProxyClient.connect(session.socket())) {
+      client.socksGreeting();
+      assertThat(client.socksConnect(loopback6, echo.port())).isEqualTo((byte) 0x02);
+    }
+    try (ProxyClient client = ProxyClient.connect(session.socket())) {
+      client.socksGreeting();
+      client.send((byte) 5, (byte) 2, (byte) 0, (byte) 1, (byte) 127, (byte) 0, (byte) 0, (byte) 1, (byte) 0, (byte) 80); // BIND
+      assertThat(client.read(2)[1]).isEqualTo((byte) 0x07);
+    }
+
+    assertThat(session.connections()).extracting(EgressConnection::reason)
+        .containsExactly(EgressRefusal.IP_LITERAL, EgressRefusal.MALFORMED);
+    assertThat(session.connections().get(0).host()).isEqualTo("::1");
+    assertThat(echo.accepted()).isZero();
+  }
+
+  @Test
   void aRequestNotMeantForAProxyIsMalformed() throws IOException {
     openGrantingLoopbackName();
 

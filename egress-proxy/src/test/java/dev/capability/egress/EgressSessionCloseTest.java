@@ -3,8 +3,12 @@ package dev.capability.egress;
 import static dev.capability.egress.TestResolver.address;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.tuple;
 
+import dev.capability.kernel.api.network.EgressConnection;
+import dev.capability.kernel.api.network.EgressConnection.Outcome;
 import dev.capability.kernel.api.network.EgressDestination;
+import dev.capability.kernel.api.network.EgressRefusal;
 import dev.capability.kernel.api.network.EgressLimits;
 import dev.capability.kernel.api.network.EgressRules;
 import dev.capability.kernel.api.network.EgressSession;
@@ -49,6 +53,9 @@ class EgressSessionCloseTest {
       assertThat(socket.getParent()).doesNotExist();
       assertThatThrownBy(() -> ProxyClient.connect(socket)).isInstanceOf(IOException.class);
       assertThat(Files.list(temp)).isEmpty();
+      assertThat(session.connections()).as("the records outlive the session")
+          .extracting(EgressConnection::outcome, EgressConnection::reason)
+          .containsExactly(tuple(Outcome.ALLOWED, null), tuple(Outcome.REFUSED, EgressRefusal.MALFORMED));
     }
   }
 

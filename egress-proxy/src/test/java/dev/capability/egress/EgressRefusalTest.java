@@ -19,6 +19,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.CountDownLatch;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -144,6 +145,34 @@ class EgressRefusalTest {
 
     assertRefusedWith(connect(REBOUND + ":" + echo.port()), EgressRefusal.FORBIDDEN_ADDRESS);
     assertThat(session.connections().get(0).address()).isNotNull();
+  }
+
+  @Test
+  void aClientThatLeavesWhileItsNameResolvesToAForbiddenAddressIsStillRecordedAsRefused() throws Exception {
+    CountDownLatch asked = new CountDownLatch(1);
+    CountDownLatch answer = new CountDownLatch(1);
+    session = new NettyEgressGateway(host -> {
+      asked.countDown();
+      try {
+        answer.await();
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+      return List.of(address("169.254.169.254"));
+    }, temp).open(new EgressRules(List.of(new EgressDestination(REBOUND, 80)), Set.of(), EgressLimits.DEFAULT));
+
+    try (ProxyClient client = ProxyClient.connect(session.socket())) {
+      client.send("CONNECT " + REBOUND + ":80 HTTP/1.1\r\n\r\n");
+      asked.await();
+    }
+    answer.countDown();
+    session.close();
+
+    assertThat(session.connections()).singleElement().satisfies(c -> {
+      assertThat(c.outcome()).isEqualTo(Outcome.REFUSED);
+      assertThat(c.reason()).isEqualTo(EgressRefusal.FORBIDDEN_ADDRESS);
+      assertThat(c.address()).isEqualTo("169.254.169.254");
+    });
   }
 
   @Test

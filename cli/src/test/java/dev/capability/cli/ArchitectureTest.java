@@ -49,6 +49,7 @@ class ArchitectureTest {
   private static final List<String> MODULE_PACKAGES = List.of(
       "dev.capability.kernel.api",
       "dev.capability.kernel.core",
+      "dev.capability.egress",
       "dev.capability.backend.process",
       "dev.capability.backend.bwrap",
       "dev.capability.linux",
@@ -263,6 +264,7 @@ class ArchitectureTest {
   private static final List<String> NAMED_MODULES = List.of(
       "dev.capability.kernel.api",
       "dev.capability.kernel.core",
+      "dev.capability.egress",
       "dev.capability.capability.api",
       "dev.capability.capability.runtime",
       "dev.capability.acquire",
@@ -312,6 +314,7 @@ class ArchitectureTest {
     for (String service : List.of(
         "dev.capability.kernel.api.backend.BackendProvider",
         "dev.capability.kernel.api.store.EvidenceStoreProvider",
+        "dev.capability.kernel.api.network.EgressGateway",
         "dev.capability.capability.runtime.ExecutorProvider")) {
       for (URL file : Collections.list(ClassLoader.getSystemResources("META-INF/services/" + service))) {
         String module = moduleByLocation.get(location(file));

@@ -237,6 +237,7 @@ class DistributionIT {
         .containsEntry(TOP + "lib/capability-backend-bwrap-" + VERSION + ".jar", 0644)
         .containsEntry(TOP + "lib/capability-backend-docker-" + VERSION + ".jar", 0644)
         .containsEntry(TOP + "lib/capability-ledger-" + VERSION + ".jar", 0644)
+        .containsEntry(TOP + "lib/capability-egress-proxy-" + VERSION + ".jar", 0644)
         .containsEntry(TOP + "docs/install.md", 0644)
         .containsEntry(TOP + "docs/cli.md", 0644)
         .containsEntry(TOP + "docs/schemas/execution-policy.schema.json", 0644)

@@ -1,0 +1,203 @@
+package dev.capability.egress.internal;
+
+import dev.capability.kernel.api.network.EgressConnection.Outcome;
+import dev.capability.kernel.api.network.EgressDestination;
+import dev.capability.kernel.api.network.EgressRefusal;
+import io.netty.bootstrap.Bootstrap;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelFuture;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.socket.nio.NioSocketChannel;
+import io.netty.channel.ConnectTimeoutException;
+import java.net.ConnectException;
+import java.net.InetSocketAddress;
+import java.util.Locale;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One client connection from reading its request to relaying it: the protocol handler reads the
+ * requested destination and calls {@link #request}; this decides it against the rules and limits,
+ * connects, records the attempt and hands the result to the protocol's {@link Responder}.
+ */
+final class Exchange {
+  private static final Logger LOG = LoggerFactory.getLogger(Exchange.class);
+
+  private final SessionContext session;
+  private final Channel client;
+  private final Attempt attempt;
+  private final boolean withinLimits;
+  private final ScheduledFuture<?> handshakeTimer;
+  private @Nullable Responder responder;
+  private @Nullable Channel destination;
+
+  Exchange(SessionContext session, Channel client, Runnable stopAccepting) {
+    this.session = session;
+    this.client = client;
+    this.attempt = session.log.begin();
+    this.withinLimits = session.budget.admit();
+    if (session.budget.attemptsSpent()) {
+      stopAccepting.run();
+    }
+    long timeout = session.limits.handshakeTimeout().toNanos();
+    this.handshakeTimer = client.eventLoop().schedule(this::handshakeExpired, timeout, TimeUnit.NANOSECONDS);
+    client.closeFuture().addListener(closed -> {
+      handshakeTimer.cancel(false);
+      session.budget.release();
+      attempt.settleOnClose();
+      Channel connected = destination;
+      if (connected != null) {
+        connected.close();
+      }
+    });
+  }
+
+  /** The client sent its first bytes, which chose {@code protocol} and its {@code responder}. */
+  void began(String protocol, Responder responder) {
+    attempt.protocol(protocol);
+    attempt.sawBytes();
+    this.responder = responder;
+  }
+
+  /** The client's request could not be read: recorded as refused with {@code reason}. */
+  void reject(String reason) {
+    handshakeTimer.cancel(false);
+    attempt.decide(Outcome.REFUSED, reason);
+  }
+
+  /** The client asked for {@code host:port}: decide, connect and answer through {@code answer}. */
+  void request(String protocol, String host, int port, Responder answer) {
+    handshakeTimer.cancel(false);
+    EgressDestination requested;
+    try {
+      requested = new EgressDestination(host.toLowerCase(Locale.ROOT), port);
+    } catch (IllegalArgumentException e) {
+      attempt.protocol(protocol);
+      reject(EgressRefusal.MALFORMED);
+      answer.refused(EgressRefusal.MALFORMED);
+      return;
+    }
+    attempt.destination(protocol, requested.host(), requested.port());
+    if (!withinLimits || session.budget.bytesSpent()) {
+      attempt.decide(Outcome.REFUSED, EgressRefusal.LIMIT);
+      answer.refused(EgressRefusal.LIMIT);
+      return;
+    }
+    Verdict checked = session.policy.check(requested.host(), requested.port());
+    if (checked != null) {
+      apply(checked, requested.port(), answer);
+      return;
+    }
+    try {
+      session.resolverThreads.execute(() -> {
+        Verdict resolved = session.policy.resolve(requested.host());
+        try {
+          client.eventLoop().execute(() -> apply(resolved, requested.port(), answer));
+        } catch (RejectedExecutionException closing) {
+          record(resolved);
+        }
+      });
+    } catch (RejectedExecutionException closing) {
+      attempt.decide(Outcome.FAILED, EgressRefusal.CONNECT_FAILED);
+      client.close();
+    }
+  }
+
+  /**
+   * Acts on the verdict: answers a refusal or failure, or connects. The verdict is recorded even
+   * when the client has gone meanwhile, so that leaving right after asking for a forbidden
+   * destination does not take the refusal out of the record.
+   */
+  private void apply(Verdict verdict, int port, Responder answer) {
+    record(verdict);
+    String reason = verdict.reason();
+    if (!client.isActive()) {
+      return;
+    }
+    if (reason != null) {
+      LOG.debug("egress attempt {} to port {}: {}", verdict.outcome(), port, reason);
+      if (verdict.outcome() == Outcome.FAILED) {
+        answer.failed(reason, false);
+      } else {
+        answer.refused(reason);
+      }
+      return;
+    }
+    connect(new InetSocketAddress(verdict.address(), port), answer);
+  }
+
+  /**
+   * Records a verdict's address and, for a refusal or failure, its outcome; an allowed verdict is
+   * recorded once connected, or as a failed connection when the client has gone.
+   */
+  private void record(Verdict verdict) {
+    String address = verdict.addressText();
+    if (address != null) {
+      attempt.address(address);
+    }
+    String reason = verdict.reason();
+    if (reason != null) {
+      attempt.decide(verdict.outcome(), reason);
+    } else if (!client.isActive()) {
+      attempt.decide(Outcome.FAILED, EgressRefusal.CONNECT_FAILED);
+    }
+  }
+
+  private void connect(InetSocketAddress target, Responder answer) {
+    long connectMillis = Math.min(Integer.MAX_VALUE, session.limits.connectTimeout().toMillis());
+    ChannelFuture connecting = new Bootstrap()
+        .group(client.eventLoop())
+        .channel(NioSocketChannel.class)
+        .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, (int) Math.max(1, connectMillis))
+        .option(ChannelOption.AUTO_READ, false)
+        .option(ChannelOption.RECVBUF_ALLOCATOR, Relaying.RECEIVE_BUFFERS)
+        .option(ChannelOption.WRITE_BUFFER_WATER_MARK, Relaying.WATER_MARK)
+        .handler(new ByteCounter(session.budget, attempt, this::budgetSpent))
+        .connect(target);
+    session.track(connecting.channel());
+    connecting.addListener(done -> {
+      Channel channel = connecting.channel();
+      if (!done.isSuccess()) {
+        Throwable cause = done.cause();
+        attempt.decide(Outcome.FAILED, EgressRefusal.CONNECT_FAILED);
+        answer.failed(EgressRefusal.CONNECT_FAILED,
+            cause instanceof ConnectException && !(cause instanceof ConnectTimeoutException));
+        return;
+      }
+      attempt.decide(Outcome.ALLOWED, null);
+      if (!client.isActive()) {
+        channel.close();
+        return;
+      }
+      destination = channel;
+      answer.connected(channel);
+    });
+  }
+
+  private void handshakeExpired() {
+    if (attempt.isDecided() || attempt.hasDestination()) {
+      return;
+    }
+    attempt.decide(Outcome.REFUSED, EgressRefusal.HANDSHAKE_TIMEOUT);
+    Responder current = responder;
+    if (current == null) {
+      client.close();
+    } else {
+      current.refused(EgressRefusal.HANDSHAKE_TIMEOUT);
+    }
+  }
+
+  private void budgetSpent() {
+    LOG.debug("egress byte budget spent: closing a relayed connection");
+    attempt.cutByBudget();
+    client.close();
+    Channel connected = destination;
+    if (connected != null) {
+      connected.close();
+    }
+  }
+}

@@ -1,0 +1,21 @@
+/**
+ * The per-run egress proxy, found with {@link java.util.ServiceLoader} as an {@link
+ * dev.capability.kernel.api.network.EgressGateway}.
+ */
+module dev.capability.egress {
+  requires static transitive org.jspecify;
+  requires transitive dev.capability.kernel.api;
+  requires io.netty.buffer;
+  requires io.netty.codec;
+  requires io.netty.codec.http;
+  requires io.netty.codec.socks;
+  requires io.netty.common;
+  requires io.netty.handler;
+  requires io.netty.transport;
+  requires org.slf4j;
+
+  exports dev.capability.egress;
+
+  provides dev.capability.kernel.api.network.EgressGateway
+      with dev.capability.egress.NettyEgressGateway;
+}

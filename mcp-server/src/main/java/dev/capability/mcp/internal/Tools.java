@@ -74,24 +74,30 @@ public final class Tools {
   private final Workspace workspace;
   private final @Nullable Duration commandTimeoutCap;
   private final McpJsonMapper mapper;
+  private final @Nullable List<List<String>> listedCommands;
 
   /**
    * @param backends the backends every call's kernel shares; the server owns and closes them
    * @param commandTimeoutCap the longest a command or capability run may take in one tool call
    *     (the HTTP per-request bound), or null for the policy's own bound
+   * @param listedCommands the only commands a plan saved or amended through these tools may name
+   *     (the HTTP server's acceptance commands), or null for any the layers allow
    */
-  public Tools(McpServerConfig config, List<ExecutionBackend> backends, @Nullable Duration commandTimeoutCap, McpJsonMapper mapper) {
+  public Tools(
+      McpServerConfig config, List<ExecutionBackend> backends, @Nullable Duration commandTimeoutCap, McpJsonMapper mapper,
+      @Nullable List<List<String>> listedCommands) {
     this.config = config;
     this.backends = backends;
     this.workspace = new Workspace(config.allowedRoots());
     this.commandTimeoutCap = commandTimeoutCap;
     this.mapper = mapper;
+    this.listedCommands = listedCommands;
   }
 
   /** Every tool, in the order tools/list shows them. */
   public List<SyncToolSpecification> all() {
     List<SyncToolSpecification> all = new ArrayList<>(commandAndWorkspaceTools());
-    all.addAll(new PlanTools(config.evidence(), workspace, this::kernel).all(this::tool));
+    all.addAll(new PlanTools(config.evidence(), workspace, this::kernel, listedCommands).all(this::tool));
     all.add(new PatchTool(config.evidence(), workspace, this::kernel).spec(this::tool));
     return List.copyOf(all);
   }

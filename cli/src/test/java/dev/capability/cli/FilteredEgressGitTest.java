@@ -1,10 +1,8 @@
 package dev.capability.cli;
 
-import static dev.capability.testing.Git.git;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assertions.fail;
 
-import com.sun.net.httpserver.HttpServer;
 import dev.capability.backend.bwrap.BwrapBackendProvider;
 import dev.capability.backend.tck.BackendGate;
 import dev.capability.egress.EgressResolver;
@@ -24,17 +22,13 @@ import dev.capability.kernel.api.network.EgressRefusal;
 import dev.capability.kernel.core.CommandKernel;
 import dev.capability.kernel.core.ExecutionPolicies;
 import dev.capability.kernel.core.LoadedPolicy;
-import dev.capability.testing.Git;
 import java.io.IOException;
-import java.io.OutputStream;
 import java.net.InetAddress;
-import java.net.InetSocketAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Assumptions;
@@ -62,60 +56,27 @@ class FilteredEgressGitTest {
 
   @TempDir Path tmp;
   private String head;
-  private Server gitServer;
-  private Server otherServer;
+  private DumbHttpGitServer gitServer;
+  private DumbHttpGitServer otherServer;
 
   @AfterAll
   static void close() {
     BWRAP.close();
   }
 
-  /** A server that serves the files under a directory and counts every request it gets. */
-  private record Server(HttpServer http, AtomicInteger requests) {
-    static Server serving(Path root) throws IOException {
-      AtomicInteger requests = new AtomicInteger();
-      HttpServer http = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
-      http.createContext("/", exchange -> {
-        requests.incrementAndGet();
-        Path file = root.resolve(exchange.getRequestURI().getPath().substring(1)).normalize();
-        if (!file.startsWith(root) || !Files.isRegularFile(file)) {
-          exchange.sendResponseHeaders(404, -1);
-          exchange.close();
-          return;
-        }
-        byte[] body = Files.readAllBytes(file);
-        exchange.getResponseHeaders().set("Content-Type", "text/plain");
-        exchange.sendResponseHeaders(200, body.length);
-        try (OutputStream out = exchange.getResponseBody()) {
-          out.write(body);
-        }
-      });
-      http.start();
-      return new Server(http, requests);
-    }
-
-    int port() {
-      return http.getAddress().getPort();
-    }
-  }
-
   @BeforeEach
   void servers() throws IOException {
     Files.setPosixFilePermissions(tmp, PosixFilePermissions.fromString("rwxr-xr-x"));
-    Path source = Git.initWithCommit(tmp.resolve("source"));
-    head = git(source, "rev-parse", "HEAD").strip();
-    Path served = Files.createDirectories(tmp.resolve("served"));
-    git(tmp, "clone", "-q", "--bare", source.toString(), served.resolve("repo.git").toString());
-    // A dumb-HTTP server needs only the files update-server-info writes (info/refs, objects/info/packs).
-    git(served.resolve("repo.git"), "update-server-info");
-    gitServer = Server.serving(served.toRealPath());
-    otherServer = Server.serving(served.toRealPath());
+    Path served = tmp.resolve("served");
+    head = DumbHttpGitServer.bareRepository(served);
+    gitServer = DumbHttpGitServer.serving(served);
+    otherServer = DumbHttpGitServer.serving(served);
   }
 
   @AfterEach
   void stop() {
-    gitServer.http().stop(0);
-    otherServer.http().stop(0);
+    gitServer.close();
+    otherServer.close();
   }
 
   private LoadedPolicy policy() {
@@ -165,7 +126,7 @@ class FilteredEgressGitTest {
     assertThat(result.status()).as(result.stderr().text()).isEqualTo(ExecutionStatus.COMPLETED);
     assertThat(result.exitCode()).as(result.stderr().text()).hasValue(0);
     assertThat(result.stdout().text()).contains(head + "\tHEAD", head + "\trefs/heads/main");
-    assertThat(gitServer.requests().get()).isPositive();
+    assertThat(gitServer.requests()).isPositive();
     Attestation attestation = result.attestation();
     assertThat(attestation.network()).isEqualTo(NetworkMode.FILTERED);
     assertThat(attestation.egress()).isNotEmpty().allSatisfy(connection -> {
@@ -184,7 +145,7 @@ class FilteredEgressGitTest {
     ExecutionResult result = lsRemote("http://other.test:" + gitServer.port() + "/repo.git");
 
     assertRefused(result, "other.test", gitServer.port(), EgressRefusal.NOT_GRANTED);
-    assertThat(gitServer.requests().get()).isZero();
+    assertThat(gitServer.requests()).isZero();
   }
 
   @Test
@@ -192,7 +153,7 @@ class FilteredEgressGitTest {
     ExecutionResult result = lsRemote("http://git.test:" + otherServer.port() + "/repo.git");
 
     assertRefused(result, "git.test", otherServer.port(), EgressRefusal.NOT_GRANTED);
-    assertThat(otherServer.requests().get()).isZero();
+    assertThat(otherServer.requests()).isZero();
   }
 
   @Test
@@ -200,7 +161,7 @@ class FilteredEgressGitTest {
     ExecutionResult result = lsRemote("http://127.0.0.1:" + otherServer.port() + "/repo.git");
 
     assertRefused(result, "127.0.0.1", otherServer.port(), EgressRefusal.IP_LITERAL);
-    assertThat(otherServer.requests().get()).isZero();
+    assertThat(otherServer.requests()).isZero();
   }
 
   /** The command ran and failed to connect; the proxy refused it, and the attestation says so twice. */

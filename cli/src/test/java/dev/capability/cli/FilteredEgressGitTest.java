@@ -4,11 +4,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assertions.fail;
 
 import dev.capability.backend.bwrap.BwrapBackendProvider;
+import dev.capability.backend.docker.DockerBackendProvider;
+import dev.capability.backend.docker.LocalRuntimeImage;
 import dev.capability.backend.tck.BackendGate;
 import dev.capability.egress.EgressResolver;
 import dev.capability.egress.NettyEgressGateway;
 import dev.capability.kernel.api.Attestation;
 import dev.capability.kernel.api.AttestationJson;
+import dev.capability.kernel.api.BackendUnavailableException;
 import dev.capability.kernel.api.ExecutionRequest;
 import dev.capability.kernel.api.ExecutionResult;
 import dev.capability.kernel.api.ExecutionStatus;
@@ -33,11 +36,12 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * A command policy with a network allowlist, for real: under bwrap with {@code "network":
+ * A command policy with a network allowlist, for real: under bwrap and Docker with {@code "network":
  * "filtered"}, {@code git ls-remote} reaches a dumb-HTTP Git server on loopback through the host's
  * egress proxy, because the policy grants {@code git.test:PORT} and lets that one name resolve to
  * loopback; the same command aimed at another name, another port or an IP literal is refused at the
@@ -48,6 +52,17 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class FilteredEgressGitTest {
   private static final BackendGate BWRAP = BackendGate.of(new BwrapBackendProvider(), BackendConfig.defaults());
+  private static final BackendGate DOCKER;
+
+  static {
+    try {
+      LocalRuntimeImage.ensure(LocalRuntimeImage.defaultTag());
+    } catch (BackendUnavailableException e) {
+      // The gate's probe names what is missing; the docker runs are then skipped or fail.
+    }
+    DOCKER = BackendGate.of(new DockerBackendProvider(), BackendConfig.defaults());
+  }
+
   private static final Map<String, String> HOST = Map.of("PATH", "/usr/bin:/bin", "LANG", "C.UTF-8");
   private static final EgressResolver TEST_NAMES = host -> switch (host) {
     case "git.test", "other.test" -> List.of(InetAddress.getLoopbackAddress());
@@ -62,6 +77,7 @@ class FilteredEgressGitTest {
   @AfterAll
   static void close() {
     BWRAP.close();
+    DOCKER.close();
   }
 
   @BeforeEach
@@ -97,31 +113,32 @@ class FilteredEgressGitTest {
         """.formatted(gitServer.port(), url, otherName, otherPort, literal), "filtered-git");
   }
 
-  /** Bwrap with filtered egress on this machine; skipped (or failed, when backends are required) otherwise. */
-  private static ExecutionBackend filteringBwrap() {
-    ExecutionBackend bwrap = BWRAP.backend();
-    if (!bwrap.capabilities().contains(IsolationCapability.FILTERED_EGRESS)) {
-      String reason = "bwrap cannot supply FILTERED_EGRESS here: "
-          + bwrap.diagnostics().getOrDefault(IsolationCapability.FILTERED_EGRESS.name(), "no reason given");
+  /** The backend with filtered egress on this machine; skipped (or failed, when backends are required) otherwise. */
+  private static ExecutionBackend filtering(String id) {
+    ExecutionBackend backend = (id.equals("bwrap") ? BWRAP : DOCKER).backend();
+    if (!backend.capabilities().contains(IsolationCapability.FILTERED_EGRESS)) {
+      String reason = id + " cannot supply FILTERED_EGRESS here: "
+          + backend.diagnostics().getOrDefault(IsolationCapability.FILTERED_EGRESS.name(), "no reason given");
       if ("1".equals(System.getenv(BackendGate.REQUIRE_VARIABLE))) {
         fail(reason + " (" + BackendGate.REQUIRE_VARIABLE + "=1 requires every backend)");
       }
       Assumptions.abort(reason);
     }
-    return bwrap;
+    return backend;
   }
 
-  private ExecutionResult lsRemote(String url) {
-    // Never closed: closing a kernel closes its backends, which the gate closes.
+  private ExecutionResult lsRemote(String backend, String url) {
+    // Never closed: closing a kernel closes its backends, which the gates close.
     CommandKernel kernel = CommandKernel.builder(policy())
-        .discoverBackends(false).backend(filteringBwrap()).egressGateway(new NettyEgressGateway(TEST_NAMES))
+        .discoverBackends(false).backend(filtering(backend)).egressGateway(new NettyEgressGateway(TEST_NAMES))
         .hostEnvironment(HOST).workingDirectory(tmp).build();
-    return kernel.execute(ExecutionRequest.argv("git", "ls-remote", url).backend("bwrap").build());
+    return kernel.execute(ExecutionRequest.argv("git", "ls-remote", url).backend(backend).build());
   }
 
-  @Test
-  void gitReachesTheGrantedServerThroughTheProxyAndTheAttestationRecordsTheConnection() {
-    ExecutionResult result = lsRemote("http://git.test:" + gitServer.port() + "/repo.git");
+  @ParameterizedTest(name = "{0}")
+  @ValueSource(strings = {"bwrap", "docker"})
+  void gitReachesTheGrantedServerThroughTheProxyAndTheAttestationRecordsTheConnection(String backend) {
+    ExecutionResult result = lsRemote(backend, "http://git.test:" + gitServer.port() + "/repo.git");
 
     assertThat(result.status()).as(result.stderr().text()).isEqualTo(ExecutionStatus.COMPLETED);
     assertThat(result.exitCode()).as(result.stderr().text()).hasValue(0);
@@ -140,25 +157,28 @@ class FilteredEgressGitTest {
     assertThat(AttestationJson.fromJson(CanonicalJson.serialize(AttestationJson.toMap(attestation)))).isEqualTo(attestation);
   }
 
-  @Test
-  void anotherNameForTheSameServerIsRefusedAtTheProxyAndTheServerSeesNothing() {
-    ExecutionResult result = lsRemote("http://other.test:" + gitServer.port() + "/repo.git");
+  @ParameterizedTest(name = "{0}")
+  @ValueSource(strings = {"bwrap", "docker"})
+  void anotherNameForTheSameServerIsRefusedAtTheProxyAndTheServerSeesNothing(String backend) {
+    ExecutionResult result = lsRemote(backend, "http://other.test:" + gitServer.port() + "/repo.git");
 
     assertRefused(result, "other.test", gitServer.port(), EgressRefusal.NOT_GRANTED);
     assertThat(gitServer.requests()).isZero();
   }
 
-  @Test
-  void anotherPortOfTheGrantedNameIsRefusedAtTheProxyAndThatServerSeesNothing() {
-    ExecutionResult result = lsRemote("http://git.test:" + otherServer.port() + "/repo.git");
+  @ParameterizedTest(name = "{0}")
+  @ValueSource(strings = {"bwrap", "docker"})
+  void anotherPortOfTheGrantedNameIsRefusedAtTheProxyAndThatServerSeesNothing(String backend) {
+    ExecutionResult result = lsRemote(backend, "http://git.test:" + otherServer.port() + "/repo.git");
 
     assertRefused(result, "git.test", otherServer.port(), EgressRefusal.NOT_GRANTED);
     assertThat(otherServer.requests()).isZero();
   }
 
-  @Test
-  void anIpLiteralIsRefusedAtTheProxyEvenForALoopbackServer() {
-    ExecutionResult result = lsRemote("http://127.0.0.1:" + otherServer.port() + "/repo.git");
+  @ParameterizedTest(name = "{0}")
+  @ValueSource(strings = {"bwrap", "docker"})
+  void anIpLiteralIsRefusedAtTheProxyEvenForALoopbackServer(String backend) {
+    ExecutionResult result = lsRemote(backend, "http://127.0.0.1:" + otherServer.port() + "/repo.git");
 
     assertRefused(result, "127.0.0.1", otherServer.port(), EgressRefusal.IP_LITERAL);
     assertThat(otherServer.requests()).isZero();

@@ -226,6 +226,22 @@ class FilteredNetworkPipelineTest {
     }
   }
 
+  @Test
+  void aProxyThatCannotStartFailsTheLaunchAndNothingRuns() {
+    RecordingBackend backend = new RecordingBackend(SANDBOX, null);
+    try (CommandKernel kernel = CommandKernel.builder(policy(NetworkMode.FILTERED, false))
+        .discoverBackends(false).backend(backend).egressGateway(new OtherGateway())
+        .hostEnvironment(Map.of()).workingDirectory(tmp).build()) {
+
+      ExecutionResult result = kernel.execute(request(tool));
+
+      assertThat(result.status()).isEqualTo(ExecutionStatus.LAUNCH_FAILED);
+      assertThat(result.failureMessage()).isEqualTo("NETWORK_FILTER_UNAVAILABLE: never opened");
+      assertThat(result.attestation().network()).isEqualTo(NetworkMode.FILTERED);
+      assertThat(backend.launched).isEmpty();
+    }
+  }
+
   /** A class loader whose class path lists {@code gateways} as the egress gateway providers. */
   private ClassLoader listing(Class<?>... gateways) throws IOException {
     Path classPath = tmp.resolve("class-path");

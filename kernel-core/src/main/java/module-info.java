@@ -13,4 +13,5 @@ module dev.capability.kernel.core {
   exports dev.capability.kernel.core;
 
   uses dev.capability.kernel.api.backend.BackendProvider;
+  uses dev.capability.kernel.api.network.EgressGateway;
 }

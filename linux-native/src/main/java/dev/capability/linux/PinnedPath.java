@@ -4,6 +4,7 @@ import com.sun.jna.Native;
 import dev.capability.linux.internal.CStrings;
 import dev.capability.linux.internal.LibC;
 import dev.capability.linux.internal.NativeLibraries;
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Objects;
@@ -24,6 +25,9 @@ public final class PinnedPath implements AutoCloseable {
       LibC.O_PATH | LibC.O_DIRECTORY | LibC.O_NOFOLLOW | LibC.O_CLOEXEC;
   private static final int FILE_FLAGS =
       LibC.O_RDONLY | LibC.O_NOFOLLOW | LibC.O_CLOEXEC | LibC.O_NONBLOCK;
+
+  private static final int S_IFMT = 0170000;
+  private static final int S_IFSOCK = 0140000;
 
   private final Path path;
   private final int descriptor;
@@ -88,6 +92,54 @@ public final class PinnedPath implements AutoCloseable {
     }
   }
 
+  /**
+   * Opens the Unix socket at {@code path}, which must be absolute and normalized, with {@code
+   * O_PATH}: the descriptor cannot read or write anything, but a process that holds it can connect
+   * to the socket through {@code /proc/self/fd/N} without searching the directories on the way,
+   * so a sandbox whose user could not reach the socket by path reaches exactly this socket.
+   *
+   * @throws NativeCallException {@link NativeCallException#PATH_HAS_SYMLINK} when the path is, or
+   *     passes through, a symbolic link; {@link NativeCallException#PATH_NOT_OPENED} when a
+   *     component is missing or unreachable, or the path is not a socket; {@link
+   *     NativeCallException#NATIVE_UNAVAILABLE} without native access
+   * @throws IllegalArgumentException when the path is relative, not normalized, or {@code /}
+   */
+  public static PinnedPath openSocket(Path path) {
+    Objects.requireNonNull(path, "path");
+    if (!path.isAbsolute() || !path.normalize().equals(path) || path.getNameCount() == 0) {
+      throw new IllegalArgumentException("not an absolute, normalized path of a file: " + path);
+    }
+    try (PinnedPath parent = open(path.getParent())) {
+      LibC libc = NativeLibraries.libc();
+      int socket =
+          libc.openat(
+              parent.descriptor(),
+              CStrings.of(path.getFileName().toString()),
+              LibC.O_PATH | LibC.O_NOFOLLOW | LibC.O_CLOEXEC,
+              0);
+      if (socket < 0) {
+        throw failure(path, path, Native.getLastError());
+      }
+      if (!isSocket(socket)) {
+        libc.close(socket);
+        throw new NativeCallException(
+            NativeCallException.PATH_NOT_OPENED,
+            "cannot pin " + path + ": it is not a Unix socket (or is a symbolic link)");
+      }
+      return new PinnedPath(path, socket, false);
+    }
+  }
+
+  private static boolean isSocket(int descriptor) {
+    Path proc = Path.of("/proc/self/fd", Integer.toString(descriptor));
+    try {
+      int mode = (Integer) Files.getAttribute(proc, "unix:mode");
+      return (mode & S_IFMT) == S_IFSOCK;
+    } catch (IOException | SecurityException | UnsupportedOperationException e) {
+      return false;
+    }
+  }
+
   /** The path as it was opened. */
   public Path path() {
     return path;
@@ -101,7 +153,7 @@ public final class PinnedPath implements AutoCloseable {
     return descriptor;
   }
 
-  /** Whether it is a directory (otherwise a regular file). */
+  /** Whether it is a directory (otherwise a regular file, or a socket held by {@link #openSocket}). */
   public boolean isDirectory() {
     return directory;
   }

@@ -4,10 +4,16 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.IOException;
+import java.net.StandardProtocolFamily;
+import java.net.UnixDomainSocketAddress;
+import java.nio.ByteBuffer;
+import java.nio.channels.ServerSocketChannel;
+import java.nio.channels.SocketChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.BasicFileAttributes;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -101,5 +107,43 @@ class PinnedPathTest {
             && Files.readSymbolicLink(held).equals(temp.toRealPath()))
         .isFalse();
     assertThatThrownBy(pinned::descriptor).isInstanceOf(IllegalStateException.class);
+  }
+
+  @Test
+  void pinsAUnixSocketThatCanBeConnectedToThroughItsDescriptor() throws IOException {
+    Path socket = temp.toRealPath().resolve("server.sock");
+    try (ServerSocketChannel server = ServerSocketChannel.open(StandardProtocolFamily.UNIX)) {
+      server.bind(UnixDomainSocketAddress.of(socket));
+      try (PinnedPath pinned = PinnedPath.openSocket(socket)) {
+        Files.move(socket, temp.toRealPath().resolve("moved.sock"));
+        Path held = Path.of("/proc/self/fd", Integer.toString(pinned.descriptor()));
+        try (SocketChannel client = SocketChannel.open(UnixDomainSocketAddress.of(held));
+            SocketChannel accepted = server.accept()) {
+          client.write(ByteBuffer.wrap("hello".getBytes(StandardCharsets.UTF_8)));
+          ByteBuffer received = ByteBuffer.allocate(5);
+          while (received.hasRemaining() && accepted.read(received) >= 0) {}
+          assertThat(new String(received.array(), StandardCharsets.UTF_8)).isEqualTo("hello");
+        }
+      }
+    }
+  }
+
+  @Test
+  void refusesToPinASocketThatIsNotOne() throws IOException {
+    Path root = temp.toRealPath();
+    Path file = Files.writeString(root.resolve("plain"), "content");
+    Path server = root.resolve("server.sock");
+    try (ServerSocketChannel listening = ServerSocketChannel.open(StandardProtocolFamily.UNIX)) {
+      listening.bind(UnixDomainSocketAddress.of(server));
+      Path link = Files.createSymbolicLink(root.resolve("link.sock"), server);
+      for (Path notASocket : List.of(file, link, root)) {
+        assertThatThrownBy(() -> PinnedPath.openSocket(notASocket))
+            .as("%s", notASocket)
+            .isInstanceOfSatisfying(
+                NativeCallException.class,
+                e -> assertThat(e.code()).isEqualTo(NativeCallException.PATH_NOT_OPENED))
+            .hasMessageContaining(notASocket.toString());
+      }
+    }
   }
 }

@@ -4,6 +4,7 @@ import com.github.dockerjava.api.DockerClient;
 import dev.capability.backend.docker.internal.DockerClients;
 import dev.capability.backend.docker.internal.DockerSettings;
 import dev.capability.backend.docker.internal.RuntimeImageBuilder;
+import dev.capability.backend.support.StaticCompiler;
 import dev.capability.kernel.api.BackendUnavailableException;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -26,7 +27,6 @@ import java.util.function.Consumer;
  * }</pre>
  */
 public final class LocalRuntimeImage {
-  private static final List<Path> COMPILER = List.of(Path.of("/usr/bin/gcc"), Path.of("/usr/bin/cc"));
   private static final List<Path> BUSYBOX =
       List.of(Path.of("/bin/busybox"), Path.of("/usr/bin/busybox"));
   private static final List<Path> TINI =
@@ -63,7 +63,7 @@ public final class LocalRuntimeImage {
   public static String ensure(String tag, Consumer<String> progress) {
     Objects.requireNonNull(tag, "tag");
     Objects.requireNonNull(progress, "progress");
-    Path compiler = hostBinary(COMPILER, "C compiler (install gcc and libc6-dev)");
+    Path compiler = hostBinary(StaticCompiler.CANDIDATES, "C compiler (install gcc and libc6-dev)");
     Path busybox = hostBinary(BUSYBOX, "busybox (install busybox-static)");
     Path tini = hostBinary(TINI, "tini (install tini or docker.io)");
     try (DockerClient client = DockerClients.fromEnvironment()) {

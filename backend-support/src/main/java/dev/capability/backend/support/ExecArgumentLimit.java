@@ -133,7 +133,8 @@ public record ExecArgumentLimit(long maxBytes, String basis, String where) {
     }
   }
 
-  private static long bytes(String text) {
+  /** The bytes {@code text} takes in an {@code execve}'s strings: UTF-8 and its NUL byte. */
+  public static long bytes(String text) {
     return text.getBytes(StandardCharsets.UTF_8).length + 1L;
   }
 

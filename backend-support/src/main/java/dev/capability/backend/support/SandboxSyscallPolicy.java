@@ -79,13 +79,16 @@ public final class SandboxSyscallPolicy {
 
   /**
    * The socket families denied with {@link #EAFNOSUPPORT} for a run with {@code network}. Netlink
-   * is denied outright without a network; with one, only its routing protocol stays, which name
-   * resolution and interface queries need.
+   * is denied outright unless the network is the host's; with it, only its routing protocol stays,
+   * which name resolution and interface queries need. {@link NetworkMode#FILTERED} is treated as
+   * no network: its namespace has only loopback, names are resolved by the proxy, and the relay
+   * and the command need only {@code AF_INET}/{@code AF_INET6} sockets on loopback and {@code
+   * AF_UNIX}, which no mode denies.
    */
   public static List<DeniedSocketFamily> deniedSocketFamilies(NetworkMode network) {
     Objects.requireNonNull(network, "network");
     OptionalInt netlinkException =
-        network == NetworkMode.NONE ? OptionalInt.empty() : OptionalInt.of(NETLINK_ROUTE);
+        network == NetworkMode.HOST ? OptionalInt.of(NETLINK_ROUTE) : OptionalInt.empty();
     return List.of(
         new DeniedSocketFamily(40, "AF_VSOCK", OptionalInt.empty()),
         new DeniedSocketFamily(17, "AF_PACKET", OptionalInt.empty()),

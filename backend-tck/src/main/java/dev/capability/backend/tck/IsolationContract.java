@@ -11,6 +11,7 @@ package dev.capability.backend.tck;
 public interface IsolationContract
     extends FilesystemContract,
         NetworkContract,
+        EgressContract,
         ProcessVisibilityContract,
         PrivilegeContract,
         SeccompContract {}

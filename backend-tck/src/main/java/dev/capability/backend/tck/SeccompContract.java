@@ -26,8 +26,8 @@ import org.junit.jupiter.params.provider.EnumSource;
  * call, every namespace flag of {@code clone} and every denied socket family inside the sandbox,
  * and each must fail with exactly the policy's error, while a {@code clone} without namespace
  * flags, ordinary socket families and (with a network) Netlink's routing protocol get through to
- * the kernel. Runs with network {@code NONE} and {@code HOST}; a mode the backend refuses is
- * skipped. Against a backend that does not advertise {@code SECCOMP} the attack is not run, since
+ * the kernel. Runs with every network mode ({@code FILTERED} with a socket of the suite's
+ * standing in for the proxy); a mode the backend refuses is skipped. Against a backend that does not advertise {@code SECCOMP} the attack is not run, since
  * it could disprove nothing: the policy is what the capability promises.
  */
 public interface SeccompContract extends BackendUnderTest {
@@ -48,7 +48,8 @@ public interface SeccompContract extends BackendUnderTest {
       return;
     }
     Map<String, Integer> expected = expectedErrors(network);
-    try (Workspace workspace = Workspace.create()) {
+    try (Workspace workspace = Workspace.create();
+        EgressSocketServer proxy = EgressSocketServer.start("unused")) {
       Launches launches = new Launches(this, workspace);
 
       LaunchResult result;
@@ -58,6 +59,7 @@ public interface SeccompContract extends BackendUnderTest {
                 launches
                     .spec(SyscallProbe.path(), expected.keySet().toArray(String[]::new))
                     .network(network)
+                    .egressSocket(network == NetworkMode.FILTERED ? proxy.socket() : null)
                     .build());
       } catch (CapabilityException refused) {
         result =

@@ -2,11 +2,13 @@ package dev.capability.backend.tck;
 
 import dev.capability.kernel.api.BackendUnavailableException;
 import dev.capability.kernel.api.CapturedOutput;
+import dev.capability.kernel.api.NetworkMode;
 import dev.capability.kernel.api.backend.ExecutionBackend;
 import dev.capability.kernel.api.backend.IsolationCapability;
 import dev.capability.kernel.api.backend.LaunchFailedException;
 import dev.capability.kernel.api.backend.LaunchResult;
 import dev.capability.kernel.api.backend.LaunchSpec;
+import dev.capability.kernel.api.network.NetworkFilterUnavailableException;
 import java.io.ByteArrayOutputStream;
 import java.io.File;
 import java.io.IOException;
@@ -75,6 +77,10 @@ final class PlainProcessBackend implements ExecutionBackend {
     if (!claimed.containsAll(spec.requiredCapabilities())) {
       throw new BackendUnavailableException(
           BackendUnavailableException.ISOLATION_UNAVAILABLE, "plain backend lacks capabilities");
+    }
+    if (spec.network() == NetworkMode.FILTERED
+        && !claimed.contains(IsolationCapability.FILTERED_EGRESS)) {
+      throw new NetworkFilterUnavailableException("plain backend has no egress relay");
     }
     if (!Files.isDirectory(spec.workingDirectory())) {
       throw new LaunchFailedException("no working directory " + spec.workingDirectory());

@@ -51,6 +51,7 @@ class SuiteCatchesBrokenBackendsTest {
                 "cannotSeeOrWriteTheHostTmp",
                 "cannotConnectToAHostLoopbackPortWithoutNetwork",
                 "cannotReachAHostUnixSocketByPath",
+                "filteredNetworkReachesOnlyTheEgressSocket",
                 "cannotSeeOrSignalHostProcesses",
                 "namespacesItClaimsAreNotTheLaunchers",
                 // No filter of the project's policy here: the probe's calls reach the kernel.

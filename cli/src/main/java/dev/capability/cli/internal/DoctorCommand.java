@@ -4,6 +4,8 @@ import dev.capability.kernel.api.backend.BackendConfig;
 import dev.capability.kernel.api.backend.IsolationCapability;
 import dev.capability.kernel.core.BackendStatus;
 import dev.capability.kernel.core.CommandKernel;
+import dev.capability.kernel.core.EgressGatewayStatus;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -14,8 +16,8 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /** {@code capability doctor}: which backends this machine really has, and what each can enforce. */
-@Command(name = "doctor", description = "Show the backends found here, whether each is a sandbox, the bounds it enforces "
-    + "and the isolation capabilities it verified.")
+@Command(name = "doctor", description = "Show the backends found here, whether each is a sandbox, the bounds it enforces, "
+    + "the isolation capabilities it verified, and whether it can run filtered network.")
 final class DoctorCommand implements Callable<Integer> {
   private final Console console;
 
@@ -65,19 +67,44 @@ final class DoctorCommand implements Callable<Integer> {
   @Override
   public Integer call() {
     List<BackendStatus> statuses = CommandKernel.probeBackends(DoctorCommand.class.getClassLoader(), BackendConfig.defaults());
+    EgressGatewayStatus gateway = CommandKernel.probeEgressGateway(DoctorCommand.class.getClassLoader());
     if (json) {
-      List<Map<String, Object>> backends = statuses.stream().map(DoctorCommand::toMap).toList();
+      List<Map<String, Object>> backends = statuses.stream().map(s -> toMap(s, gateway)).toList();
       Map<String, Object> out = new LinkedHashMap<>();
       out.put("kernelVersion", CommandKernel.version());
+      Map<String, Object> egressGateway = new LinkedHashMap<>();
+      egressGateway.put("installed", gateway.installed());
+      egressGateway.put("id", gateway.id());
+      egressGateway.put("reason", gateway.reason());
+      out.put("egressGateway", egressGateway);
       out.put("backends", backends);
       console.json(out);
     } else {
-      statuses.forEach(this::print);
+      statuses.forEach(s -> print(s, gateway));
     }
     return statuses.stream().anyMatch(BackendStatus::available) ? ExitCodes.OK : ExitCodes.CANNOT_EXECUTE;
   }
 
-  private void print(BackendStatus s) {
+  /**
+   * Why filtered network ({@code "network": "filtered"}) cannot run on a backend here, each reason
+   * it has; empty when it can: the backend confines commands to the egress proxy ({@code
+   * FILTERED_EGRESS}) and an egress gateway is installed.
+   */
+  static List<String> filteredEgressMissing(BackendStatus s, EgressGatewayStatus gateway) {
+    List<String> missing = new ArrayList<>();
+    if (!s.available()) {
+      missing.add("the backend is unavailable");
+    } else if (!s.capabilities().contains(IsolationCapability.FILTERED_EGRESS)) {
+      String why = s.diagnostics().get(IsolationCapability.FILTERED_EGRESS.name());
+      missing.add("the backend does not advertise FILTERED_EGRESS" + (why == null ? "" : " (" + why + ")"));
+    }
+    if (!gateway.installed()) {
+      missing.add(gateway.reason());
+    }
+    return missing;
+  }
+
+  private void print(BackendStatus s, EgressGatewayStatus gateway) {
     if (!s.available()) {
       console.out().println(s.id() + ": unavailable: " + s.reason());
     } else if (s.sandbox()) {
@@ -90,6 +117,10 @@ final class DoctorCommand implements Callable<Integer> {
       console.out().println("  capabilities: " + (s.capabilities().isEmpty() ? "(none)" : String.join(", ", sortedNames(s))));
       console.out().println("  bounds enforced: " + labels(s, true));
       console.out().println("  bounds not enforced: " + labels(s, false));
+      List<String> missing = filteredEgressMissing(s, gateway);
+      console.out().println("  filtered egress: " + (missing.isEmpty()
+          ? "available (egress gateway " + gateway.id() + ")"
+          : "unavailable: " + String.join("; ", missing)));
     }
     new TreeMap<>(s.diagnostics()).forEach((k, v) -> console.out().println("  " + k + ": " + v));
   }
@@ -103,7 +134,7 @@ final class DoctorCommand implements Callable<Integer> {
     return s.capabilities().stream().map(Enum::name).sorted().toList();
   }
 
-  private static Map<String, Object> toMap(BackendStatus s) {
+  private static Map<String, Object> toMap(BackendStatus s, EgressGatewayStatus gateway) {
     Map<String, Object> m = new LinkedHashMap<>();
     m.put("id", s.id());
     m.put("available", s.available());
@@ -115,6 +146,11 @@ final class DoctorCommand implements Callable<Integer> {
       bounds.put(bound.key, bound.enforcedBy(s));
     }
     m.put("bounds", bounds);
+    List<String> missing = filteredEgressMissing(s, gateway);
+    Map<String, Object> filtered = new LinkedHashMap<>();
+    filtered.put("available", missing.isEmpty());
+    filtered.put("reason", String.join("; ", missing));
+    m.put("filteredEgress", filtered);
     m.put("diagnostics", new TreeMap<>(s.diagnostics()));
     return m;
   }

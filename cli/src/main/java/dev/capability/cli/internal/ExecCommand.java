@@ -136,17 +136,33 @@ final class ExecCommand implements Callable<Integer> {
     reportViolations(result);
   }
 
-  /** One line, whatever else was said: a write outside the scope must never pass unnoticed. */
+  /**
+   * One line for writes and one for refused connections, whatever else was said: a write outside
+   * the scope or an attempt to reach an ungranted destination must never pass unnoticed.
+   */
   private void reportViolations(ExecutionResult result) {
     List<Attestation.Violation> violations = result.attestation().violations();
-    if (violations.isEmpty()) {
-      return;
-    }
-    Attestation.Violation first = violations.get(0);
-    console.err().println("capability: write violation: " + violations.size() + " path" + (violations.size() == 1 ? "" : "s")
-        + " written where the policy allows no writes, first " + Console.quote(first.path()) + " (" + first.kind() + ", "
-        + first.layer() + " " + first.rule() + ": " + first.reason() + "); the command's exit code was "
+    List<Attestation.Violation> egress = violations.stream().filter(ExecCommand::isEgress).toList();
+    List<Attestation.Violation> writes = violations.stream().filter(v -> !isEgress(v)).toList();
+    String exit = "; the command's exit code was "
         + (result.exitCode().isPresent() ? String.valueOf(result.exitCode().getAsInt()) : "none")
-        + "; exiting " + ExitCodes.WRITE_VIOLATION);
+        + "; exiting " + ExitCodes.WRITE_VIOLATION;
+    if (!writes.isEmpty()) {
+      Attestation.Violation first = writes.get(0);
+      console.err().println("capability: write violation: " + writes.size() + " path" + (writes.size() == 1 ? "" : "s")
+          + " written where the policy allows no writes, first " + Console.quote(first.path()) + " (" + first.kind() + ", "
+          + first.layer() + " " + first.rule() + ": " + first.reason() + ")" + exit);
+    }
+    if (!egress.isEmpty()) {
+      Attestation.Violation first = egress.get(0);
+      console.err().println("capability: egress refused: " + egress.size() + " connection attempt" + (egress.size() == 1 ? "" : "s")
+          + " refused by the egress proxy, first " + Console.quote(first.path()) + " (" + first.kind() + ", "
+          + first.layer() + " " + first.rule() + ")" + exit);
+    }
+  }
+
+  /** A refused egress attempt: its kind is the proxy's refusal code, which always starts with {@code EGRESS_}. */
+  private static boolean isEgress(Attestation.Violation violation) {
+    return violation.kind().startsWith("EGRESS_");
   }
 }

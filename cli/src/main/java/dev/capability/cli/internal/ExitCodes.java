@@ -5,6 +5,7 @@ import dev.capability.capability.runtime.CapabilityCodes;
 import dev.capability.capability.runtime.ExecutionReceipt;
 import dev.capability.discovery.DiscoveryCodes;
 import dev.capability.kernel.api.BackendUnavailableException;
+import dev.capability.kernel.api.network.NetworkFilterUnavailableException;
 import dev.capability.kernel.api.CapabilityException;
 import dev.capability.kernel.api.ExecutionResult;
 import dev.capability.kernel.api.ExecutionStatus;
@@ -51,8 +52,9 @@ public final class ExitCodes {
   /** An unexpected failure inside the CLI: a bug to report. */
   public static final int INTERNAL_ERROR = 70;
   /**
-   * exec: the command ran and the audit recorded writes outside its write scope; its own exit
-   * code is in the stderr line and in the attestation. Wins over every code of a command that ran.
+   * exec: the command ran and the audit recorded writes outside its write scope, or the egress
+   * proxy of its filtered network refused a connection attempt; its own exit code is in the stderr
+   * line and in the attestation. Wins over every code of a command that ran.
    */
   public static final int WRITE_VIOLATION = 123;
   /** exec: the command was ended by its time, output or memory bound. */
@@ -84,7 +86,8 @@ public final class ExitCodes {
       CliCodes.INPUT_NOT_UTF8, DENIED,
       ShellSyntaxException.CODE, DENIED,
       LedgerCodes.LEDGER_NOT_INTACT, NOT_INTACT,
-      CapabilityCodes.ISOLATION_UNAVAILABLE, CANNOT_EXECUTE);
+      CapabilityCodes.ISOLATION_UNAVAILABLE, CANNOT_EXECUTE,
+      NetworkFilterUnavailableException.CODE, CANNOT_EXECUTE);
 
   private static final Map<String, Integer> BY_CODE = byCode();
 
@@ -101,7 +104,7 @@ public final class ExitCodes {
 
   /** The exit code of a command other than {@code exec} that raised {@code e}. */
   public static int forException(Throwable e) {
-    if (e instanceof BackendUnavailableException) {
+    if (e instanceof BackendUnavailableException || e instanceof NetworkFilterUnavailableException) {
       return CANNOT_EXECUTE;
     }
     if (e instanceof CapabilityException capabilityException) {
@@ -112,7 +115,7 @@ public final class ExitCodes {
 
   /** The exit code of {@code exec} for an exception raised before launch. */
   public static int forExecException(Throwable e) {
-    if (e instanceof BackendUnavailableException) {
+    if (e instanceof BackendUnavailableException || e instanceof NetworkFilterUnavailableException) {
       return CANNOT_EXECUTE;
     }
     if (e instanceof CapabilityException) {

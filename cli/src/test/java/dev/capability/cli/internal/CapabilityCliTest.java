@@ -4,6 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.capability.kernel.api.backend.IsolationCapability;
+import dev.capability.kernel.core.BackendStatus;
+import dev.capability.kernel.core.EgressGatewayStatus;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -11,6 +14,7 @@ import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -249,6 +253,29 @@ class CapabilityCliTest {
     assertThat(bounds.get("fileSize").asBoolean()).isTrue();
     assertThat(bounds.get("writeBudget").asBoolean()).isTrue();
     assertThat(process.get("diagnostics").get("TERMINATION_ON_HOST_EXIT").asText()).contains("not provided");
+    assertThat(process.get("filteredEgress").get("available").asBoolean()).isFalse();
+    assertThat(process.get("filteredEgress").get("reason").asText()).contains("the backend does not advertise FILTERED_EGRESS");
+    JsonNode gateway = json(outcome).get("egressGateway");
+    assertThat(gateway.get("installed").asBoolean()).isEqualTo(gateway.get("reason").asText().isEmpty());
+  }
+
+  @Test
+  void doctorSaysPerBackendWhetherFilteredEgressIsAvailableAndEveryReasonWhyNot() {
+    BackendStatus filtering = new BackendStatus("bwrap", true, "available",
+        Set.of(IsolationCapability.NETWORK_NAMESPACE, IsolationCapability.FILTERED_EGRESS), Map.of());
+    BackendStatus plain = new BackendStatus("docker", true, "available", Set.of(IsolationCapability.NETWORK_NAMESPACE),
+        Map.of("FILTERED_EGRESS", "no C compiler to build the relay"));
+    BackendStatus down = new BackendStatus("docker", false, "no daemon", Set.of(), Map.of());
+    EgressGatewayStatus installed = new EgressGatewayStatus("netty", "");
+    EgressGatewayStatus absent = new EgressGatewayStatus(null, "no egress gateway is installed");
+
+    assertThat(DoctorCommand.filteredEgressMissing(filtering, installed)).isEmpty();
+    assertThat(DoctorCommand.filteredEgressMissing(filtering, absent)).containsExactly("no egress gateway is installed");
+    assertThat(DoctorCommand.filteredEgressMissing(plain, absent)).containsExactly(
+        "the backend does not advertise FILTERED_EGRESS (no C compiler to build the relay)", "no egress gateway is installed");
+    assertThat(DoctorCommand.filteredEgressMissing(down, installed)).containsExactly("the backend is unavailable");
+    assertThat(CliRunner.run("doctor").out())
+        .containsPattern("(?m)^  filtered egress: unavailable: the backend does not advertise FILTERED_EGRESS");
   }
 
   @Test

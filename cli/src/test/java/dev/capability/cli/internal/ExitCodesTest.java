@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.capability.capability.runtime.CapabilityCodes;
 import dev.capability.kernel.api.BackendUnavailableException;
+import dev.capability.kernel.api.network.NetworkFilterUnavailableException;
 import dev.capability.kernel.api.CapabilityException;
 import dev.capability.kernel.api.PolicyException;
 import dev.capability.kernel.api.policy.PolicyCodes;
@@ -91,6 +92,15 @@ class ExitCodesTest {
         .isEqualTo(ExitCodes.KERNEL_REFUSED);
     assertThat(ExitCodes.EXEC.getExitCode(unavailable)).isEqualTo(ExitCodes.CANNOT_EXECUTE);
     assertThat(ExitCodes.EXEC.getExitCode(new IllegalStateException("bug"))).isEqualTo(ExitCodes.INTERNAL_ERROR);
+  }
+
+  @Test
+  void filteredNetworkThatCannotBeSuppliedCannotExecuteLikeMissingIsolation() {
+    CapabilityException noFilter = new NetworkFilterUnavailableException("no egress gateway is installed");
+
+    assertThat(ExitCodes.EXEC.getExitCode(noFilter)).isEqualTo(ExitCodes.CANNOT_EXECUTE);
+    assertThat(ExitCodes.COMMANDS.getExitCode(noFilter)).isEqualTo(ExitCodes.CANNOT_EXECUTE);
+    assertThat(ExitCodes.forCode(NetworkFilterUnavailableException.CODE)).isEqualTo(ExitCodes.CANNOT_EXECUTE);
   }
 
   @Test

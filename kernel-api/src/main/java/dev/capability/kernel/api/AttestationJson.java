@@ -4,6 +4,7 @@ import dev.capability.kernel.api.backend.IsolationCapability;
 import dev.capability.kernel.api.backend.PinnedExecutable;
 import dev.capability.kernel.api.json.internal.JsonStrings;
 import dev.capability.kernel.api.json.internal.StrictJsonParser;
+import dev.capability.kernel.api.network.EgressConnection;
 import dev.capability.kernel.api.policy.ProjectWriteMode;
 import java.math.BigDecimal;
 import java.time.Instant;
@@ -42,7 +43,8 @@ public final class AttestationJson {
    * and number spelling): {@code fromJson(CanonicalJson.serialize(toMap(a)))} equals {@code a} when
    * {@code a}'s environment names are sorted, as the kernel's are (the JSON form sorts them).
    * Members {@link #toMap} leaves out when empty ({@code backend.versions}, {@code
-   * environment.requested}, {@code environment.accepted}) may be absent.
+   * environment.requested}, {@code environment.accepted}, and {@code egress} unless the network is
+   * filtered) may be absent.
    *
    * @throws CapabilityException {@link #ATTESTATION_INVALID} for text that is not strict JSON
    *     (no duplicate members, no trailing content, at most {@link #MAX_JSON} characters), or a
@@ -113,6 +115,10 @@ public final class AttestationJson {
     }
     m.put("environment", environment);
     m.put("network", networkName(a.network()));
+    // Present for filtered network, and whenever there are connections, so that every other attestation keeps its form.
+    if (a.network() == NetworkMode.FILTERED || !a.egress().isEmpty()) {
+      m.put("egress", a.egress().stream().map(AttestationJson::egress).toList());
+    }
     m.put("projectWrites", projectWritesName(a.projectWrites()));
     Map<String, Object> boundaries = new LinkedHashMap<>();
     boundaries.put("operator", a.writeBoundaries().operator());
@@ -167,7 +173,24 @@ public final class AttestationJson {
     return m;
   }
 
+  private static Map<String, @Nullable Object> egress(EgressConnection c) {
+    Map<String, @Nullable Object> connection = new LinkedHashMap<>();
+    connection.put("protocol", c.protocol());
+    connection.put("host", c.host());
+    connection.put("port", c.port());
+    connection.put("outcome", outcomeName(c.outcome()));
+    connection.put("reason", c.reason());
+    connection.put("address", c.address());
+    connection.put("bytesSent", c.bytesSent());
+    connection.put("bytesReceived", c.bytesReceived());
+    return connection;
+  }
+
   // The JSON spellings of the enum components; fromJson accepts exactly these.
+  private static String outcomeName(EgressConnection.Outcome outcome) {
+    return outcome.name().toLowerCase(Locale.ROOT);
+  }
+
   private static String networkName(NetworkMode network) {
     return network.name().toLowerCase(Locale.ROOT);
   }
@@ -346,7 +369,7 @@ public final class AttestationJson {
       exactly(List.of("kernelVersion", "status", "argv", "commandSpecHash", "decision", "policyHash", "policySource",
           "executable", "backend", "environment", "network", "projectWrites", "writeBoundaries", "createdScopeRoots",
           "toolConfiguration", "neutralization", "filesProduced", "changes", "violations", "secrets", "inputTreeHash",
-          "stdout", "stderr", "startedAt", "finishedAt", "timedOut", "outputLimitHit", "exitCode"), List.of());
+          "stdout", "stderr", "startedAt", "finishedAt", "timedOut", "outputLimitHit", "exitCode"), List.of("egress"));
       JsonObject decision = object("decision").exactly("allowed", "code", "layer", "rule", "argIndex");
       JsonObject executable = objectOrNull("executable");
       JsonObject backend = objectOrNull("backend");
@@ -369,6 +392,7 @@ public final class AttestationJson {
           .environment(new Attestation.Environment(environment.strings("inherited"), environment.strings("set"),
               environment.stringsOrEmpty("requested"), environment.stringsOrEmpty("accepted")))
           .network(constant("network", NetworkMode.class, AttestationJson::networkName))
+          .egress(members.containsKey("egress") ? objects("egress").stream().map(JsonObject::egress).toList() : List.of())
           .projectWrites(constant("projectWrites", ProjectWriteMode.class, AttestationJson::projectWritesName))
           .writeBoundaries(new Attestation.WriteBoundaries(boundaries.stringsOrNull("operator"), boundaries.stringsOrNull("contract"),
               boundaries.stringsOrNull("phase"), boundaries.stringsOrNull("correction")))
@@ -425,6 +449,17 @@ public final class AttestationJson {
           backend.constant("choice", Attestation.Backend.Choice.class, Attestation.Backend.Choice::jsonName),
           backend.string("reason"),
           backend.members.containsKey("versions") ? backend.stringMap("versions") : Map.of());
+    }
+
+    private EgressConnection egress() {
+      exactly("protocol", "host", "port", "outcome", "reason", "address", "bytesSent", "bytesReceived");
+      EgressConnection.Outcome outcome = constant("outcome", EgressConnection.Outcome.class, AttestationJson::outcomeName);
+      String reason = stringOrNull("reason");
+      if ((outcome == EgressConnection.Outcome.ALLOWED) != (reason == null)) {
+        throw invalid(at("reason"), "must be null exactly when the outcome is allowed");
+      }
+      return new EgressConnection(string("protocol"), string("host"), (int) integer("port", 0, 65535), outcome, reason,
+          stringOrNull("address"), integer("bytesSent", 0, Long.MAX_VALUE), integer("bytesReceived", 0, Long.MAX_VALUE));
     }
 
     private Attestation.Stream stream() {

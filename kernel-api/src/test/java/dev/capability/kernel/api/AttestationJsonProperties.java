@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.SerializationFeature;
 import dev.capability.kernel.api.backend.IsolationCapability;
 import dev.capability.kernel.api.backend.PinnedExecutable;
 import dev.capability.kernel.api.json.CanonicalJson;
+import dev.capability.kernel.api.network.EgressConnection;
 import dev.capability.kernel.api.policy.ProjectWriteMode;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -77,8 +78,10 @@ class AttestationJsonProperties {
         .as((builder, roots, tools, neutralization, files, changes, violations, secrets) -> builder
             .createdScopeRoots(roots).toolConfiguration(tools).neutralization(neutralization).filesProduced(files)
             .changes(changes).violations(violations).secrets(secrets));
+    Arbitrary<Attestation.Builder> egress = Combinators.combine(audit, egress().list().ofMaxSize(3))
+        .as((builder, connections) -> builder.egress(connections));
     return Combinators.combine(
-            audit, hex().injectNull(0.5), streams(), streams(), instants(), instants(), Arbitraries.of(true, false),
+            egress, hex().injectNull(0.5), streams(), streams(), instants(), instants(), Arbitraries.of(true, false),
             Arbitraries.of(true, false))
         .as((builder, tree, stdout, stderr, started, finished, timedOut, limit) -> builder
             .inputTreeHash(tree).stdout(stdout).stderr(stderr).startedAt(started).finishedAt(finished).timedOut(timedOut)
@@ -122,6 +125,15 @@ class AttestationJsonProperties {
 
   private static Arbitrary<Attestation.Violation> violations() {
     return Combinators.combine(texts(), texts(), texts(), texts(), texts()).as(Attestation.Violation::new);
+  }
+
+  private static Arbitrary<EgressConnection> egress() {
+    Arbitrary<Long> bytes = Arbitraries.longs().between(0, 1L << 53);
+    return Combinators.combine(
+            Arbitraries.of("http", "connect", "socks5"), texts(), Arbitraries.integers().between(0, 65535),
+            Arbitraries.of(EgressConnection.Outcome.class), texts(), texts().injectNull(0.4), bytes, bytes)
+        .as((protocol, host, port, outcome, reason, address, sent, received) -> new EgressConnection(
+            protocol, host, port, outcome, outcome == EgressConnection.Outcome.ALLOWED ? null : reason, address, sent, received));
   }
 
   private static Arbitrary<Attestation.SecretScan> secrets() {

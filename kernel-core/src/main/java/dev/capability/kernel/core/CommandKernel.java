@@ -6,12 +6,15 @@ import dev.capability.kernel.api.ExecutionResult;
 import dev.capability.kernel.api.backend.BackendConfig;
 import dev.capability.kernel.api.backend.BackendProvider;
 import dev.capability.kernel.api.backend.ExecutionBackend;
+import dev.capability.kernel.api.network.EgressGateway;
+import dev.capability.kernel.api.network.NetworkFilterUnavailableException;
 import dev.capability.kernel.api.store.DecisionRecord;
 import dev.capability.kernel.api.store.DecisionStore;
 import dev.capability.kernel.api.store.EvidenceNotRecordedException;
 import dev.capability.kernel.api.store.EvidenceStore;
 import dev.capability.kernel.core.internal.backend.BackendDiscovery;
 import dev.capability.kernel.core.internal.backend.BackendRegistry;
+import dev.capability.kernel.core.internal.egress.EgressGatewaySource;
 import dev.capability.kernel.core.internal.exec.ExecutablePinner;
 import dev.capability.kernel.core.internal.pipeline.CommandPipeline;
 import java.io.IOException;
@@ -57,8 +60,11 @@ public final class CommandKernel implements AutoCloseable {
         ? BackendDiscovery.discover(b.classLoader)
         : Map.of();
     this.backends = BackendRegistry.create(providers, b.backends, b.backendConfig);
+    EgressGatewaySource gateways = b.egressGateway != null
+        ? EgressGatewaySource.of(b.egressGateway)
+        : EgressGatewaySource.discover(b.classLoader);
     this.pipeline = new CommandPipeline(
-        policy, backends, new ExecutablePinner(), b.hostEnvironment, b.workingDirectory, b.clock, version());
+        policy, backends, gateways, new ExecutablePinner(), b.hostEnvironment, b.workingDirectory, b.clock, version());
   }
 
   /** A kernel builder for {@code policy}; backends are discovered on the class path unless switched off. */
@@ -72,6 +78,9 @@ public final class CommandKernel implements AutoCloseable {
    *
    * @throws dev.capability.kernel.api.BackendUnavailableException when no backend can supply what
    *     the policy and the request require (nothing was launched)
+   * @throws dev.capability.kernel.api.network.NetworkFilterUnavailableException when the run's
+   *     network is filtered and the chosen backend cannot confine it to the egress proxy, or no
+   *     egress gateway is installed (nothing was launched)
    * @throws dev.capability.kernel.api.CapabilityException when the repository or working directory is not a directory
    * @throws EvidenceNotRecordedException when the evidence store failed; the result is attached
    */
@@ -125,6 +134,20 @@ public final class CommandKernel implements AutoCloseable {
     }
   }
 
+  /**
+   * Whether an egress gateway is installed on the class path of {@code classLoader}: what a kernel
+   * built with that loader and no {@link Builder#egressGateway} would use for filtered network.
+   * Filtered network is available on a backend when this says installed and the backend advertises
+   * {@link dev.capability.kernel.api.backend.IsolationCapability#FILTERED_EGRESS}.
+   */
+  public static EgressGatewayStatus probeEgressGateway(ClassLoader classLoader) {
+    try {
+      return new EgressGatewayStatus(EgressGatewaySource.discover(classLoader).require().id(), "");
+    } catch (NetworkFilterUnavailableException e) {
+      return new EgressGatewayStatus(null, e.getMessage());
+    }
+  }
+
   /** The version of the kernel, recorded in every attestation. */
   public static String version() {
     Properties properties = new Properties();
@@ -156,6 +179,7 @@ public final class CommandKernel implements AutoCloseable {
     private Clock clock = Clock.systemUTC();
     private @Nullable EvidenceStore evidence;
     private @Nullable DecisionStore decisions;
+    private @Nullable EgressGateway egressGateway;
 
     private Builder(LoadedPolicy policy) {
       this.policy = Objects.requireNonNull(policy, "policy");
@@ -213,6 +237,17 @@ public final class CommandKernel implements AutoCloseable {
      */
     public Builder decisionStore(DecisionStore store) {
       this.decisions = Objects.requireNonNull(store, "store");
+      return this;
+    }
+
+    /**
+     * The gateway that opens the egress proxy of each run with filtered network. By default the
+     * one {@link EgressGateway} provider on the class path of {@link #classLoader} (the jar
+     * {@code capability-egress-proxy}), looked up when a run first needs it; without one, such a
+     * run is refused with {@code NETWORK_FILTER_UNAVAILABLE}. The kernel does not close it.
+     */
+    public Builder egressGateway(EgressGateway gateway) {
+      this.egressGateway = Objects.requireNonNull(gateway, "gateway");
       return this;
     }
 

@@ -204,7 +204,7 @@ class ExecutionPoliciesParseTest {
       "\"timeoutMillis\": 99999999999999999999|/timeoutMillis: must be between",
       "\"allowRepositoryExecutables\": \"false\"|/allowRepositoryExecutables: expected true or false, found string",
       "\"allowRepositoryExecutables\": null|expected true or false, found null",
-      "\"network\": \"NONE\"|/network: \"NONE\" is not one of [none, host]",
+      "\"network\": \"NONE\"|/network: \"NONE\" is not one of [none, filtered, host]",
       "\"projectWrites\": \"readonly\"|/projectWrites",
       "\"writeScopes\": \"target/**\"|/writeScopes: expected an array",
       "\"writeScopes\": [1]|/writeScopes/0: expected a string",

@@ -65,8 +65,9 @@ public final class ContractJson {
       String mode = DOCUMENT.text(root.get("network"), "/network", 16, false);
       network = Optional.of(switch (mode) {
         case "none" -> NetworkMode.NONE;
+        case "filtered" -> NetworkMode.FILTERED;
         case "host" -> NetworkMode.HOST;
-        default -> throw DOCUMENT.invalid("/network", "\"" + mode + "\" is not one of [none, host]");
+        default -> throw DOCUMENT.invalid("/network", "\"" + mode + "\" is not one of [none, filtered, host]");
       });
     }
     Map<EvidenceCategory, List<String>> evidence = new EnumMap<>(EvidenceCategory.class);
@@ -107,7 +108,7 @@ public final class ContractJson {
     map.put("writeScopes", contract.writeScopes());
     map.put("protectedPaths", contract.protectedPaths());
     contract.executables().ifPresent(ids -> map.put("executables", new ArrayList<>(new java.util.TreeSet<>(ids))));
-    contract.network().ifPresent(mode -> map.put("network", mode == NetworkMode.NONE ? "none" : "host"));
+    contract.network().ifPresent(mode -> map.put("network", mode.name().toLowerCase(java.util.Locale.ROOT)));
     Map<String, Object> evidence = new LinkedHashMap<>();
     contract.evidence().forEach((category, commands) -> evidence.put(category.jsonName(), commands));
     map.put("evidence", evidence);

@@ -38,6 +38,15 @@ class DocumentReadingTest {
   }
 
   @Test
+  void aContractMayChooseFilteredNetworkAndKeepsItInItsNormalForm() {
+    ProjectContract contract = ContractJson.read("{\"version\": 1, \"writeScopes\": [\"src/**\"], \"network\": \"filtered\"}");
+
+    assertThat(contract.network()).contains(NetworkMode.FILTERED);
+    assertThat(ContractJson.toMap(contract)).containsEntry("network", "filtered");
+    assertThat(ContractJson.read(JsonDocuments.MAPPER.valueToTree(ContractJson.toMap(contract)))).isEqualTo(contract);
+  }
+
+  @Test
   void readsAPlanWithItsDefaultsAndWritesItsNormalForm() {
     WorkPlan plan = PlanJson.read("{\"version\": 1, \"id\": \"p\", \"phases\": [" + PHASE + "]}");
 

@@ -22,7 +22,7 @@ final class BwrapArguments {
 
   /**
    * @param flags the optional features to use
-   * @param network NONE for a private network namespace with only a loopback device
+   * @param network NONE or FILTERED for a private network namespace with only a loopback device
    * @param hostname the sandbox's host name
    * @param plan the filesystem, in order
    * @param descriptors the bind sources bwrap gets by descriptor, and their descriptors, one per
@@ -49,7 +49,7 @@ final class BwrapArguments {
             "--unshare-ipc",
             "--unshare-uts",
             "--unshare-cgroup"));
-    if (network == NetworkMode.NONE) {
+    if (network != NetworkMode.HOST) {
       options.add("--unshare-net");
     }
     if (flags.disableUserns()) {

@@ -2,11 +2,13 @@ package dev.capability.backend.bwrap.internal;
 
 import dev.capability.backend.support.ExecArgumentLimit;
 import dev.capability.kernel.api.BackendUnavailableException;
+import dev.capability.kernel.api.NetworkMode;
 import dev.capability.kernel.api.backend.BackendConfig;
 import dev.capability.kernel.api.backend.ExecutionBackend;
 import dev.capability.kernel.api.backend.IsolationCapability;
 import dev.capability.kernel.api.backend.LaunchResult;
 import dev.capability.kernel.api.backend.LaunchSpec;
+import dev.capability.kernel.api.network.NetworkFilterUnavailableException;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -42,6 +44,13 @@ public final class BwrapBackend implements ExecutionBackend {
    */
   static final long LAUNCHER_BYTES = 4096;
 
+  /**
+   * Bytes counted for the egress relay's own arguments under filtered network (its path, the
+   * socket's descriptor, the port, with their pointers), besides the executable's path, which it
+   * is given again: well over what they take.
+   */
+  static final long RELAY_BYTES = 256;
+
   private final HostSupport support;
   private final Path base;
   private final SandboxLauncher launcher;
@@ -56,7 +65,14 @@ public final class BwrapBackend implements ExecutionBackend {
     this.identity = setup.identity();
     this.launcher =
         new SandboxLauncher(
-            setup.tools(), setup.identity(), settings, setup.flags(), setup.cgroup(), base, SETTLE);
+            setup.tools(),
+            setup.identity(),
+            settings,
+            setup.flags(),
+            setup.cgroup(),
+            base,
+            SETTLE,
+            setup.relay());
   }
 
   /**
@@ -137,6 +153,14 @@ public final class BwrapBackend implements ExecutionBackend {
     Set<IsolationCapability> missing = EnumSet.noneOf(IsolationCapability.class);
     missing.addAll(spec.requiredCapabilities());
     missing.removeAll(support.capabilities());
+    if (spec.network() == NetworkMode.FILTERED
+        && !support.capabilities().contains(IsolationCapability.FILTERED_EGRESS)) {
+      throw new NetworkFilterUnavailableException(
+          "the bwrap backend cannot confine "
+              + spec.executable().path()
+              + " to the egress proxy on this machine: "
+              + support.diagnostics().getOrDefault("FILTERED_EGRESS", "no egress relay"));
+    }
     if (!missing.isEmpty()) {
       throw new BackendUnavailableException(
           BackendUnavailableException.ISOLATION_UNAVAILABLE,
@@ -149,11 +173,16 @@ public final class BwrapBackend implements ExecutionBackend {
     List<String> argv = new ArrayList<>();
     argv.add(spec.executable().path().toString());
     argv.addAll(spec.arguments());
+    long reserved = LAUNCHER_BYTES;
+    if (spec.network() == NetworkMode.FILTERED) {
+      // The relay executes the command from its path, given once more.
+      reserved += RELAY_BYTES + ExecArgumentLimit.bytes(spec.executable().path().toString());
+    }
     argumentLimit.check(
         spec.executable().path().toString(),
         argv,
         spec.environment(),
-        LAUNCHER_BYTES,
+        reserved,
         "the launcher's own arguments and PWD");
     return launcher.launch(spec);
   }

@@ -1,7 +1,11 @@
 package dev.capability.backend.bwrap.internal;
 
+import dev.capability.backend.support.EgressRelay;
+import dev.capability.backend.support.StaticCompiler;
 import dev.capability.backend.support.WriteBudget;
+import dev.capability.kernel.api.BackendUnavailableException;
 import dev.capability.kernel.api.backend.IsolationCapability;
+import dev.capability.kernel.api.network.EgressSandbox;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
@@ -114,6 +118,10 @@ final class CapabilityAssessment {
     if (flags.networkNamespace()) {
       verified.add(IsolationCapability.NETWORK_NAMESPACE);
     }
+    Optional<EgressRelay> relay = egressRelay(flags);
+    if (relay.isPresent()) {
+      verified.add(IsolationCapability.FILTERED_EGRESS);
+    }
     if (flags.disableUserns()) {
       verified.add(IsolationCapability.NO_NESTED_USER_NAMESPACES);
     }
@@ -169,10 +177,54 @@ final class CapabilityAssessment {
             + identity.uid()
             + (identity.dropsRoot() ? " (dropped from root)" : "");
     return new HostSupport(
-        Optional.of(new HostSupport.Setup(tools, identity, flags, cgroup)),
+        Optional.of(new HostSupport.Setup(tools, identity, flags, cgroup, relay)),
         summary,
         verified,
         diagnostics);
+  }
+
+  /**
+   * The relay of filtered egress: an empty network namespace (bwrap --unshare-net) whose loopback
+   * is relayed to the proxy's socket by a program compiled here. Without either, runs with
+   * filtered network are refused; the reason is kept for FILTERED_EGRESS.
+   */
+  private Optional<EgressRelay> egressRelay(SandboxFlags flags) {
+    if (!flags.networkNamespace()) {
+      diagnostics.put(
+          "FILTERED_EGRESS",
+          "not available: it needs a network namespace ("
+              + diagnostics.getOrDefault("NETWORK_NAMESPACE", "bwrap --unshare-net fails here")
+              + ")");
+      return Optional.empty();
+    }
+    Optional<StaticCompiler> compiler = StaticCompiler.onThisHost();
+    if (compiler.isEmpty()) {
+      diagnostics.put(
+          "FILTERED_EGRESS",
+          "not available: the egress relay is compiled with this host's C compiler, and there is"
+              + " none at "
+              + StaticCompiler.CANDIDATES
+              + " ("
+              + StaticCompiler.INSTALL_HINT
+              + ")");
+      return Optional.empty();
+    }
+    try {
+      EgressRelay relay = EgressRelay.build(compiler.get(), settings.workDirectory());
+      diagnostics.put(
+          "FILTERED_EGRESS",
+          "an empty network namespace (bwrap --unshare-net) whose "
+              + EgressSandbox.PROXY_HOST
+              + ":"
+              + EgressSandbox.PROXY_PORT
+              + " the egress relay "
+              + relay.executable()
+              + " forwards to the run's proxy socket, held by descriptor");
+      return Optional.of(relay);
+    } catch (BackendUnavailableException e) {
+      diagnostics.put("FILTERED_EGRESS", "not available: " + e.getMessage());
+      return Optional.empty();
+    }
   }
 
   private void limits(Set<IsolationCapability> verified, Optional<CgroupParent> cgroup) {

@@ -1,5 +1,6 @@
 package dev.capability.backend.bwrap.internal;
 
+import dev.capability.backend.support.EgressRelay;
 import dev.capability.kernel.api.backend.IsolationCapability;
 import java.util.Collections;
 import java.util.EnumSet;
@@ -31,17 +32,21 @@ record HostSupport(
    * @param identity who sandboxes run as
    * @param flags the optional bwrap features that work
    * @param cgroup where run cgroups are made, when they are used
+   * @param relay the egress relay for runs with filtered network, when it could be built and the
+   *     network namespace works
    */
   record Setup(
       HostTools tools,
       SandboxIdentity identity,
       SandboxFlags flags,
-      Optional<CgroupParent> cgroup) {
+      Optional<CgroupParent> cgroup,
+      Optional<EgressRelay> relay) {
     Setup {
       Objects.requireNonNull(tools, "tools");
       Objects.requireNonNull(identity, "identity");
       Objects.requireNonNull(flags, "flags");
       Objects.requireNonNull(cgroup, "cgroup");
+      Objects.requireNonNull(relay, "relay");
     }
   }
 

@@ -59,7 +59,7 @@ final class ProbeSandbox {
       Path base) {
     Path seen = base.resolve("seen-" + UUID.randomUUID());
     try (SandboxLauncher launcher =
-        new SandboxLauncher(tools, identity, settings, flags, cgroup, base, SETTLE)) {
+        new SandboxLauncher(tools, identity, settings, flags, cgroup, base, SETTLE, Optional.empty())) {
       Files.createDirectory(
           seen, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwxr-xr-x")));
       Files.setPosixFilePermissions(seen, PosixFilePermissions.fromString("rwxr-xr-x"));

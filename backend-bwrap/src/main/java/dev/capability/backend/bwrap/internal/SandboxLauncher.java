@@ -1,12 +1,14 @@
 package dev.capability.backend.bwrap.internal;
 
 import dev.capability.backend.support.Deadline;
+import dev.capability.backend.support.EgressRelay;
 import dev.capability.backend.support.PinnedCopy;
 import dev.capability.kernel.api.BackendUnavailableException;
 import dev.capability.kernel.api.NetworkMode;
 import dev.capability.kernel.api.backend.LaunchFailedException;
 import dev.capability.kernel.api.backend.LaunchResult;
 import dev.capability.kernel.api.backend.LaunchSpec;
+import dev.capability.kernel.api.network.NetworkFilterUnavailableException;
 import dev.capability.linux.DescriptorSpawn;
 import dev.capability.linux.NativeCallException;
 import dev.capability.linux.SeccompException;
@@ -41,6 +43,7 @@ final class SandboxLauncher implements AutoCloseable {
   private final SandboxLayout layout;
   private final Optional<FifoSupply> fifos;
   private final Optional<SandboxSeccomp> seccomp;
+  private final Optional<EgressRelay> relay;
 
   /**
    * @param tools the verified host programs
@@ -50,6 +53,7 @@ final class SandboxLauncher implements AutoCloseable {
    * @param cgroup where run cgroups are created, if anywhere
    * @param base the private directory that holds run directories
    * @param settleWait how long the end of a killed sandbox and its output are awaited
+   * @param relay the egress relay, without which runs with filtered network are refused
    */
   SandboxLauncher(
       HostTools tools,
@@ -58,7 +62,8 @@ final class SandboxLauncher implements AutoCloseable {
       SandboxFlags flags,
       Optional<CgroupParent> cgroup,
       Path base,
-      Duration settleWait) {
+      Duration settleWait,
+      Optional<EgressRelay> relay) {
     this.tools = Objects.requireNonNull(tools, "tools");
     this.identity = Objects.requireNonNull(identity, "identity");
     this.settings = Objects.requireNonNull(settings, "settings");
@@ -66,6 +71,7 @@ final class SandboxLauncher implements AutoCloseable {
     this.cgroup = Objects.requireNonNull(cgroup, "cgroup");
     this.base = Objects.requireNonNull(base, "base");
     this.settleWait = Objects.requireNonNull(settleWait, "settleWait");
+    this.relay = Objects.requireNonNull(relay, "relay");
     if (cgroup.isPresent() && tools.mkfifo().isEmpty()) {
       throw new IllegalArgumentException("run cgroups need mkfifo");
     }
@@ -87,6 +93,8 @@ final class SandboxLauncher implements AutoCloseable {
    * @throws LaunchFailedException when the sandbox could not be started, naming why
    * @throws BackendUnavailableException when the spec asks for no network and this host cannot
    *     create a network namespace
+   * @throws NetworkFilterUnavailableException when the spec asks for filtered network and this
+   *     launcher has no egress relay or no network namespace
    */
   LaunchResult launch(LaunchSpec spec) {
     Objects.requireNonNull(spec, "spec");
@@ -95,6 +103,12 @@ final class SandboxLauncher implements AutoCloseable {
       throw new BackendUnavailableException(
           BackendUnavailableException.ISOLATION_UNAVAILABLE,
           "the spec asks for no network, but bwrap cannot create a network namespace here");
+    }
+    if (spec.network() == NetworkMode.FILTERED && (relay.isEmpty() || !flags.networkNamespace())) {
+      throw new NetworkFilterUnavailableException(
+          "the spec asks for filtered network, but this bwrap backend has no egress relay (a"
+              + " network namespace and a C compiler are needed; see its FILTERED_EGRESS"
+              + " diagnostic)");
     }
     String pwd = spec.environment().get("PWD");
     if (pwd != null && !pwd.equals(spec.workingDirectory().toString())) {
@@ -111,15 +125,27 @@ final class SandboxLauncher implements AutoCloseable {
       SandboxLayout.RunFiles files = run.files();
       PinnedCopy.copy(spec.executable(), files.executable());
       SandboxLayout.Plan plan = layout.plan(spec, files);
+      Optional<Path> egressSocket = spec.egressSocket();
+      if (egressSocket.isPresent()) {
+        plan = SandboxLayout.withEgressRelay(plan, relay.orElseThrow().executable());
+      }
       Optional<Path> stdin = spec.stdin().map(bytes -> run.writePrivate("stdin", bytes));
       try (PinnedSources pinned = PinnedSources.open(plan.pinned());
-          SeccompProgram filter = SeccompProgram.of(seccomp, spec.network())) {
+          SeccompProgram filter = SeccompProgram.of(seccomp, spec.network());
+          EgressSocket socket = EgressSocket.open(egressSocket)) {
         List<Integer> handed = new ArrayList<>(pinned.jvmDescriptors());
         OptionalInt seccompDescriptor = OptionalInt.empty();
         if (filter.descriptor().isPresent()) {
           seccompDescriptor =
               OptionalInt.of(DescriptorSpawn.FIRST_HANDED_DESCRIPTOR + handed.size());
           handed.add(filter.descriptor().getAsInt());
+        }
+        // bwrap leaves the socket's descriptor alone: it reaches the relay, which keeps it from
+        // the command.
+        OptionalInt socketDescriptor = OptionalInt.empty();
+        if (socket.descriptor().isPresent()) {
+          socketDescriptor = OptionalInt.of(DescriptorSpawn.FIRST_HANDED_DESCRIPTOR + handed.size());
+          handed.add(socket.descriptor().getAsInt());
         }
         byte[] options =
             BwrapArguments.encode(
@@ -150,8 +176,12 @@ final class SandboxLauncher implements AutoCloseable {
                   settings.limits().withFileSizeAtMost(spec.maxFileBytes()),
                   channel.path(),
                   argumentDescriptor,
-                  spec.executable().path(),
-                  spec.arguments(),
+                  socketDescriptor.isPresent()
+                      ? Path.of(EgressRelay.SANDBOX_PATH)
+                      : spec.executable().path(),
+                  socketDescriptor.isPresent()
+                      ? relayArguments(spec, socketDescriptor.getAsInt())
+                      : spec.arguments(),
                   pwd != null);
           run.createPlaceholders(plan.placeholders());
           return start(
@@ -161,6 +191,23 @@ final class SandboxLauncher implements AutoCloseable {
         }
       }
     }
+  }
+
+  /**
+   * The relay's arguments after its own path: the socket's descriptor, the port, and the command
+   * exactly as bwrap would have executed it.
+   */
+  private static List<String> relayArguments(LaunchSpec spec, int socketDescriptor) {
+    List<String> argv = new ArrayList<>();
+    argv.add(spec.executable().path().toString());
+    argv.addAll(spec.arguments());
+    List<String> command =
+        EgressRelay.command(
+            EgressRelay.SANDBOX_PATH,
+            "fd:" + socketDescriptor,
+            spec.executable().path().toString(),
+            argv);
+    return command.subList(1, command.size());
   }
 
   /** Removes the named pipes made in advance; launches have all ended by then. */

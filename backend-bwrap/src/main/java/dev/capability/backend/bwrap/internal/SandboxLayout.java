@@ -1,5 +1,6 @@
 package dev.capability.backend.bwrap.internal;
 
+import dev.capability.backend.support.EgressRelay;
 import dev.capability.backend.support.HostPaths;
 import dev.capability.backend.support.NestedGitEntries;
 import dev.capability.backend.support.SystemPaths;
@@ -35,6 +36,8 @@ import java.util.Set;
  *       mount point is a placeholder recorded in a {@link PlaceholderJournal}. Every
  *       {@code .git} below a writable root is rebound read-only as well ({@link NestedGitEntries}).
  *   <li>The private copy of the pinned executable, read-only, at its canonical path.
+ *   <li>For filtered network, the egress relay read-only at {@link EgressRelay#SANDBOX_PATH}
+ *       ({@link #withEgressRelay}).
  *   <li>{@code /dev} and the root remounted read-only.
  * </ol>
  *
@@ -223,6 +226,24 @@ final class SandboxLayout {
     mounts.add(MountOp.remountReadOnly(DEV));
     mounts.add(MountOp.remountReadOnly(ROOT));
     return new Plan(mounts, new Placeholders(journal, placeholders), pinned);
+  }
+
+  /**
+   * {@code plan} with the egress relay bound read-only at {@link EgressRelay#SANDBOX_PATH}, after
+   * everything else and before the final read-only remounts. bwrap creates its directory in the
+   * sandbox's own root; nothing of the host's {@code /run} is shown.
+   */
+  static Plan withEgressRelay(Plan plan, Path relay) {
+    List<MountOp> mounts = new ArrayList<>(plan.mounts());
+    int remounts = 0;
+    while (remounts < mounts.size()
+        && mounts.get(mounts.size() - 1 - remounts).kind() == MountOp.Kind.REMOUNT_READ_ONLY) {
+      remounts++;
+    }
+    mounts.add(
+        mounts.size() - remounts,
+        MountOp.readOnlyBind(relay, Path.of(EgressRelay.SANDBOX_PATH)));
+    return new Plan(mounts, plan.placeholders(), plan.pinned());
   }
 
   private record TreeBind(Path path, boolean writable) {}

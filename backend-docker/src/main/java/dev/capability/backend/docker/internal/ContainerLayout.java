@@ -1,5 +1,6 @@
 package dev.capability.backend.docker.internal;
 
+import dev.capability.backend.support.EgressRelay;
 import dev.capability.backend.support.HostPaths;
 import dev.capability.backend.support.NestedGitEntries;
 import dev.capability.backend.support.SystemPaths;
@@ -7,6 +8,7 @@ import com.github.dockerjava.api.model.Mount;
 import com.github.dockerjava.api.model.MountType;
 import dev.capability.kernel.api.backend.LaunchFailedException;
 import dev.capability.kernel.api.backend.LaunchSpec;
+import dev.capability.kernel.api.network.EgressSandbox;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.BasicFileAttributes;
@@ -167,6 +169,27 @@ final class ContainerLayout {
     sources.requireUnswappable(executableCopy, "executable copy");
     binds.put(executable, bind(executableCopy, executable, true));
     return List.copyOf(binds.values());
+  }
+
+  /**
+   * The mounts of filtered network: the egress relay read-only at {@link EgressRelay#SANDBOX_PATH}
+   * and the proxy's socket at {@link EgressSandbox#SOCKET}. A socket connects on a read-only
+   * mount; the container's user reaches it because the proxy makes it connectable by every user,
+   * whatever the directory it lies in on the host.
+   *
+   * @throws LaunchFailedException when the socket is not a Unix socket reached without symlinks,
+   *     or a directory above it or the relay can be changed by an untrusted user
+   */
+  List<Mount> egressMounts(Path socket, Path relay) {
+    HostPaths.requireNormalAbsolute(socket, "egress socket");
+    if (HostPaths.requireNoSymlink(socket, "egress socket") != HostPaths.Kind.OTHER) {
+      throw new LaunchFailedException("egress socket " + socket + " is not a Unix socket");
+    }
+    sources.requireUnswappable(socket, "egress socket");
+    sources.requireUnswappable(relay, "egress relay");
+    return List.of(
+        bind(relay, Path.of(EgressRelay.SANDBOX_PATH), true),
+        bind(socket, Path.of(EgressSandbox.SOCKET), true));
   }
 
   private static Mount bind(Path source, Path target, boolean readOnly) {

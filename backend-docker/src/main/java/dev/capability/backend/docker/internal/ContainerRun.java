@@ -2,6 +2,7 @@ package dev.capability.backend.docker.internal;
 
 import dev.capability.backend.support.DirectoryTrees;
 import dev.capability.backend.support.Deadline;
+import dev.capability.backend.support.EgressRelay;
 import dev.capability.backend.support.FileSizeSignal;
 import dev.capability.backend.support.PinnedCopy;
 import dev.capability.backend.support.WriteBudget;
@@ -23,6 +24,8 @@ import dev.capability.kernel.api.backend.LaunchFailedException;
 import dev.capability.kernel.api.backend.LaunchResult;
 import dev.capability.kernel.api.backend.LaunchSpec;
 import dev.capability.kernel.api.backend.ResourceBound;
+import dev.capability.kernel.api.network.EgressSandbox;
+import dev.capability.kernel.api.network.NetworkFilterUnavailableException;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -38,6 +41,7 @@ import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.UUID;
 import java.util.concurrent.CountDownLatch;
@@ -57,6 +61,11 @@ import org.slf4j.LoggerFactory;
  * ({@code PATH}, {@code HOSTNAME}, {@code HOME}); so no value, an operator's token included, is in
  * the container's configuration ({@code docker inspect}) or in any process's argv. tini, as PID 1,
  * forwards signals to the command and reports a death by signal N as 128 + N.
+ *
+ * <p>With filtered network the container has network {@code none} and tini starts the egress
+ * relay ({@code egress-relay /run/capability-egress/proxy.sock 3128 executable executable
+ * arguments...}), bound read-only with the proxy's socket, which listens on the container's
+ * loopback and executes the command in its own process.
  */
 final class ContainerRun {
   private static final Logger LOG = LoggerFactory.getLogger(ContainerRun.class);
@@ -78,6 +87,7 @@ final class ContainerRun {
   private final String imageId;
   private final ExecLimit limit;
   private final boolean projectSeccomp;
+  private final Optional<EgressRelay> relay;
 
   /**
    * @param imageId the image's id ({@code sha256:...}) as resolved when the backend was created:
@@ -87,6 +97,7 @@ final class ContainerRun {
    * @param projectSeccomp whether each container gets the project's seccomp profile ({@link
    *     SeccompProfile}) in place of the daemon's default; only where the daemon supports seccomp
    *     and per-rule errors
+   * @param relay the egress relay for specs with filtered network; without it they are refused
    */
   ContainerRun(
       DockerClient client,
@@ -94,8 +105,10 @@ final class ContainerRun {
       HostJvm jvm,
       String imageId,
       ExecLimit limit,
-      boolean projectSeccomp) {
+      boolean projectSeccomp,
+      Optional<EgressRelay> relay) {
     this.client = Objects.requireNonNull(client, "client");
+    this.relay = Objects.requireNonNull(relay, "relay");
     this.projectSeccomp = projectSeccomp;
     this.limit = Objects.requireNonNull(limit, "limit");
     this.imageId = Objects.requireNonNull(imageId, "imageId");
@@ -114,7 +127,10 @@ final class ContainerRun {
     try {
       Path copy = runDirectory.resolve("executable");
       PinnedCopy.copy(spec.executable(), copy);
-      List<Mount> mounts = layout.plan(spec, copy, MountTable.current());
+      List<Mount> mounts = new ArrayList<>(layout.plan(spec, copy, MountTable.current()));
+      if (spec.egressSocket().isPresent()) {
+        mounts.addAll(layout.egressMounts(spec.egressSocket().get(), egressRelay(spec)));
+      }
       String id = create(spec, entrypoint, runId, mounts);
       try {
         return startAndWait(spec, id, stdin);
@@ -137,11 +153,35 @@ final class ContainerRun {
     }
   }
 
-  /** The entrypoint; see the class comment. It holds no environment value. */
+  private Path egressRelay(LaunchSpec spec) {
+    return relay
+        .orElseThrow(
+            () ->
+                new NetworkFilterUnavailableException(
+                    "the docker backend has no egress relay to run "
+                        + spec.executable().path()
+                        + " with filtered network; see its FILTERED_EGRESS diagnostic"))
+        .executable();
+  }
+
+  /**
+   * The entrypoint; see the class comment. With filtered network, tini starts the egress relay,
+   * which executes the command with the same argv. It holds no environment value.
+   */
   List<String> entrypoint(LaunchSpec spec) {
     List<String> argv = new ArrayList<>(List.of(settings.launcher(), settings.init(), "--"));
-    argv.add(spec.executable().path().toString());
-    argv.addAll(spec.arguments());
+    List<String> command = new ArrayList<>();
+    command.add(spec.executable().path().toString());
+    command.addAll(spec.arguments());
+    if (spec.network() == NetworkMode.FILTERED) {
+      command =
+          EgressRelay.command(
+              EgressRelay.SANDBOX_PATH,
+              EgressSandbox.SOCKET,
+              spec.executable().path().toString(),
+              command);
+    }
+    argv.addAll(command);
     for (String arg : argv) {
       if (arg.indexOf('\0') >= 0) {
         throw new LaunchFailedException("an argument contains a NUL byte");
@@ -193,7 +233,8 @@ final class ContainerRun {
             .withReadonlyRootfs(true)
             .withCapDrop(Capability.ALL)
             .withSecurityOpts(securityOptions(spec))
-            .withNetworkMode(spec.network() == NetworkMode.NONE ? "none" : settings.network())
+            // Filtered network has no interface either: its only way out is the relay's socket.
+            .withNetworkMode(spec.network() == NetworkMode.HOST ? settings.network() : "none")
             .withPidsLimit(settings.pids())
             .withMemory(settings.memoryBytes())
             .withMemorySwap(settings.memoryBytes())

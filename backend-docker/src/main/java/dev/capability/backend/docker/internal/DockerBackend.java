@@ -1,5 +1,9 @@
 package dev.capability.backend.docker.internal;
 
+import dev.capability.backend.support.EgressRelay;
+import dev.capability.backend.support.StaticCompiler;
+import dev.capability.kernel.api.network.EgressSandbox;
+import dev.capability.kernel.api.network.NetworkFilterUnavailableException;
 import dev.capability.backend.support.WriteBudget;
 import com.github.dockerjava.api.DockerClient;
 import com.github.dockerjava.api.command.InspectImageResponse;
@@ -57,13 +61,14 @@ public final class DockerBackend implements ExecutionBackend {
       HostJvm jvm,
       String imageId,
       ExecLimit limit,
-      boolean projectSeccomp) {
+      boolean projectSeccomp,
+      Optional<EgressRelay> relay) {
     this.client = client;
     this.settings = settings;
     this.capabilities = Set.copyOf(capabilities);
     this.diagnostics = Map.copyOf(diagnostics);
     this.versions = Map.copyOf(versions);
-    this.runs = new ContainerRun(client, settings, jvm, imageId, limit, projectSeccomp);
+    this.runs = new ContainerRun(client, settings, jvm, imageId, limit, projectSeccomp, relay);
   }
 
   /** The result of probing: available or not, and why. */
@@ -123,9 +128,17 @@ public final class DockerBackend implements ExecutionBackend {
                       + " every container"));
       ContainerRun probeRun =
           new ContainerRun(
-              client, settings, jvm, imageId, ExecLimit.forStack(Optional.empty()), projectSeccomp);
+              client,
+              settings,
+              jvm,
+              imageId,
+              ExecLimit.forStack(Optional.empty()),
+              projectSeccomp,
+              Optional.empty());
       ProbeReport report = probe(probeRun, settings);
       Set<IsolationCapability> verified = assess(report, settings, diagnostics, projectSeccomp);
+      Optional<EgressRelay> relay = egressRelay(verified, settings, diagnostics);
+      relay.ifPresent(r -> verified.add(IsolationCapability.FILTERED_EGRESS));
       ExecLimit limit = ExecLimit.forStack(report.stackLimit());
       diagnostics.put(
           "argument-limit",
@@ -147,10 +160,66 @@ public final class DockerBackend implements ExecutionBackend {
         versions.putAll(profileDigests());
       }
       return new DockerBackend(
-          client, settings, verified, diagnostics, versions, jvm, imageId, limit, projectSeccomp);
+          client,
+          settings,
+          verified,
+          diagnostics,
+          versions,
+          jvm,
+          imageId,
+          limit,
+          projectSeccomp,
+          relay);
     } catch (RuntimeException e) {
       closeQuietly(client);
       throw e;
+    }
+  }
+
+  /**
+   * The relay of filtered egress: containers with network {@code none} (verified by the probe as
+   * {@code NETWORK_NAMESPACE}) whose loopback is relayed to the proxy's socket by a program
+   * compiled here and bound in. Without either, specs with filtered network are refused; the
+   * reason is kept for FILTERED_EGRESS.
+   */
+  private static Optional<EgressRelay> egressRelay(
+      Set<IsolationCapability> verified, DockerSettings settings, Map<String, String> diagnostics) {
+    if (!verified.contains(IsolationCapability.NETWORK_NAMESPACE)) {
+      diagnostics.put(
+          "FILTERED_EGRESS",
+          "not available: containers with network none are not confined to loopback here");
+      return Optional.empty();
+    }
+    Optional<StaticCompiler> compiler = StaticCompiler.onThisHost();
+    if (compiler.isEmpty()) {
+      diagnostics.put(
+          "FILTERED_EGRESS",
+          "not available: the egress relay is compiled with this host's C compiler, and there is"
+              + " none at "
+              + StaticCompiler.CANDIDATES
+              + " ("
+              + StaticCompiler.INSTALL_HINT
+              + ")");
+      return Optional.empty();
+    }
+    try {
+      EgressRelay relay = EgressRelay.build(compiler.get(), settings.workDirectory());
+      diagnostics.put(
+          "FILTERED_EGRESS",
+          "network none, and the egress relay "
+              + relay.executable()
+              + " forwarding "
+              + EgressSandbox.PROXY_HOST
+              + ":"
+              + EgressSandbox.PROXY_PORT
+              + " to the run's proxy socket, both bound read-only at "
+              + EgressRelay.SANDBOX_PATH
+              + " and "
+              + EgressSandbox.SOCKET);
+      return Optional.of(relay);
+    } catch (BackendUnavailableException e) {
+      diagnostics.put("FILTERED_EGRESS", "not available: " + e.getMessage());
+      return Optional.empty();
     }
   }
 
@@ -539,6 +608,14 @@ public final class DockerBackend implements ExecutionBackend {
     Set<IsolationCapability> missing = EnumSet.noneOf(IsolationCapability.class);
     missing.addAll(spec.requiredCapabilities());
     missing.removeAll(capabilities);
+    if (spec.network() == NetworkMode.FILTERED
+        && !capabilities.contains(IsolationCapability.FILTERED_EGRESS)) {
+      throw new NetworkFilterUnavailableException(
+          "the docker backend cannot confine "
+              + spec.executable().path()
+              + " to the egress proxy on this daemon: "
+              + diagnostics.getOrDefault("FILTERED_EGRESS", "no egress relay"));
+    }
     if (!missing.isEmpty()) {
       throw new BackendUnavailableException(
           BackendUnavailableException.ISOLATION_UNAVAILABLE,

@@ -4,6 +4,7 @@ import com.github.dockerjava.api.DockerClient;
 import com.github.dockerjava.api.command.InspectImageResponse;
 import com.github.dockerjava.api.exception.NotFoundException;
 import dev.capability.backend.support.DirectoryTrees;
+import dev.capability.backend.support.StaticCompiler;
 import dev.capability.kernel.api.BackendUnavailableException;
 import dev.capability.kernel.api.Sha256;
 import java.io.File;
@@ -192,50 +193,11 @@ public final class RuntimeImageBuilder {
    * a fraction of a second. The output of the same compiler and source is the same bytes.
    */
   private byte[] compileLauncher() {
-    Path scratch = null;
-    try {
-      scratch = Files.createTempDirectory(workDirectory, "ck-docker-launcher-");
-      Path source = scratch.resolve(LAUNCHER_SOURCE);
-      try (InputStream in = RuntimeImageBuilder.class.getResourceAsStream(LAUNCHER_SOURCE)) {
-        if (in == null) {
-          throw unavailable("the launcher source " + LAUNCHER_SOURCE + " is missing from this jar");
-        }
-        Files.copy(in, source);
-      }
-      Path binary = scratch.resolve("ck-launch");
-      Path log = scratch.resolve("cc.log");
-      ProcessBuilder cc =
-          new ProcessBuilder(
-                  compiler.toString(), "-static", "-Os", "-s", "-Wall", "-o", binary.toString(),
-                  source.toString())
-              .directory(scratch.toFile())
-              .redirectErrorStream(true)
-              .redirectOutput(log.toFile())
-              .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")));
-      // The compiler finds its assembler and linker on PATH; nothing else of this JVM's
-      // environment may change what it builds.
-      cc.environment().clear();
-      cc.environment().put("PATH", "/usr/bin:/bin");
-      cc.environment().put("LC_ALL", "C");
-      int status = await(cc.start(), "the C compiler " + compiler);
-      if (status != 0) {
-        throw unavailable(
-            "compiling the entrypoint launcher with "
-                + compiler
-                + " failed with status "
-                + status
-                + " (it needs gcc and the C library's static archive: apt-get install gcc"
-                + " libc6-dev): "
-                + Files.readString(log).strip());
-      }
-      return Files.readAllBytes(binary);
-    } catch (IOException e) {
-      throw unavailable("cannot compile the entrypoint launcher with " + compiler + ": " + e);
-    } finally {
-      if (scratch != null) {
-        deleteTree(scratch);
-      }
-    }
+    return new StaticCompiler(compiler)
+        .compile(
+            "the entrypoint launcher",
+            StaticCompiler.source(RuntimeImageBuilder.class, LAUNCHER_SOURCE),
+            workDirectory);
   }
 
   private static int await(Process process, String what) {

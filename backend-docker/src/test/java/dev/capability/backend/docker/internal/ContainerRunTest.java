@@ -27,7 +27,8 @@ class ContainerRunTest {
           HostJvm.current(),
           "sha256:" + "0".repeat(64),
           ExecLimit.forStack(Optional.empty()),
-          true);
+          true,
+          Optional.empty());
 
   @AfterAll
   static void close() throws IOException {
@@ -51,7 +52,8 @@ class ContainerRunTest {
             HostJvm.current(),
             "sha256:" + "0".repeat(64),
             ExecLimit.forStack(Optional.empty()),
-            false);
+            false,
+            Optional.empty());
 
     assertThat(RUN.securityOptions(spec().network(NetworkMode.NONE).build()))
         .containsExactly(
@@ -60,6 +62,30 @@ class ContainerRunTest {
         .containsExactly(
             "no-new-privileges", "seccomp=" + SeccompProfile.json(NetworkMode.HOST));
     assertThat(withoutProfile.securityOptions(spec().build())).containsExactly("no-new-privileges");
+  }
+
+  @Test
+  void withFilteredNetworkTiniStartsTheRelayWhichExecutesTheSameCommand() {
+    List<String> argv =
+        RUN.entrypoint(
+            spec()
+                .network(NetworkMode.FILTERED)
+                .egressSocket(Path.of("/tmp/proxy.sock"))
+                .arguments(List.of("--", "-i"))
+                .build());
+
+    assertThat(argv)
+        .containsExactly(
+            "/opt/capability/bin/ck-launch",
+            "/opt/capability/bin/tini",
+            "--",
+            "/run/capability-egress/egress-relay",
+            "/run/capability-egress/proxy.sock",
+            "3128",
+            "/usr/bin/printf",
+            "/usr/bin/printf",
+            "--",
+            "-i");
   }
 
   @Test

@@ -4,11 +4,13 @@ import dev.capability.backend.support.Deadline;
 import dev.capability.backend.support.ExecArgumentLimit;
 import dev.capability.backend.support.WriteBudget;
 import dev.capability.kernel.api.BackendUnavailableException;
+import dev.capability.kernel.api.NetworkMode;
 import dev.capability.kernel.api.backend.ExecutionBackend;
 import dev.capability.kernel.api.backend.IsolationCapability;
 import dev.capability.kernel.api.backend.LaunchFailedException;
 import dev.capability.kernel.api.backend.LaunchResult;
 import dev.capability.kernel.api.backend.LaunchSpec;
+import dev.capability.kernel.api.network.NetworkFilterUnavailableException;
 import java.io.File;
 import java.io.IOException;
 import java.nio.charset.Charset;
@@ -233,6 +235,13 @@ public final class ProcessBackend implements ExecutionBackend {
   }
 
   private void requireCapabilities(LaunchSpec spec) {
+    if (spec.network() == NetworkMode.FILTERED) {
+      throw new NetworkFilterUnavailableException(
+          "the process backend cannot confine "
+              + spec.executable().path()
+              + " to the egress proxy: its commands share the host's network; choose a backend"
+              + " that provides FILTERED_EGRESS (bwrap, docker)");
+    }
     Set<IsolationCapability> missing = EnumSet.noneOf(IsolationCapability.class);
     missing.addAll(spec.requiredCapabilities());
     missing.removeAll(capabilities);

@@ -115,14 +115,19 @@ public record AuthorityLayer(
   /**
    * The backend layer of a backend with {@code capabilities}. A backend can always leave a
    * command the host's network; it can take the network away only with
-   * {@link IsolationCapability#NETWORK_NAMESPACE}. It restricts nothing else: writes are held to
+   * {@link IsolationCapability#NETWORK_NAMESPACE}, and confine it to the egress proxy only with
+   * {@link IsolationCapability#FILTERED_EGRESS}. It restricts nothing else: writes are held to
    * the scopes by the audit on every backend, and prevented up front where the backend can.
    */
   public static AuthorityLayer backend(String id, Set<IsolationCapability> capabilities) {
     Objects.requireNonNull(capabilities, "capabilities");
-    Set<NetworkMode> modes = capabilities.contains(IsolationCapability.NETWORK_NAMESPACE)
-        ? EnumSet.allOf(NetworkMode.class)
-        : EnumSet.of(NetworkMode.HOST);
+    Set<NetworkMode> modes = EnumSet.of(NetworkMode.HOST);
+    if (capabilities.contains(IsolationCapability.NETWORK_NAMESPACE)) {
+      modes.add(NetworkMode.NONE);
+    }
+    if (capabilities.contains(IsolationCapability.FILTERED_EGRESS)) {
+      modes.add(NetworkMode.FILTERED);
+    }
     return builder(Kind.BACKEND, id).networkModes(modes).build();
   }
 
@@ -151,7 +156,10 @@ public record AuthorityLayer(
       return executables(Set.of(ids));
     }
 
-    /** Allows {@code widest} and every narrower mode: {@code NONE} allows only {@code NONE}. */
+    /**
+     * Allows {@code widest} and every narrower mode, in the order {@code NONE < FILTERED < HOST}:
+     * {@code NONE} allows only {@code NONE}, {@code FILTERED} allows {@code NONE} and {@code FILTERED}.
+     */
     public Builder network(NetworkMode widest) {
       Objects.requireNonNull(widest, "widest");
       EnumSet<NetworkMode> modes = EnumSet.noneOf(NetworkMode.class);

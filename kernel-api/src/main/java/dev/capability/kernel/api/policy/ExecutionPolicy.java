@@ -546,8 +546,9 @@ public final class ExecutionPolicy {
       return this;
     }
 
-    /** The policy; it is validated when it is loaded through {@code ExecutionPolicies}. */
     /**
+     * The policy; it is validated when it is loaded through {@code ExecutionPolicies}.
+     *
      * @throws IllegalArgumentException when a private-address name is not the host of an allowed
      *     destination
      */

@@ -14,6 +14,7 @@ import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.attribute.BasicFileAttributes;
+import java.util.Comparator;
 import java.util.EnumSet;
 import java.util.Locale;
 import java.util.Optional;
@@ -45,7 +46,9 @@ final class LayerChecks {
     if (layer.network().isPresent() && outer.network().isPresent() && !outer.network().get().containsAll(layer.network().get())) {
       Set<NetworkMode> extra = EnumSet.copyOf(layer.network().get());
       extra.removeAll(outer.network().get());
-      throw widens(layer, "allows network " + names(extra) + ", which " + describe(outer) + " does not");
+      // A layer allows its widest mode and every narrower one: the widest it adds is the one to name.
+      NetworkMode widest = extra.stream().max(Comparator.naturalOrder()).orElseThrow();
+      throw widens(layer, "allows network " + names(EnumSet.of(widest)) + ", which " + describe(outer) + " does not");
     }
     boolean layerWrites = layer.projectWrites().equals(Optional.of(ProjectWriteMode.SCOPED)) || layer.writeScopes().isPresent();
     if (layerWrites && isReadOnly(outer)) {

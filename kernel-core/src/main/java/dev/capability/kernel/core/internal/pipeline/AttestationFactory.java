@@ -6,15 +6,20 @@ import dev.capability.kernel.api.ExecutionStatus;
 import dev.capability.kernel.api.NetworkMode;
 import dev.capability.kernel.api.json.CanonicalJson;
 import dev.capability.kernel.api.authority.AuthorityLayer;
+import dev.capability.kernel.api.network.EgressConnection;
+import dev.capability.kernel.api.network.EgressRefusal;
+import dev.capability.kernel.api.policy.PolicyCodes;
 import dev.capability.kernel.api.policy.ProjectWriteMode;
 import dev.capability.kernel.core.LoadedPolicy;
 import dev.capability.kernel.core.internal.audit.ChangeKind;
 import dev.capability.kernel.core.internal.audit.EntryType;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 
 /** Stage 10: what the kernel can state about the execution, as an {@link Attestation}. */
 final class AttestationFactory {
@@ -47,6 +52,7 @@ final class AttestationFactory {
             context.backendChoice, context.backendReason, context.backend.versions()))
         .environment(environment)
         .network(network(context))
+        .egress(context.egress)
         .projectWrites(projectWrites(context))
         .writeBoundaries(writeBoundaries(context))
         .createdScopeRoots(context.createdScopeRoots)
@@ -95,15 +101,41 @@ final class AttestationFactory {
         .orElse(null);
   }
 
+  /** Writes no layer allowed, then every egress attempt the proxy refused, in the order they began. */
   private static List<Attestation.Violation> violations(ExecutionContext context) {
     Map<String, String> kinds = new HashMap<>();
     if (context.changes != null) {
       context.changes.changes().forEach(c -> kinds.put(c.path(), c.kind().name()));
     }
-    return context.violations.stream()
-        .map(v -> new Attestation.Violation(v.path(), kinds.getOrDefault(v.path(), "CHANGED"),
-            v.decision().layer(), v.decision().rule(), v.decision().message()))
-        .toList();
+    List<Attestation.Violation> violations = new ArrayList<>();
+    context.violations.forEach(v -> violations.add(new Attestation.Violation(v.path(), kinds.getOrDefault(v.path(), "CHANGED"),
+        v.decision().layer(), v.decision().rule(), v.decision().message())));
+    context.egress.stream()
+        .filter(c -> c.outcome() == EgressConnection.Outcome.REFUSED)
+        .forEach(c -> violations.add(egressViolation(c)));
+    return violations;
+  }
+
+  /**
+   * A refused connection attempt as a violation: the destination as asked, the refusal code as its
+   * kind, and the rule that refused it: the operator's allowlist, or one of the proxy's own rules.
+   */
+  private static Attestation.Violation egressViolation(EgressConnection connection) {
+    String reason = Objects.requireNonNull(connection.reason(), "a refused connection has a reason");
+    String layer = PolicyCodes.LAYER_BUILTIN;
+    String rule;
+    switch (reason) {
+      case EgressRefusal.NOT_GRANTED, EgressRefusal.IP_LITERAL -> {
+        layer = PolicyCodes.LAYER_OPERATOR;
+        rule = "egress.allow";
+      }
+      case EgressRefusal.FORBIDDEN_ADDRESS -> rule = "egress.privateAddresses";
+      case EgressRefusal.LIMIT, EgressRefusal.HEADER_TOO_LARGE, EgressRefusal.HANDSHAKE_TIMEOUT -> rule = "egress.limits";
+      default -> rule = "egress.protocol";
+    }
+    return new Attestation.Violation(connection.destination(), reason, layer, rule,
+        "the egress proxy refused the " + connection.protocol() + " connection to " + connection.destination()
+            + (connection.address() == null ? "" : " (" + connection.address() + ")") + ": " + reason);
   }
 
   /** Repository paths the command created or gave new content (not deletions, not mode changes, not directories). */

@@ -8,10 +8,12 @@ import dev.capability.kernel.api.ExecutionRequest;
 import dev.capability.kernel.api.ExecutionResult;
 import dev.capability.kernel.api.ExecutionStatus;
 import dev.capability.kernel.api.backend.ResourceBound;
+import dev.capability.kernel.api.network.NetworkFilterUnavailableException;
 import dev.capability.kernel.core.CheckResult;
 import dev.capability.kernel.core.LoadedPolicy;
 import dev.capability.kernel.core.internal.audit.AuditException;
 import dev.capability.kernel.core.internal.backend.BackendRegistry;
+import dev.capability.kernel.core.internal.egress.EgressGatewaySource;
 import dev.capability.kernel.core.internal.exec.ExecutablePinner;
 import dev.capability.kernel.core.internal.exec.ExecutableResolver;
 import dev.capability.kernel.core.internal.exec.ExecutableTrust;
@@ -47,6 +49,7 @@ public final class CommandPipeline {
   public CommandPipeline(
       LoadedPolicy policy,
       BackendRegistry backends,
+      EgressGatewaySource gateways,
       ExecutablePinner pinner,
       Map<String, String> hostEnvironment,
       Path hostWorkingDirectory,
@@ -58,7 +61,7 @@ public final class CommandPipeline {
         new EnvironmentStage(policy.policy(), new EnvironmentSanitizer(), hostEnvironment),
         new ResolveExecutableStage(policy.policy(), new ExecutableResolver(), pinner, ExecutableTrust.forThisProcess()),
         new ToolConfigurationStage(policy.policy()),
-        new SelectBackendStage(policy.policy(), backends));
+        new SelectBackendStage(policy.policy(), backends, gateways));
     this.launching = List.of(
         new CreateScopeRootsStage(), new SnapshotStage(), new LaunchStage(policy.policy()), new AuditStage());
     this.attestations = new AttestationFactory(policy, kernelVersion);
@@ -89,6 +92,8 @@ public final class CommandPipeline {
         run(deciding, context);
       } catch (BackendUnavailableException e) {
         context.deny(Decision.deny(e.code(), "backend", "backend.select", e.getMessage()));
+      } catch (NetworkFilterUnavailableException e) {
+        context.deny(Decision.deny(e.code(), "backend", "network.filtered", e.getMessage()));
       }
       return new CheckResult(
           context.argv,

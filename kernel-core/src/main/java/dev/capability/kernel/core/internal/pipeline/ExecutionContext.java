@@ -6,6 +6,8 @@ import dev.capability.kernel.api.ExecutionRequest;
 import dev.capability.kernel.api.backend.ExecutionBackend;
 import dev.capability.kernel.api.backend.IsolationCapability;
 import dev.capability.kernel.api.backend.LaunchResult;
+import dev.capability.kernel.api.network.EgressConnection;
+import dev.capability.kernel.api.network.EgressGateway;
 import dev.capability.kernel.api.policy.ExecutableRule;
 import dev.capability.kernel.core.internal.audit.RepositoryChanges;
 import dev.capability.kernel.core.internal.audit.RepositorySnapshot;
@@ -47,6 +49,10 @@ public final class ExecutionContext implements AutoCloseable {
   ExecutablePinner.Pinned pinned;
   final Set<IsolationCapability> requiredCapabilities = EnumSet.noneOf(IsolationCapability.class);
   ExecutionBackend backend;
+  /** The gateway that opens the run's egress proxy; set exactly when the network is filtered. */
+  EgressGateway egressGateway;
+  /** Every connection attempt through the run's egress proxy, once it has closed. */
+  List<EgressConnection> egress = List.of();
   /** Write-scope roots the kernel created before launch, repository-relative, parents first. */
   List<String> createdScopeRoots = List.of();
   /** How and why {@link #backend} was chosen, for the attestation. */

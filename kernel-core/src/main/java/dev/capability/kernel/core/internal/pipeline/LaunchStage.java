@@ -2,6 +2,11 @@ package dev.capability.kernel.core.internal.pipeline;
 
 import dev.capability.kernel.api.backend.LaunchFailedException;
 import dev.capability.kernel.api.backend.LaunchSpec;
+import dev.capability.kernel.api.network.EgressLimits;
+import dev.capability.kernel.api.network.EgressRules;
+import dev.capability.kernel.api.network.EgressSandbox;
+import dev.capability.kernel.api.network.EgressSession;
+import dev.capability.kernel.api.network.NetworkFilterUnavailableException;
 import dev.capability.kernel.api.policy.ExecutionPolicy;
 import java.time.Duration;
 import java.nio.file.Files;
@@ -9,9 +14,16 @@ import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 import java.util.TreeSet;
 
-/** Stage 8: the backend runs the pinned executable under the tighter of the policy's and the request's bounds. */
+/**
+ * Stage 8: the backend runs the pinned executable under the tighter of the policy's and the
+ * request's bounds. For filtered network the run gets its own egress proxy, allowing the policy's
+ * egress destinations: opened just before launch, closed once the command has ended, its record of
+ * connection attempts kept for the attestation. A proxy that cannot start fails the launch.
+ */
 final class LaunchStage implements Stage {
   private final ExecutionPolicy policy;
 
@@ -43,13 +55,45 @@ final class LaunchStage implements Stage {
 
   @Override
   public void apply(ExecutionContext context) {
+    if (context.egressGateway == null) {
+      launch(context, spec(context, context.launchEnvironment).build());
+      return;
+    }
+    EgressSession session;
+    try {
+      session = context.egressGateway.open(
+          new EgressRules(policy.egressAllowed(), policy.egressPrivateAddressNames(), EgressLimits.DEFAULT));
+    } catch (NetworkFilterUnavailableException e) {
+      context.launchFailure = e.code() + ": " + e.getMessage();
+      return;
+    }
+    try {
+      // The kernel's proxy variables win over any the policy sets or passes on: the proxy is the only way out.
+      Map<String, String> environment = new TreeMap<>(context.launchEnvironment);
+      environment.putAll(EgressSandbox.environment());
+      launch(context, spec(context, environment).egressSocket(session.socket()).build());
+    } finally {
+      session.close();
+      context.egress = session.connections();
+    }
+  }
+
+  private static void launch(ExecutionContext context, LaunchSpec spec) {
+    try {
+      context.launch = context.backend.launch(spec);
+    } catch (LaunchFailedException e) {
+      context.launchFailure = e.code().equals(LaunchFailedException.CODE) ? e.getMessage() : e.code() + ": " + e.getMessage();
+    }
+  }
+
+  private LaunchSpec.Builder spec(ExecutionContext context, Map<String, String> environment) {
     Duration timeout = context.request.timeout()
         .filter(t -> t.compareTo(policy.timeout()) < 0)
         .orElse(policy.timeout());
     long maxOutput = Math.min(context.request.maxOutputBytes().orElse(Long.MAX_VALUE), policy.maxOutputBytes());
-    LaunchSpec spec = LaunchSpec.builder(context.pinned.executable())
+    return LaunchSpec.builder(context.pinned.executable())
         .arguments(context.launchArgv.subList(1, context.launchArgv.size()))
-        .environment(context.launchEnvironment)
+        .environment(environment)
         .workingDirectory(context.workingDirectory)
         .stdin(context.request.stdin().orElse(null))
         .timeout(timeout)
@@ -60,12 +104,6 @@ final class LaunchStage implements Stage {
         .repository(context.repository.orElse(null))
         .writableRoots(context.repository.isPresent() ? mountableRoots(context.authority.writableRoots()) : List.of())
         .protectedPaths(context.repository.isPresent() ? protectedPaths(context) : List.of())
-        .requiredCapabilities(context.requiredCapabilities)
-        .build();
-    try {
-      context.launch = context.backend.launch(spec);
-    } catch (LaunchFailedException e) {
-      context.launchFailure = e.code().equals(LaunchFailedException.CODE) ? e.getMessage() : e.code() + ": " + e.getMessage();
-    }
+        .requiredCapabilities(context.requiredCapabilities);
   }
 }

@@ -15,6 +15,7 @@ import com.fasterxml.jackson.databind.json.JsonMapper;
 import dev.capability.kernel.api.NetworkMode;
 import dev.capability.kernel.api.PolicyException;
 import dev.capability.kernel.api.backend.IsolationCapability;
+import dev.capability.kernel.api.network.EgressDestination;
 import dev.capability.kernel.api.policy.ArgumentRules;
 import dev.capability.kernel.api.policy.DoubleDashMode;
 import dev.capability.kernel.api.policy.ExecutableRule;
@@ -35,7 +36,9 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalInt;
@@ -59,7 +62,8 @@ public final class PolicyJsonReader {
   static final Set<String> POLICY_MEMBERS = Set.of(
       "version", "timeoutMillis", "maxOutputBytes", "maxFileBytes", "maxWriteBytes", "network", "projectWrites", "writeScopes", "protectedPaths",
       "neutralizeGit", "requiredCapabilities", "allowUnisolatedFallback", "allowRepositoryExecutables", "environment",
-      "executables", "backendVersions");
+      "executables", "backendVersions", "egress");
+  static final Set<String> EGRESS_MEMBERS = Set.of("allow", "allowPrivateAddresses");
   static final Set<String> ENVIRONMENT_MEMBERS = Set.of("inherit", "set", "request", "acceptDenied");
   static final Set<String> EXECUTABLE_MEMBERS = Set.of("name", "path", "sha256", "exact", "arguments", "match", "notMatch", "toolConfiguration",
       "arbitraryCode");
@@ -93,6 +97,7 @@ public final class PolicyJsonReader {
     root.integer("maxFileBytes", Long.MIN_VALUE, Long.MAX_VALUE).ifPresent(policy::maxFileBytes);
     root.integer("maxWriteBytes", Long.MIN_VALUE, Long.MAX_VALUE).ifPresent(policy::maxWriteBytes);
     root.get("network").ifPresent(node -> policy.network(constant(NetworkMode.class, node, root.pointer("network"))));
+    root.object("egress").ifPresent(egress -> readEgress(egress, root, policy));
     root.get("projectWrites")
         .ifPresent(node -> policy.projectWrites(constant(ProjectWriteMode.class, node, root.pointer("projectWrites"))));
     root.texts("writeScopes").ifPresent(policy::writeScopes);
@@ -149,6 +154,50 @@ public final class PolicyJsonReader {
         policy.setEnvironment(member.getKey(), JsonFields.text(member.getValue(), set.pointer(member.getKey())));
       }
     });
+  }
+
+  /**
+   * {@code "egress": {"allow": ["host:port", "[::1]:443"], "allowPrivateAddresses": ["git.test"]}}:
+   * the destinations of filtered network, and the allowed hosts the operator lets resolve to
+   * loopback or private addresses. Meaningful only with {@code "network": "filtered"}.
+   */
+  private static void readEgress(JsonFields egress, JsonFields root, ExecutionPolicy.Builder policy) {
+    egress.allowOnly(EGRESS_MEMBERS);
+    boolean filtered = root.get("network")
+        .map(node -> constant(NetworkMode.class, node, root.pointer("network")) == NetworkMode.FILTERED)
+        .orElse(false);
+    if (!filtered) {
+      throw invalid(egress.pointer(), "an egress rule applies only to \"network\": \"filtered\"");
+    }
+    List<String> texts = egress.texts("allow")
+        .orElseThrow(() -> invalid(egress.pointer("allow"), "an egress rule lists the destinations it allows, as host:port"));
+    Set<EgressDestination> allowed = new LinkedHashSet<>();
+    for (int i = 0; i < texts.size(); i++) {
+      String pointer = JsonPointers.element(egress.pointer("allow"), i);
+      EgressDestination destination;
+      try {
+        destination = EgressDestination.parse(texts.get(i));
+      } catch (IllegalArgumentException e) {
+        throw invalid(pointer, e.getMessage());
+      }
+      if (!allowed.add(destination)) {
+        throw invalid(pointer, Printable.quote(texts.get(i)) + " is listed twice");
+      }
+    }
+    List<String> names = egress.texts("allowPrivateAddresses").orElse(List.of());
+    Set<String> privateNames = new LinkedHashSet<>();
+    for (int i = 0; i < names.size(); i++) {
+      String pointer = JsonPointers.element(egress.pointer("allowPrivateAddresses"), i);
+      String name = names.get(i).toLowerCase(Locale.ROOT);
+      if (allowed.stream().noneMatch(destination -> destination.host().equals(name))) {
+        throw invalid(pointer, Printable.quote(names.get(i)) + " is not the host of a destination in /egress/allow");
+      }
+      if (!privateNames.add(name)) {
+        throw invalid(pointer, Printable.quote(names.get(i)) + " is listed twice");
+      }
+    }
+    policy.egressAllowed(List.copyOf(allowed));
+    policy.egressPrivateAddressNames(privateNames);
   }
 
   /** {@code "backendVersions": {"docker": {"daemon": "20.10"}}}: the least version per backend and component. */

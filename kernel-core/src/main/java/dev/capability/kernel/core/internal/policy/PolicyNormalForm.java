@@ -6,8 +6,10 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.json.JsonWriteFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.json.JsonMapper;
+import dev.capability.kernel.api.NetworkMode;
 import dev.capability.kernel.api.PolicyException;
 import dev.capability.kernel.api.json.CanonicalJson;
+import dev.capability.kernel.api.network.EgressDestination;
 import dev.capability.kernel.api.policy.ArgumentRules;
 import dev.capability.kernel.api.policy.ExecutableRule;
 import dev.capability.kernel.api.policy.ExecutionPolicy;
@@ -53,6 +55,13 @@ public final class PolicyNormalForm {
       root.put("maxWriteBytes", policy.maxWriteBytes());
     }
     root.put("network", jsonName(policy.network()));
+    // Written only for filtered network (the only network it applies to), so that every other policy keeps its hash.
+    if (policy.network() == NetworkMode.FILTERED) {
+      Map<String, Object> egress = new LinkedHashMap<>();
+      egress.put("allow", policy.egressAllowed().stream().map(EgressDestination::toString).toList());
+      egress.put("allowPrivateAddresses", List.copyOf(policy.egressPrivateAddressNames()));
+      root.put("egress", egress);
+    }
     root.put("projectWrites", jsonName(policy.projectWrites()));
     root.put("writeScopes", policy.writeScopes());
     root.put("protectedPaths", policy.protectedPaths());

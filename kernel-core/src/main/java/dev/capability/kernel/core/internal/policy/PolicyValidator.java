@@ -8,6 +8,7 @@ import static dev.capability.kernel.core.internal.policy.JsonPointers.element;
 import static dev.capability.kernel.core.internal.policy.JsonPointers.member;
 
 import dev.capability.kernel.api.Decision;
+import dev.capability.kernel.api.NetworkMode;
 import dev.capability.kernel.api.PolicyException;
 import dev.capability.kernel.api.authority.AuthorityException;
 import dev.capability.kernel.api.policy.ArgumentRules;
@@ -78,6 +79,7 @@ public final class PolicyValidator {
    */
   public static void validate(ExecutionPolicy policy) {
     validateLimits(policy);
+    validateEgress(policy);
     validateWriteScopes(policy);
     validateProtectedPaths(policy);
     validateAcceptedDeniedEnvironment(policy);
@@ -101,6 +103,15 @@ public final class PolicyValidator {
     }
     if (policy.maxWriteBytes() < 1 || policy.maxWriteBytes() > MAX_WRITE_BYTES) {
       throw invalid("/maxWriteBytes", "must be between 1 and " + MAX_WRITE_BYTES + ", was " + policy.maxWriteBytes());
+    }
+  }
+
+  /** Egress destinations are what the proxy of filtered network enforces; under any other network they would be ignored. */
+  private static void validateEgress(ExecutionPolicy policy) {
+    if (policy.network() != NetworkMode.FILTERED
+        && (!policy.egressAllowed().isEmpty() || !policy.egressPrivateAddressNames().isEmpty())) {
+      throw invalid("/egress", "an egress rule applies only to \"network\": \"filtered\", and the network is "
+          + Printable.quote(PolicyNormalForm.jsonName(policy.network())));
     }
   }
 

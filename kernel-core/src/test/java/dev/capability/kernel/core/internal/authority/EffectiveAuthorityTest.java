@@ -166,6 +166,45 @@ class EffectiveAuthorityTest {
   }
 
   @Test
+  void filteredNetworkLiesBetweenNoneAndHost() {
+    ExecutionPolicy host = SCOPED.toBuilder().network(NetworkMode.HOST).build();
+    ExecutionPolicy filtered = SCOPED.toBuilder().network(NetworkMode.FILTERED).build();
+    EnumSet<IsolationCapability> namespace = EnumSet.of(IsolationCapability.NETWORK_NAMESPACE);
+    EnumSet<IsolationCapability> proxied = EnumSet.of(IsolationCapability.NETWORK_NAMESPACE, IsolationCapability.FILTERED_EGRESS);
+
+    assertThat(authority(filtered).networkMode()).contains(NetworkMode.FILTERED);
+    assertThat(authority(filtered).network().rule()).isEqualTo("network.filtered");
+    assertThat(authority(host, layer(Kind.PHASE, b -> b.network(NetworkMode.FILTERED))).networkMode()).contains(NetworkMode.FILTERED);
+    assertThat(authority(filtered, layer(Kind.CORRECTION, b -> b.network(NetworkMode.NONE))).networkMode()).contains(NetworkMode.NONE);
+    assertThat(authority(filtered).withBackend("bwrap", proxied).networkMode()).contains(NetworkMode.FILTERED);
+    assertThat(authority(host).withBackend("bwrap", proxied).networkMode()).contains(NetworkMode.HOST);
+
+    AuthorityException widening = catchThrowableOfType(AuthorityException.class,
+        () -> authority(filtered, layer(Kind.PHASE, b -> b.network(NetworkMode.HOST))));
+    assertThat(widening.code()).isEqualTo("LAYER_WIDENS_OPERATOR");
+    assertThat(widening.getMessage()).contains("allows network [host]");
+    AuthorityException overNone = catchThrowableOfType(AuthorityException.class,
+        () -> authority(SCOPED, layer(Kind.CORRECTION, b -> b.network(NetworkMode.FILTERED))));
+    assertThat(overNone.getMessage()).contains("allows network [filtered]");
+  }
+
+  @Test
+  void onlyABackendWithFilteredEgressCanHoldACommandToFilteredNetwork() {
+    ExecutionPolicy filtered = SCOPED.toBuilder().network(NetworkMode.FILTERED).build();
+
+    assertThat(AuthorityLayer.backend("bwrap", EnumSet.of(IsolationCapability.NETWORK_NAMESPACE)).network())
+        .contains(EnumSet.of(NetworkMode.NONE, NetworkMode.HOST));
+    assertThat(AuthorityLayer.backend("bwrap", EnumSet.of(IsolationCapability.FILTERED_EGRESS)).network())
+        .contains(EnumSet.of(NetworkMode.FILTERED, NetworkMode.HOST));
+    // Without the capability the intersection loses filtered network; the pipeline refuses such a
+    // backend before it is ever layered (NETWORK_FILTER_UNAVAILABLE), so this narrowing never runs a command.
+    assertThat(authority(filtered).withBackend("bwrap", EnumSet.of(IsolationCapability.NETWORK_NAMESPACE)).networkMode())
+        .contains(NetworkMode.NONE);
+    EffectiveAuthority process = authority(filtered).withBackend("process", EnumSet.noneOf(IsolationCapability.class));
+    assertDenied(process.network(), "NETWORK_NOT_ENFORCEABLE", "backend");
+  }
+
+  @Test
   void protectedPathsWinOverEveryScope() {
     ExecutionPolicy everything = SCOPED.toBuilder()
         .writeScopes(List.of("**", ".git/**", ".github/**", ".capability/**", "a/.envrc", ".mvn/**", "sub/.git/**")).build();

@@ -55,11 +55,28 @@ class PolicySchemaTest {
     assertThat(properties(definition("flag"))).isEqualTo(PolicyJsonReader.FLAG_MEMBERS);
     assertThat(properties(definition("value"))).isEqualTo(PolicyJsonReader.VALUE_MEMBERS);
     assertThat(properties(definition("operands"))).isEqualTo(PolicyJsonReader.OPERAND_MEMBERS);
+    assertThat(properties(schema.get("properties").get("egress"))).isEqualTo(PolicyJsonReader.EGRESS_MEMBERS);
+  }
+
+  @Test
+  void acceptsAnEgressRuleOnlyWithFilteredNetwork() throws IOException {
+    JsonSchema validator = JsonSchemaFactory.getInstance(SpecVersion.VersionFlag.V202012).getSchema(Files.readString(SCHEMA));
+    ObjectMapper mapper = new ObjectMapper();
+    String egress = "\"egress\": {\"allow\": [\"git.test:8080\", \"[::1]:443\"], \"allowPrivateAddresses\": [\"git.test\"]}";
+
+    assertThat(validator.validate(mapper.readTree("{\"version\": 1, \"network\": \"filtered\", " + egress + "}"))).isEmpty();
+    assertThat(validator.validate(mapper.readTree("{\"version\": 1, \"network\": \"host\", " + egress + "}"))).isNotEmpty();
+    assertThat(validator.validate(mapper.readTree("{\"version\": 1, " + egress + "}"))).isNotEmpty();
+    assertThat(validator.validate(mapper.readTree(
+        "{\"version\": 1, \"network\": \"filtered\", \"egress\": {\"allow\": [\"git.test\"]}}"))).isNotEmpty();
+    assertThat(validator.validate(mapper.readTree(
+        "{\"version\": 1, \"network\": \"filtered\", \"egress\": {\"allow\": [], \"deny\": []}}"))).isNotEmpty();
   }
 
   @Test
   void refusesUnknownMembersEverywhere() {
-    for (JsonNode node : new JsonNode[] {schema, schema.get("properties").get("environment"), definition("executable"),
+    for (JsonNode node : new JsonNode[] {schema, schema.get("properties").get("environment"), schema.get("properties").get("egress"),
+        definition("executable"),
         definition("arguments"), definition("subcommand"), definition("flag"), definition("value"), definition("operands")}) {
       assertThat(node.get("additionalProperties").asBoolean(true)).isFalse();
     }

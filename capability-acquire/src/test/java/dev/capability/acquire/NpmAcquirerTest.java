@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -219,6 +220,50 @@ class NpmAcquirerTest {
     assertThat(scoped.name()).isEqualTo("@acme/hello-cap");
     assertThat(scoped.version()).isEqualTo("1.0.0-rc.1+build.5");
     assertThat(scoped.encodedName()).isEqualTo("@acme%2fhello-cap");
+  }
+
+  @Test
+  void aTarballSignedInItsQueryIsFetchedButRecordedWithoutTheSignature() {
+    publish(manifest(integrity(tarball), sign(registryKey, integrity(tarball)), KEY_ID, tarballUrl() + "?token=s3cret&v=1", ""));
+
+    Acquisition acquisition = acquirer(TrustPolicies.standard()).acquire(NpmCoordinates.parse("hello-cap@1.0.0"));
+
+    assertThat(acquisition.accepted()).as(acquisition.decision().reason()).isTrue();
+    assertThat(acquisition.observations().fetched()).extracting(Fetch::location).contains(tarballUrl() + "?token=redacted&v=1");
+    assertThat(acquisition.toJson()).contains(registry.uri().getAuthority()).doesNotContain("s3cret");
+  }
+
+  @Test
+  void aTarballThatIsMissingIsNamedWithoutTheSignatureInItsQuery() {
+    publish(manifest(integrity(tarball), sign(registryKey, integrity(tarball)), KEY_ID, tarballUrl() + ".gone?sig=s3cret", ""));
+
+    assertThatThrownBy(() -> acquirer(TrustPolicies.standard()).acquire(NpmCoordinates.parse("hello-cap@1.0.0")))
+        .isInstanceOf(AcquisitionRefusedException.class)
+        .hasMessageContaining(tarballUrl() + ".gone?sig=redacted")
+        .hasMessageNotContaining("s3cret");
+  }
+
+  @Test
+  void aTarballWithUserInformationIsRefusedWithoutRepeatingIt() {
+    String withUser = tarballUrl().replace("http://", "http://npm:s3cret@");
+    publish(manifest(integrity(tarball), sign(registryKey, integrity(tarball)), KEY_ID, withUser, ""));
+
+    assertThatThrownBy(() -> acquirer(TrustPolicies.standard()).acquire(NpmCoordinates.parse("hello-cap@1.0.0")))
+        .isInstanceOf(AcquisitionRefusedException.class)
+        .hasMessageContaining(tarballUrl().replace("http://", "http://redacted@"))
+        .hasMessageNotContaining("s3cret")
+        .extracting(e -> ((AcquisitionRefusedException) e).code())
+        .isEqualTo(AcquisitionCodes.NPM_TARBALL_ORIGIN);
+  }
+
+  @Test
+  void aRegistryWithUserInformationIsRefusedWithoutRepeatingIt() {
+    URI withUser = URI.create(registry.uri().toString().replace("http://", "http://user:s3cret@"));
+
+    assertThatThrownBy(() -> NpmAcquirer.builder(withUser, store).allowHttpLoopback(true).build())
+        .isInstanceOf(AcquisitionRefusedException.class)
+        .hasMessageContaining("http://redacted@" + registry.uri().getAuthority())
+        .hasMessageNotContaining("s3cret");
   }
 
   private void assertRefused(String code) {

@@ -679,6 +679,30 @@ public class PackageAcquirerTest {
   }
 
   @Test
+  void aRedirectIsReportedWithoutTheCredentialsOfItsLocation() {
+    publishGood();
+    repository.answer(PATH, 302, "https://mirror:s3cret@mirror.example/hello.zip?X-Amz-Signature=s3cret&X-Amz-Expires=60");
+
+    assertThatThrownBy(() -> acquirer(TrustPolicies.standard()).acquire(Coordinates.parse(COORDINATES)))
+        .isInstanceOf(AcquisitionRefusedException.class)
+        .hasMessageContaining(repository.uri().getAuthority())
+        .hasMessageContaining("https://redacted@mirror.example/hello.zip?X-Amz-Signature=redacted&X-Amz-Expires=60")
+        .hasMessageNotContaining("s3cret");
+  }
+
+  @Test
+  void aRepositoryWithUserInformationIsRefusedWithoutRepeatingIt() {
+    URI withUser = URI.create("http://user:s3cret@" + repository.uri().getAuthority() + "/repo/");
+
+    assertThatThrownBy(() -> PackageSources.mavenRepository(withUser, true))
+        .isInstanceOf(AcquisitionRefusedException.class)
+        .hasMessageContaining("http://redacted@" + repository.uri().getAuthority() + "/repo/")
+        .hasMessageNotContaining("s3cret")
+        .extracting(e -> ((AcquisitionRefusedException) e).code())
+        .isEqualTo(AcquisitionCodes.SOURCE_INVALID);
+  }
+
+  @Test
   void aServerErrorOnASideFileLeavesNothing() {
     publishGood();
     repository.answer(PATH + ".intoto.json", 500);

@@ -29,6 +29,7 @@ public final class RepositoryFixture implements AutoCloseable {
   private final Path root;
   private final HttpServer server;
   private final Map<String, Integer> statuses = new ConcurrentHashMap<>();
+  private final Map<String, String> locations = new ConcurrentHashMap<>();
   private final Map<String, Boolean> stalls = new ConcurrentHashMap<>();
   private final List<String> requests = new CopyOnWriteArrayList<>();
   private final CountDownLatch closed = new CountDownLatch(1);
@@ -50,7 +51,7 @@ public final class RepositoryFixture implements AutoCloseable {
         }
         Integer status = statuses.get(path);
         if (status != null) {
-          exchange.getResponseHeaders().add("Location", "http://example.invalid" + path);
+          exchange.getResponseHeaders().add("Location", locations.getOrDefault(path, "http://example.invalid" + path));
           exchange.sendResponseHeaders(status, -1);
           return;
         }
@@ -99,6 +100,12 @@ public final class RepositoryFixture implements AutoCloseable {
   /** Answers {@code /repo/<repositoryPath>} with {@code status} and no body. */
   void answer(String repositoryPath, int status) {
     statuses.put("/repo/" + repositoryPath, status);
+  }
+
+  /** Answers {@code /repo/<repositoryPath>} with {@code status} and {@code location} as its Location header. */
+  void answer(String repositoryPath, int status, String location) {
+    locations.put("/repo/" + repositoryPath, location);
+    answer(repositoryPath, status);
   }
 
   /** Writes {@code repositoryPath} under the repository root. */

@@ -292,4 +292,18 @@ class IndexFederationTest {
     assertThat(codes(result)).containsExactly(DiscoveryCodes.INDEX_URL_INVALID);
     assertThat(result.problems().get(0).message()).doesNotContain("secret");
   }
+
+  @Test
+  void problemsWithLinksCarryingTokensNameTheIndexWithoutThem() {
+    server.serve("/a", index(List.of(), List.of("/gone?access_token=s3cret", "/broken?sig=s3cret")))
+        .serve("/broken", "not json");
+
+    DiscoveryResult result = IndexFederation.traverse(List.of(server.url("/a")), DiscoveryLimits.defaults(), NetworkAccess.loopbackForTests());
+
+    assertThat(server.hits("/gone")).isEqualTo(1);
+    assertThat(result.problems()).extracting(problem -> problem.index().toString())
+        .containsExactlyInAnyOrder(server.url("/gone?access_token=redacted").toString(), server.url("/broken?sig=redacted").toString());
+    assertThat(result.problems()).extracting(IndexProblem::message)
+        .allSatisfy(message -> assertThat(message).contains("127.0.0.1:" + server.port()).doesNotContain("s3cret"));
+  }
 }

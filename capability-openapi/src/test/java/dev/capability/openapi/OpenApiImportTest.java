@@ -257,6 +257,30 @@ class OpenApiImportTest {
         .isEqualTo(Effect.of("network.connect", "b.example.com:8443"));
   }
 
+  @ParameterizedTest
+  @ValueSource(strings = {
+      "https://user:s3cret@api.example.com/v1", "https://t0ken-s3cret@api.example.com/v1", "http://user:s3cret@api.example.com/v1",
+      "https://api.example.com/v1?api_key=s3cret", "https://api.example.com/v1?access_token=s3cret#x",
+      "https://user:s3cret word@api.example.com/v1"})
+  void aRefusedServerIsNamedWithoutItsCredentials(String url) {
+    assertThatThrownBy(() -> read(withServer(url)))
+        .hasMessageContaining("api.example.com")
+        .hasMessageNotContaining("s3cret")
+        .extracting(OpenApiImportTest::code).isEqualTo(OpenApiCodes.OPENAPI_SERVER_INVALID);
+  }
+
+  @Test
+  void theServersToChooseFromAndTheChoiceAreNamedWithoutCredentials() {
+    String document = withServer("https://user:s3cret@a.example.com").replace("}],", "},{\"url\":\"https://b.example.com?sig=s3cret\"}],");
+
+    assertThatThrownBy(() -> read(document))
+        .hasMessageContaining("https://redacted@a.example.com").hasMessageContaining("https://b.example.com?sig=redacted")
+        .hasMessageNotContaining("s3cret");
+    assertThatThrownBy(() -> read(document, ImportOptions.defaults().withServer("https://me:s3cret@c.example.com")))
+        .hasMessageContaining("https://redacted@c.example.com")
+        .hasMessageNotContaining("s3cret");
+  }
+
   @Test
   void tooManyOperationsAreRefused() {
     StringBuilder paths = new StringBuilder();

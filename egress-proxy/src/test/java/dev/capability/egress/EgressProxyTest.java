@@ -130,6 +130,67 @@ class EgressProxyTest {
   }
 
   @Test
+  void aLargeResponseIsRelayedWhole() throws IOException {
+    byte[] body = new byte[4 << 20];
+    java.util.Arrays.fill(body, (byte) 'x');
+    HttpServer server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+    server.createContext("/", exchange -> {
+      exchange.sendResponseHeaders(200, body.length);
+      try (OutputStream out = exchange.getResponseBody()) {
+        out.write(body);
+      }
+    });
+    server.start();
+    try {
+      int port = server.getAddress().getPort();
+      openPrivate(port);
+      for (String request : List.of(
+          "GET http://" + NAME + ":" + port + "/big HTTP/1.1\r\nHost: " + NAME + "\r\n\r\n",
+          "CONNECT " + NAME + ":" + port + " HTTP/1.1\r\n\r\n")) {
+        try (ProxyClient client = ProxyClient.connect(session.socket())) {
+          client.send(request);
+          if (request.startsWith("CONNECT")) {
+            assertThat(client.readHead()).startsWith("HTTP/1.1 200");
+            client.send("GET /big HTTP/1.1\r\nHost: " + NAME + "\r\nConnection: close\r\n\r\n");
+          }
+          String head = client.readHead();
+          assertThat(head).startsWith("HTTP/1.1 200");
+          assertThat(client.readToEnd()).hasSize(body.length);
+        }
+      }
+    } finally {
+      server.stop(0);
+    }
+    assertThat(session.connections()).extracting(EgressConnection::bytesReceived).allMatch(bytes -> bytes > body.length);
+  }
+
+  @Test
+  void aSecondRequestOnThePlainConnectionIsNotForwarded() throws IOException {
+    List<String> paths = new CopyOnWriteArrayList<>();
+    HttpServer server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+    server.createContext("/", exchange -> {
+      paths.add(exchange.getRequestURI().getPath());
+      exchange.sendResponseHeaders(200, -1);
+      exchange.close();
+    });
+    server.start();
+    try {
+      int port = server.getAddress().getPort();
+      openPrivate(port);
+      try (ProxyClient client = ProxyClient.connect(session.socket())) {
+        client.send("GET http://" + NAME + ":" + port + "/first HTTP/1.1\r\nHost: x\r\n\r\n"
+            + "GET http://" + NAME + ":" + port + "/second HTTP/1.1\r\nHost: x\r\n\r\n");
+        assertThat(client.readToEnd()).startsWith("HTTP/1.1 200");
+      }
+    } finally {
+      server.stop(0);
+    }
+
+    assertThat(paths).containsExactly("/first");
+    assertThat(session.connections()).hasSize(1);
+  }
+
+  @Test
   void socks5ConnectsToAGrantedDomainName() throws IOException {
     openPrivate(echo.port());
 

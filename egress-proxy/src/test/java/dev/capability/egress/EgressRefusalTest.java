@@ -19,6 +19,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.CountDownLatch;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -147,6 +148,34 @@ class EgressRefusalTest {
   }
 
   @Test
+  void aClientThatLeavesWhileItsNameResolvesToAForbiddenAddressIsStillRecordedAsRefused() throws Exception {
+    CountDownLatch asked = new CountDownLatch(1);
+    CountDownLatch answer = new CountDownLatch(1);
+    session = new NettyEgressGateway(host -> {
+      asked.countDown();
+      try {
+        answer.await();
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+      return List.of(address("169.254.169.254"));
+    }, temp).open(new EgressRules(List.of(new EgressDestination(REBOUND, 80)), Set.of(), EgressLimits.DEFAULT));
+
+    try (ProxyClient client = ProxyClient.connect(session.socket())) {
+      client.send("CONNECT " + REBOUND + ":80 HTTP/1.1\r\n\r\n");
+      asked.await();
+    }
+    answer.countDown();
+    session.close();
+
+    assertThat(session.connections()).singleElement().satisfies(c -> {
+      assertThat(c.outcome()).isEqualTo(Outcome.REFUSED);
+      assertThat(c.reason()).isEqualTo(EgressRefusal.FORBIDDEN_ADDRESS);
+      assertThat(c.address()).isEqualTo("169.254.169.254");
+    });
+  }
+
+  @Test
   void aPrivateAddressNameMayNeverLeadToTheUnspecifiedAddress() throws IOException {
     open(Map.of(NAME, List.of(address("0.0.0.0"))), List.of(new EgressDestination(NAME, echo.port())), Set.of(NAME));
 
@@ -209,6 +238,42 @@ class EgressRefusalTest {
     assertThat(session.connections()).extracting(EgressConnection::outcome).containsOnly(Outcome.FAILED);
     assertThat(session.connections()).extracting(EgressConnection::reason)
         .containsExactly(EgressRefusal.UNRESOLVED, EgressRefusal.CONNECT_FAILED);
+  }
+
+  @Test
+  void aPlainRequestForANameNotGrantedIsRefusedAndItsBodyDiscarded() throws IOException {
+    openGrantingLoopbackName();
+
+    String response;
+    try (ProxyClient client = ProxyClient.connect(session.socket())) {
+      client.send("POST http://other.test:" + echo.port() + "/ HTTP/1.1\r\nContent-Length: 100000\r\n\r\n");
+      client.send(new byte[100_000]);
+      response = client.readToEnd();
+    }
+
+    assertRefusedWith(response, EgressRefusal.NOT_GRANTED);
+  }
+
+  @Test
+  void socks5RefusesAnIpv6LiteralNotGrantedAndCommandsOtherThanConnect() throws IOException {
+    openGrantingLoopbackName();
+    byte[] loopback6 = new byte[16];
+    loopback6[15] = 1;
+
+    try (ProxyClient client = ProxyClient.connect(session.socket())) {
+      client.socksGreeting();
+      assertThat(client.socksConnect(loopback6, echo.port())).isEqualTo((byte) 0x02);
+    }
+    try (ProxyClient client = ProxyClient.connect(session.socket())) {
+      client.socksGreeting();
+      client.send((byte) 5, (byte) 2, (byte) 0, (byte) 1, (byte) 127, (byte) 0, (byte) 0, (byte) 1, (byte) 0, (byte) 80); // BIND
+      assertThat(client.read(2)[1]).isEqualTo((byte) 0x07);
+    }
+
+    assertThat(session.connections()).extracting(EgressConnection::reason)
+        .containsExactly(EgressRefusal.IP_LITERAL, EgressRefusal.MALFORMED);
+    assertThat(session.connections().get(0).host()).isEqualTo("::1");
+    assertThat(echo.accepted()).isZero();
   }
 
   @Test

@@ -3,8 +3,12 @@ package dev.capability.egress;
 import static dev.capability.egress.TestResolver.address;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.tuple;
 
+import dev.capability.kernel.api.network.EgressConnection;
+import dev.capability.kernel.api.network.EgressConnection.Outcome;
 import dev.capability.kernel.api.network.EgressDestination;
+import dev.capability.kernel.api.network.EgressRefusal;
 import dev.capability.kernel.api.network.EgressLimits;
 import dev.capability.kernel.api.network.EgressRules;
 import dev.capability.kernel.api.network.EgressSession;
@@ -35,7 +39,8 @@ class EgressSessionCloseTest {
       ProxyClient open = ProxyClient.connect(socket);
       open.send("CONNECT " + NAME + ":" + echo.port() + " HTTP/1.1\r\n\r\n");
       assertThat(open.readHead()).startsWith("HTTP/1.1 200");
-      ProxyClient handshaking = ProxyClient.connect(socket).send("GET http://gra");
+      ProxyClient handshaking = ProxyClient.connect(socket);
+      assertThat(handshaking.socksGreeting()).as("greeted, the request still to come").isZero();
       assertThat(sessionThreads(threadPrefix)).as("threads while open").isNotEmpty();
 
       session.close();
@@ -49,6 +54,9 @@ class EgressSessionCloseTest {
       assertThat(socket.getParent()).doesNotExist();
       assertThatThrownBy(() -> ProxyClient.connect(socket)).isInstanceOf(IOException.class);
       assertThat(Files.list(temp)).isEmpty();
+      assertThat(session.connections()).as("the records outlive the session")
+          .extracting(EgressConnection::outcome, EgressConnection::reason)
+          .containsExactly(tuple(Outcome.ALLOWED, null), tuple(Outcome.REFUSED, EgressRefusal.MALFORMED));
     }
   }
 

@@ -129,7 +129,7 @@ public final class CapabilityMcpServer implements AutoCloseable {
       }
     };
     McpJsonMapper mapper = McpJson.mapper();
-    McpSyncServer server = build(McpServer.sync(new StdioServerTransportProvider(mapper, watched, out)), mapper, null);
+    McpSyncServer server = build(McpServer.sync(new StdioServerTransportProvider(mapper, watched, out)), mapper, null, null);
     try {
       ended.await();
     } finally {
@@ -155,14 +155,14 @@ public final class CapabilityMcpServer implements AutoCloseable {
    * @throws CapabilityException {@link McpCodes#CONFIG_INVALID} naming the command, or when the listener cannot start
    */
   public HttpEndpoint startHttp(HttpSettings settings, List<String> acceptanceCommands) {
-    AcceptanceCommands.requireExact(config, backends, acceptanceCommands);
+    List<List<String>> listedCommands = AcceptanceCommands.requireExact(config, backends, acceptanceCommands);
     McpJsonMapper mapper = McpJson.mapper();
     HttpServletStreamableServerTransportProvider transport = HttpServletStreamableServerTransportProvider.builder()
         .jsonMapper(mapper)
         .mcpEndpoint(ENDPOINT)
         .maxRequestSize(settings.maxRequestBytes())
         .build();
-    McpSyncServer mcp = build(McpServer.sync(transport).requestTimeout(settings.requestTimeout()), mapper, settings.requestTimeout());
+    McpSyncServer mcp = build(McpServer.sync(transport).immediateExecution(true).requestTimeout(settings.requestTimeout()), mapper, settings.requestTimeout(), listedCommands);
     Server jetty = new Server();
     ServerConnector connector = new ServerConnector(jetty);
     connector.setHost(settings.address().getHostAddress());
@@ -213,14 +213,19 @@ public final class CapabilityMcpServer implements AutoCloseable {
     }
   }
 
-  private McpSyncServer build(McpServer.SyncSpecification<?> spec, McpJsonMapper mapper, @Nullable Duration commandTimeoutCap) {
+  /**
+   * @param listedCommands the only commands plans saved through this server may name (HTTP), or
+   *     null for any the layers allow (stdio, where the agent runs as the operator's own user)
+   */
+  private McpSyncServer build(
+      McpServer.SyncSpecification<?> spec, McpJsonMapper mapper, @Nullable Duration commandTimeoutCap, @Nullable List<List<String>> listedCommands) {
     return spec.serverInfo("capability-kernel", CommandKernel.version())
         .capabilities(McpSchema.ServerCapabilities.builder().tools(false).build())
         .jsonMapper(mapper)
         .jsonSchemaValidator(McpJson.schemaValidator())
         .instructions("Run commands, read and search files, run capabilities and read the evidence of repositories inside the "
             + "operator's allowed roots, under the operator's policy. Nothing here can widen that policy.")
-        .tools(new Tools(config, backends, commandTimeoutCap, mapper).all())
+        .tools(new Tools(config, backends, commandTimeoutCap, mapper, listedCommands).all())
         .build();
   }
 }

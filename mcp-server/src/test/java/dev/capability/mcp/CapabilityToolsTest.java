@@ -49,6 +49,21 @@ class CapabilityToolsTest {
     Ownership.readableByEveryone(layout.root);
   }
 
+  @Test
+  void aToolErrorRepeatsAUrlArgumentWithoutItsCredentials() {
+    try (CapabilityMcpServer server = server(Set.of()); HttpEndpoint endpoint = server.startHttp(HttpSettings.loopback(0))) {
+      McpSyncClient client = McpTestServer.client(endpoint.uri());
+      Map<String, Object> arguments = Map.of("package", "https://user:s3cret@packages.example.com/p.zip?token=s3cret");
+
+      assertThat(McpTestServer.isError(client, "inspect_capability", arguments)).isTrue();
+      Map<String, Object> error = McpTestServer.call(client, "inspect_capability", arguments);
+      assertThat(error.get("code")).isEqualTo(McpCodes.INVALID_ARGUMENT);
+      assertThat((String) error.get("message"))
+          .contains("https://redacted@packages.example.com/p.zip?token=redacted")
+          .doesNotContain("s3cret");
+    }
+  }
+
   private CapabilityMcpServer server(Set<String> preApproved) {
     McpServerConfig config = layout.config();
     return CapabilityMcpServer.create(new McpServerConfig(config.allowedRoots(), config.policyFile(), null, preApproved,

@@ -88,7 +88,8 @@ class WorkPlanToolsTest {
     }
     server = CapabilityMcpServer.create(new McpServerConfig(List.of(root), policy, null, Set.of(),
         Map.of("PATH", System.getenv("PATH")), new SqliteEvidence()));
-    endpoint = server.startHttp(HttpSettings.loopback(0));
+    // Over HTTP a plan may name only the operator's acceptance commands.
+    endpoint = server.startHttp(HttpSettings.loopback(0), List.of("cat src/main/Calc.txt"));
     client = McpTestServer.client(endpoint.uri());
   }
 
@@ -172,6 +173,25 @@ class WorkPlanToolsTest {
     assertThat(refused).containsEntry("code", "PLAN_COMMAND_SHELL_SYNTAX");
     assertThat(call("get_plan", Map.of())).containsEntry("plan", null);
     assertThat(repository.resolve("pwned")).doesNotExist();
+  }
+
+  @Test
+  void overHttpAPlanNamingACommandTheOperatorDidNotListIsRefusedAndNothingIsStored() {
+    // echo done is one of the policy's exact lists, but not an acceptance command of this server.
+    for (Map<String, Object> phase : List.of(
+        Map.<String, Object>of("id", "impl", "goal", "g", "writeScopes", List.of("src/main/**"), "acceptance", List.of("echo done")),
+        Map.<String, Object>of("id", "impl", "goal", "g", "writeScopes", List.of("src/main/**"), "acceptance", List.of("cat src/main/Calc.txt"),
+            "fullSuite", "git apply --check"))) {
+      Map<String, Object> refused = call("save_plan", Map.of("plan", Map.of("version", 1, "id", "calc", "title", "t", "phases", List.of(phase))));
+      assertThat(refused).containsEntry("code", "PLAN_COMMAND_NOT_LISTED");
+      assertThat((String) refused.get("message")).contains("[cat, src/main/Calc.txt]");
+      assertThat(call("get_plan", Map.of())).containsEntry("plan", null);
+    }
+    call("save_plan", Map.of("plan", PLAN));
+    Map<String, Object> amended = call("amend_plan", Map.of("patch", List.of(
+        Map.of("op", "replace", "path", "/phases/0/acceptance/0", "value", "echo done"))));
+    assertThat(amended).containsEntry("code", "PLAN_COMMAND_NOT_LISTED");
+    assertThat(call("get_plan", Map.of())).containsEntry("revision", 1);
   }
 
   @Test

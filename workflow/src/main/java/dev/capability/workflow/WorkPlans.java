@@ -7,9 +7,14 @@ import dev.capability.workflow.internal.PlanJson;
 import dev.capability.workflow.internal.WorkPlanService;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.util.Collection;
+import java.util.Collections;
+import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -41,7 +46,7 @@ public final class WorkPlans {
   private final WorkPlanService service;
 
   private WorkPlans(Builder b) {
-    this.service = new WorkPlanService(b.store, b.kernel, b.repository, b.clock, Optional.ofNullable(b.backendId));
+    this.service = new WorkPlanService(b.store, b.kernel, b.repository, b.clock, Optional.ofNullable(b.backendId), Optional.ofNullable(b.listedCommands));
   }
 
   /**
@@ -178,6 +183,7 @@ public final class WorkPlans {
     private final Path repository;
     private Clock clock = Clock.systemUTC();
     private @Nullable String backendId;
+    private @Nullable Set<List<String>> listedCommands;
 
     private Builder(CommandKernel kernel, WorkPlanStore store, Path repository) {
       this.kernel = Objects.requireNonNull(kernel, "kernel");
@@ -194,6 +200,22 @@ public final class WorkPlans {
     /** Runs and decides every command on the backend {@code id} rather than the kernel's choice (as {@code capability exec --backend}). */
     public Builder backend(String id) {
       this.backendId = Objects.requireNonNull(id, "id");
+      return this;
+    }
+
+    /**
+     * Accepts in saved and amended plans only these commands (acceptance, selective tests, full
+     * suite), compared as argument lists after the shell-free split; any other is refused with
+     * {@code PLAN_COMMAND_NOT_LISTED} before anything is stored. For a host that takes plans from a
+     * remote agent and lets the operator name its commands in full, such as the MCP server over
+     * HTTP. Without it, any command the layers allow is accepted.
+     */
+    public Builder onlyCommands(Collection<List<String>> argvs) {
+      Set<List<String>> copy = new LinkedHashSet<>();
+      for (List<String> argv : Objects.requireNonNull(argvs, "argvs")) {
+        copy.add(List.copyOf(argv));
+      }
+      this.listedCommands = Collections.unmodifiableSet(copy);
       return this;
     }
 

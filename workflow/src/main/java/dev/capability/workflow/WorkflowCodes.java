@@ -28,6 +28,11 @@ public final class WorkflowCodes {
   public static final String PLAN_COMMAND_NO_OP = "PLAN_COMMAND_NO_OP";
   /** Under high assurance, an acceptance command is not one of the operator policy's exact argument lists. */
   public static final String PLAN_COMMAND_NOT_EXACT = "PLAN_COMMAND_NOT_EXACT";
+  /**
+   * The host accepts only the operator's listed commands in plans (over MCP HTTP, the server's
+   * {@code --acceptance-command} list), and a plan names another.
+   */
+  public static final String PLAN_COMMAND_NOT_LISTED = "PLAN_COMMAND_NOT_LISTED";
   /** Under high assurance, the contract has no blocking critic. */
   public static final String CRITIC_REQUIRED = "CRITIC_REQUIRED";
 

@@ -185,7 +185,7 @@ class PlanProperties {
     assertThat(revisions).isNotEmpty();
     for (Stored<WorkPlanRecord> revision : revisions) {
       WorkPlan plan = WorkPlans.readPlan(CanonicalJson.serialize(revision.record().document().get("plan")));
-      new PlanValidator(kernel, repository, java.util.Optional.empty()).validate(contract, plan);
+      new PlanValidator(kernel, repository, java.util.Optional.empty(), java.util.Optional.empty()).validate(contract, plan);
     }
   }
 }

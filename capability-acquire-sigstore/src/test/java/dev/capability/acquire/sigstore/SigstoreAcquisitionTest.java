@@ -189,6 +189,19 @@ class SigstoreAcquisitionTest {
   }
 
   @Test
+  void aSignerNamedByAUrlWithCredentialsIsReportedWithoutThem() {
+    publishChecksummed(packageBytes);
+    publishBundle(sigstore.sign(packageBytes, ISSUER, "https://ci:s3cret@github.com/attacker/hello/.github/workflows/release.yml?token=s3cret"));
+
+    Acquisition acquisition = assertRefused(acquirer(TrustPolicies.standard(), SigstoreTrust.load(trust)), AcquisitionCodes.SIGSTORE_IDENTITY_UNKNOWN);
+
+    assertThat(acquisition.observations().sigstoreSigner())
+        .hasValueSatisfying(signer -> assertThat(signer).contains("https://redacted@github.com/attacker/").contains("?token=redacted"));
+    assertThat(acquisition.observations().sigstore().detail()).contains("github.com/attacker").doesNotContain("s3cret");
+    assertThat(acquisition.toJson()).doesNotContain("s3cret");
+  }
+
+  @Test
   void refusesTheExpectedSubjectVouchedForByAnotherIssuer() {
     publishChecksummed(packageBytes);
     publishBundle(sigstore.sign(packageBytes, "https://issuer.attacker.example", WORKFLOW));

@@ -7,6 +7,7 @@ import dev.capability.acquire.Check;
 import dev.capability.acquire.Fetch;
 import dev.capability.acquire.Observations;
 import dev.capability.acquire.TrustScore;
+import dev.capability.capability.runtime.support.UrlCredentials;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -41,7 +42,8 @@ public final class AcquisitionJson {
     signature.put("key", o.signingKey().orElse(null));
     observations.put("signature", signature);
     Map<String, Object> provenance = check(o.provenance());
-    provenance.put("repository", o.repository().orElse(null));
+    // The provenance is remote data; the repository it names may carry a token.
+    provenance.put("repository", o.repository().map(UrlCredentials::redacted).orElse(null));
     provenance.put("commit", o.commit().orElse(null));
     observations.put("provenance", provenance);
     Map<String, Object> sigstore = check(o.sigstore());

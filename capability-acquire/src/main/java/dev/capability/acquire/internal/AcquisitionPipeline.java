@@ -14,6 +14,7 @@ import dev.capability.acquire.TrustPolicy;
 import dev.capability.acquire.TrustScore;
 import dev.capability.acquire.spi.SigstoreBundleVerifier;
 import dev.capability.acquire.spi.SigstoreOutcome;
+import dev.capability.capability.runtime.support.UrlCredentials;
 import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -179,6 +180,7 @@ public final class AcquisitionPipeline {
       return outcome;
     }
     String repository = outcome.repository().get();
+    String repositoryShown = UrlCredentials.redacted(repository);
     String before = check.isVerified()
         ? "the provenance is otherwise verified: " + check.detail()
         : "the provenance was already " + check.code() + ": " + check.detail();
@@ -188,7 +190,7 @@ public final class AcquisitionPipeline {
     } catch (PomScm.UnreadableException e) {
       return new ProvenanceVerifier.Outcome(
           Check.unverified(AcquisitionCodes.PROVENANCE_SCM_UNREADABLE,
-              e.getMessage() + "; whether its <scm> names the provenance's repository " + repository + " is unknown (" + before + ")"),
+              e.getMessage() + "; whether its <scm> names the provenance's repository " + repositoryShown + " is unknown (" + before + ")"),
           outcome.repository(), outcome.commit());
     }
     boolean compared = false;
@@ -199,8 +201,8 @@ public final class AcquisitionPipeline {
       if (!PomScm.sameRepository(entry.value(), repository)) {
         return new ProvenanceVerifier.Outcome(
             Check.unverified(AcquisitionCodes.PROVENANCE_SCM_MISMATCH,
-                "the POM's <scm><" + entry.element() + "> names '" + PomScm.printable(entry.value())
-                    + "', another repository than the provenance's " + repository + " (" + before + ")"),
+                "the POM's <scm><" + entry.element() + "> names '" + PomScm.printable(UrlCredentials.redacted(entry.value()))
+                    + "', another repository than the provenance's " + repositoryShown + " (" + before + ")"),
             outcome.repository(), outcome.commit());
       }
       compared = true;

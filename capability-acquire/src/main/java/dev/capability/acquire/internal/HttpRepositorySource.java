@@ -3,6 +3,8 @@ package dev.capability.acquire.internal;
 import dev.capability.acquire.AcquisitionCodes;
 import dev.capability.acquire.AcquisitionRefusedException;
 import dev.capability.acquire.PackageSource;
+import dev.capability.capability.runtime.support.Printable;
+import dev.capability.capability.runtime.support.UrlCredentials;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.InetAddress;
@@ -53,18 +55,19 @@ public final class HttpRepositorySource implements PackageSource {
    */
   static Optional<InputStream> get(HttpClient client, URI uri, Duration bodyBudget) {
     HttpRequest request = HttpRequest.newBuilder(uri).GET().timeout(RESPONSE_TIMEOUT).build();
+    String shown = UrlCredentials.redacted(uri.toString());
     HttpResponse<InputStream> response;
     try {
       response = client.send(request, HttpResponse.BodyHandlers.ofInputStream());
     } catch (IOException e) {
-      throw new AcquisitionRefusedException(AcquisitionCodes.SOURCE_UNAVAILABLE, "cannot fetch " + uri + ": " + e, e);
+      throw new AcquisitionRefusedException(AcquisitionCodes.SOURCE_UNAVAILABLE, "cannot fetch " + shown + ": " + UrlCredentials.redactedIn(e.toString()), e);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-      throw new AcquisitionRefusedException(AcquisitionCodes.SOURCE_UNAVAILABLE, "interrupted while fetching " + uri, e);
+      throw new AcquisitionRefusedException(AcquisitionCodes.SOURCE_UNAVAILABLE, "interrupted while fetching " + shown, e);
     }
     int status = response.statusCode();
     if (status == 200) {
-      return Optional.of(new DeadlineInputStream(response.body(), bodyBudget, uri.toString()));
+      return Optional.of(new DeadlineInputStream(response.body(), bodyBudget, shown));
     }
     close(response.body());
     if (status == 404 || status == 410) {
@@ -73,10 +76,11 @@ public final class HttpRepositorySource implements PackageSource {
     if (status >= 300 && status < 400) {
       throw new AcquisitionRefusedException(
           AcquisitionCodes.SOURCE_REDIRECT,
-          uri + " answered " + status + " redirecting to " + response.headers().firstValue("Location").orElse("(nowhere)")
+          shown + " answered " + status + " redirecting to "
+              + response.headers().firstValue("Location").map(location -> Printable.escaped(UrlCredentials.redacted(location))).orElse("(nowhere)")
               + "; redirects are not followed");
     }
-    throw new AcquisitionRefusedException(AcquisitionCodes.SOURCE_UNAVAILABLE, uri + " answered HTTP " + status);
+    throw new AcquisitionRefusedException(AcquisitionCodes.SOURCE_UNAVAILABLE, shown + " answered HTTP " + status);
   }
 
   @Override
@@ -114,11 +118,11 @@ public final class HttpRepositorySource implements PackageSource {
     if (scheme.equals("http")) {
       if (!allowHttpLoopback) {
         throw new AcquisitionRefusedException(
-            AcquisitionCodes.SOURCE_INSECURE, root + " is plain HTTP; repositories must use HTTPS");
+            AcquisitionCodes.SOURCE_INSECURE, UrlCredentials.redacted(root) + " is plain HTTP; repositories must use HTTPS");
       }
       if (!isLoopback(root.getHost())) {
         throw new AcquisitionRefusedException(
-            AcquisitionCodes.SOURCE_INSECURE, root + " is plain HTTP to a host that is not loopback; only loopback may use HTTP");
+            AcquisitionCodes.SOURCE_INSECURE, UrlCredentials.redacted(root) + " is plain HTTP to a host that is not loopback; only loopback may use HTTP");
       }
     } else if (!scheme.equals("https")) {
       throw invalid(root, "has scheme '" + scheme + "'; only https is allowed");
@@ -142,6 +146,6 @@ public final class HttpRepositorySource implements PackageSource {
   }
 
   private static AcquisitionRefusedException invalid(URI root, String why) {
-    return new AcquisitionRefusedException(AcquisitionCodes.SOURCE_INVALID, "repository " + root + " " + why);
+    return new AcquisitionRefusedException(AcquisitionCodes.SOURCE_INVALID, "repository " + UrlCredentials.redacted(root) + " " + why);
   }
 }

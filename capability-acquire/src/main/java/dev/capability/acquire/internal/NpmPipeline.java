@@ -11,6 +11,7 @@ import dev.capability.acquire.NpmCoordinates;
 import dev.capability.acquire.Observations;
 import dev.capability.acquire.TrustPolicy;
 import dev.capability.capability.runtime.support.StrictJson;
+import dev.capability.capability.runtime.support.UrlCredentials;
 import java.io.InputStream;
 import java.net.URI;
 import java.net.URISyntaxException;
@@ -89,19 +90,21 @@ public final class NpmPipeline {
     }
     JsonNode dist = manifest.path("dist");
     URI tarball = tarball(dist.path("tarball").asText(""), manifestUri);
+    // The registry's origin carries no credentials, but a tarball URL may be signed in its query.
+    String tarballShown = UrlCredentials.redacted(tarball.toString());
     InputStream tarballStream = HttpRepositorySource.get(client, tarball, bodyBudget).orElseThrow(
-        () -> new AcquisitionRefusedException(AcquisitionCodes.ARTIFACT_NOT_FOUND, tarball + " does not exist"));
-    listener.downloading(tarball.toString());
-    ContentStore.Staged staged = store.stage(tarballStream, maxBytes, tarball.toString());
+        () -> new AcquisitionRefusedException(AcquisitionCodes.ARTIFACT_NOT_FOUND, tarballShown + " does not exist"));
+    listener.downloading(tarballShown);
+    ContentStore.Staged staged = store.stage(tarballStream, maxBytes, tarballShown);
     boolean stored = false;
     try {
-      record(fetched, new Fetch(tarball.toString(), true, staged.size(), staged.sha256()));
+      record(fetched, new Fetch(tarballShown, true, staged.size(), staged.sha256()));
       String integrityText = dist.path("integrity").asText("");
       Check integrity = integrity(integrityText, dist.path("shasum").asText(""), staged);
       SignatureVerifier.Outcome signature = signature(dist.path("signatures"), coordinates, integrityText);
       JsonNode attestations = dist.path("attestations");
       Check provenance = attestations.isObject()
-          ? Check.unverified(AcquisitionCodes.PROVENANCE_NOT_VERIFIED, "npm provenance attestations are listed at " + printable(attestations.path("url").asText("?")) + "; this version does not verify them")
+          ? Check.unverified(AcquisitionCodes.PROVENANCE_NOT_VERIFIED, "npm provenance attestations are listed at " + printable(UrlCredentials.redacted(attestations.path("url").asText("?"))) + "; this version does not verify them")
           : Check.absent(AcquisitionCodes.PROVENANCE_MISSING, "the registry lists no provenance attestations");
       Check sigstore = attestations.isObject()
           ? Check.unverified(
@@ -138,7 +141,7 @@ public final class NpmPipeline {
         && uri.getRawUserInfo() == null;
     if (!sameOrigin) {
       throw new AcquisitionRefusedException(
-          AcquisitionCodes.NPM_TARBALL_ORIGIN, "the tarball " + printable(text) + " is not on the registry's origin " + registry);
+          AcquisitionCodes.NPM_TARBALL_ORIGIN, "the tarball " + printable(UrlCredentials.redacted(text)) + " is not on the registry's origin " + registry);
     }
     return uri;
   }

@@ -5,6 +5,7 @@ import dev.capability.acquire.AcquisitionCodes;
 import dev.capability.acquire.Check;
 import dev.capability.acquire.Coordinates;
 import dev.capability.capability.runtime.support.StrictJson;
+import dev.capability.capability.runtime.support.UrlCredentials;
 import java.io.ByteArrayInputStream;
 import java.util.ArrayList;
 import java.util.Iterator;
@@ -79,7 +80,7 @@ public final class ProvenanceVerifier {
     }
     String repository = normalize(source.path("uri").asText(""));
     if (!PRINTABLE_URI.matcher(repository).matches()) {
-      return Outcome.failed(AcquisitionCodes.PROVENANCE_INVALID, "the provenance names a source repository that is not a printable URI: '" + printable(repository) + "'");
+      return Outcome.failed(AcquisitionCodes.PROVENANCE_INVALID, "the provenance names a source repository that is not a printable URI: '" + printable(UrlCredentials.redacted(repository)) + "'");
     }
     String commit = source.path("digest").path("gitCommit").asText(source.path("digest").path("sha1").asText(""));
     if (!COMMIT.matcher(commit).matches()) {
@@ -95,7 +96,8 @@ public final class ProvenanceVerifier {
     Optional<String> expectedRepository = expected.repository().map(ProvenanceVerifier::normalize);
     if (expectedRepository.isPresent() && !expectedRepository.get().equals(repository)) {
       return new Outcome(
-          Check.failed(AcquisitionCodes.PROVENANCE_REPOSITORY_MISMATCH, "the provenance names repository " + printable(repository) + ", not the expected " + expectedRepository.get()),
+          Check.failed(AcquisitionCodes.PROVENANCE_REPOSITORY_MISMATCH, "the provenance names repository " + printable(UrlCredentials.redacted(repository)) + ", not the expected "
+              + printable(UrlCredentials.redacted(expectedRepository.get()))),
           Optional.of(repository), Optional.of(commit));
     }
     Optional<String> named = Optional.of(repository);
@@ -108,15 +110,15 @@ public final class ProvenanceVerifier {
       }
       if (expectedRepository.isEmpty()) {
         return new Outcome(
-            Check.unverified(AcquisitionCodes.PROVENANCE_REPOSITORY_UNCHECKED, "signed provenance names " + repository + " at " + commit + ", but no repository was expected"),
+            Check.unverified(AcquisitionCodes.PROVENANCE_REPOSITORY_UNCHECKED, "signed provenance names " + UrlCredentials.redacted(repository) + " at " + commit + ", but no repository was expected"),
             named, Optional.of(commit));
       }
       return new Outcome(
-          Check.verified("provenance signed by " + signed.keyFingerprint().orElse("?") + " names " + repository + " at " + commit + " for this artifact"),
+          Check.verified("provenance signed by " + signed.keyFingerprint().orElse("?") + " names " + UrlCredentials.redacted(repository) + " at " + commit + " for this artifact"),
           named, Optional.of(commit));
     }
     return new Outcome(
-        Check.unverified(AcquisitionCodes.PROVENANCE_UNSIGNED, "provenance names " + repository + " at " + commit + " for this artifact, but it is not signed"),
+        Check.unverified(AcquisitionCodes.PROVENANCE_UNSIGNED, "provenance names " + UrlCredentials.redacted(repository) + " at " + commit + " for this artifact, but it is not signed"),
         named, Optional.of(commit));
   }
 
@@ -194,7 +196,9 @@ public final class ProvenanceVerifier {
     if (value.startsWith("git+")) {
       value = value.substring(4);
     }
-    int at = value.indexOf('@', value.indexOf("://") + 3);
+    // The ref follows an '@' in the path; an '@' before the path ends user information, which stays.
+    int path = value.indexOf('/', value.indexOf("://") + 3);
+    int at = path < 0 ? -1 : value.indexOf('@', path);
     if (at >= 0) {
       value = value.substring(0, at);
     }

@@ -1,6 +1,7 @@
 package dev.capability.discovery.internal;
 
 import dev.capability.capability.runtime.support.Printable;
+import dev.capability.capability.runtime.support.UrlCredentials;
 import dev.capability.discovery.AddressClass;
 import dev.capability.discovery.DiscoveryCodes;
 import dev.capability.discovery.IndexRefusedException;
@@ -37,7 +38,7 @@ public final class AddressGuard {
       return;
     }
     throw new IndexRefusedException(
-        DiscoveryCodes.INDEX_SCHEME_REFUSED, url + " is not https; plain http is not allowed");
+        DiscoveryCodes.INDEX_SCHEME_REFUSED, UrlCredentials.redacted(url) + " is not https; plain http is not allowed");
   }
 
   /** The address to connect to for {@code url}'s host, after checking all of them. */

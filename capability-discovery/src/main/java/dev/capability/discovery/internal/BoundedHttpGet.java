@@ -1,6 +1,7 @@
 package dev.capability.discovery.internal;
 
 import dev.capability.capability.runtime.support.Printable;
+import dev.capability.capability.runtime.support.UrlCredentials;
 import dev.capability.discovery.DiscoveryCodes;
 import dev.capability.discovery.IndexRefusedException;
 import java.io.BufferedInputStream;
@@ -81,7 +82,7 @@ public final class BoundedHttpGet {
       if (pastDeadline()) {
         throw timeExceeded(url);
       }
-      throw new IndexRefusedException(DiscoveryCodes.INDEX_UNREACHABLE, url + " could not be read: " + e.getMessage(), e);
+      throw new IndexRefusedException(DiscoveryCodes.INDEX_UNREACHABLE, UrlCredentials.redacted(url) + " could not be read: " + e.getMessage(), e);
     }
   }
 
@@ -153,7 +154,7 @@ public final class BoundedHttpGet {
       }
     }
     if (code >= 300 && code < 400) {
-      throw new IndexRefusedException(DiscoveryCodes.INDEX_REDIRECT, url + " answered " + code + "; redirects are not followed");
+      throw new IndexRefusedException(DiscoveryCodes.INDEX_REDIRECT, UrlCredentials.redacted(url) + " answered " + code + "; redirects are not followed");
     }
     if (code != 200) {
       throw unreachable(url, "answered " + code);
@@ -162,7 +163,7 @@ public final class BoundedHttpGet {
       throw unreachable(url, "sent both Content-Length and chunked transfer coding");
     }
     if (contentLength > limit) {
-      throw new FetchLimitException(limitCode, url + " declares " + contentLength + " bytes; the limit is " + limit);
+      throw new FetchLimitException(limitCode, UrlCredentials.redacted(url) + " declares " + contentLength + " bytes; the limit is " + limit);
     }
     ByteArrayOutputStream body = new ByteArrayOutputStream();
     long before = bodyBytesRead;
@@ -214,7 +215,7 @@ public final class BoundedHttpGet {
       }
       bodyBytesRead += n;
       if (body.size() + (long) n > limit) {
-        throw new FetchLimitException(limitCode, url + " sent more than " + limit + " bytes; abandoned");
+        throw new FetchLimitException(limitCode, UrlCredentials.redacted(url) + " sent more than " + limit + " bytes; abandoned");
       }
       body.write(buffer, 0, n);
       left -= n;
@@ -255,11 +256,11 @@ public final class BoundedHttpGet {
   }
 
   private static FetchLimitException timeExceeded(URI url) {
-    return new FetchLimitException(DiscoveryCodes.INDEX_TIME_EXCEEDED, url + " was still being read when the time budget ran out");
+    return new FetchLimitException(DiscoveryCodes.INDEX_TIME_EXCEEDED, UrlCredentials.redacted(url) + " was still being read when the time budget ran out");
   }
 
   private static IndexRefusedException unreachable(URI url, String why) {
-    return new IndexRefusedException(DiscoveryCodes.INDEX_UNREACHABLE, url + " " + why);
+    return new IndexRefusedException(DiscoveryCodes.INDEX_UNREACHABLE, UrlCredentials.redacted(url) + " " + why);
   }
 
   /** Gives every read only the time left until the deadline. */

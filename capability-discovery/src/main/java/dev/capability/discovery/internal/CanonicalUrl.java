@@ -1,6 +1,7 @@
 package dev.capability.discovery.internal;
 
 import dev.capability.capability.runtime.support.Printable;
+import dev.capability.capability.runtime.support.UrlCredentials;
 import dev.capability.discovery.DiscoveryCodes;
 import dev.capability.discovery.IndexRefusedException;
 import java.net.URI;
@@ -14,7 +15,8 @@ import java.util.Locale;
  * port, dot segments removed (RFC 3986 section 5.2.4), percent-encodings upper-cased and
  * unreserved characters decoded, an empty path written {@code /}, no fragment. A URL with user
  * information, without a host, or with a scheme other than {@code http}/{@code https} is refused:
- * credentials have no place in an index link, and other schemes are never fetched.
+ * credentials have no place in an index link, and other schemes are never fetched. Messages quote
+ * a URL only as {@link UrlCredentials#redacted(String)} writes it.
  */
 public final class CanonicalUrl {
   private static final int MAX_LENGTH = 2048;
@@ -54,12 +56,12 @@ public final class CanonicalUrl {
       throw invalid(text, "is not an absolute hierarchical URL");
     }
     if (uri.getRawUserInfo() != null) {
-      throw invalid(redacted(uri).toString(), "carries user information; credentials are refused in index URLs");
+      throw invalid(text, "carries user information; credentials are refused in index URLs");
     }
     String scheme = uri.getScheme().toLowerCase(Locale.ROOT);
     if (!scheme.equals("http") && !scheme.equals("https")) {
       throw new IndexRefusedException(
-          DiscoveryCodes.INDEX_SCHEME_REFUSED, "URL '" + Printable.escaped(text) + "' has scheme '" + scheme + "'; only https (and http where allowed) is read");
+          DiscoveryCodes.INDEX_SCHEME_REFUSED, "URL '" + Printable.escaped(UrlCredentials.redacted(text)) + "' has scheme '" + scheme + "'; only https (and http where allowed) is read");
     }
     String host = uri.getHost();
     if (host == null || host.isEmpty()) {
@@ -96,18 +98,6 @@ public final class CanonicalUrl {
       return new URI(out.toString());
     } catch (URISyntaxException e) {
       throw invalid(text, "does not survive canonicalization: " + e.getReason());
-    }
-  }
-
-  /** {@code uri} without its user information, for messages that must not repeat credentials. */
-  public static URI redacted(URI uri) {
-    if (uri.getRawUserInfo() == null) {
-      return uri;
-    }
-    try {
-      return new URI(uri.getScheme(), "redacted", uri.getHost(), uri.getPort(), uri.getPath(), null, null);
-    } catch (URISyntaxException e) {
-      return URI.create("redacted:url");
     }
   }
 
@@ -169,6 +159,6 @@ public final class CanonicalUrl {
   }
 
   private static IndexRefusedException invalid(String url, String why) {
-    return new IndexRefusedException(DiscoveryCodes.INDEX_URL_INVALID, "URL '" + Printable.escaped(url) + "' " + why);
+    return new IndexRefusedException(DiscoveryCodes.INDEX_URL_INVALID, "URL '" + Printable.escaped(UrlCredentials.redacted(url)) + "' " + why);
   }
 }

@@ -1,5 +1,6 @@
 package dev.capability.discovery.internal;
 
+import dev.capability.capability.runtime.support.UrlCredentials;
 import dev.capability.discovery.DiscoveryCodes;
 import dev.capability.discovery.DiscoveryLimits;
 import dev.capability.discovery.DiscoveryResult;
@@ -74,7 +75,7 @@ public final class FederationTraversal {
           queue.add(new Pending(canonical, List.of(canonical)));
         }
       } catch (IndexRefusedException e) {
-        problems.add(new IndexProblem(CanonicalUrl.redacted(seed), e.code(), e.getMessage()));
+        problems.add(new IndexProblem(UrlCredentials.redacted(seed), e.code(), e.getMessage()));
       }
     }
     int read = 0;
@@ -104,25 +105,25 @@ public final class FederationTraversal {
         body = http.get(next.url(), address, Math.min(limits.maxDocumentBytes(), remaining),
             documentBound ? DiscoveryCodes.INDEX_TOO_LARGE : DiscoveryCodes.INDEX_BYTES_EXCEEDED);
       } catch (FetchLimitException e) {
-        problems.add(new IndexProblem(next.url(), e.code(), e.getMessage()));
+        problems.add(new IndexProblem(UrlCredentials.redacted(next.url()), e.code(), e.getMessage()));
         if (e.code().equals(DiscoveryCodes.INDEX_TIME_EXCEEDED) || e.code().equals(DiscoveryCodes.INDEX_BYTES_EXCEEDED)) {
           stop = e.code();
           break;
         }
         continue;
       } catch (IndexRefusedException e) {
-        problems.add(new IndexProblem(next.url(), e.code(), e.getMessage()));
+        problems.add(new IndexProblem(UrlCredentials.redacted(next.url()), e.code(), e.getMessage()));
         continue;
       }
       IndexDocument document;
       try {
         document = IndexDocument.parse(body, next.url());
       } catch (IndexRefusedException e) {
-        problems.add(new IndexProblem(next.url(), e.code(), e.getMessage()));
+        problems.add(new IndexProblem(UrlCredentials.redacted(next.url()), e.code(), e.getMessage()));
         continue;
       }
       visited.add(next.url());
-      LOG.debug("read index {} ({} entries, {} links)", next.url(), document.entries().size(), document.links().size());
+      LOG.debug("read index {} ({} entries, {} links)", UrlCredentials.redacted(next.url()), document.entries().size(), document.links().size());
       for (IndexEntry entry : document.entries()) {
         entries.add(new FoundEntry(entry, next.url(), next.path()));
       }

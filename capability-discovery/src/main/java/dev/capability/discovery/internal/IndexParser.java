@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import dev.capability.acquire.Coordinates;
 import dev.capability.capability.runtime.Effect;
 import dev.capability.capability.runtime.support.Printable;
+import dev.capability.capability.runtime.support.UrlCredentials;
 import dev.capability.capability.runtime.support.StrictJson;
 import dev.capability.discovery.DiscoveryCodes;
 import dev.capability.discovery.IndexDocument;
@@ -48,7 +49,7 @@ public final class IndexParser {
   public static IndexDocument parse(byte[] bytes, URI source) {
     JsonNode root;
     try {
-      root = JSON.parse(bytes, "index " + source);
+      root = JSON.parse(bytes, "index " + UrlCredentials.redacted(source));
     } catch (StrictJson.StrictJsonException e) {
       String code = e.failure() == StrictJson.Failure.TOO_LARGE ? DiscoveryCodes.INDEX_TOO_LARGE : DiscoveryCodes.INDEX_INVALID;
       throw new IndexRefusedException(code, Printable.of(e.getMessage()), e);
@@ -199,6 +200,6 @@ public final class IndexParser {
 
   private static IndexRefusedException invalid(URI source, String pointer, String why) {
     return new IndexRefusedException(
-        DiscoveryCodes.INDEX_INVALID, "index " + source + " at '" + (pointer.isEmpty() ? "/" : pointer) + "' " + why);
+        DiscoveryCodes.INDEX_INVALID, "index " + UrlCredentials.redacted(source) + " at '" + (pointer.isEmpty() ? "/" : pointer) + "' " + why);
   }
 }

@@ -3,6 +3,7 @@ package dev.capability.openapi.internal;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.capability.capability.runtime.Effect;
 import dev.capability.capability.runtime.support.Printable;
+import dev.capability.capability.runtime.support.UrlCredentials;
 import dev.capability.discovery.AddressClass;
 import dev.capability.discovery.NetworkAccess;
 import dev.capability.kernel.api.CapabilityException;
@@ -48,13 +49,13 @@ final class ServerUrls {
     String url;
     if (chosen.isPresent()) {
       if (!candidates.contains(chosen.get())) {
-        throw invalid("/servers", "does not list the chosen server '" + Printable.escaped(chosen.get()) + "'; it lists " + candidates);
+        throw invalid("/servers", "does not list the chosen server '" + shown(chosen.get()) + "'; it lists " + shown(candidates));
       }
       url = chosen.get();
     } else if (candidates.size() == 1) {
       url = candidates.get(0);
     } else {
-      throw invalid("/servers", "lists " + candidates.size() + " servers " + candidates + "; choose one");
+      throw invalid("/servers", "lists " + candidates.size() + " servers " + shown(candidates) + "; choose one");
     }
     return validate(url, access);
   }
@@ -92,9 +93,9 @@ final class ServerUrls {
     try {
       url = new URI(text);
     } catch (URISyntaxException e) {
-      throw invalid("server '" + Printable.escaped(text) + "'", "is not a URL: " + e.getReason());
+      throw invalid("server '" + shown(text) + "'", "is not a URL: " + e.getReason());
     }
-    String where = "server '" + Printable.escaped(text) + "'";
+    String where = "server '" + shown(text) + "'";
     if (!url.isAbsolute() || url.isOpaque()) {
       throw invalid(where, "is not absolute; a relative server has no host to declare");
     }
@@ -134,6 +135,15 @@ final class ServerUrls {
     int defaultPort = scheme.equals("https") ? 443 : 80;
     URI normalized = URI.create(scheme + "://" + host + (port == defaultPort ? "" : ":" + port) + path);
     return new Server(normalized, connect);
+  }
+
+  /** A server URL as a message quotes it: without credentials, then printable. */
+  private static String shown(String url) {
+    return Printable.escaped(UrlCredentials.redacted(url));
+  }
+
+  private static List<String> shown(List<String> urls) {
+    return urls.stream().map(ServerUrls::shown).toList();
   }
 
   private static AddressClass classify(String host) {

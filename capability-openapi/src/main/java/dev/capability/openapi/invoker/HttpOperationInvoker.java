@@ -203,7 +203,8 @@ public final class HttpOperationInvoker implements Capability {
     try {
       uri = new URI(text);
     } catch (URISyntaxException e) {
-      throw new IllegalArgumentException("the request URL is invalid: " + e.getMessage(), e);
+      // The reason only: the URL holds the input's query values, which may be secrets.
+      throw new IllegalArgumentException("the request URL is invalid at index " + e.getIndex() + ": " + e.getReason(), e);
     }
     String expectedHost = host.indexOf(':') >= 0 && !host.startsWith("[") ? "[" + host + "]" : host;
     if (!scheme.equals(uri.getScheme()) || uri.getHost() == null || !expectedHost.equalsIgnoreCase(uri.getHost())

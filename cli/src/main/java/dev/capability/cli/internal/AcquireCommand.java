@@ -19,6 +19,7 @@ import dev.capability.acquire.TrustPolicies;
 import dev.capability.acquire.TrustScore;
 import dev.capability.acquire.SigstoreTrust;
 import dev.capability.acquire.TrustedKeys;
+import dev.capability.capability.runtime.support.UrlCredentials;
 import dev.capability.kernel.api.CapabilityException;
 import dev.capability.kernel.api.store.AcquisitionRecord;
 import dev.capability.ledger.LedgerException;
@@ -202,7 +203,7 @@ final class AcquireCommand implements Callable<Integer> {
     try {
       return new URI(text);
     } catch (URISyntaxException e) {
-      throw new CapabilityException(CliCodes.USAGE, "--repository is not a URL: " + e.getMessage());
+      throw new CapabilityException(CliCodes.USAGE, "--repository '" + UrlCredentials.redacted(text) + "' is not a URL: " + e.getReason());
     }
   }
 

@@ -1,5 +1,6 @@
 package dev.capability.cli.internal;
 
+import dev.capability.capability.runtime.support.UrlCredentials;
 import java.io.InputStream;
 import java.io.PrintStream;
 import java.io.PrintWriter;
@@ -76,7 +77,23 @@ public final class CapabilityCli implements Callable<Integer> {
     commandLine.setExitCodeExceptionMapper(ExitCodes.COMMANDS);
     commandLine.getSubcommands().get("exec").setExitCodeExceptionMapper(ExitCodes.EXEC);
     commandLine.setExecutionExceptionHandler(new ErrorReport(console));
+    commandLine.setParameterExceptionHandler(withoutUrlCredentials(commandLine.getParameterExceptionHandler()));
     return commandLine;
+  }
+
+  /**
+   * Picocli's own report of a command line it cannot parse, which repeats the offending argument,
+   * with every URL in the message shown without credentials; otherwise unchanged.
+   */
+  private static CommandLine.IParameterExceptionHandler withoutUrlCredentials(CommandLine.IParameterExceptionHandler report) {
+    return (e, args) -> {
+      String message = e.getMessage();
+      if (message == null || message.equals(UrlCredentials.redactedIn(message))) {
+        return report.handleParseException(e, args);
+      }
+      return report.handleParseException(
+          new CommandLine.ParameterException(e.getCommandLine(), UrlCredentials.redactedIn(message), e), args);
+    };
   }
 
   /** Without a subcommand: the usage, on stderr, as a usage error. */

@@ -3,6 +3,7 @@ package dev.capability.cli.internal;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
+import dev.capability.capability.runtime.support.UrlCredentials;
 import dev.capability.kernel.api.CapabilityException;
 import java.io.IOException;
 import java.io.InputStream;
@@ -16,6 +17,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.Consumer;
+import org.jspecify.annotations.Nullable;
 
 /** The CLI's streams and its JSON writer: the only code in the project that prints. */
 public final class Console {
@@ -106,7 +108,7 @@ public final class Console {
   public Consumer<String> progress(boolean json) {
     return message -> {
       if (!json && !quiet) {
-        err.println("capability: " + message);
+        err.println("capability: " + UrlCredentials.redactedIn(message));
       }
     };
   }
@@ -163,12 +165,21 @@ public final class Console {
     if (json) {
       Map<String, Object> error = new LinkedHashMap<>();
       error.put("code", e.code());
-      error.put("message", e.getMessage());
+      error.put("message", message(e));
       Map<String, Object> document = new LinkedHashMap<>();
       document.put("error", error);
       json(document);
     } else {
-      err.println("capability: " + e.code() + ": " + e.getMessage());
+      err.println("capability: " + e.code() + ": " + message(e));
     }
+  }
+
+  /**
+   * An error's message as printed: every URL in it without credentials, whichever layer wrote it
+   * (each module redacts its own messages; this is the second line).
+   */
+  static @Nullable String message(Throwable e) {
+    String message = e.getMessage();
+    return message == null ? null : UrlCredentials.redactedIn(message);
   }
 }

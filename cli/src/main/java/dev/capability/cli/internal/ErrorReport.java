@@ -1,5 +1,6 @@
 package dev.capability.cli.internal;
 
+import dev.capability.capability.runtime.support.UrlCredentials;
 import dev.capability.kernel.api.CapabilityException;
 import picocli.CommandLine;
 import picocli.CommandLine.IExecutionExceptionHandler;
@@ -23,7 +24,7 @@ final class ErrorReport implements IExecutionExceptionHandler {
   public int handleExecutionException(Exception e, CommandLine command, ParseResult parseResult) {
     int exit = command.getExitCodeExceptionMapper().getExitCode(e);
     if (exit == ExitCodes.INTERNAL_ERROR) {
-      console.err().println("capability: internal error: " + e);
+      console.err().println("capability: internal error: " + UrlCredentials.redactedIn(e.toString()));
     } else if (e instanceof CapabilityException capabilityException) {
       console.error(capabilityException, json(command));
     } else {

@@ -1,6 +1,7 @@
 package dev.capability.cli.internal;
 
 import dev.capability.capability.runtime.Effect;
+import dev.capability.capability.runtime.support.UrlCredentials;
 import dev.capability.discovery.DiscoveryLimits;
 import dev.capability.discovery.DiscoveryResult;
 import dev.capability.discovery.FoundEntry;
@@ -69,7 +70,7 @@ final class SearchCommand implements Callable<Integer> {
       try {
         seeds.add(new URI(index));
       } catch (URISyntaxException e) {
-        throw new CapabilityException(CliCodes.USAGE, "--index '" + index + "' is not a URL: " + e.getReason());
+        throw new CapabilityException(CliCodes.USAGE, "--index '" + UrlCredentials.redacted(index) + "' is not a URL: " + e.getReason());
       }
     }
     DiscoveryResult result = IndexFederation.traverse(seeds, limits, network.access());
@@ -82,7 +83,7 @@ final class SearchCommand implements Callable<Integer> {
     for (SearchHit hit : hits) {
       FoundEntry found = hit.found();
       console.out().println(found.entry().name() + "  " + found.entry().coordinates() + "  score " + hit.score()
-          + "  from " + found.index() + (found.entry().claims().isEmpty() ? "" : "  claims (unverified) " + new TreeMap<>(found.entry().claims())));
+          + "  from " + printed(found.index()) + (found.entry().claims().isEmpty() ? "" : "  claims (unverified) " + new TreeMap<>(found.entry().claims())));
       if (!found.entry().description().isEmpty()) {
         console.out().println("    " + found.entry().description());
       }
@@ -98,10 +99,10 @@ final class SearchCommand implements Callable<Integer> {
     Map<String, Object> view = new LinkedHashMap<>();
     view.put("query", query);
     view.put("hits", hits.stream().map(SearchCommand::hit).toList());
-    view.put("visited", result.visited().stream().map(URI::toString).toList());
+    view.put("visited", result.visited().stream().map(SearchCommand::printed).toList());
     view.put("problems", result.problems().stream().map(problem -> {
       Map<String, Object> item = new LinkedHashMap<>();
-      item.put("index", problem.index().toString());
+      item.put("index", printed(problem.index()));
       item.put("code", problem.code());
       item.put("message", problem.message());
       return item;
@@ -120,8 +121,13 @@ final class SearchCommand implements Callable<Integer> {
     // Sorted: the entry's map has no order of its own, and the output must be the same on every run.
     item.put("claims", new TreeMap<>(found.entry().claims()));
     item.put("score", hit.score());
-    item.put("index", found.index().toString());
-    item.put("path", found.path().stream().map(URI::toString).toList());
+    item.put("index", printed(found.index()));
+    item.put("path", found.path().stream().map(SearchCommand::printed).toList());
     return item;
+  }
+
+  /** An index URL as printed: an index link may carry a token in its query. */
+  private static String printed(URI index) {
+    return UrlCredentials.redacted(index.toString());
   }
 }

@@ -43,29 +43,35 @@ class AcquireCommandTest {
   @TempDir Path work;
   private RepositoryFixture repository;
   private Path keyring;
+  private PgpFixture release;
   private byte[] packageBytes;
 
   @BeforeEach
   void publishHelloOnLoopback() throws Exception {
     repository = new RepositoryFixture(Files.createDirectories(work.resolve("server")));
-    PgpFixture release = PgpFixture.generate("Hello Release <release@example.com>");
+    release = PgpFixture.generate("Hello Release <release@example.com>");
     Files.writeString(work.resolve("release.asc"), release.armoredPublicKey());
     keyring = work.resolve("keyring.json");
     Files.writeString(keyring, "{\"keys\":[{\"fingerprint\":\"" + release.fingerprint()
         + "\",\"publicKeyFile\":\"release.asc\",\"coordinates\":[\"com.example:hello\"]}]}");
 
     packageBytes = helloPackage();
-    byte[] statement = ("{\"_type\":\"https://in-toto.io/Statement/v1\","
-        + "\"subject\":[{\"name\":\"hello-1.0.0.zip\",\"digest\":{\"sha256\":\"" + RepositoryFixture.hex("SHA-256", packageBytes) + "\"}}],"
-        + "\"predicateType\":\"https://slsa.dev/provenance/v1\","
-        + "\"predicate\":{\"buildDefinition\":{\"buildType\":\"https://example.com/build/v1\",\"externalParameters\":{},"
-        + "\"resolvedDependencies\":[{\"uri\":\"git+" + SOURCE + "@refs/tags/v1.0.0\",\"digest\":{\"gitCommit\":\"" + COMMIT + "\"}}]},"
-        + "\"runDetails\":{\"builder\":{\"id\":\"https://example.com/builder\"}}}}").getBytes(StandardCharsets.UTF_8);
+    byte[] statement = statement(SOURCE);
     repository.write(PATH, packageBytes);
     repository.write(PATH + ".sha512", RepositoryFixture.hex("SHA-512", packageBytes));
     repository.write(PATH + ".asc", release.sign(packageBytes));
     repository.write(PATH + ".intoto.json", statement);
     repository.write(PATH + ".intoto.json.asc", release.sign(statement));
+  }
+
+  /** An in-toto SLSA statement for the package naming {@code source} at {@link #COMMIT}. */
+  private byte[] statement(String source) {
+    return ("{\"_type\":\"https://in-toto.io/Statement/v1\","
+        + "\"subject\":[{\"name\":\"hello-1.0.0.zip\",\"digest\":{\"sha256\":\"" + RepositoryFixture.hex("SHA-256", packageBytes) + "\"}}],"
+        + "\"predicateType\":\"https://slsa.dev/provenance/v1\","
+        + "\"predicate\":{\"buildDefinition\":{\"buildType\":\"https://example.com/build/v1\",\"externalParameters\":{},"
+        + "\"resolvedDependencies\":[{\"uri\":\"git+" + source + "@refs/tags/v1.0.0\",\"digest\":{\"gitCommit\":\"" + COMMIT + "\"}}]},"
+        + "\"runDetails\":{\"builder\":{\"id\":\"https://example.com/builder\"}}}}").getBytes(StandardCharsets.UTF_8);
   }
 
   @AfterEach
@@ -306,6 +312,27 @@ class AcquireCommandTest {
     assertThat(outcome.exitCode()).isEqualTo(ExitCodes.CONFIGURATION);
     assertThat(json(outcome.out()).path("decision").path("code").asText()).as("the acquisition is still reported").isEqualTo("ACQUIRED");
     assertThat(outcome.err()).contains("LEDGER_IO_ERROR").contains(notADirectory.toString());
+  }
+
+  @Test
+  void aProvenanceNamingARepositoryWithCredentialsIsReportedAndRecordedWithoutThem() {
+    byte[] statement = statement("https://ci:s3cret@github.com/example/hello");
+    repository.write(PATH + ".intoto.json", statement);
+    repository.write(PATH + ".intoto.json.asc", release.sign(statement));
+
+    CliRunner.Outcome plain = CliRunner.run(acquire(work.resolve("store")));
+    CliRunner.Outcome json = CliRunner.run(acquire(work.resolve("store"), "--json"));
+
+    assertThat(plain.exitCode()).isEqualTo(ExitCodes.CAPABILITY_REFUSED);
+    assertThat(plain.out()).contains("https://redacted@github.com/example/hello");
+    JsonNode view = json(json.out());
+    assertThat(view.path("observations").path("provenance").path("repository").asText()).isEqualTo("https://redacted@github.com/example/hello");
+    assertThat(view.path("decision").path("reason").asText()).contains("github.com");
+    CliRunner.Outcome recorded = ledger("show", "1", "--json");
+    assertThat(recorded.out()).contains("redacted@github.com");
+    for (String output : List.of(plain.out(), plain.err(), json.out(), json.err(), recorded.out())) {
+      assertThat(output).doesNotContain("s3cret");
+    }
   }
 
   @Test

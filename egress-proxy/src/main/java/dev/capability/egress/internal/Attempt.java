@@ -65,18 +65,24 @@ final class Attempt {
   }
 
   /**
-   * Settles an attempt whose client went away before it was decided: one that named a destination
-   * could not be connected, one that sent part of a request was malformed, and one that sent
-   * nothing stays undecided (it was no attempt, and {@link SessionLog} leaves it out).
+   * Settles an attempt whose client went away before it named a destination: one that sent part
+   * of a request was malformed, one that sent nothing stays undecided (it was no attempt, and
+   * {@link SessionLog} leaves it out). One that named a destination is decided by its verdict,
+   * which comes whether or not the client is still there.
    */
   synchronized void settleOnClose() {
-    if (outcome != null) {
-      return;
-    }
-    if (!host.isEmpty()) {
-      decide(Outcome.FAILED, EgressRefusal.CONNECT_FAILED);
-    } else if (sawBytes) {
+    if (outcome == null && host.isEmpty() && sawBytes) {
       decide(Outcome.REFUSED, EgressRefusal.MALFORMED);
+    }
+  }
+
+  /**
+   * Settles an attempt still undecided when the session closes: one that named a destination was
+   * never connected.
+   */
+  synchronized void settleOnShutdown() {
+    if (outcome == null && !host.isEmpty()) {
+      decide(Outcome.FAILED, EgressRefusal.CONNECT_FAILED);
     }
   }
 

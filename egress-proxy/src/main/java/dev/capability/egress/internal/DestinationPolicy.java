@@ -25,8 +25,11 @@ final class DestinationPolicy {
     this.resolver = resolver;
   }
 
-  /** Decides where {@code host:port} may lead; resolves, so it may block. */
-  Verdict decide(String host, int port) {
+  /**
+   * What the rules alone say about {@code host:port}, without resolving: a refusal, the literal
+   * address to connect to, or null for a granted name, which {@link #resolve} then decides.
+   */
+  @Nullable Verdict check(String host, int port) {
     String name = host.toLowerCase(Locale.ROOT);
     InetAddress literal = literal(name);
     if (literal != null) {
@@ -38,7 +41,16 @@ final class DestinationPolicy {
     if (!rules.allows(name, port)) {
       return Verdict.refuse(EgressRefusal.NOT_GRANTED, null);
     }
-    List<InetAddress> addresses = resolve(name);
+    return null;
+  }
+
+  /**
+   * Where a granted name leads: resolved now (it may block), to the first address that is not
+   * forbidden for it.
+   */
+  Verdict resolve(String host) {
+    String name = host.toLowerCase(Locale.ROOT);
+    List<InetAddress> addresses = addresses(name);
     if (addresses.isEmpty()) {
       return Verdict.fail(EgressRefusal.UNRESOLVED);
     }
@@ -65,7 +77,7 @@ final class DestinationPolicy {
     return Verdict.connect(literal);
   }
 
-  private List<InetAddress> resolve(String name) {
+  private List<InetAddress> addresses(String name) {
     List<InetAddress> addresses;
     try {
       addresses = resolver.resolve(name);

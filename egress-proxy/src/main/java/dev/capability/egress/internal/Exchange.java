@@ -87,32 +87,39 @@ final class Exchange {
       answer.refused(EgressRefusal.LIMIT);
       return;
     }
+    Verdict checked = session.policy.check(requested.host(), requested.port());
+    if (checked != null) {
+      apply(checked, requested.port(), answer);
+      return;
+    }
     try {
       session.resolverThreads.execute(() -> {
-        Verdict verdict = session.policy.decide(requested.host(), requested.port());
+        Verdict resolved = session.policy.resolve(requested.host());
         try {
-          client.eventLoop().execute(() -> apply(verdict, requested.port(), answer));
+          client.eventLoop().execute(() -> apply(resolved, requested.port(), answer));
         } catch (RejectedExecutionException closing) {
-          LOG.debug("egress session closed while deciding {}", requested);
+          record(resolved);
         }
       });
     } catch (RejectedExecutionException closing) {
+      attempt.decide(Outcome.FAILED, EgressRefusal.CONNECT_FAILED);
       client.close();
     }
   }
 
+  /**
+   * Acts on the verdict: answers a refusal or failure, or connects. The verdict is recorded even
+   * when the client has gone meanwhile, so that leaving right after asking for a forbidden
+   * destination does not take the refusal out of the record.
+   */
   private void apply(Verdict verdict, int port, Responder answer) {
-    String address = verdict.addressText();
-    if (address != null) {
-      attempt.address(address);
-    }
+    record(verdict);
+    String reason = verdict.reason();
     if (!client.isActive()) {
       return;
     }
-    String reason = verdict.reason();
     if (reason != null) {
       LOG.debug("egress attempt {} to port {}: {}", verdict.outcome(), port, reason);
-      attempt.decide(verdict.outcome(), reason);
       if (verdict.outcome() == Outcome.FAILED) {
         answer.failed(reason, false);
       } else {
@@ -123,6 +130,23 @@ final class Exchange {
     connect(new InetSocketAddress(verdict.address(), port), answer);
   }
 
+  /**
+   * Records a verdict's address and, for a refusal or failure, its outcome; an allowed verdict is
+   * recorded once connected, or as a failed connection when the client has gone.
+   */
+  private void record(Verdict verdict) {
+    String address = verdict.addressText();
+    if (address != null) {
+      attempt.address(address);
+    }
+    String reason = verdict.reason();
+    if (reason != null) {
+      attempt.decide(verdict.outcome(), reason);
+    } else if (!client.isActive()) {
+      attempt.decide(Outcome.FAILED, EgressRefusal.CONNECT_FAILED);
+    }
+  }
+
   private void connect(InetSocketAddress target, Responder answer) {
     long connectMillis = Math.min(Integer.MAX_VALUE, session.limits.connectTimeout().toMillis());
     ChannelFuture connecting = new Bootstrap()
@@ -130,6 +154,8 @@ final class Exchange {
         .channel(NioSocketChannel.class)
         .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, (int) Math.max(1, connectMillis))
         .option(ChannelOption.AUTO_READ, false)
+        .option(ChannelOption.RECVBUF_ALLOCATOR, Relaying.RECEIVE_BUFFERS)
+        .option(ChannelOption.WRITE_BUFFER_WATER_MARK, Relaying.WATER_MARK)
         .handler(new ByteCounter(session.budget, attempt, this::budgetSpent))
         .connect(target);
     session.track(connecting.channel());
@@ -142,12 +168,12 @@ final class Exchange {
             cause instanceof ConnectException && !(cause instanceof ConnectTimeoutException));
         return;
       }
+      attempt.decide(Outcome.ALLOWED, null);
       if (!client.isActive()) {
         channel.close();
         return;
       }
       destination = channel;
-      attempt.decide(Outcome.ALLOWED, null);
       answer.connected(channel);
     });
   }

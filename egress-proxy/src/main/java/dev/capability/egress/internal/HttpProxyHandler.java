@@ -40,6 +40,7 @@ final class HttpProxyHandler extends ChannelInboundHandlerAdapter implements Res
   private boolean requested;
   private boolean tunnel;
   private boolean answered;
+  private boolean bodyRead;
 
   /** {@code linger}: how long a refused client may go on sending before it is closed. */
   HttpProxyHandler(Exchange exchange, Duration linger) {
@@ -101,10 +102,11 @@ final class HttpProxyHandler extends ChannelInboundHandlerAdapter implements Res
   }
 
   private void onContent(ChannelHandlerContext ctx, HttpContent content) {
-    if (tunnel || forward == null || answered) {
-      content.release();
+    if (tunnel || forward == null || answered || bodyRead) {
+      content.release(); // no body, or one that is not forwarded, or a later request's
       return;
     }
+    bodyRead = content instanceof LastHttpContent;
     Channel connected = destination;
     if (connected == null) {
       pendingBody.add(content);
@@ -127,6 +129,16 @@ final class HttpProxyHandler extends ChannelInboundHandlerAdapter implements Res
     if (connected != null) {
       connected.flush();
     }
+  }
+
+  /** The response's relay pauses reading the destination while the client cannot take more. */
+  @Override
+  public void channelWritabilityChanged(ChannelHandlerContext ctx) {
+    Channel connected = destination;
+    if (connected != null && ctx.channel().isWritable()) {
+      connected.config().setAutoRead(true);
+    }
+    ctx.fireChannelWritabilityChanged();
   }
 
   @Override

@@ -9,6 +9,7 @@ import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelInitializer;
+import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.channel.nio.NioIoHandler;
@@ -101,6 +102,8 @@ public final class ProxySession implements EgressSession {
     ChannelFuture bound = new ServerBootstrap()
         .group(group)
         .channel(NioServerDomainSocketChannel.class)
+        .childOption(ChannelOption.RECVBUF_ALLOCATOR, Relaying.RECEIVE_BUFFERS)
+        .childOption(ChannelOption.WRITE_BUFFER_WATER_MARK, Relaying.WATER_MARK)
         .childHandler(new ChannelInitializer<Channel>() {
           @Override
           protected void initChannel(Channel client) {
@@ -163,14 +166,20 @@ public final class ProxySession implements EgressSession {
     LOG.debug("egress proxy on {} closed after {} attempts", socket, connections().size());
   }
 
+  /**
+   * Lets the resolutions under way finish (for a while), so that their verdicts are recorded,
+   * then ends the event loop; what is still undecided then was never connected.
+   */
   private void shutDownThreads() {
-    context.resolverThreads.shutdownNow();
-    group.shutdownGracefully(0, SHUTDOWN_WAIT.toMillis(), TimeUnit.MILLISECONDS).awaitUninterruptibly();
+    context.resolverThreads.shutdown();
     try {
       context.resolverThreads.awaitTermination(SHUTDOWN_WAIT.toMillis(), TimeUnit.MILLISECONDS);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     }
+    context.resolverThreads.shutdownNow();
+    group.shutdownGracefully(0, SHUTDOWN_WAIT.toMillis(), TimeUnit.MILLISECONDS).awaitUninterruptibly();
+    context.log.settleOnShutdown();
     if (!ioThreads.joinAll(SHUTDOWN_WAIT) || !resolverThreads.joinAll(SHUTDOWN_WAIT)) {
       LOG.warn("egress proxy threads of {} still running after {}", directory, SHUTDOWN_WAIT);
     }

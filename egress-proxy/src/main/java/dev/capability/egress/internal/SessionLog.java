@@ -14,6 +14,11 @@ final class SessionLog {
     return attempt;
   }
 
+  /** Settles the attempts the session's end left undecided. */
+  synchronized void settleOnShutdown() {
+    attempts.forEach(Attempt::settleOnShutdown);
+  }
+
   /** The decided attempts, in order; a connection that sent nothing and left is none. */
   synchronized List<EgressConnection> snapshot() {
     List<EgressConnection> connections = new ArrayList<>();

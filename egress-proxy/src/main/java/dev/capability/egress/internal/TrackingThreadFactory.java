@@ -26,6 +26,7 @@ final class TrackingThreadFactory implements ThreadFactory {
     Thread thread = new FastThreadLocalThread(task, prefix + "-" + next.incrementAndGet());
     thread.setDaemon(true);
     synchronized (threads) {
+      threads.removeIf(made -> made.getState() == Thread.State.TERMINATED); // idle resolver threads come and go
       threads.add(thread);
     }
     return thread;

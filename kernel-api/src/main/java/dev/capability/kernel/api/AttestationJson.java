@@ -43,7 +43,8 @@ public final class AttestationJson {
    * and number spelling): {@code fromJson(CanonicalJson.serialize(toMap(a)))} equals {@code a} when
    * {@code a}'s environment names are sorted, as the kernel's are (the JSON form sorts them).
    * Members {@link #toMap} leaves out when empty ({@code backend.versions}, {@code
-   * environment.requested}, {@code environment.accepted}) may be absent.
+   * environment.requested}, {@code environment.accepted}, and {@code egress} unless the network is
+   * filtered) may be absent.
    *
    * @throws CapabilityException {@link #ATTESTATION_INVALID} for text that is not strict JSON
    *     (no duplicate members, no trailing content, at most {@link #MAX_JSON} characters), or a

@@ -25,8 +25,10 @@ import dev.capability.kernel.api.network.EgressSession;
 import dev.capability.kernel.api.network.NetworkFilterUnavailableException;
 import dev.capability.kernel.api.policy.ExecutableRule;
 import dev.capability.kernel.api.policy.ExecutionPolicy;
+import java.io.IOException;
 import java.net.URL;
 import java.net.URLClassLoader;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -35,6 +37,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.OptionalInt;
 import java.util.Set;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -183,6 +186,117 @@ class FilteredNetworkPipelineTest {
       assertThat(result.attestation().network()).isEqualTo(NetworkMode.FILTERED);
       assertThat(gateway.opened.get(0).allowed()).isEmpty();
       assertThat(backend.launched.get(0).network()).isEqualTo(NetworkMode.FILTERED);
+    }
+  }
+
+  @Test
+  void theGatewayOnTheClassPathIsLoadedOnlyWhenARunNeedsFilteredNetwork() throws IOException {
+    ClassLoader listing = listing(DiscoveredGateway.class);
+    DiscoveredGateway.CREATED.set(0);
+    try (CommandKernel kernel = CommandKernel.builder(policy(NetworkMode.HOST, true))
+        .classLoader(listing).hostEnvironment(Map.of()).workingDirectory(tmp).build()) {
+      assertThat(kernel.execute(request(tool)).status()).isEqualTo(ExecutionStatus.COMPLETED);
+    }
+    assertThat(DiscoveredGateway.CREATED).hasValue(0);
+
+    RecordingBackend backend = new RecordingBackend(SANDBOX, null);
+    try (CommandKernel kernel = CommandKernel.builder(policy(NetworkMode.FILTERED, false))
+        .discoverBackends(false).backend(backend).classLoader(listing).hostEnvironment(Map.of()).workingDirectory(tmp).build()) {
+      ExecutionResult result = kernel.execute(request(tool));
+
+      assertThat(result.status()).isEqualTo(ExecutionStatus.COMPLETED);
+      assertThat(backend.launched.get(0).egressSocket()).contains(DiscoveredGateway.SOCKET);
+      assertThat(result.attestation().egress()).isEmpty();
+    }
+    assertThat(DiscoveredGateway.CREATED).hasValue(1);
+    assertThat(CommandKernel.probeEgressGateway(listing)).isEqualTo(new EgressGatewayStatus("discovered", ""));
+  }
+
+  @Test
+  void twoGatewaysOnTheClassPathAreRefusedRatherThanOneChosen() throws IOException {
+    RecordingBackend backend = new RecordingBackend(SANDBOX, null);
+    try (CommandKernel kernel = CommandKernel.builder(policy(NetworkMode.FILTERED, false))
+        .discoverBackends(false).backend(backend).classLoader(listing(DiscoveredGateway.class, OtherGateway.class))
+        .hostEnvironment(Map.of()).workingDirectory(tmp).build()) {
+
+      assertThatThrownBy(() -> kernel.execute(request(tool)))
+          .isInstanceOf(NetworkFilterUnavailableException.class)
+          .hasMessageContaining("several egress gateways are installed [discovered, other]");
+      assertThat(backend.launched).isEmpty();
+    }
+  }
+
+  @Test
+  void aProxyThatCannotStartFailsTheLaunchAndNothingRuns() {
+    RecordingBackend backend = new RecordingBackend(SANDBOX, null);
+    try (CommandKernel kernel = CommandKernel.builder(policy(NetworkMode.FILTERED, false))
+        .discoverBackends(false).backend(backend).egressGateway(new OtherGateway())
+        .hostEnvironment(Map.of()).workingDirectory(tmp).build()) {
+
+      ExecutionResult result = kernel.execute(request(tool));
+
+      assertThat(result.status()).isEqualTo(ExecutionStatus.LAUNCH_FAILED);
+      assertThat(result.failureMessage()).isEqualTo("NETWORK_FILTER_UNAVAILABLE: never opened");
+      assertThat(result.attestation().network()).isEqualTo(NetworkMode.FILTERED);
+      assertThat(backend.launched).isEmpty();
+    }
+  }
+
+  /** A class loader whose class path lists {@code gateways} as the egress gateway providers. */
+  private ClassLoader listing(Class<?>... gateways) throws IOException {
+    Path classPath = tmp.resolve("class-path");
+    Path services = Files.createDirectories(classPath.resolve("META-INF/services"));
+    StringBuilder lines = new StringBuilder();
+    for (Class<?> gateway : gateways) {
+      lines.append(gateway.getName()).append('\n');
+    }
+    Files.writeString(services.resolve(EgressGateway.class.getName()), lines);
+    return new URLClassLoader(new URL[] {classPath.toUri().toURL()}, getClass().getClassLoader());
+  }
+
+  /** A provider found through {@code META-INF/services}; counts how often it is created. */
+  public static final class DiscoveredGateway implements EgressGateway {
+    static final AtomicInteger CREATED = new AtomicInteger();
+    static final Path SOCKET = Path.of("/run/discovered/proxy.sock");
+
+    public DiscoveredGateway() {
+      CREATED.incrementAndGet();
+    }
+
+    @Override
+    public String id() {
+      return "discovered";
+    }
+
+    @Override
+    public EgressSession open(EgressRules rules) {
+      return new EgressSession() {
+        @Override
+        public Path socket() {
+          return SOCKET;
+        }
+
+        @Override
+        public List<EgressConnection> connections() {
+          return List.of();
+        }
+
+        @Override
+        public void close() {}
+      };
+    }
+  }
+
+  /** A second provider, with an id of its own. */
+  public static final class OtherGateway implements EgressGateway {
+    @Override
+    public String id() {
+      return "other";
+    }
+
+    @Override
+    public EgressSession open(EgressRules rules) {
+      throw new NetworkFilterUnavailableException("never opened");
     }
   }
 

@@ -11,6 +11,7 @@ import dev.capability.kernel.core.ExecutionPolicies;
 import dev.capability.mcp.McpCodes;
 import dev.capability.mcp.McpServerConfig;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -26,8 +27,10 @@ public final class AcceptanceCommands {
    * @throws CapabilityException {@link McpCodes#CONFIG_INVALID} naming the command and why: shell
    *     syntax (with the construct), refused by the policy (with its code and rule), or allowed only
    *     by a rule that is not an exact argument list
+   * @return the commands' argument lists, in order: the only commands a plan saved over HTTP may name
    */
-  public static void requireExact(McpServerConfig config, List<ExecutionBackend> backends, List<String> commands) {
+  public static List<List<String>> requireExact(McpServerConfig config, List<ExecutionBackend> backends, List<String> commands) {
+    List<List<String>> argvs = new ArrayList<>();
     for (String command : commands) {
       List<String> argv;
       try {
@@ -53,7 +56,9 @@ public final class AcceptanceCommands {
               + ", not by one of its exact argument lists; an HTTP acceptance command must be written out in full by the operator");
         }
       }
+      argvs.add(argv);
     }
+    return List.copyOf(argvs);
   }
 
   private static CapabilityException invalid(String command, String why) {

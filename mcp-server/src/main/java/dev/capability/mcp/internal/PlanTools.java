@@ -54,15 +54,19 @@ final class PlanTools {
   private final EvidenceAccess evidence;
   private final Workspace workspace;
   private final Function<Path, CommandKernel> kernels;
+  private final @Nullable List<List<String>> listedCommands;
 
   /**
    * @param kernels a kernel for a repository that records nothing itself: the work plans record
    *     their launches and verifications in the plan store
+   * @param listedCommands the only commands saved and amended plans may name, or null for any the
+   *     layers allow
    */
-  PlanTools(EvidenceAccess evidence, Workspace workspace, Function<Path, CommandKernel> kernels) {
+  PlanTools(EvidenceAccess evidence, Workspace workspace, Function<Path, CommandKernel> kernels, @Nullable List<List<String>> listedCommands) {
     this.evidence = evidence;
     this.workspace = workspace;
     this.kernels = kernels;
+    this.listedCommands = listedCommands;
   }
 
   List<SyncToolSpecification> all(Registrar r) {
@@ -123,7 +127,11 @@ final class PlanTools {
     EvidenceAccess.PlanStore store = evidence.openPlans(repository);
     try {
       CommandKernel kernel = kernels.apply(repository);
-      return new Session(store, WorkPlans.builder(kernel, store, repository).build(), Assumptions.builder(kernel, store, repository).build());
+      WorkPlans.Builder plans = WorkPlans.builder(kernel, store, repository);
+      if (listedCommands != null) {
+        plans.onlyCommands(listedCommands);
+      }
+      return new Session(store, plans.build(), Assumptions.builder(kernel, store, repository).build());
     } catch (RuntimeException e) {
       store.close();
       throw e;

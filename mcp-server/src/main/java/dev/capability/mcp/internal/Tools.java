@@ -17,6 +17,7 @@ import dev.capability.capability.runtime.ExecutionReceipt;
 import dev.capability.capability.runtime.ExecutionReceipts;
 import dev.capability.capability.runtime.Hook;
 import dev.capability.capability.runtime.PlanVerifier;
+import dev.capability.capability.runtime.support.UrlCredentials;
 import dev.capability.kernel.api.AttestationJson;
 import dev.capability.kernel.api.CapabilityException;
 import dev.capability.kernel.api.CapturedOutput;
@@ -73,24 +74,30 @@ public final class Tools {
   private final Workspace workspace;
   private final @Nullable Duration commandTimeoutCap;
   private final McpJsonMapper mapper;
+  private final @Nullable List<List<String>> listedCommands;
 
   /**
    * @param backends the backends every call's kernel shares; the server owns and closes them
    * @param commandTimeoutCap the longest a command or capability run may take in one tool call
    *     (the HTTP per-request bound), or null for the policy's own bound
+   * @param listedCommands the only commands a plan saved or amended through these tools may name
+   *     (the HTTP server's acceptance commands), or null for any the layers allow
    */
-  public Tools(McpServerConfig config, List<ExecutionBackend> backends, @Nullable Duration commandTimeoutCap, McpJsonMapper mapper) {
+  public Tools(
+      McpServerConfig config, List<ExecutionBackend> backends, @Nullable Duration commandTimeoutCap, McpJsonMapper mapper,
+      @Nullable List<List<String>> listedCommands) {
     this.config = config;
     this.backends = backends;
     this.workspace = new Workspace(config.allowedRoots());
     this.commandTimeoutCap = commandTimeoutCap;
     this.mapper = mapper;
+    this.listedCommands = listedCommands;
   }
 
   /** Every tool, in the order tools/list shows them. */
   public List<SyncToolSpecification> all() {
     List<SyncToolSpecification> all = new ArrayList<>(commandAndWorkspaceTools());
-    all.addAll(new PlanTools(config.evidence(), workspace, this::kernel).all(this::tool));
+    all.addAll(new PlanTools(config.evidence(), workspace, this::kernel, listedCommands).all(this::tool));
     all.add(new PatchTool(config.evidence(), workspace, this::kernel).spec(this::tool));
     return List.copyOf(all);
   }
@@ -177,10 +184,11 @@ public final class Tools {
     }
   }
 
+  /** A tool error; every URL in its message is shown without credentials, whichever layer wrote it. */
   private static Map<String, @Nullable Object> error(String code, @Nullable String message) {
     Map<String, @Nullable Object> error = new LinkedHashMap<>();
     error.put("code", code);
-    error.put("message", message);
+    error.put("message", message == null ? null : UrlCredentials.redactedIn(message));
     return error;
   }
 

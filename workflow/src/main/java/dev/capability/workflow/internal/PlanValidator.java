@@ -39,11 +39,13 @@ public final class PlanValidator {
   private final CommandKernel kernel;
   private final Path repository;
   private final Optional<String> backendId;
+  private final Optional<Set<List<String>>> listedCommands;
 
-  public PlanValidator(CommandKernel kernel, Path repository, Optional<String> backendId) {
+  public PlanValidator(CommandKernel kernel, Path repository, Optional<String> backendId, Optional<Set<List<String>>> listedCommands) {
     this.kernel = kernel;
     this.repository = repository;
     this.backendId = backendId;
+    this.listedCommands = listedCommands;
   }
 
   /** Refuses a contract that widens the operator's policy or has a critic the kernel would not run. */
@@ -108,6 +110,11 @@ public final class PlanValidator {
         commands.add(ParsedCommand.parse(at + "/fullSuite", phase.fullSuite().get()));
       }
       for (ParsedCommand command : commands) {
+        if (listedCommands.isPresent() && !listedCommands.get().contains(command.argv())) {
+          throw new WorkflowException(WorkflowCodes.PLAN_COMMAND_NOT_LISTED, "the command at " + command.pointer() + " ("
+              + command.command() + ") is not one of the commands the operator listed for this host"
+              + (listedCommands.get().isEmpty() ? " (none are listed)" : ": " + listedCommands.get()));
+        }
         refuseNoOp(command);
         Decision decision = requireAllowed(command, layers);
         if (high && !decision.rule().contains(".exact[")) {

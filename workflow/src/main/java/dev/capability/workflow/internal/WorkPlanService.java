@@ -38,6 +38,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 
 /** The work-plan operations behind {@link dev.capability.workflow.WorkPlans}. */
 public final class WorkPlanService {
@@ -62,13 +63,14 @@ public final class WorkPlanService {
    */
   private volatile WorkPlanRevision lastRead;
 
-  public WorkPlanService(WorkPlanStore store, CommandKernel kernel, Path repository, Clock clock, Optional<String> backendId) {
+  public WorkPlanService(
+      WorkPlanStore store, CommandKernel kernel, Path repository, Clock clock, Optional<String> backendId, Optional<Set<List<String>>> listedCommands) {
     this.store = store;
     this.kernel = kernel;
     this.repository = repository;
     this.clock = clock;
     this.backendId = backendId;
-    this.validator = new PlanValidator(kernel, repository, backendId);
+    this.validator = new PlanValidator(kernel, repository, backendId, listedCommands);
   }
 
   public ProjectContract setContract(String json) {

@@ -1,5 +1,6 @@
 package dev.capability.acquire.sigstore.internal;
 
+import dev.capability.capability.runtime.support.UrlCredentials;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.security.cert.CertificateParsingException;
@@ -74,8 +75,10 @@ record SigstoreSigner(String issuer, String subject, Optional<String> sourceRepo
     return emailOrUri && name.get(1) instanceof String text ? Optional.of(text) : Optional.empty();
   }
 
+  /** How messages and the acquisition name the signer; a URL among the names is shown without credentials. */
   @Override
   public String toString() {
-    return subject + " (issuer " + issuer + sourceRepository.map(repository -> ", repository " + repository).orElse("") + ")";
+    return UrlCredentials.redacted(subject) + " (issuer " + UrlCredentials.redacted(issuer)
+        + sourceRepository.map(repository -> ", repository " + UrlCredentials.redacted(repository)).orElse("") + ")";
   }
 }

@@ -3,9 +3,14 @@ package dev.capability.backend.tck;
 import static dev.capability.kernel.api.backend.IsolationCapability.FILTERED_EGRESS;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.fail;
 
+import dev.capability.backend.support.DirectoryTrees;
+import dev.capability.backend.support.EgressRelay;
+import dev.capability.kernel.api.BackendUnavailableException;
 import dev.capability.kernel.api.CapabilityException;
 import dev.capability.kernel.api.NetworkMode;
+import dev.capability.kernel.api.backend.ExecutionBackend;
 import dev.capability.kernel.api.backend.LaunchResult;
 import dev.capability.kernel.api.network.EgressSandbox;
 import dev.capability.kernel.api.network.NetworkFilterUnavailableException;
@@ -18,6 +23,7 @@ import java.net.NetworkInterface;
 import java.net.SocketException;
 import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -25,6 +31,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.UUID;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestReporter;
 
@@ -78,6 +85,43 @@ public interface EgressContract extends BackendUnderTest {
       print STDERR "the fixture's stderr\\n";
       exit 42;
       """;
+
+  /**
+   * Whether this backend is meant to offer {@code FILTERED_EGRESS} wherever the project's egress
+   * relay can be built (a C compiler with the static C library): then {@link
+   * #offersFilteredEgressWhereTheRelayCanBeBuilt} fails when it does not, so that a broken setup
+   * cannot pass as an attack that was never run. False by default.
+   */
+  default boolean filteredEgressExpected() {
+    return false;
+  }
+
+  @Test
+  default void offersFilteredEgressWhereTheRelayCanBeBuilt() throws IOException {
+    // First, so that a backend that cannot run here skips this test like every other.
+    ExecutionBackend backend = backend();
+    if (!filteredEgressExpected()) {
+      return;
+    }
+    Path cache = Files.createTempDirectory("ck-tck-relay-");
+    try {
+      EgressRelay.onThisHost(cache);
+    } catch (BackendUnavailableException e) {
+      String reason = "the egress relay cannot be built here: " + e.getMessage();
+      if ("1".equals(System.getenv(BackendGate.REQUIRE_VARIABLE))) {
+        fail(reason + " (" + BackendGate.REQUIRE_VARIABLE + "=1 requires it)");
+      }
+      Assumptions.abort(reason + " (set " + BackendGate.REQUIRE_VARIABLE + "=1 to fail instead)");
+    } finally {
+      DirectoryTrees.delete(cache);
+    }
+    assertThat(backend.capabilities())
+        .as(
+            "backend %s where the relay builds; its FILTERED_EGRESS diagnostic: %s",
+            backend.id(),
+            backend.diagnostics().get(FILTERED_EGRESS.name()))
+        .contains(FILTERED_EGRESS);
+  }
 
   @Test
   default void filteredNetworkReachesOnlyTheEgressSocket(TestReporter reporter) throws IOException {

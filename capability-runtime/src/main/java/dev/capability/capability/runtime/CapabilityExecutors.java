@@ -70,9 +70,20 @@ public final class CapabilityExecutors {
    *     naming both classes when two backend providers claim one id
    */
   public static Executor childJvm(Path baseDirectory) {
+    return childJvm(baseDirectory, Set.of());
+  }
+
+  /**
+   * A child-JVM executor as {@link #childJvm(Path)} whose runs' egress proxy lets the granted names
+   * among {@code egressPrivateAddressNames} resolve to loopback or private addresses (see {@link
+   * #CHILD_JVM_EGRESS_PRIVATE_ADDRESS_NAMES}).
+   *
+   * @throws IllegalArgumentException for a name that is not a lower-case DNS name
+   */
+  public static Executor childJvm(Path baseDirectory, Set<String> egressPrivateAddressNames) {
     Backends found = discovered();
     try {
-      return ChildJvmExecutor.choosing(found, true, baseDirectory, Optional.empty());
+      return ChildJvmExecutor.choosing(found, true, baseDirectory, Optional.empty()).withEgress(Optional.empty(), egressPrivateAddressNames);
     } catch (RuntimeException e) {
       found.close();
       throw e;
@@ -88,7 +99,25 @@ public final class CapabilityExecutors {
    * @param baseDirectory where relative effect scopes resolve; granted paths must lie under it
    */
   public static Executor childJvm(String backendId, boolean allowUnisolated, Path baseDirectory) {
-    return ChildJvmExecutor.named(discovered(), true, backendId, allowUnisolated, baseDirectory, Optional.empty());
+    return childJvm(backendId, allowUnisolated, baseDirectory, Set.of());
+  }
+
+  /**
+   * A child-JVM executor as {@link #childJvm(String, boolean, Path)} whose runs' egress proxy lets
+   * the granted names among {@code egressPrivateAddressNames} resolve to loopback or private
+   * addresses (see {@link #CHILD_JVM_EGRESS_PRIVATE_ADDRESS_NAMES}).
+   *
+   * @throws IllegalArgumentException for a name that is not a lower-case DNS name
+   */
+  public static Executor childJvm(String backendId, boolean allowUnisolated, Path baseDirectory, Set<String> egressPrivateAddressNames) {
+    Backends found = discovered();
+    try {
+      return ChildJvmExecutor.named(found, true, backendId, allowUnisolated, baseDirectory, Optional.empty())
+          .withEgress(Optional.empty(), egressPrivateAddressNames);
+    } catch (RuntimeException e) {
+      found.close();
+      throw e;
+    }
   }
 
   /**

@@ -37,8 +37,7 @@ public final class ExecutionReceipts {
     json.put(
         "violations",
         receipt.violations().stream()
-            .map(violation -> Map.<String, Object>of(
-                "kind", violation.kind().id(), "target", violation.target(), "code", violation.code(), "detail", violation.detail()))
+            .map(ExecutionReceipts::violation)
             .toList());
     json.put(
         "hooks",
@@ -55,6 +54,15 @@ public final class ExecutionReceipts {
   public static ReceiptStore redacting(ReceiptStore next) {
     Objects.requireNonNull(next, "next");
     return receipt -> next.store(receipt.redact());
+  }
+
+  private static Map<String, Object> violation(EffectViolation violation) {
+    Map<String, Object> json = new LinkedHashMap<>();
+    json.put("kind", violation.kind().id());
+    json.put("target", violation.target());
+    json.put("code", violation.code());
+    json.put("detail", violation.detail());
+    return json;
   }
 
   private static List<Map<String, Object>> effects(List<Effect> effects) {

@@ -39,6 +39,10 @@ final class CapabilityRunOptions {
   @Option(names = "--approve", paramLabel = "EFFECT=SCOPE", description = "Under permissive, approve this effect (repeatable), e.g. filesystem.write=notes.")
   List<String> approvals = new ArrayList<>();
 
+  @Option(names = "--allow-private-address", paramLabel = "NAME",
+      description = "Let the egress proxy connect a granted network.connect host NAME to a loopback or private address, for the operator's own services (repeatable; child-jvm only; bound into the plan).")
+  List<String> privateAddressNames = new ArrayList<>();
+
   @Option(names = "--repo", paramLabel = "DIR",
       description = "The directory effect scopes are relative to, whose ledger records the run (default: the working directory).")
   Path repository;
@@ -54,13 +58,22 @@ final class CapabilityRunOptions {
   /** The runtime these options name, for a command to add to (run adds the ledger). */
   CapabilityRuntime.Builder runtimeBuilder() {
     CapabilityRuntime.Builder builder = CapabilityRuntime.builder().policy(effectPolicy());
-    if (executor.equals(CapabilityExecutors.CHILD_JVM) && backend == null) {
-      builder.executor(CapabilityExecutors.childJvm(repository()));
-    } else if (executor.equals(CapabilityExecutors.CHILD_JVM)) {
-      // Naming the process backend on the command line is the explicit request it needs.
-      builder.executor(CapabilityExecutors.childJvm(backend, backend.equals("process"), repository()));
-    } else {
-      builder.executor(executor);
+    Set<String> privateNames = Set.copyOf(privateAddressNames);
+    if (!executor.equals(CapabilityExecutors.CHILD_JVM) && !privateNames.isEmpty()) {
+      throw new CapabilityException(
+          CapabilityCodes.EXECUTOR_SETTING_INVALID, "--allow-private-address applies to the child-jvm executor's egress proxy only");
+    }
+    try {
+      if (executor.equals(CapabilityExecutors.CHILD_JVM) && backend == null) {
+        builder.executor(CapabilityExecutors.childJvm(repository(), privateNames));
+      } else if (executor.equals(CapabilityExecutors.CHILD_JVM)) {
+        // Naming the process backend on the command line is the explicit request it needs.
+        builder.executor(CapabilityExecutors.childJvm(backend, backend.equals("process"), repository(), privateNames));
+      } else {
+        builder.executor(executor);
+      }
+    } catch (IllegalArgumentException e) {
+      throw new CapabilityException(CapabilityCodes.EXECUTOR_SETTING_INVALID, "--allow-private-address: " + e.getMessage(), e);
     }
     return builder;
   }

@@ -62,7 +62,9 @@ class ImportOpenApiCommandTest {
     });
     server.start();
     try {
-      String hostPort = "127.0.0.1:" + server.getAddress().getPort();
+      // A name, not a literal: the egress proxy never connects to a loopback literal, and lets a
+      // granted name reach loopback only when the operator allows it (--allow-private-address).
+      String hostPort = "localhost:" + server.getAddress().getPort();
       // The sandbox runs as nobody: the package must be readable by it.
       Files.setPosixFilePermissions(temp, PosixFilePermissions.fromString("rwxr-xr-x"));
       Path file = Files.writeString(temp.resolve("openapi.json"), DOCUMENT.replace("https://notes.example.com", "http://" + hostPort));
@@ -79,10 +81,18 @@ class ImportOpenApiCommandTest {
 
       // Bubblewrap by name: the server listens on the host's loopback, which a Docker container
       // (the rule's choice where Docker runs) never reaches, by design.
-      CliRunner.Outcome ran = CliRunner.run("run", pkg, "--backend", "bwrap", "--input", input, "--policy", "permissive",
+      CliRunner.Outcome unlisted = CliRunner.run("run", pkg, "--backend", "bwrap", "--input", input, "--policy", "permissive",
           "--approve", "network.connect=" + hostPort, "--repo", temp.toString(), "--no-ledger", "--json");
+      assertThat(unlisted.exitCode()).as(unlisted.err() + unlisted.out()).isZero();
+      assertThat(unlisted.out()).as("refused at the proxy: localhost is a loopback address")
+          .contains("\"violations\":[{\"kind\":\"network.connect\",\"target\":\"" + hostPort + "\",\"code\":\"EGRESS_FORBIDDEN_ADDRESS\"");
+      assertThat(seen).isEmpty();
+
+      CliRunner.Outcome ran = CliRunner.run("run", pkg, "--backend", "bwrap", "--input", input, "--policy", "permissive",
+          "--approve", "network.connect=" + hostPort, "--allow-private-address", "localhost", "--repo", temp.toString(), "--no-ledger", "--json");
       assertThat(ran.exitCode()).as(ran.err() + ran.out()).isZero();
-      assertThat(ran.out()).contains("\"status\":\"SUCCEEDED\"").contains("\"boundaryApplied\":true").contains("{\\\"status\\\":201");
+      assertThat(ran.out()).contains("\"status\":\"SUCCEEDED\"").contains("\"boundaryApplied\":true").contains("{\\\"status\\\":201")
+          .contains("\"usedEffects\":[{\"kind\":\"network.connect\",\"scope\":\"" + hostPort + "\"}]").contains("\"violations\":[]");
       assertThat(seen).containsExactly("POST /api/notes {\"text\":\"hi\"}");
     } finally {
       server.stop(0);

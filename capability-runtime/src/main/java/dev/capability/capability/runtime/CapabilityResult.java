@@ -40,16 +40,4 @@ public record CapabilityResult(
       throw new IllegalArgumentException("a result names a failure exactly when it did not succeed");
     }
   }
-
-  /** A result with no observed violations, from an executor that observes none. */
-  public CapabilityResult(
-      boolean succeeded,
-      Optional<String> output,
-      Optional<String> failure,
-      boolean boundaryApplied,
-      Optional<Attestation> attestation,
-      List<HookOutcome> hooks,
-      List<Effect> usedEffects) {
-    this(succeeded, output, failure, boundaryApplied, attestation, hooks, usedEffects, List.of());
-  }
 }

@@ -95,7 +95,8 @@ public final class InProcessExecutor implements Executor {
     } catch (ReflectiveOperationException | RuntimeException | LinkageError e) {
       Throwable cause = e instanceof InvocationTargetException ite && ite.getCause() != null ? ite.getCause() : e;
       return new CapabilityResult(
-          false, Optional.empty(), Optional.of("entry class cannot be instantiated: " + Lifecycle.describe(cause)), false, Optional.empty(), List.of(), List.of());
+          false, Optional.empty(), Optional.of("entry class cannot be instantiated: " + Lifecycle.describe(cause)), false, Optional.empty(), List.of(), List.of(),
+          List.of());
     }
     String name = descriptor.name();
     Lifecycle.Outcome outcome =
@@ -105,6 +106,6 @@ public final class InProcessExecutor implements Executor {
             GrantedContext.of(request.granted(), line -> LOG.info("[{}] {}", name, line)),
             descriptor.hooks().contains(Hook.VERIFY),
             descriptor.hooks().contains(Hook.ROLLBACK));
-    return new CapabilityResult(outcome.failure().isEmpty(), outcome.output(), outcome.failure(), false, Optional.empty(), outcome.hooks(), List.of());
+    return new CapabilityResult(outcome.failure().isEmpty(), outcome.output(), outcome.failure(), false, Optional.empty(), outcome.hooks(), List.of(), List.of());
   }
 }

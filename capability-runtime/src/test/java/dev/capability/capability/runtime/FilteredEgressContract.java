@@ -15,7 +15,11 @@ import dev.capability.kernel.api.NetworkMode;
 import dev.capability.kernel.api.backend.ExecutionBackend;
 import dev.capability.kernel.api.backend.IsolationCapability;
 import dev.capability.kernel.api.network.EgressConnection;
+import dev.capability.kernel.api.network.EgressGateway;
 import dev.capability.kernel.api.network.EgressRefusal;
+import dev.capability.kernel.api.network.EgressRules;
+import dev.capability.kernel.api.network.EgressSession;
+import dev.capability.kernel.api.network.NetworkFilterUnavailableException;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -294,5 +298,28 @@ abstract class FilteredEgressContract {
     assertThat(receipt.violations())
         .extracting(EffectViolation::target, EffectViolation::code)
         .contains(tuple("svc.test:" + port(), EgressRefusal.FORBIDDEN_ADDRESS));
+  }
+
+  @Test
+  void aProxyThatCannotStartRefusesTheRunAndNothingRuns() throws IOException {
+    EgressGateway broken = new EgressGateway() {
+      @Override
+      public String id() {
+        return "broken";
+      }
+
+      @Override
+      public EgressSession open(EgressRules rules) {
+        throw new NetworkFilterUnavailableException("the test's proxy cannot start");
+      }
+    };
+    Executor executor = new ChildJvmExecutor(backend().id(), false, List.of(backend()), work).withEgress(Optional.of(broken), Set.of("svc.test"));
+
+    ExecutionReceipt receipt = run(executor, "{\"network.connect\": [\"svc.test:" + port() + "\"]}");
+
+    assertThat(receipt.outcome()).isEqualTo(ExecutionOutcome.REFUSED);
+    assertThat(receipt.code()).isEqualTo(CapabilityCodes.NETWORK_FILTER_UNAVAILABLE);
+    assertThat(receipt.message()).contains("the test's proxy cannot start");
+    assertThat(seen).isEmpty();
   }
 }

@@ -1,6 +1,7 @@
 package dev.capability.cli.internal;
 
 import dev.capability.capability.runtime.Effect;
+import dev.capability.capability.runtime.EffectViolation;
 import dev.capability.capability.runtime.ExecutionOutcome;
 import dev.capability.capability.runtime.ExecutionReceipt;
 import dev.capability.kernel.api.Attestation;
@@ -27,8 +28,14 @@ final class ReceiptText {
     out.println("effects:");
     out.println("  declared (what the package says it may do): " + effects(receipt.declaredEffects()));
     out.println("  granted (what the policy allowed this run): " + effects(receipt.grantedEffects()));
-    out.println("  used (granted writes the kernel saw change files; reads and connections leave no trace): "
+    out.println("  used (granted writes the kernel saw change files, connections the egress proxy relayed; reads leave no trace): "
         + effects(receipt.usedEffects()));
+    if (!receipt.violations().isEmpty()) {
+      out.println("  refused (attempts beyond the grants the boundary stopped):");
+      for (EffectViolation violation : receipt.violations()) {
+        out.println("    " + violation.kind().id() + " " + violation.target() + " " + violation.code() + ": " + violation.detail());
+      }
+    }
     out.println("hooks: " + (receipt.hooks().isEmpty() ? "none ran"
         : String.join(", ", receipt.hooks().stream()
             .map(h -> h.hook() + " " + h.status() + (h.detail().isEmpty() ? "" : " (" + h.detail() + ")")).toList())));

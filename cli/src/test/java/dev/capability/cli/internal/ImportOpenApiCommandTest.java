@@ -87,6 +87,11 @@ class ImportOpenApiCommandTest {
       assertThat(unlisted.out()).as("refused at the proxy: localhost is a loopback address")
           .contains("\"violations\":[{\"kind\":\"network.connect\",\"target\":\"" + hostPort + "\",\"code\":\"EGRESS_FORBIDDEN_ADDRESS\"");
       assertThat(seen).isEmpty();
+      CliRunner.Outcome plain = CliRunner.run("run", pkg, "--backend", "bwrap", "--input", input, "--policy", "permissive",
+          "--approve", "network.connect=" + hostPort, "--repo", temp.toString(), "--no-ledger");
+      assertThat(plain.out()).as(plain.err()).contains("  refused (attempts beyond the grants the boundary stopped):\n"
+          + "    network.connect " + hostPort + " EGRESS_FORBIDDEN_ADDRESS: ");
+      assertThat(seen).isEmpty();
 
       CliRunner.Outcome ran = CliRunner.run("run", pkg, "--backend", "bwrap", "--input", input, "--policy", "permissive",
           "--approve", "network.connect=" + hostPort, "--allow-private-address", "localhost", "--repo", temp.toString(), "--no-ledger", "--json");

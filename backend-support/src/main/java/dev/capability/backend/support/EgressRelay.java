@@ -60,6 +60,29 @@ public final class EgressRelay {
   }
 
   /**
+   * The relay for this host, built with the first C compiler of {@link StaticCompiler#CANDIDATES}.
+   *
+   * @param cacheParent where the cache directory {@code capability-egress-relay-UID} is kept
+   * @throws BackendUnavailableException {@code BACKEND_UNAVAILABLE} when this host has no C
+   *     compiler, or as {@link #build}
+   */
+  public static EgressRelay onThisHost(Path cacheParent) {
+    StaticCompiler compiler =
+        StaticCompiler.onThisHost()
+            .orElseThrow(
+                () ->
+                    new BackendUnavailableException(
+                        BackendUnavailableException.UNAVAILABLE,
+                        "the egress relay is compiled with this host's C compiler, and there is"
+                            + " none at "
+                            + StaticCompiler.CANDIDATES
+                            + " ("
+                            + StaticCompiler.INSTALL_HINT
+                            + ")"));
+    return build(compiler, cacheParent);
+  }
+
+  /**
    * The relay for this host: the cached executable when one was built from the same source with
    * the same compiler, else built now with {@code compiler}.
    *

@@ -109,7 +109,7 @@ public final class StaticCompiler {
       cc.environment().clear();
       cc.environment().put("PATH", "/usr/bin:/bin");
       cc.environment().put("LC_ALL", "C");
-      int status = await(cc.start(), "the C compiler " + compiler);
+      int status = awaitTool(cc.start(), "the C compiler " + compiler);
       if (status != 0) {
         throw unavailable(
             "compiling "
@@ -137,7 +137,15 @@ public final class StaticCompiler {
     }
   }
 
-  private static int await(Process process, String what) {
+  /**
+   * Waits for a host tool this class or a backend runs to build something (the compiler, {@code
+   * jlink}), at most 5 minutes, killing it when it takes longer or the wait is interrupted.
+   *
+   * @return its exit status
+   * @throws BackendUnavailableException {@code BACKEND_UNAVAILABLE} naming {@code what} when it
+   *     did not finish
+   */
+  public static int awaitTool(Process process, String what) {
     try {
       if (!process.waitFor(5, TimeUnit.MINUTES)) {
         process.destroyForcibly();

@@ -78,8 +78,8 @@ static void fail(int status, const char *what, const char *detail) {
   _exit(status);
 }
 
-/* The decimal number text as a descriptor (at most 1000000), or -1. */
-static int parse_descriptor(const char *text) {
+/* The decimal number text (at most 7 digits) if it lies in min..max, or -1. */
+static int parse_number(const char *text, long min, long max) {
   long number = 0;
   if (*text == '\0' || strlen(text) > 7) {
     return -1;
@@ -90,22 +90,7 @@ static int parse_descriptor(const char *text) {
     }
     number = number * 10 + (*c - '0');
   }
-  return number <= 1000000 ? (int) number : -1;
-}
-
-/* The port as a number in 1..65535, or -1. */
-static int parse_port(const char *text) {
-  long port = 0;
-  if (*text == '\0' || strlen(text) > 5) {
-    return -1;
-  }
-  for (const char *c = text; *c != '\0'; c++) {
-    if (*c < '0' || *c > '9') {
-      return -1;
-    }
-    port = port * 10 + (*c - '0');
-  }
-  return port >= 1 && port <= 65535 ? (int) port : -1;
+  return number >= min && number <= max ? (int) number : -1;
 }
 
 static int listen_on_loopback(int port) {
@@ -308,7 +293,11 @@ static void serve(int listener, int pidfd, pid_t command, const char *socket_pat
     }
     int client = accept4(listener, NULL, NULL, SOCK_CLOEXEC);
     if (client < 0) {
-      /* EINTR, a connection reset before it was accepted, or no descriptors left for now. */
+      if (errno == EMFILE || errno == ENFILE || errno == ENOBUFS || errno == ENOMEM) {
+        /* Out of descriptors or memory for now: wait instead of spinning on the ready listener. */
+        poll(NULL, 0, 100);
+      }
+      /* Otherwise EINTR, or a connection reset before it was accepted. */
       continue;
     }
     pid_t worker = fork();
@@ -332,7 +321,7 @@ int main(int argc, char **argv) {
   char descriptor_path[64];
   const char *socket_path = argv[1];
   if (strncmp(socket_path, "fd:", 3) == 0) {
-    socket_descriptor = parse_descriptor(socket_path + 3);
+    socket_descriptor = parse_number(socket_path + 3, 0, 1000000);
     if (socket_descriptor < 0 || fcntl(socket_descriptor, F_SETFD, FD_CLOEXEC) != 0) {
       fail(125, "the socket is not an open descriptor", socket_path);
     }
@@ -343,12 +332,19 @@ int main(int argc, char **argv) {
       || strlen(socket_path) >= sizeof(((struct sockaddr_un *) 0)->sun_path)) {
     fail(125, "the socket must be fd:N or an absolute path shorter than a socket address", NULL);
   }
-  int port = parse_port(argv[2]);
+  int port = parse_number(argv[2], 1, 65535);
   if (port < 0) {
     fail(125, "the port is not a number from 1 to 65535", argv[2]);
   }
   int listener = above_standard_streams(listen_on_loopback(port));
   pid_t command = getpid();
+  /* The command inherits its SIGCHLD disposition as it was; waiting below needs the default. */
+  struct sigaction inherited;
+  struct sigaction default_action;
+  memset(&default_action, 0, sizeof default_action);
+  default_action.sa_handler = SIG_DFL;
+  sigemptyset(&default_action.sa_mask);
+  sigaction(SIGCHLD, &default_action, &inherited);
   pid_t middle = fork();
   if (middle < 0) {
     fail(125, "cannot start the relay", strerror(errno));
@@ -372,6 +368,7 @@ int main(int argc, char **argv) {
   if (waited != middle || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
     fail(125, "cannot start the relay", "fork failed");
   }
+  sigaction(SIGCHLD, &inherited, NULL);
   execv(argv[3], argv + 4);
   int error = errno;
   fail(error == ENOENT ? 127 : 126, argv[3], strerror(error));

@@ -3,9 +3,14 @@ package dev.capability.backend.tck;
 import static dev.capability.kernel.api.backend.IsolationCapability.FILTERED_EGRESS;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.fail;
 
+import dev.capability.backend.support.DirectoryTrees;
+import dev.capability.backend.support.EgressRelay;
+import dev.capability.kernel.api.BackendUnavailableException;
 import dev.capability.kernel.api.CapabilityException;
 import dev.capability.kernel.api.NetworkMode;
+import dev.capability.kernel.api.backend.ExecutionBackend;
 import dev.capability.kernel.api.backend.LaunchResult;
 import dev.capability.kernel.api.network.EgressSandbox;
 import dev.capability.kernel.api.network.NetworkFilterUnavailableException;
@@ -18,6 +23,7 @@ import java.net.NetworkInterface;
 import java.net.SocketException;
 import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -25,6 +31,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.UUID;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestReporter;
 
@@ -48,8 +55,9 @@ public interface EgressContract extends BackendUnderTest {
 
   /**
    * Connects to the relay, sends a line and half-closes, reads the answer to its end; then tries
-   * the host's port $ARGV[0] on each further address. Reports {@code reply ...}, {@code eof 1}
-   * and {@code reached ADDRESS} for a connection that got through; writes a line to stderr; exits
+   * the host's port $ARGV[1] on each further address. Reports {@code reply ...}, {@code eof 1},
+   * {@code reached ADDRESS} for a connection that got through and {@code fd N TARGET} for each
+   * descriptor it holds above stderr; writes a line to stderr; exits
    * {@link #FIXTURE_STATUS}, or {@link #RELAY_UNREACHABLE}.
    */
   String EGRESS_CLIENT =
@@ -70,9 +78,50 @@ public interface EgressContract extends BackendUnderTest {
         my $c = IO::Socket::INET->new(PeerAddr => $h, PeerPort => $port, Proto => 'tcp', Timeout => 3);
         if ($c) { print "reached $h\\n"; close $c }
       }
+      opendir(my $d, '/proc/self/fd') or die "no /proc/self/fd: $!";
+      for (sort grep { /^\\d+$/ } readdir($d)) {
+        print "fd $_ ", (readlink("/proc/self/fd/$_") // ''), "\\n" if $_ > 2;
+      }
       print STDERR "the fixture's stderr\\n";
       exit 42;
       """;
+
+  /**
+   * Whether this backend is meant to offer {@code FILTERED_EGRESS} wherever the project's egress
+   * relay can be built (a C compiler with the static C library): then {@link
+   * #offersFilteredEgressWhereTheRelayCanBeBuilt} fails when it does not, so that a broken setup
+   * cannot pass as an attack that was never run. False by default.
+   */
+  default boolean filteredEgressExpected() {
+    return false;
+  }
+
+  @Test
+  default void offersFilteredEgressWhereTheRelayCanBeBuilt() throws IOException {
+    // First, so that a backend that cannot run here skips this test like every other.
+    ExecutionBackend backend = backend();
+    if (!filteredEgressExpected()) {
+      return;
+    }
+    Path cache = Files.createTempDirectory("ck-tck-relay-");
+    try {
+      EgressRelay.onThisHost(cache);
+    } catch (BackendUnavailableException e) {
+      String reason = "the egress relay cannot be built here: " + e.getMessage();
+      if ("1".equals(System.getenv(BackendGate.REQUIRE_VARIABLE))) {
+        fail(reason + " (" + BackendGate.REQUIRE_VARIABLE + "=1 requires it)");
+      }
+      Assumptions.abort(reason + " (set " + BackendGate.REQUIRE_VARIABLE + "=1 to fail instead)");
+    } finally {
+      DirectoryTrees.delete(cache);
+    }
+    assertThat(backend.capabilities())
+        .as(
+            "backend %s where the relay builds; its FILTERED_EGRESS diagnostic: %s",
+            backend.id(),
+            backend.diagnostics().get(FILTERED_EGRESS.name()))
+        .contains(FILTERED_EGRESS);
+  }
 
   @Test
   default void filteredNetworkReachesOnlyTheEgressSocket(TestReporter reporter) throws IOException {
@@ -130,6 +179,10 @@ public interface EgressContract extends BackendUnderTest {
           .as("the command's view: the reply, then the end of the connection")
           .containsSubsequence("reply " + marker + " " + request.length(), "eof 1");
       assertThat(result.stderr().text()).isEqualTo("the fixture's stderr\n");
+      assertThat(result.stdout().text().lines().filter(line -> line.startsWith("fd ")))
+          .as("descriptors the command holds above stderr: only its own listing of them")
+          .singleElement()
+          .satisfies(line -> assertThat(line).matches("fd \\d+ /proc/\\d+/fd"));
       Claims claims = Claims.of(backend());
       claims.attack(
           acceptedAny(host) || result.stdout().text().contains("reached "),
@@ -141,6 +194,54 @@ public interface EgressContract extends BackendUnderTest {
               + result.stdout().text().lines().filter(l -> l.startsWith("reached ")).toList(),
           FILTERED_EGRESS);
       claims.verify();
+    }
+  }
+
+  @Test
+  default void theRelayEndsWithTheRunWhileAConnectionIsStillOpen(TestReporter reporter)
+      throws IOException {
+    if (!backend().capabilities().contains(FILTERED_EGRESS)) {
+      reporter.publishEntry(
+          "FILTERED_EGRESS",
+          "backend " + backend().id() + " does not advertise FILTERED_EGRESS; not attacked");
+      return;
+    }
+    try (Workspace workspace = Workspace.create();
+        EgressSocketServer proxy = EgressSocketServer.start("unused")) {
+      Launches launches = new Launches(this, workspace);
+      // A child connects through the relay and keeps the connection open; the command exits once
+      // it has, leaving the child, the relay and the relay's connection process behind it.
+      String leavesAConnectionOpen =
+          "use IO::Socket::INET; pipe(my $r, my $w) or die;"
+              + " my $pid = fork() // die; if ($pid == 0) { close $r;"
+              + "   my $s = IO::Socket::INET->new(PeerAddr => '127.0.0.1', PeerPort => $ARGV[0]);"
+              + "   syswrite($w, $s ? \"connected\\n\" : \"unreachable\\n\"); exit 11 unless $s;"
+              + "   print $s 'held'; sleep 600; exit 0 }"
+              + " close $w; my $line = <$r>; print $line; exit($line eq \"connected\\n\" ? 0 : 11);";
+
+      Launches.Run run =
+          launches.runCollectingSurvivors(
+              launches
+                  .spec(
+                      Tools.find("perl"),
+                      "-e",
+                      leavesAConnectionOpen,
+                      "--",
+                      Integer.toString(EgressSandbox.PROXY_PORT))
+                  .network(NetworkMode.FILTERED)
+                  .egressSocket(proxy.socket())
+                  .build());
+
+      Claims.fixtureRan(run.result(), 0, RELAY_UNREACHABLE);
+      Claims.of(backend())
+          .attack(
+              run.result().exitCode().getAsInt() == RELAY_UNREACHABLE,
+              "with filtered network nothing relayed 127.0.0.1:" + EgressSandbox.PROXY_PORT,
+              FILTERED_EGRESS)
+          .verify();
+      assertThat(run.survivors())
+          .as("processes of the run (the relay and its connection's among them) after it ended")
+          .isEmpty();
     }
   }
 

@@ -1,7 +1,6 @@
 package dev.capability.backend.bwrap.internal;
 
 import dev.capability.backend.support.EgressRelay;
-import dev.capability.backend.support.StaticCompiler;
 import dev.capability.backend.support.WriteBudget;
 import dev.capability.kernel.api.BackendUnavailableException;
 import dev.capability.kernel.api.backend.IsolationCapability;
@@ -197,20 +196,8 @@ final class CapabilityAssessment {
               + ")");
       return Optional.empty();
     }
-    Optional<StaticCompiler> compiler = StaticCompiler.onThisHost();
-    if (compiler.isEmpty()) {
-      diagnostics.put(
-          "FILTERED_EGRESS",
-          "not available: the egress relay is compiled with this host's C compiler, and there is"
-              + " none at "
-              + StaticCompiler.CANDIDATES
-              + " ("
-              + StaticCompiler.INSTALL_HINT
-              + ")");
-      return Optional.empty();
-    }
     try {
-      EgressRelay relay = EgressRelay.build(compiler.get(), settings.workDirectory());
+      EgressRelay relay = EgressRelay.onThisHost(settings.workDirectory());
       diagnostics.put(
           "FILTERED_EGRESS",
           "an empty network namespace (bwrap --unshare-net) whose "

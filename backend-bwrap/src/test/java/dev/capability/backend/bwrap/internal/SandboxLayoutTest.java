@@ -50,6 +50,23 @@ class SandboxLayoutTest {
   }
 
   @Test
+  void bindsTheEgressRelayReadOnlyAfterEverythingAndBeforeTheReadOnlyRemounts() {
+    SandboxLayout.Plan plan = layout.plan(spec().writableRoots(List.of(out)).build(), files);
+    Path relay = tmp.resolve("egress-relay");
+
+    SandboxLayout.Plan filtered = SandboxLayout.withEgressRelay(plan, relay);
+
+    List<MountOp> mounts = filtered.mounts();
+    assertThat(mounts).hasSize(plan.mounts().size() + 1);
+    assertThat(mounts.get(mounts.size() - 3))
+        .isEqualTo(MountOp.readOnlyBind(relay, Path.of("/run/capability-egress/egress-relay")));
+    assertThat(mounts.subList(mounts.size() - 2, mounts.size()))
+        .containsExactly(
+            MountOp.remountReadOnly(SandboxLayout.DEV), MountOp.remountReadOnly(SandboxLayout.ROOT));
+    assertThat(filtered.pinned()).isEqualTo(plan.pinned());
+  }
+
+  @Test
   void buildsTheAllowlistInOrder() {
     List<MountOp> mounts = layout.plan(spec().writableRoots(List.of(out)).build(), files).mounts();
 

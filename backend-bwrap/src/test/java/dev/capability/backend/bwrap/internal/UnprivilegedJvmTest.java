@@ -3,6 +3,7 @@ package dev.capability.backend.bwrap.internal;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import dev.capability.backend.support.StaticCompiler;
 import dev.capability.backend.tck.BackendGate;
 import java.io.File;
 import java.io.IOException;
@@ -95,6 +96,11 @@ class UnprivilegedJvmTest {
     assertThat(Integer.parseInt(findings.get("sandbox.process-count"))).isLessThan(5);
     assertThat(findings.get("capabilities"))
         .contains("NON_ROOT", "PID_NAMESPACE", "NETWORK_NAMESPACE");
+    if (StaticCompiler.onThisHost().isPresent()) {
+      // The relay builds as any user here: filtered egress must work for this one too.
+      assertThat(findings.get("capabilities")).contains("FILTERED_EGRESS");
+      assertThat(findings).containsEntry("egress.reply", "proxy-saw-5");
+    }
     if (findings.get("capabilities").contains("NO_NESTED_USER_NAMESPACES")) {
       assertThat(findings).containsEntry("sandbox.nested-userns", "no-nested-userns");
     }

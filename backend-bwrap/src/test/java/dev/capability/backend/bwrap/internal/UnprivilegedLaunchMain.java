@@ -2,15 +2,22 @@ package dev.capability.backend.bwrap.internal;
 
 import dev.capability.kernel.api.NetworkMode;
 import dev.capability.kernel.api.backend.BackendConfig;
+import dev.capability.kernel.api.backend.IsolationCapability;
 import dev.capability.kernel.api.backend.LaunchResult;
 import dev.capability.kernel.api.backend.LaunchSpec;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.net.InetAddress;
 import java.net.ServerSocket;
+import java.net.StandardProtocolFamily;
+import java.net.UnixDomainSocketAddress;
+import java.nio.ByteBuffer;
+import java.nio.channels.ServerSocketChannel;
+import java.nio.channels.SocketChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -77,8 +84,56 @@ public final class UnprivilegedLaunchMain {
                   .build());
       findings.put("timeout.timed-out", Boolean.toString(timedOut.timedOut()));
       findings.put("timeout.termination", timedOut.termination());
+      if (backend.capabilities().contains(IsolationCapability.FILTERED_EGRESS)) {
+        findings.put("egress.reply", filteredEgress(backend, work, repo));
+      }
     }
     findings.forEach((key, value) -> out.println(key + "=" + value));
+  }
+
+  /**
+   * What a command with filtered network read back through 127.0.0.1:3128 from a Unix socket that
+   * this JVM keeps in a directory only its uid may enter, as the egress proxy does.
+   */
+  private static String filteredEgress(BwrapBackend backend, Path work, Path repo)
+      throws IOException {
+    Path directory =
+        Files.createDirectory(
+            work.resolve("egress"),
+            PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
+    Path socket = directory.resolve("proxy.sock");
+    try (ServerSocketChannel proxy = ServerSocketChannel.open(StandardProtocolFamily.UNIX)) {
+      proxy.bind(UnixDomainSocketAddress.of(socket));
+      Thread answer =
+          new Thread(
+              () -> {
+                try (SocketChannel connection = proxy.accept()) {
+                  ByteBuffer request = ByteBuffer.allocate(64);
+                  while (connection.read(request) >= 0) {
+                    // Until the client's half-close.
+                  }
+                  connection.write(
+                      ByteBuffer.wrap(
+                          ("proxy-saw-" + request.position()).getBytes(StandardCharsets.UTF_8)));
+                } catch (IOException e) {
+                  // The launch's result shows what came through.
+                }
+              });
+      answer.start();
+      LaunchResult result =
+          backend.launch(
+              spec(Sandboxes.system("perl"), repo)
+                  .arguments(
+                      List.of(
+                          "-e",
+                          "use IO::Socket::INET; my $s = IO::Socket::INET->new(PeerAddr =>"
+                              + " '127.0.0.1', PeerPort => 3128) or die \"no relay: $!\";"
+                              + " print $s 'hello'; shutdown($s, 1); print <$s>;"))
+                  .network(NetworkMode.FILTERED)
+                  .egressSocket(socket)
+                  .build());
+      return result.stdout().text() + result.stderr().text().strip();
+    }
   }
 
   private static LaunchSpec.Builder spec(

@@ -1,7 +1,6 @@
 package dev.capability.backend.docker.internal;
 
 import dev.capability.backend.support.EgressRelay;
-import dev.capability.backend.support.StaticCompiler;
 import dev.capability.kernel.api.network.EgressSandbox;
 import dev.capability.kernel.api.network.NetworkFilterUnavailableException;
 import dev.capability.backend.support.WriteBudget;
@@ -190,20 +189,8 @@ public final class DockerBackend implements ExecutionBackend {
           "not available: containers with network none are not confined to loopback here");
       return Optional.empty();
     }
-    Optional<StaticCompiler> compiler = StaticCompiler.onThisHost();
-    if (compiler.isEmpty()) {
-      diagnostics.put(
-          "FILTERED_EGRESS",
-          "not available: the egress relay is compiled with this host's C compiler, and there is"
-              + " none at "
-              + StaticCompiler.CANDIDATES
-              + " ("
-              + StaticCompiler.INSTALL_HINT
-              + ")");
-      return Optional.empty();
-    }
     try {
-      EgressRelay relay = EgressRelay.build(compiler.get(), settings.workDirectory());
+      EgressRelay relay = EgressRelay.onThisHost(settings.workDirectory());
       diagnostics.put(
           "FILTERED_EGRESS",
           "network none, and the egress relay "

@@ -30,7 +30,6 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
-import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import org.apache.commons.compress.archivers.tar.TarArchiveEntry;
 import org.apache.commons.compress.archivers.tar.TarArchiveOutputStream;
@@ -200,20 +199,6 @@ public final class RuntimeImageBuilder {
             workDirectory);
   }
 
-  private static int await(Process process, String what) {
-    try {
-      if (!process.waitFor(5, TimeUnit.MINUTES)) {
-        process.destroyForcibly();
-        throw unavailable(what + " did not finish within 5 minutes");
-      }
-      return process.exitValue();
-    } catch (InterruptedException e) {
-      process.destroyForcibly();
-      Thread.currentThread().interrupt();
-      throw unavailable("interrupted while running " + what);
-    }
-  }
-
   private void jlink(Path javaHome) throws IOException {
     Path jlink = Path.of(System.getProperty("java.home"), "bin", "jlink");
     if (!Files.isExecutable(jlink)) {
@@ -238,7 +223,7 @@ public final class RuntimeImageBuilder {
             .redirectOutput(log.toFile())
             .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")))
             .start();
-    int status = await(process, "jlink");
+    int status = StaticCompiler.awaitTool(process, "jlink");
     if (status != 0) {
       throw unavailable("jlink failed with status " + status + ": " + Files.readString(log).strip());
     }

@@ -9,6 +9,9 @@ import dev.capability.kernel.api.backend.LaunchFailedException;
 import dev.capability.kernel.api.backend.LaunchSpec;
 import dev.capability.kernel.api.backend.PinnedExecutable;
 import java.io.IOException;
+import java.net.StandardProtocolFamily;
+import java.net.UnixDomainSocketAddress;
+import java.nio.channels.ServerSocketChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -48,6 +51,29 @@ class ContainerLayoutTest {
         .filter(m -> target.toString().equals(m.getTarget()))
         .findFirst()
         .orElseThrow(() -> new AssertionError("no mount at " + target + " in " + mounts));
+  }
+
+  @Test
+  void filteredNetworkBindsTheRelayAndTheSocketReadOnlyAndOnlyASocket() throws IOException {
+    Path socketPath = tmp.resolve("proxy.sock");
+    try (ServerSocketChannel socket = ServerSocketChannel.open(StandardProtocolFamily.UNIX)) {
+      socket.bind(UnixDomainSocketAddress.of(socketPath));
+
+      List<Mount> mounts = layout().egressMounts(socketPath, copy);
+
+      assertThat(at(mounts, Path.of("/run/capability-egress/egress-relay")).getSource())
+          .isEqualTo(copy.toString());
+      assertThat(at(mounts, Path.of("/run/capability-egress/proxy.sock")).getSource())
+          .isEqualTo(socketPath.toString());
+      assertThat(mounts).allSatisfy(mount -> assertThat(mount.getReadOnly()).isTrue());
+      Path link = Files.createSymbolicLink(tmp.resolve("link.sock"), socketPath);
+      for (Path notASocket : List.of(copy, link, tmp.resolve("missing.sock"))) {
+        assertThatThrownBy(() -> layout().egressMounts(notASocket, copy))
+            .as("%s", notASocket)
+            .isInstanceOf(LaunchFailedException.class)
+            .hasMessageContaining(notASocket.toString());
+      }
+    }
   }
 
   @Test

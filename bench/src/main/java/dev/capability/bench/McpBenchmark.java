@@ -58,6 +58,7 @@ public class McpBenchmark {
   private McpSyncClient httpClient;
   private McpSyncClient stdioClient;
   private McpSchema.CallToolRequest call;
+  private McpSchema.CallToolRequest parse;
 
   @Setup
   public void setUp() throws IOException {
@@ -72,6 +73,7 @@ public class McpBenchmark {
     request = ExecutionRequest.argv(ARGV).repository(repository).build();
     call = McpSchema.CallToolRequest.builder("check_command").arguments(Map.of("repository", repository.toString(), "argv", ARGV)).build();
 
+    parse = McpSchema.CallToolRequest.builder("parse_command").arguments(Map.of("command", "git status --short")).build();
     server = CapabilityMcpServer.create(McpStdioServer.config(policy, root));
     http = server.startHttp(HttpSettings.loopback(0));
     httpClient = McpClient.sync(HttpClientStreamableHttpTransport.builder("http://127.0.0.1:" + http.uri().getPort())
@@ -110,6 +112,16 @@ public class McpBenchmark {
   @Benchmark
   public Object httpCheck() {
     return httpClient.callTool(call);
+  }
+
+  @Benchmark
+  public Object httpParse() {
+    return httpClient.callTool(parse);
+  }
+
+  @Benchmark
+  public Object stdioParse() {
+    return stdioClient.callTool(parse);
   }
 
   @Benchmark

@@ -293,7 +293,11 @@ static void serve(int listener, int pidfd, pid_t command, const char *socket_pat
     }
     int client = accept4(listener, NULL, NULL, SOCK_CLOEXEC);
     if (client < 0) {
-      /* EINTR, a connection reset before it was accepted, or no descriptors left for now. */
+      if (errno == EMFILE || errno == ENFILE || errno == ENOBUFS || errno == ENOMEM) {
+        /* Out of descriptors or memory for now: wait instead of spinning on the ready listener. */
+        poll(NULL, 0, 100);
+      }
+      /* Otherwise EINTR, or a connection reset before it was accepted. */
       continue;
     }
     pid_t worker = fork();
@@ -334,6 +338,13 @@ int main(int argc, char **argv) {
   }
   int listener = above_standard_streams(listen_on_loopback(port));
   pid_t command = getpid();
+  /* The command inherits its SIGCHLD disposition as it was; waiting below needs the default. */
+  struct sigaction inherited;
+  struct sigaction default_action;
+  memset(&default_action, 0, sizeof default_action);
+  default_action.sa_handler = SIG_DFL;
+  sigemptyset(&default_action.sa_mask);
+  sigaction(SIGCHLD, &default_action, &inherited);
   pid_t middle = fork();
   if (middle < 0) {
     fail(125, "cannot start the relay", strerror(errno));
@@ -357,6 +368,7 @@ int main(int argc, char **argv) {
   if (waited != middle || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
     fail(125, "cannot start the relay", "fork failed");
   }
+  sigaction(SIGCHLD, &inherited, NULL);
   execv(argv[3], argv + 4);
   int error = errno;
   fail(error == ENOENT ? 127 : 126, argv[3], strerror(error));

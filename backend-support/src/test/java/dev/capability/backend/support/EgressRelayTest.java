@@ -133,6 +133,26 @@ class EgressRelayTest {
   }
 
   @Test
+  void theCommandInheritsAnIgnoredSigchldAsItWas() throws Exception {
+    List<String> grep = List.of("/usr/bin/grep", "^SigIgn:", "/proc/self/status");
+
+    Run ignoring =
+        runCommand(
+            List.of(PERL.toString(), "-e", "$SIG{CHLD} = 'IGNORE'; exec @ARGV"), freePort(), grep);
+    Run defaulting = runCommand(List.of(), freePort(), grep);
+
+    assertThat(ignoring.status()).isZero();
+    assertThat(ignoresSigchld(ignoring.stdout())).as(ignoring.stdout()).isTrue();
+    assertThat(ignoresSigchld(defaulting.stdout())).as(defaulting.stdout()).isFalse();
+  }
+
+  /** Whether a {@code SigIgn:} line of {@code /proc/PID/status} has SIGCHLD (17, bit 16). */
+  private static boolean ignoresSigchld(String sigIgnLine) {
+    long mask = Long.parseUnsignedLong(sigIgnLine.replaceFirst("^SigIgn:\\s*", "").strip(), 16);
+    return (mask & (1L << 16)) != 0;
+  }
+
+  @Test
   void aCommandThatWaitsForAllItsChildrenIsNotKeptWaitingByTheRelay() throws Exception {
     Run run =
         run(
@@ -208,10 +228,19 @@ class EgressRelayTest {
   private Run run(int port, String program, String... arguments) throws Exception {
     List<String> argv = new ArrayList<>(List.of(PERL.toString(), "-e", program, "--"));
     argv.addAll(List.of(arguments));
-    List<String> command =
-        EgressRelay.command(relay.executable().toString(), socket.toString(), PERL.toString(), argv);
-    List<String> withPort = new ArrayList<>(command);
+    return runCommand(List.of(), port, argv);
+  }
+
+  /**
+   * Runs {@code argv} (its program's path first) behind the relay on {@code port}, the relay
+   * executed by {@code wrapper} when it is not empty.
+   */
+  private Run runCommand(List<String> wrapper, int port, List<String> argv) throws Exception {
+    List<String> withPort =
+        new ArrayList<>(
+            EgressRelay.command(relay.executable().toString(), socket.toString(), argv.get(0), argv));
     withPort.set(2, Integer.toString(port));
+    withPort.addAll(0, wrapper);
     ProcessBuilder builder = new ProcessBuilder(withPort).redirectErrorStream(false);
     builder.environment().clear();
     builder.environment().put("CK_RELAY_TEST", "marked");

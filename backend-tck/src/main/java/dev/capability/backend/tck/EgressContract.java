@@ -198,6 +198,54 @@ public interface EgressContract extends BackendUnderTest {
   }
 
   @Test
+  default void theRelayEndsWithTheRunWhileAConnectionIsStillOpen(TestReporter reporter)
+      throws IOException {
+    if (!backend().capabilities().contains(FILTERED_EGRESS)) {
+      reporter.publishEntry(
+          "FILTERED_EGRESS",
+          "backend " + backend().id() + " does not advertise FILTERED_EGRESS; not attacked");
+      return;
+    }
+    try (Workspace workspace = Workspace.create();
+        EgressSocketServer proxy = EgressSocketServer.start("unused")) {
+      Launches launches = new Launches(this, workspace);
+      // A child connects through the relay and keeps the connection open; the command exits once
+      // it has, leaving the child, the relay and the relay's connection process behind it.
+      String leavesAConnectionOpen =
+          "use IO::Socket::INET; pipe(my $r, my $w) or die;"
+              + " my $pid = fork() // die; if ($pid == 0) { close $r;"
+              + "   my $s = IO::Socket::INET->new(PeerAddr => '127.0.0.1', PeerPort => $ARGV[0]);"
+              + "   syswrite($w, $s ? \"connected\\n\" : \"unreachable\\n\"); exit 11 unless $s;"
+              + "   print $s 'held'; sleep 600; exit 0 }"
+              + " close $w; my $line = <$r>; print $line; exit($line eq \"connected\\n\" ? 0 : 11);";
+
+      Launches.Run run =
+          launches.runCollectingSurvivors(
+              launches
+                  .spec(
+                      Tools.find("perl"),
+                      "-e",
+                      leavesAConnectionOpen,
+                      "--",
+                      Integer.toString(EgressSandbox.PROXY_PORT))
+                  .network(NetworkMode.FILTERED)
+                  .egressSocket(proxy.socket())
+                  .build());
+
+      Claims.fixtureRan(run.result(), 0, RELAY_UNREACHABLE);
+      Claims.of(backend())
+          .attack(
+              run.result().exitCode().getAsInt() == RELAY_UNREACHABLE,
+              "with filtered network nothing relayed 127.0.0.1:" + EgressSandbox.PROXY_PORT,
+              FILTERED_EGRESS)
+          .verify();
+      assertThat(run.survivors())
+          .as("processes of the run (the relay and its connection's among them) after it ended")
+          .isEmpty();
+    }
+  }
+
+  @Test
   default void filteredNetworkIsRefusedBeforeLaunchWithoutTheCapability() throws IOException {
     if (backend().capabilities().contains(FILTERED_EGRESS)) {
       return;

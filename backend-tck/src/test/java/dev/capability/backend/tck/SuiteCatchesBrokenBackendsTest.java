@@ -52,6 +52,7 @@ class SuiteCatchesBrokenBackendsTest {
                 "cannotConnectToAHostLoopbackPortWithoutNetwork",
                 "cannotReachAHostUnixSocketByPath",
                 "filteredNetworkReachesOnlyTheEgressSocket",
+                "theRelayEndsWithTheRunWhileAConnectionIsStillOpen",
                 "cannotSeeOrSignalHostProcesses",
                 "namespacesItClaimsAreNotTheLaunchers",
                 // No filter of the project's policy here: the probe's calls reach the kernel.

@@ -150,16 +150,25 @@ public final class CommandKernel implements AutoCloseable {
 
   /** The version of the kernel, recorded in every attestation. */
   public static String version() {
-    Properties properties = new Properties();
-    try (InputStream in = CommandKernel.class.getResourceAsStream("kernel-version.properties")) {
-      if (in == null) {
-        throw new IllegalStateException("kernel-version.properties is missing from the kernel-core jar");
+    return Version.VALUE;
+  }
+
+  /** The version, read once: it is in the jar, which does not change under a running JVM. */
+  private static final class Version {
+    private static final String VALUE = read();
+
+    private static String read() {
+      Properties properties = new Properties();
+      try (InputStream in = CommandKernel.class.getResourceAsStream("kernel-version.properties")) {
+        if (in == null) {
+          throw new IllegalStateException("kernel-version.properties is missing from the kernel-core jar");
+        }
+        properties.load(in);
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
       }
-      properties.load(in);
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
+      return properties.getProperty("version");
     }
-    return properties.getProperty("version");
   }
 
   @Override

@@ -169,6 +169,8 @@ class BwrapBackendTest {
     Files.setPosixFilePermissions(
         outside, java.nio.file.attribute.PosixFilePermissions.fromString("rw-rw-rw-"));
     Files.writeString(repo.resolve("tracked.txt"), "original");
+    // A name no other process on the host uses, so the host's /tmp proves what the sandbox did.
+    Path scratch = Path.of("/tmp", "capability-scratch-" + java.util.UUID.randomUUID());
 
     LaunchResult result =
         sh(
@@ -182,7 +184,7 @@ class BwrapBackendTest {
                 + "echo changed > "
                 + outside
                 + " 2>/dev/null; echo outside-attempted\n"
-                + "touch /tmp/scratch && echo tmp-ok");
+                + "touch " + scratch + " && echo tmp-ok");
 
     assertThat(result.stdout().text().lines().toList())
         .containsExactly("inside-ok", "outside-attempted", "tmp-ok");
@@ -190,7 +192,7 @@ class BwrapBackendTest {
     assertThat(repo.resolve("tracked.txt")).hasContent("original");
     assertThat(repo.resolve("new-in-repo")).doesNotExist();
     assertThat(outside).as("the host file outside every bind is untouched").hasContent("host");
-    assertThat(Path.of("/tmp/scratch")).as("the sandbox's /tmp is private").doesNotExist();
+    assertThat(scratch).as("the sandbox's /tmp is private").doesNotExist();
   }
 
   @Test

@@ -268,8 +268,8 @@ public final class LaunchSpec {
 
   /**
    * For {@link NetworkMode#FILTERED} network, the host's Unix socket of the run's egress proxy: the
-   * backend binds it at {@link dev.capability.kernel.api.network.EgressSandbox#SOCKET} and relays
-   * {@code 127.0.0.1:3128} inside the sandbox to it, and gives the command no other network.
+   * backend relays {@code 127.0.0.1:3128} inside the sandbox to it (see {@link
+   * dev.capability.kernel.api.network.EgressSandbox}) and gives the command no other network.
    * Empty for any other network.
    */
   public Optional<Path> egressSocket() {

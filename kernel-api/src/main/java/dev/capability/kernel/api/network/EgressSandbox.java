@@ -4,11 +4,13 @@ import java.util.Map;
 
 /**
  * Where a sandbox with filtered network finds its proxy, the same under every backend: the backend
- * binds the session's socket at {@link #SOCKET} and relays {@link #PROXY_HOST}:{@link #PROXY_PORT}
- * inside the sandbox's own network namespace to it; the kernel sets {@link #environment()}.
+ * relays {@link #PROXY_HOST}:{@link #PROXY_PORT} inside the sandbox's own network namespace to the
+ * session's socket (Docker binds the socket at {@link #SOCKET}; bwrap hands the relay an open
+ * descriptor of it, since its sandbox user may not be able to reach the socket's directory); the
+ * kernel sets {@link #environment()}.
  */
 public final class EgressSandbox {
-  /** Where the backend binds the proxy's Unix socket inside the sandbox. */
+  /** Where a backend that binds the proxy's Unix socket into the sandbox puts it (Docker). */
   public static final String SOCKET = "/run/capability-egress/proxy.sock";
 
   /** The loopback address the in-sandbox relay listens on. */

@@ -34,6 +34,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -101,7 +102,7 @@ public final class PolicyFileReader {
       throw new PolicyException(POLICY_TOO_LARGE, "the policy file " + show(real) + " has " + before.size()
           + " bytes; at most " + MAX_BYTES + " are read");
     }
-    byte[] bytes = readBounded(real);
+    byte[] bytes = readBounded(real, (int) before.size());
     FileState after = FileState.of(real);
     if (!after.equals(before) || bytes.length != before.size()) {
       throw new PolicyException(POLICY_CHANGED, "the policy file " + show(real) + " changed while it was read");
@@ -159,8 +160,13 @@ public final class PolicyFileReader {
     }
   }
 
-  private static byte[] readBounded(Path real) {
-    ByteBuffer buffer = ByteBuffer.allocate(MAX_BYTES + 1);
+  /**
+   * Reads at most one byte more than the {@code expected} size the file had when it was checked:
+   * a file that grew since reads longer and is then refused as changed, without a buffer of the
+   * largest size allowed on every read.
+   */
+  private static byte[] readBounded(Path real, int expected) {
+    ByteBuffer buffer = ByteBuffer.allocate(Math.min(expected, MAX_BYTES) + 1);
     try (SeekableByteChannel channel = Files.newByteChannel(real, Set.of(StandardOpenOption.READ, LinkOption.NOFOLLOW_LINKS))) {
       int read;
       do {
@@ -175,7 +181,30 @@ public final class PolicyFileReader {
     return Arrays.copyOf(buffer.array(), buffer.position());
   }
 
+  /**
+   * The text of {@code bytes}, which must be strict UTF-8. The last text of each file is kept: a
+   * server reads its unchanged policy file on every call, and comparing bytes is cheaper than
+   * decoding them again.
+   */
   private static String decode(byte[] bytes, Path real) {
+    Decoded last = DECODED.get(real);
+    if (last != null && Arrays.equals(last.bytes(), bytes)) {
+      return last.text();
+    }
+    String text = strictUtf8(bytes, real);
+    if (DECODED.size() >= MAX_DECODED) {
+      DECODED.clear();
+    }
+    DECODED.put(real, new Decoded(bytes, text));
+    return text;
+  }
+
+  private record Decoded(byte[] bytes, String text) {}
+
+  private static final int MAX_DECODED = 64;
+  private static final Map<Path, Decoded> DECODED = new ConcurrentHashMap<>();
+
+  private static String strictUtf8(byte[] bytes, Path real) {
     CharsetDecoder decoder = StandardCharsets.UTF_8.newDecoder()
         .onMalformedInput(CodingErrorAction.REPORT)
         .onUnmappableCharacter(CodingErrorAction.REPORT);

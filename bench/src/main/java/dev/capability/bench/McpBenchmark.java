@@ -15,6 +15,7 @@ import io.modelcontextprotocol.client.transport.StdioClientTransport;
 import io.modelcontextprotocol.spec.McpSchema;
 import java.io.IOException;
 import java.io.InputStream;
+import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -59,6 +60,7 @@ public class McpBenchmark {
   private McpSyncClient stdioClient;
   private McpSchema.CallToolRequest call;
   private McpSchema.CallToolRequest parse;
+  private PlainHttpClient plain;
 
   @Setup
   public void setUp() throws IOException {
@@ -85,6 +87,7 @@ public class McpBenchmark {
         .args("-cp", System.getProperty("java.class.path"), McpStdioServer.class.getName(), policy.toString(), root.toString())
         .env(Map.of("PATH", System.getenv("PATH")))
         .build();
+    plain = PlainHttpClient.connect(URI.create("http://127.0.0.1:" + http.uri().getPort() + CapabilityMcpServer.ENDPOINT));
     stdioClient = McpClient.sync(new StdioClientTransport(child, McpJson.mapper()))
         .jsonSchemaValidator(McpJson.schemaValidator()).requestTimeout(Duration.ofMinutes(1)).build();
     stdioClient.initialize();
@@ -122,6 +125,16 @@ public class McpBenchmark {
   @Benchmark
   public Object stdioParse() {
     return stdioClient.callTool(parse);
+  }
+
+  @Benchmark
+  public Object plainHttpCheck() throws IOException, InterruptedException {
+    return plain.callTool("check_command", Map.of("repository", repository.toString(), "argv", ARGV));
+  }
+
+  @Benchmark
+  public Object plainHttpParse() throws IOException, InterruptedException {
+    return plain.callTool("parse_command", Map.of("command", "git status --short"));
   }
 
   @Benchmark

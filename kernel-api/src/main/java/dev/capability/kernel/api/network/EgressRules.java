@@ -1,7 +1,9 @@
 package dev.capability.kernel.api.network;
 
 import java.util.Collections;
+import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Objects;
 import java.util.Set;
 import java.util.TreeSet;
@@ -20,7 +22,7 @@ import java.util.TreeSet;
  */
 public record EgressRules(List<EgressDestination> allowed, Set<String> privateAddressNames, EgressLimits limits) {
   public EgressRules {
-    allowed = List.copyOf(new java.util.LinkedHashSet<>(Objects.requireNonNull(allowed, "allowed")));
+    allowed = List.copyOf(new LinkedHashSet<>(Objects.requireNonNull(allowed, "allowed")));
     privateAddressNames = Collections.unmodifiableSet(new TreeSet<>(Objects.requireNonNull(privateAddressNames, "privateAddressNames")));
     Objects.requireNonNull(limits, "limits");
     for (String name : privateAddressNames) {
@@ -38,7 +40,7 @@ public record EgressRules(List<EgressDestination> allowed, Set<String> privateAd
 
   /** Whether {@code host:port}, as requested (case-insensitively), is granted. */
   public boolean allows(String host, int port) {
-    String lower = host.toLowerCase(java.util.Locale.ROOT);
+    String lower = host.toLowerCase(Locale.ROOT);
     return allowed.stream().anyMatch(d -> d.port() == port && d.host().equals(lower));
   }
 }

@@ -9,6 +9,7 @@ import java.util.Collections;
 import java.util.Comparator;
 import java.util.EnumSet;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -402,7 +403,7 @@ public final class ExecutionPolicy {
 
     /** Replaces the destinations of {@link NetworkMode#FILTERED} network; duplicates are dropped. */
     public Builder egressAllowed(List<EgressDestination> destinations) {
-      List<EgressDestination> copy = List.copyOf(new java.util.LinkedHashSet<>(Objects.requireNonNull(destinations, "destinations")));
+      List<EgressDestination> copy = List.copyOf(new LinkedHashSet<>(Objects.requireNonNull(destinations, "destinations")));
       this.egressAllowed.clear();
       this.egressAllowed.addAll(copy);
       return this;

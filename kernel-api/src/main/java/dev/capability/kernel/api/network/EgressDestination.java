@@ -69,8 +69,41 @@ public record EgressDestination(String host, int port) {
     return IPV4.matcher(host).matches() || isIpv6(host);
   }
 
+  /**
+   * Whether {@code host} is an IPv6 literal in RFC 4291 text form: eight groups of one to four hex
+   * digits, or fewer around one {@code ::}, the last two groups optionally written as IPv4.
+   */
   private static boolean isIpv6(String host) {
-    return host.indexOf(':') >= 0 && IPV6.matcher(host).matches();
+    if (host.indexOf(':') < 0 || !IPV6.matcher(host).matches()) {
+      return false;
+    }
+    int elided = host.indexOf("::");
+    if (elided >= 0 && host.indexOf("::", elided + 1) >= 0) {
+      return false;
+    }
+    if (host.startsWith(":") && !host.startsWith("::") || host.endsWith(":") && !host.endsWith("::")) {
+      return false;
+    }
+    String[] parts = host.split(":", -1);
+    int groups = 0;
+    for (int i = 0; i < parts.length; i++) {
+      String part = parts[i];
+      if (part.isEmpty()) {
+        if (elided < 0) {
+          return false;
+        }
+      } else if (i == parts.length - 1 && part.indexOf('.') >= 0) {
+        if (!IPV4.matcher(part).matches()) {
+          return false;
+        }
+        groups += 2;
+      } else if (part.length() > 4 || part.indexOf('.') >= 0) {
+        return false;
+      } else {
+        groups++;
+      }
+    }
+    return elided < 0 ? groups == 8 : groups <= 7;
   }
 
   /** {@code host:port}, with an IPv6 literal in brackets: the form {@link #parse} reads. */

@@ -3,6 +3,7 @@ package dev.capability.capability.runtime.internal.effects;
 import dev.capability.capability.runtime.CapabilityCodes;
 import dev.capability.capability.runtime.EffectKind;
 import dev.capability.kernel.api.CapabilityException;
+import dev.capability.kernel.api.network.EgressDestination;
 import java.util.List;
 import java.util.regex.Pattern;
 
@@ -101,7 +102,7 @@ public final class ScopeGrammar {
     }
     if (host.startsWith("[") && host.endsWith("]")) {
       String address = host.substring(1, host.length() - 1);
-      if (!IPV6.matcher(address).matches() || !address.contains(":")) {
+      if (!IPV6.matcher(address).matches() || !isEgressDestination(scope)) {
         throw invalid(kind, scope, "malformed IPv6 address");
       }
       if (address.replace(":", "").replace("0", "").isEmpty()) {
@@ -116,6 +117,16 @@ public final class ScopeGrammar {
       return;
     }
     checkDomain(kind, scope, host);
+  }
+
+  /** Whether the proxy's grammar reads {@code scope}: a granted scope must be one it can enforce. */
+  private static boolean isEgressDestination(String scope) {
+    try {
+      EgressDestination.parse(scope);
+      return true;
+    } catch (IllegalArgumentException e) {
+      return false;
+    }
   }
 
   private static void checkDomain(EffectKind kind, String scope, String host) {

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.capability.capability.runtime.PackageRefusedException;
 import dev.capability.kernel.api.CapabilityException;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -85,6 +86,12 @@ class ManifestParserTest {
     }
     assertThat(code(manifest("", "1.0.0", "./lib/a.jar", "{\"network.connect\":[\"*:*\"]}"))).isEqualTo("EFFECT_SCOPE_UNBOUNDED");
     assertThat(code(manifest("", "1.0.0", "./lib/a.jar", "{\"network.connect\":[\"example.org\"]}"))).isEqualTo("EFFECT_SCOPE_INVALID");
+    // An IPv6 grant the egress proxy could not read is refused here, not at run time.
+    for (String literal : List.of("[::::]:443", "[1::2::3]:443", "[12345::1]:443", "[1:2:3:4:5:6:7:8:9]:443")) {
+      assertThat(code(manifest("", "1.0.0", "./lib/a.jar", "{\"network.connect\":[\"" + literal + "\"]}"))).as(literal)
+          .isEqualTo("EFFECT_SCOPE_INVALID");
+    }
+    assertThat(code(manifest("", "1.0.0", "./lib/a.jar", "{\"network.connect\":[\"[2001:db8::1]:443\"]}"))).isEqualTo("ACCEPTED");
     assertThat(code(manifest("", "1.0.0", "./lib/a.jar", "{\"process.spawn\":[\"git status\"]}"))).isEqualTo("EFFECT_SCOPE_INVALID");
     assertThat(code(manifest("", "1.0.0", "./lib/a.jar", "{\"process.spawn\":[\"/usr/bin/git status *\"]}"))).isEqualTo("ACCEPTED");
   }

@@ -1,147 +1,16 @@
 package dev.capability.cli.internal;
 
-import dev.capability.kernel.api.ExecutionResult;
-import dev.capability.kernel.api.store.ApprovalRecord;
-import dev.capability.kernel.api.store.AssumptionRecord;
-import dev.capability.kernel.api.store.ContractRecord;
-import dev.capability.kernel.api.store.CorrectionRecord;
-import dev.capability.kernel.api.store.DecisionRecord;
-import dev.capability.kernel.api.store.ExecutionRecord;
-import dev.capability.kernel.api.store.PhaseRecord;
-import dev.capability.kernel.api.store.PlanRecord;
-import dev.capability.kernel.api.store.ReceiptRecord;
-import dev.capability.kernel.api.store.Stored;
-import dev.capability.kernel.api.store.WorkPlanRecord;
+import dev.capability.ledger.DeferredLedger;
 import dev.capability.ledger.LedgerOptions;
-import dev.capability.ledger.SqliteLedger;
 import dev.capability.mcp.EvidenceAccess;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.List;
-import java.util.Optional;
 
 /**
- * The ledger of a repository ({@code <repository>/.capability/state.db}) as the store the kernel
- * and the runtime record into, opened with the first record. So the kernel's {@code exec} opens
- * it only after the command ended (nothing the ledger writes falls inside the command's audit
- * window), and a command that records nothing (refused before planning, say) leaves no ledger
- * behind.
+ * The repository's ledger, opened with its first record ({@link DeferredLedger}), in the shape the
+ * MCP server's tools record into and read the work plan from.
  */
-final class RepositoryLedger implements EvidenceAccess.PlanStore, AutoCloseable {
-  private final Path repository;
-  private final LedgerOptions options;
-  private SqliteLedger opened;
-
+final class RepositoryLedger extends DeferredLedger implements EvidenceAccess.PlanStore {
   RepositoryLedger(Path repository, LedgerOptions options) {
-    this.repository = repository;
-    this.options = options;
-  }
-
-  private synchronized SqliteLedger ledger() {
-    if (opened == null) {
-      opened = SqliteLedger.forRepository(repository, options);
-    }
-    return opened;
-  }
-
-  /** The database file, once something was recorded. */
-  synchronized Optional<Path> databaseFile() {
-    return Optional.ofNullable(opened).map(SqliteLedger::databaseFile);
-  }
-
-  @Override
-  public void record(ExecutionResult result) {
-    ledger().record(result);
-  }
-
-  @Override
-  public void record(DecisionRecord decision) {
-    ledger().record(decision);
-  }
-
-  @Override
-  public long recordPlan(PlanRecord plan) {
-    return ledger().recordPlan(plan);
-  }
-
-  @Override
-  public long recordApproval(ApprovalRecord approval) {
-    return ledger().recordApproval(approval);
-  }
-
-  @Override
-  public long recordExecution(ExecutionRecord execution) {
-    return ledger().recordExecution(execution);
-  }
-
-  @Override
-  public long recordReceipt(ReceiptRecord receipt) {
-    return ledger().recordReceipt(receipt);
-  }
-
-  @Override
-  public long recordContract(ContractRecord contract) {
-    return ledger().recordContract(contract);
-  }
-
-  @Override
-  public long recordWorkPlan(WorkPlanRecord revision) {
-    return ledger().recordWorkPlan(revision);
-  }
-
-  @Override
-  public long recordPhase(PhaseRecord phase) {
-    return ledger().recordPhase(phase);
-  }
-
-  @Override
-  public long recordAssumption(AssumptionRecord assumption) {
-    return ledger().recordAssumption(assumption);
-  }
-
-  @Override
-  public long recordCorrection(CorrectionRecord correction) {
-    return ledger().recordCorrection(correction);
-  }
-
-  /**
-   * Whether there is anything to read: a repository with no ledger has no contract, plan or
-   * assumption, and reading must not create one (a command that records nothing leaves none).
-   */
-  private synchronized boolean readable() {
-    return opened != null || Files.exists(SqliteLedger.databaseFile(repository));
-  }
-
-  @Override
-  public Optional<Stored<ContractRecord>> currentContract() {
-    return readable() ? ledger().currentContract() : Optional.empty();
-  }
-
-  @Override
-  public List<Stored<WorkPlanRecord>> workPlanRevisions() {
-    return readable() ? ledger().workPlanRevisions() : List.of();
-  }
-
-  @Override
-  public List<Stored<PhaseRecord>> phaseRecords(String workPlanId) {
-    return readable() ? ledger().phaseRecords(workPlanId) : List.of();
-  }
-
-  @Override
-  public List<Stored<AssumptionRecord>> assumptions() {
-    return readable() ? ledger().assumptions() : List.of();
-  }
-
-  @Override
-  public List<Stored<CorrectionRecord>> corrections(String assumptionId) {
-    return readable() ? ledger().corrections(assumptionId) : List.of();
-  }
-
-  /** Closes the ledger, when it was opened: its final checkpoint is written now. */
-  @Override
-  public synchronized void close() {
-    if (opened != null) {
-      opened.close();
-    }
+    super(repository, options);
   }
 }

@@ -8,25 +8,18 @@ import dev.capability.kernel.api.authority.AuthorityLayer.Kind;
 import dev.capability.kernel.api.policy.ExecutableRule;
 import dev.capability.kernel.api.policy.ExecutionPolicy;
 import dev.capability.kernel.api.policy.ProjectWriteMode;
-import dev.capability.kernel.api.store.ContractRecord;
-import dev.capability.kernel.api.store.ExecutionRecord;
-import dev.capability.kernel.api.store.PhaseRecord;
-import dev.capability.kernel.api.store.Stored;
-import dev.capability.kernel.api.store.WorkPlanRecord;
-import dev.capability.kernel.api.store.WorkPlanStore;
 import dev.capability.kernel.core.CommandKernel;
 import dev.capability.kernel.core.ExecutionPolicies;
+import dev.capability.workflow.InMemoryWorkPlanStore;
 import dev.capability.workflow.PhaseVerification;
 import dev.capability.workflow.WorkPlans;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -100,7 +93,7 @@ public class WorkPlanBenchmark {
   /** A fresh store each iteration, so that the history a verification reads does not grow without bound. */
   @Setup(Level.Iteration)
   public void freshPlan() {
-    verifying = WorkPlans.builder(kernel, new MemoryStore(), repository).backend("process").build();
+    verifying = WorkPlans.builder(kernel, new InMemoryWorkPlanStore(), repository).backend("process").build();
     verifying.setContract(CONTRACT);
     verifying.save(plan);
   }
@@ -118,7 +111,7 @@ public class WorkPlanBenchmark {
   /** Contract and 20-phase plan validated and recorded (a fresh store each time). */
   @Benchmark
   public int saveTwentyPhasePlan() {
-    WorkPlans plans = WorkPlans.builder(kernel, new MemoryStore(), repository).backend("process").build();
+    WorkPlans plans = WorkPlans.builder(kernel, new InMemoryWorkPlanStore(), repository).backend("process").build();
     plans.setContract(CONTRACT);
     return plans.save(plan).revision();
   }
@@ -151,63 +144,5 @@ public class WorkPlanBenchmark {
       throw new IllegalStateException("benchmark command failed: " + result.status() + " " + result.decision());
     }
     return result.exitCode().getAsInt();
-  }
-
-  /** A store in memory, so that the ledger's cost stays out of the comparison. */
-  private static final class MemoryStore implements WorkPlanStore {
-    private final List<Stored<Object>> records = new ArrayList<>();
-
-    private long add(Object record) {
-      long sequence = records.size() + 1L;
-      records.add(new Stored<>(sequence, Instant.EPOCH, record));
-      return sequence;
-    }
-
-    @Override
-    public long recordContract(ContractRecord contract) {
-      return add(contract);
-    }
-
-    @Override
-    public long recordWorkPlan(WorkPlanRecord revision) {
-      return add(revision);
-    }
-
-    @Override
-    public long recordExecution(ExecutionRecord execution) {
-      return add(execution);
-    }
-
-    @Override
-    public long recordPhase(PhaseRecord phase) {
-      return add(phase);
-    }
-
-    @Override
-    public Optional<Stored<ContractRecord>> currentContract() {
-      List<Stored<ContractRecord>> contracts = of(ContractRecord.class);
-      return contracts.isEmpty() ? Optional.empty() : Optional.of(contracts.get(contracts.size() - 1));
-    }
-
-    @Override
-    public List<Stored<WorkPlanRecord>> workPlanRevisions() {
-      return of(WorkPlanRecord.class);
-    }
-
-    @Override
-    public List<Stored<PhaseRecord>> phaseRecords(String workPlanId) {
-      return of(PhaseRecord.class).stream().filter(s -> s.record().workPlanId().equals(workPlanId)).toList();
-    }
-
-    @SuppressWarnings("unchecked")
-    private <T> List<Stored<T>> of(Class<T> type) {
-      List<Stored<T>> found = new ArrayList<>();
-      for (Stored<Object> stored : records) {
-        if (type.isInstance(stored.record())) {
-          found.add((Stored<T>) (Stored<?>) stored);
-        }
-      }
-      return found;
-    }
   }
 }

@@ -11,8 +11,11 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 
-/** A store in memory, for tests of the work-plan logic; the SQLite ledger is the real one. */
-final class InMemoryWorkPlanStore implements WorkPlanStore {
+/**
+ * A store in memory, for tests of the work-plan logic and for benchmarks that keep the ledger's
+ * cost out of the comparison; the SQLite ledger is the real one.
+ */
+public final class InMemoryWorkPlanStore implements WorkPlanStore {
   final List<Stored<Object>> all = new ArrayList<>();
 
   private long add(Object record) {

@@ -4,6 +4,7 @@ import dev.capability.kernel.api.store.WorkPlanStore;
 import dev.capability.kernel.core.CommandKernel;
 import dev.capability.workflow.internal.ContractJson;
 import dev.capability.workflow.internal.PlanJson;
+import dev.capability.workflow.internal.ResultJson;
 import dev.capability.workflow.internal.WorkPlanService;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -174,6 +175,35 @@ public final class WorkPlans {
   /** The JSON form of {@code plan}, every member written, as stored. */
   public static Map<String, Object> toJson(WorkPlan plan) {
     return PlanJson.toMap(plan);
+  }
+
+  /**
+   * The JSON view of a saved or amended revision, as the CLI's {@code --json} and the MCP tools
+   * show it: id, revision, hash, warnings, ledger sequence and, when asked, the plan. Every view
+   * below writes every member, an absent one as null.
+   */
+  public static Map<String, @Nullable Object> toJson(WorkPlanRevision revision, boolean withPlan) {
+    return ResultJson.revision(revision, withPlan);
+  }
+
+  /** The JSON view of plan warnings: code, pointer and message each. */
+  public static List<Map<String, @Nullable Object>> warningsToJson(List<PlanWarning> warnings) {
+    return ResultJson.warnings(warnings);
+  }
+
+  /** The JSON view of a phase verification, with its runs, violations, secrets and critic. */
+  public static Map<String, @Nullable Object> toJson(PhaseVerification verification) {
+    return ResultJson.verification(verification);
+  }
+
+  /** The JSON view of a phase completion. */
+  public static Map<String, @Nullable Object> toJson(PhaseCompletion completion) {
+    return ResultJson.completion(completion);
+  }
+
+  /** The JSON view of the plan's phase status, with its last verification. */
+  public static Map<String, @Nullable Object> toJson(PhaseStatus status) {
+    return ResultJson.status(status);
   }
 
   /** Builds {@link WorkPlans}. Default: the system clock. */

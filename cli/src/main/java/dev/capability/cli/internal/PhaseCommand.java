@@ -4,6 +4,7 @@ import dev.capability.workflow.CommandRun;
 import dev.capability.workflow.PhaseCompletion;
 import dev.capability.workflow.PhaseStatus;
 import dev.capability.workflow.PhaseVerification;
+import dev.capability.workflow.WorkPlans;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -47,7 +48,7 @@ final class PhaseCommand implements Callable<Integer> {
       try (WorkPlanOptions.Session session = options.open(console)) {
         PhaseVerification verification = session.plans().verify(selective, fullSuite);
         if (options.json) {
-          console.json(WorkPlanText.verification(verification));
+          console.json(WorkPlans.toJson(verification));
         } else {
           for (CommandRun run : verification.runs()) {
             console.out().println(run.stage() + " " + (run.passed() ? "passed" : "FAILED") + ": " + run.command()
@@ -79,7 +80,7 @@ final class PhaseCommand implements Callable<Integer> {
       try (WorkPlanOptions.Session session = options.open(console)) {
         PhaseCompletion completion = session.plans().complete();
         if (options.json) {
-          console.json(WorkPlanText.completion(completion));
+          console.json(WorkPlans.toJson(completion));
         } else {
           console.out().println("phase " + completion.phaseId() + " completed on tree " + completion.inputTreeHash()
               + completion.nextPhaseId().map(next -> "; active: " + next).orElse("; every phase is complete"));
@@ -105,7 +106,7 @@ final class PhaseCommand implements Callable<Integer> {
       try (WorkPlanOptions.Session session = options.open(console)) {
         PhaseStatus status = session.plans().status();
         if (options.json) {
-          console.json(WorkPlanText.status(status));
+          console.json(WorkPlans.toJson(status));
         } else {
           console.out().println("work plan " + status.workPlanId() + " revision " + status.revision() + "; completed " + status.completed()
               + "; active " + status.active().orElse("none") + status.lastVerification()

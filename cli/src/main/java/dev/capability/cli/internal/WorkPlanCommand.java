@@ -42,7 +42,7 @@ final class WorkPlanCommand implements Callable<Integer> {
       console.err().println("capability: no playbook hints: " + e.code() + ": " + e.getMessage());
     }
     if (options.json) {
-      Map<String, Object> view = new LinkedHashMap<>(WorkPlanText.revision(revision, false));
+      Map<String, Object> view = new LinkedHashMap<>(WorkPlans.toJson(revision, false));
       view.put("playbookHints", hints.stream().map(PlaybookCommand::hintView).toList());
       console.json(view);
       return;
@@ -128,7 +128,7 @@ final class WorkPlanCommand implements Callable<Integer> {
       try (WorkPlanOptions.Session session = options.open(console)) {
         WorkPlanRevision revision = current(session);
         if (options.json) {
-          console.json(WorkPlanText.revision(revision, true));
+          console.json(WorkPlans.toJson(revision, true));
         } else {
           Map<String, Object> plan = WorkPlans.toJson(revision.plan());
           console.out().println("work plan " + revision.plan().id() + " revision " + revision.revision() + " " + revision.revisionHash());
@@ -155,7 +155,7 @@ final class WorkPlanCommand implements Callable<Integer> {
       try (WorkPlanOptions.Session session = options.open(console)) {
         WorkPlanRevision revision = current(session);
         if (options.json) {
-          console.json(Map.of("warnings", WorkPlanText.warnings(revision.warnings())));
+          console.json(Map.of("warnings", WorkPlans.warningsToJson(revision.warnings())));
         } else {
           printWarnings(console, revision);
         }

@@ -2,7 +2,6 @@ package dev.capability.mcp.internal;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.capability.kernel.api.Attestation;
 import dev.capability.kernel.api.CapabilityException;
 import dev.capability.kernel.api.authority.AuthorityLayer;
 import dev.capability.kernel.core.CommandKernel;
@@ -11,13 +10,9 @@ import dev.capability.mcp.McpCodes;
 import dev.capability.workflow.Assumption;
 import dev.capability.workflow.AssumptionState;
 import dev.capability.workflow.Assumptions;
-import dev.capability.workflow.CommandRun;
 import dev.capability.workflow.CorrectionRadius;
 import dev.capability.workflow.Invalidation;
 import dev.capability.workflow.Phase;
-import dev.capability.workflow.PhaseCompletion;
-import dev.capability.workflow.PhaseStatus;
-import dev.capability.workflow.PhaseVerification;
 import dev.capability.workflow.ProjectContract;
 import dev.capability.workflow.ScopeExpansion;
 import dev.capability.workflow.WorkPlanRevision;
@@ -204,20 +199,20 @@ final class PlanTools {
 
   private Map<String, @Nullable Object> savePlan(Arguments arguments) {
     try (Session s = open(arguments)) {
-      return revision(s.plans().save(json(arguments, "plan")), false);
+      return WorkPlans.toJson(s.plans().save(json(arguments, "plan")), false);
     }
   }
 
   private Map<String, @Nullable Object> amendPlan(Arguments arguments) {
     try (Session s = open(arguments)) {
-      return revision(s.plans().amend(json(arguments, "patch")), false);
+      return WorkPlans.toJson(s.plans().amend(json(arguments, "patch")), false);
     }
   }
 
   private Map<String, @Nullable Object> getPlan(Arguments arguments) {
     try (Session s = open(arguments)) {
       Optional<WorkPlanRevision> current = s.plans().current();
-      return current.map(r -> revision(r, true)).orElseGet(() -> {
+      return current.map(r -> WorkPlans.toJson(r, true)).orElseGet(() -> {
         Map<String, @Nullable Object> none = new LinkedHashMap<>();
         none.put("plan", null);
         return none;
@@ -227,34 +222,19 @@ final class PlanTools {
 
   private Map<String, @Nullable Object> verifyPhase(Arguments arguments) {
     try (Session s = open(arguments)) {
-      return verification(s.plans().verify(flag(arguments, "selectiveTests"), flag(arguments, "fullSuite")));
+      return WorkPlans.toJson(s.plans().verify(flag(arguments, "selectiveTests"), flag(arguments, "fullSuite")));
     }
   }
 
   private Map<String, @Nullable Object> completePhase(Arguments arguments) {
     try (Session s = open(arguments)) {
-      PhaseCompletion c = s.plans().complete();
-      Map<String, @Nullable Object> out = new LinkedHashMap<>();
-      out.put("workPlanId", c.workPlanId());
-      out.put("planRevision", c.planRevision());
-      out.put("phaseId", c.phaseId());
-      out.put("inputTreeHash", c.inputTreeHash());
-      out.put("verificationSequence", c.verificationSequence());
-      out.put("nextPhaseId", c.nextPhaseId().orElse(null));
-      return out;
+      return WorkPlans.toJson(s.plans().complete());
     }
   }
 
   private Map<String, @Nullable Object> phaseStatus(Arguments arguments) {
     try (Session s = open(arguments)) {
-      PhaseStatus status = s.plans().status();
-      Map<String, @Nullable Object> out = new LinkedHashMap<>();
-      out.put("workPlanId", status.workPlanId());
-      out.put("revision", status.revision());
-      out.put("completed", status.completed());
-      out.put("active", status.active().orElse(null));
-      out.put("lastVerification", status.lastVerification().map(PlanTools::verification).orElse(null));
-      return out;
+      return WorkPlans.toJson(s.plans().status());
     }
   }
 
@@ -297,66 +277,6 @@ final class PlanTools {
       out.put("sequence", e.sequence());
       return out;
     }
-  }
-
-  private static Map<String, @Nullable Object> revision(WorkPlanRevision revision, boolean withPlan) {
-    Map<String, @Nullable Object> out = new LinkedHashMap<>();
-    out.put("workPlanId", revision.plan().id());
-    out.put("revision", revision.revision());
-    out.put("revisionHash", revision.revisionHash());
-    out.put("warnings", revision.warnings().stream().map(w -> {
-      Map<String, @Nullable Object> m = new LinkedHashMap<>();
-      m.put("code", w.code());
-      m.put("pointer", w.pointer());
-      m.put("message", w.message());
-      return m;
-    }).toList());
-    out.put("sequence", revision.sequence());
-    if (withPlan) {
-      out.put("plan", WorkPlans.toJson(revision.plan()));
-    }
-    return out;
-  }
-
-  private static Map<String, @Nullable Object> verification(PhaseVerification v) {
-    Map<String, @Nullable Object> out = new LinkedHashMap<>();
-    out.put("workPlanId", v.workPlanId());
-    out.put("planRevision", v.planRevision());
-    out.put("phaseId", v.phaseId());
-    out.put("passed", v.passed());
-    out.put("failureCode", v.failureCode().orElse(null));
-    out.put("message", v.message());
-    out.put("runs", v.runs().stream().map(PlanTools::run).toList());
-    out.put("ranFullSuite", v.ranFullSuite());
-    out.put("changedPaths", v.changedPaths());
-    out.put("violations", v.violations().stream().map(PlanTools::violation).toList());
-    out.put("secrets", v.secrets().stream().map(s -> Map.of("rule", s.rule(), "source", s.source(), "line", s.line())).toList());
-    out.put("critic", v.critic().map(c -> Map.of("approved", c.approved(), "blocking", c.blocking(), "run", run(c.run()))).orElse(null));
-    out.put("treeHash", v.treeHash());
-    out.put("sequence", v.sequence());
-    return out;
-  }
-
-  private static Map<String, @Nullable Object> run(CommandRun run) {
-    Map<String, @Nullable Object> m = new LinkedHashMap<>();
-    m.put("stage", run.stage());
-    m.put("command", run.command());
-    m.put("status", run.status());
-    m.put("exitCode", run.exitCode().orElse(null));
-    m.put("passed", run.passed());
-    m.put("executionSequence", run.executionSequence());
-    m.put("failure", run.failure().map(f -> Map.of("excerpt", f.excerpt(), "fingerprint", f.fingerprint())).orElse(null));
-    return m;
-  }
-
-  private static Map<String, @Nullable Object> violation(Attestation.Violation v) {
-    Map<String, @Nullable Object> m = new LinkedHashMap<>();
-    m.put("path", v.path());
-    m.put("kind", v.kind());
-    m.put("layer", v.layer());
-    m.put("rule", v.rule());
-    m.put("reason", v.reason());
-    return m;
   }
 
   private static Map<String, @Nullable Object> assumption(AssumptionState s) {

@@ -5,6 +5,7 @@
 module dev.capability.egress {
   requires static transitive org.jspecify;
   requires transitive dev.capability.kernel.api;
+  requires dev.capability.linux;
   requires io.netty.buffer;
   requires io.netty.codec;
   requires io.netty.codec.http;
@@ -12,6 +13,8 @@ module dev.capability.egress {
   requires io.netty.common;
   requires io.netty.handler;
   requires io.netty.transport;
+  requires io.netty.transport.classes.epoll;
+  requires io.netty.transport.unix.common;
   requires org.slf4j;
 
   exports dev.capability.egress;

@@ -26,25 +26,35 @@ import java.util.Set;
 /**
  * A 1 MiB HTTP GET from a loopback JDK {@code HttpServer}, direct and through the egress proxy,
  * timed in pairs milliseconds apart (as {@link WorkPlanOverhead} does) so that a busy machine's
- * changing load falls on both alike. Each GET is a new connection with {@code Connection: close},
- * as the proxy serves one request per connection; the client is the same few lines of byte I/O
- * both ways, over TCP direct and over the proxy's Unix socket with an absolute URI, as a
- * sandbox's relay would send it. The in-sandbox relay's own hop is not part of this.
+ * changing load falls on both alike. Two ways, each against its own direct baseline:
  *
- * <p>Run with {@code java -cp bench/target/benchmarks.jar dev.capability.bench.EgressThroughput [rounds
- * [body bytes]]}; the body is 1 MiB unless given.
+ * <ul>
+ *   <li>{@code connection}: every GET on a new connection with {@code Connection: close}, as the
+ *       proxy serves one plain-HTTP request per connection; through the proxy, an absolute URI
+ *       over its Unix socket, as a sandbox's relay would send it. This pays the proxy's work per
+ *       connection (parse, decide, connect) on every GET.
+ *   <li>{@code tunnel}: one kept-alive connection, GET after GET; through the proxy, one {@code
+ *       CONNECT} tunnel, as HTTPS clients use it. This is the relay's cost per byte alone.
+ * </ul>
+ *
+ * The client is the same few lines of byte I/O both ways. The in-sandbox relay's own hop is not
+ * part of this. Run with {@code java -cp bench/target/benchmarks.jar
+ * dev.capability.bench.EgressThroughput [rounds [body bytes [connection|tunnel]]]}; the body is 1
+ * MiB and both ways run unless given. The first {@value #WARM_UP_ROUNDS} rounds of each way are
+ * not counted: the proxy's per-connection code is still being compiled before that.
  */
 public final class EgressThroughput {
   private static final String NAME = "bench.test";
-  private static final int WARM_UP_ROUNDS = 50;
+  private static final int WARM_UP_ROUNDS = 1500;
   private static final com.sun.management.OperatingSystemMXBean PROCESS =
       (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
 
   private EgressThroughput() {}
 
   public static void main(String[] args) throws Exception {
-    int rounds = args.length > 0 ? Integer.parseInt(args[0]) : 200;
+    int rounds = args.length > 0 ? Integer.parseInt(args[0]) : 2000;
     int bodyBytes = args.length > 1 ? Integer.parseInt(args[1]) : 1 << 20;
+    List<String> ways = args.length > 2 ? List.of(args[2]) : List.of("connection", "tunnel");
     byte[] body = new byte[bodyBytes];
     Arrays.fill(body, (byte) 'x');
     HttpServer server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 50);
@@ -59,55 +69,176 @@ public final class EgressThroughput {
     int port = server.getAddress().getPort();
     Path sockets = Files.createTempDirectory("egress-bench");
     // One session for the whole run, as one run's proxy serves all its connections.
-    EgressLimits limits = new EgressLimits(rounds + WARM_UP_ROUNDS, 4, 16 * 1024, Long.MAX_VALUE,
+    EgressLimits limits = new EgressLimits(2 * (rounds + WARM_UP_ROUNDS) + 2, 4, 16 * 1024, Long.MAX_VALUE,
         Duration.ofSeconds(10), Duration.ofSeconds(10), Duration.ofSeconds(60));
     EgressRules rules = new EgressRules(List.of(new EgressDestination(NAME, port)), Set.of(NAME), limits);
     NettyEgressGateway gateway = new NettyEgressGateway(host -> List.of(InetAddress.getLoopbackAddress()), sockets);
-    long[] direct = new long[rounds];
-    long[] proxied = new long[rounds];
-    long[] ratio = new long[rounds];
-    long[] directCpu = new long[rounds];
-    long[] proxiedCpu = new long[rounds];
-    try {
+    System.out.printf("%d rounds of a %d-byte GET each way, after %d not counted%n", rounds, bodyBytes, WARM_UP_ROUNDS);
+    try (EgressSession session = gateway.open(rules)) {
       SocketAddress origin = new InetSocketAddress(InetAddress.getLoopbackAddress(), port);
-      String directRequest = "GET /big HTTP/1.1\r\nHost: 127.0.0.1:" + port + "\r\nConnection: close\r\n\r\n";
-      String proxyRequest = "GET http://" + NAME + ":" + port + "/big HTTP/1.1\r\nHost: " + NAME + "\r\nConnection: close\r\n\r\n";
-      try (EgressSession session = gateway.open(rules)) {
-        SocketAddress proxy = UnixDomainSocketAddress.of(session.socket());
-        for (int round = -WARM_UP_ROUNDS; round < rounds; round++) {
-          long cpu0 = PROCESS.getProcessCpuTime();
-          long d = get(origin, directRequest, bodyBytes);
-          long cpu1 = PROCESS.getProcessCpuTime();
-          long p = get(proxy, proxyRequest, bodyBytes);
-          long cpu2 = PROCESS.getProcessCpuTime();
-          if (round >= 0) {
-            direct[round] = d;
-            proxied[round] = p;
-            ratio[round] = p * 1000 / d;
-            directCpu[round] = cpu1 - cpu0;
-            proxiedCpu[round] = cpu2 - cpu1;
-          }
-        }
+      SocketAddress proxy = UnixDomainSocketAddress.of(session.socket());
+      for (String way : ways) {
+        Timings timings = switch (way) {
+          case "connection" -> newConnections(origin, proxy, port, rounds, bodyBytes);
+          case "tunnel" -> oneTunnel(origin, proxy, port, rounds, bodyBytes);
+          default -> throw new IllegalArgumentException("no way " + way + ": connection or tunnel");
+        };
+        timings.print(way);
       }
     } finally {
       server.stop(0);
       Files.deleteIfExists(sockets);
     }
-    Arrays.sort(direct);
-    Arrays.sort(proxied);
-    Arrays.sort(ratio);
-    // The process's CPU clock ticks coarsely (10 ms here): only sums over all rounds mean anything.
-    double directCpuMs = Arrays.stream(directCpu).sum() / 1e6 / rounds;
-    double proxiedCpuMs = Arrays.stream(proxiedCpu).sum() / 1e6 / rounds;
-    System.out.printf("%d rounds of a %d-byte GET; load average %.2f%n", rounds, bodyBytes,
-        ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage());
-    System.out.printf("%-28s %10s %10s%n", "", "p25 ms", "median ms");
-    System.out.printf("%-28s %10.3f %10.3f%n", "direct (TCP loopback)", direct[rounds / 4] / 1e6, direct[rounds / 2] / 1e6);
-    System.out.printf("%-28s %10.3f %10.3f%n", "through the egress proxy", proxied[rounds / 4] / 1e6, proxied[rounds / 2] / 1e6);
-    System.out.printf("proxied / direct: ratio of medians %.2f, median of paired ratios %.2f%n",
-        (double) proxied[rounds / 2] / direct[rounds / 2], ratio[rounds / 2] / 1000.0);
-    System.out.printf("process CPU ms per GET (server, client and proxy together), mean: direct %.3f, proxied %.3f, ratio %.2f%n",
-        directCpuMs, proxiedCpuMs, proxiedCpuMs / directCpuMs);
+  }
+
+  /** The paired timings of one way, and the process's CPU time spent on each side of the pairs. */
+  private static final class Timings {
+    final long[] direct;
+    final long[] proxied;
+    final long[] ratio;
+    final long[] directCpu;
+    final long[] proxiedCpu;
+
+    Timings(int rounds) {
+      direct = new long[rounds];
+      proxied = new long[rounds];
+      ratio = new long[rounds];
+      directCpu = new long[rounds];
+      proxiedCpu = new long[rounds];
+    }
+
+    void record(int round, long d, long p, long dCpu, long pCpu) {
+      if (round >= 0) {
+        direct[round] = d;
+        proxied[round] = p;
+        ratio[round] = p * 1000 / d;
+        directCpu[round] = dCpu;
+        proxiedCpu[round] = pCpu;
+      }
+    }
+
+    void print(String way) {
+      int rounds = direct.length;
+      Arrays.sort(direct);
+      Arrays.sort(proxied);
+      Arrays.sort(ratio);
+      // The process's CPU clock ticks coarsely (10 ms here): only sums over all rounds mean anything.
+      double directCpuMs = Arrays.stream(directCpu).sum() / 1e6 / rounds;
+      double proxiedCpuMs = Arrays.stream(proxiedCpu).sum() / 1e6 / rounds;
+      System.out.printf("%n%s: load average %.2f%n", way, ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage());
+      System.out.printf("%-28s %10s %10s%n", "", "p25 ms", "median ms");
+      System.out.printf("%-28s %10.3f %10.3f%n", "direct (TCP loopback)", direct[rounds / 4] / 1e6, direct[rounds / 2] / 1e6);
+      System.out.printf("%-28s %10.3f %10.3f%n", "through the egress proxy", proxied[rounds / 4] / 1e6, proxied[rounds / 2] / 1e6);
+      System.out.printf("proxied / direct: ratio of medians %.2f, median of paired ratios %.2f%n",
+          (double) proxied[rounds / 2] / direct[rounds / 2], ratio[rounds / 2] / 1000.0);
+      System.out.printf("process CPU ms per GET (server, client and proxy together), mean: direct %.3f, proxied %.3f, ratio %.2f%n",
+          directCpuMs, proxiedCpuMs, proxiedCpuMs / directCpuMs);
+    }
+  }
+
+  private static Timings newConnections(SocketAddress origin, SocketAddress proxy, int port, int rounds, int bodyBytes)
+      throws IOException {
+    String directRequest = "GET /big HTTP/1.1\r\nHost: 127.0.0.1:" + port + "\r\nConnection: close\r\n\r\n";
+    String proxyRequest = "GET http://" + NAME + ":" + port + "/big HTTP/1.1\r\nHost: " + NAME + "\r\nConnection: close\r\n\r\n";
+    Timings timings = new Timings(rounds);
+    for (int round = -WARM_UP_ROUNDS; round < rounds; round++) {
+      long cpu0 = PROCESS.getProcessCpuTime();
+      long d = get(origin, directRequest, bodyBytes);
+      long cpu1 = PROCESS.getProcessCpuTime();
+      long p = get(proxy, proxyRequest, bodyBytes);
+      long cpu2 = PROCESS.getProcessCpuTime();
+      timings.record(round, d, p, cpu1 - cpu0, cpu2 - cpu1);
+    }
+    return timings;
+  }
+
+  private static Timings oneTunnel(SocketAddress origin, SocketAddress proxy, int port, int rounds, int bodyBytes)
+      throws IOException {
+    String request = "GET /big HTTP/1.1\r\nHost: " + NAME + ":" + port + "\r\n\r\n";
+    Timings timings = new Timings(rounds);
+    try (SocketChannel direct = SocketChannel.open(origin); SocketChannel tunnel = SocketChannel.open(proxy)) {
+      ByteBuffer buffer = ByteBuffer.allocate(64 * 1024);
+      send(tunnel, "CONNECT " + NAME + ":" + port + " HTTP/1.1\r\nHost: " + NAME + ":" + port + "\r\n\r\n");
+      String answer = readHead(tunnel, buffer);
+      if (!answer.startsWith("HTTP/1.1 200")) {
+        throw new IOException("the proxy refused the tunnel: " + answer);
+      }
+      for (int round = -WARM_UP_ROUNDS; round < rounds; round++) {
+        long cpu0 = PROCESS.getProcessCpuTime();
+        long d = keptAliveGet(direct, request, bodyBytes, buffer);
+        long cpu1 = PROCESS.getProcessCpuTime();
+        long p = keptAliveGet(tunnel, request, bodyBytes, buffer);
+        long cpu2 = PROCESS.getProcessCpuTime();
+        timings.record(round, d, p, cpu1 - cpu0, cpu2 - cpu1);
+      }
+    }
+    return timings;
+  }
+
+  /** Wall nanoseconds of one GET on a kept-alive connection, the response read by its length. */
+  private static long keptAliveGet(SocketChannel channel, String request, int bodyBytes, ByteBuffer buffer)
+      throws IOException {
+    long start = System.nanoTime();
+    send(channel, request);
+    String head = readHead(channel, buffer);
+    int length = contentLength(head);
+    if (length != bodyBytes) {
+      throw new IOException("a body of " + length + " bytes, not " + bodyBytes + ": " + head);
+    }
+    long read = buffer.remaining();
+    buffer.clear();
+    while (read < length) {
+      int n = channel.read(buffer);
+      if (n < 0) {
+        throw new IOException("the connection ended after " + read + " of " + length + " bytes");
+      }
+      read += n;
+      buffer.clear();
+    }
+    if (read > length) {
+      throw new IOException("more than the body arrived");
+    }
+    buffer.clear().flip();
+    return System.nanoTime() - start;
+  }
+
+  private static void send(SocketChannel channel, String text) throws IOException {
+    ByteBuffer out = ByteBuffer.wrap(text.getBytes(StandardCharsets.US_ASCII));
+    while (out.hasRemaining()) {
+      channel.write(out);
+    }
+  }
+
+  /**
+   * Reads up to the end of a response head and returns it; {@code buffer} is left holding what came
+   * after it, ready to be read.
+   */
+  private static String readHead(SocketChannel channel, ByteBuffer buffer) throws IOException {
+    StringBuilder head = new StringBuilder();
+    buffer.clear();
+    while (true) {
+      if (channel.read(buffer) < 0) {
+        throw new IOException("the connection ended in a response head: " + head);
+      }
+      buffer.flip();
+      while (buffer.hasRemaining()) {
+        head.append((char) buffer.get());
+        if (head.length() >= 4 && head.substring(head.length() - 4).equals("\r\n\r\n")) {
+          return head.toString();
+        }
+      }
+      buffer.clear();
+    }
+  }
+
+  private static int contentLength(String head) {
+    for (String line : head.split("\r\n")) {
+      int colon = line.indexOf(':');
+      if (colon > 0 && line.substring(0, colon).trim().equalsIgnoreCase("content-length")) {
+        return Integer.parseInt(line.substring(colon + 1).trim());
+      }
+    }
+    return -1;
   }
 
   /** Wall nanoseconds of one GET over a new connection to {@code address}, the whole body read. */

@@ -21,6 +21,9 @@ public final class NativeCallException extends RuntimeException {
   /** The child process could not be started. */
   public static final String SPAWN_FAILED = "SPAWN_FAILED";
 
+  /** Sockets could not be set up for splicing (a descriptor, a pipe). */
+  public static final String SPLICE_FAILED = "SPLICE_FAILED";
+
   private final String code;
 
   /**

@@ -4,17 +4,20 @@ import dev.capability.kernel.api.network.EgressConnection.Outcome;
 import dev.capability.kernel.api.network.EgressDestination;
 import dev.capability.kernel.api.network.EgressRefusal;
 import io.netty.bootstrap.Bootstrap;
+import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelOption;
-import io.netty.channel.socket.nio.NioSocketChannel;
 import io.netty.channel.ConnectTimeoutException;
+import io.netty.util.concurrent.Future;
+import io.netty.util.concurrent.GenericFutureListener;
 import java.net.ConnectException;
 import java.net.InetSocketAddress;
 import java.util.Locale;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -26,6 +29,7 @@ import org.slf4j.LoggerFactory;
  */
 final class Exchange {
   private static final Logger LOG = LoggerFactory.getLogger(Exchange.class);
+  private static final String LEFTOVER = "leftover";
 
   private final SessionContext session;
   private final Channel client;
@@ -151,7 +155,7 @@ final class Exchange {
     long connectMillis = Math.min(Integer.MAX_VALUE, session.limits.connectTimeout().toMillis());
     ChannelFuture connecting = new Bootstrap()
         .group(client.eventLoop())
-        .channel(NioSocketChannel.class)
+        .channel(session.transport.tcpClient())
         .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, (int) Math.max(1, connectMillis))
         .option(ChannelOption.AUTO_READ, false)
         .option(ChannelOption.RECVBUF_ALLOCATOR, Relaying.RECEIVE_BUFFERS)
@@ -176,6 +180,64 @@ final class Exchange {
       destination = channel;
       answer.connected(channel);
     });
+  }
+
+  /**
+   * Relays the client and the connected destination both ways, once {@code answered} (the
+   * protocol's success answer to the client) is written: {@code removeProtocol} takes the
+   * protocol's handlers off the client, and what its decoder had read past the request goes to the
+   * destination first.
+   */
+  void relay(ChannelFuture answered, Runnable removeProtocol) {
+    Channel connected = connectedDestination();
+    if (!session.splicing) {
+      RelayHandler.join(client, connected, removeProtocol);
+      return;
+    }
+    client.pipeline().addLast(LEFTOVER, new LeftoverForwarder(connected));
+    removeProtocol.run();
+    client.pipeline().remove(LEFTOVER);
+    whenWritten(answered, connected.writeAndFlush(Unpooled.EMPTY_BUFFER),
+        () -> SplicedRelay.start(session, attempt, client, connected, false, this::budgetSpent));
+  }
+
+  /**
+   * Relays the destination's response to the client, once {@code forwarded} (the one request
+   * this client connection may send) is written; the client's further input is read and dropped.
+   * Only where {@link #splicing()}.
+   */
+  void relayResponse(ChannelFuture forwarded) {
+    Channel connected = connectedDestination();
+    client.config().setAutoRead(false);
+    whenWritten(forwarded, client.writeAndFlush(Unpooled.EMPTY_BUFFER),
+        () -> SplicedRelay.start(session, attempt, client, connected, true, this::budgetSpent));
+  }
+
+  /** Whether relayed bytes are spliced in the kernel ({@link #relay}, {@link #relayResponse}) rather than copied. */
+  boolean splicing() {
+    return session.splicing;
+  }
+
+  private Channel connectedDestination() {
+    Channel connected = destination;
+    if (connected == null) {
+      throw new IllegalStateException("no destination is connected");
+    }
+    return connected;
+  }
+
+  /** Runs {@code then} on the event loop once both writes succeeded; closes the client otherwise. */
+  private void whenWritten(ChannelFuture first, ChannelFuture second, Runnable then) {
+    AtomicInteger pending = new AtomicInteger(2);
+    GenericFutureListener<Future<Void>> done = written -> {
+      if (!written.isSuccess()) {
+        client.close();
+      } else if (pending.decrementAndGet() == 0) {
+        then.run();
+      }
+    };
+    first.addListener(done);
+    second.addListener(done);
   }
 
   private void handshakeExpired() {

@@ -2,6 +2,7 @@ package dev.capability.egress.internal;
 
 import dev.capability.kernel.api.network.EgressRefusal;
 import io.netty.channel.Channel;
+import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.socket.DuplexChannel;
@@ -113,7 +114,10 @@ final class HttpProxyHandler extends ChannelInboundHandlerAdapter implements Res
       return;
     }
     if (content instanceof LastHttpContent) {
-      connected.writeAndFlush(content);
+      ChannelFuture forwarded = connected.writeAndFlush(content);
+      if (exchange.splicing()) {
+        exchange.relayResponse(forwarded);
+      }
     } else {
       connected.write(content);
       if (!connected.isWritable()) {
@@ -135,7 +139,7 @@ final class HttpProxyHandler extends ChannelInboundHandlerAdapter implements Res
   @Override
   public void channelWritabilityChanged(ChannelHandlerContext ctx) {
     Channel connected = destination;
-    if (connected != null && ctx.channel().isWritable()) {
+    if (connected != null && ctx.channel().isWritable() && !exchange.splicing()) {
       connected.config().setAutoRead(true);
     }
     ctx.fireChannelWritabilityChanged();
@@ -153,8 +157,7 @@ final class HttpProxyHandler extends ChannelInboundHandlerAdapter implements Res
     ChannelHandlerContext ctx = context();
     Channel client = ctx.channel();
     if (tunnel) {
-      client.writeAndFlush(HttpReplies.connected());
-      RelayHandler.join(client, connected, () -> {
+      exchange.relay(client.writeAndFlush(HttpReplies.connected()), () -> {
         client.pipeline().remove(this);
         client.pipeline().remove(DECODER);
       });
@@ -162,13 +165,25 @@ final class HttpProxyHandler extends ChannelInboundHandlerAdapter implements Res
     }
     destination = connected;
     connected.pipeline().addLast("http-encoder", new HttpRequestEncoder());
+    ChannelFuture forwarded = connected.newSucceededFuture();
     HttpRequest request = forward;
     if (request != null) {
-      connected.write(request);
+      forwarded = connected.write(request);
     }
-    pendingBody.forEach(connected::write);
+    for (HttpContent content : pendingBody) {
+      forwarded = connected.write(content);
+    }
     pendingBody.clear();
     connected.flush();
+    if (exchange.splicing()) {
+      // The response is spliced once the whole request is forwarded; until then the body streams.
+      if (bodyRead) {
+        exchange.relayResponse(forwarded);
+      } else {
+        client.config().setAutoRead(true);
+      }
+      return;
+    }
     connected.pipeline().addLast("relay", new RelayHandler(client));
     connected.config().setAutoRead(true);
     client.config().setAutoRead(true);

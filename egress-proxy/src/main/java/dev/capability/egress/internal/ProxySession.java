@@ -5,6 +5,7 @@ import dev.capability.kernel.api.network.EgressConnection;
 import dev.capability.kernel.api.network.EgressRules;
 import dev.capability.kernel.api.network.EgressSession;
 import dev.capability.kernel.api.network.NetworkFilterUnavailableException;
+import dev.capability.linux.NativeAccess;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
@@ -12,10 +13,7 @@ import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
-import io.netty.channel.nio.NioIoHandler;
-import io.netty.channel.socket.nio.NioServerDomainSocketChannel;
 import java.io.IOException;
-import java.net.UnixDomainSocketAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
@@ -25,6 +23,7 @@ import java.util.HexFormat;
 import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.SynchronousQueue;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -53,20 +52,28 @@ public final class ProxySession implements EgressSession {
   private final EventLoopGroup group;
   private final TrackingThreadFactory ioThreads;
   private final TrackingThreadFactory resolverThreads;
+  private final TrackingThreadFactory relayThreads;
   private final AtomicBoolean closed = new AtomicBoolean();
   private volatile Channel server;
 
-  private ProxySession(Path directory, EgressRules rules, EgressResolver resolver) {
+  private ProxySession(Path directory, EgressRules rules, EgressResolver resolver, boolean allowSplicing) {
     String name = directory.getFileName().toString();
     this.directory = directory;
     this.socket = directory.resolve("proxy.sock");
     this.ioThreads = new TrackingThreadFactory(name + "-io");
     this.resolverThreads = new TrackingThreadFactory(name + "-resolver");
+    this.relayThreads = new TrackingThreadFactory(name + "-relay");
     ThreadPoolExecutor resolving = new ThreadPoolExecutor(
         RESOLVER_THREADS, RESOLVER_THREADS, 5, TimeUnit.SECONDS, new LinkedBlockingQueue<>(), resolverThreads);
     resolving.allowCoreThreadTimeOut(true);
-    this.context = new SessionContext(new DestinationPolicy(rules, resolver), rules.limits(), resolving);
-    this.group = new MultiThreadIoEventLoopGroup(1, ioThreads, NioIoHandler.newFactory());
+    // Two threads per relayed connection, made as needed; the admission limit bounds the connections.
+    ThreadPoolExecutor relaying = new ThreadPoolExecutor(0, (int) Math.min(2L * rules.limits().maxConcurrentConnections() + 2, 4096),
+        5, TimeUnit.SECONDS, new SynchronousQueue<>(), relayThreads);
+    Transport transport = Transport.best();
+    boolean splicing = allowSplicing && transport == Transport.EPOLL && NativeAccess.problem().isEmpty();
+    this.context = new SessionContext(new DestinationPolicy(rules, resolver), rules.limits(), resolving, transport,
+        relaying, splicing);
+    this.group = new MultiThreadIoEventLoopGroup(1, ioThreads, context.transport.ioHandlers());
     this.server = listen();
   }
 
@@ -76,6 +83,14 @@ public final class ProxySession implements EgressSession {
    * @throws NetworkFilterUnavailableException when the directory or the socket cannot be made
    */
   public static ProxySession open(EgressRules rules, EgressResolver resolver, Path parent) {
+    return open(rules, resolver, parent, true);
+  }
+
+  /**
+   * {@link #open(EgressRules, EgressResolver, Path)}; {@code allowSplicing} false keeps every
+   * relayed byte on Netty's event loop even where splicing is available (tests run both relays).
+   */
+  public static ProxySession open(EgressRules rules, EgressResolver resolver, Path parent, boolean allowSplicing) {
     Path directory = parent.resolve(NAME_PREFIX + HexFormat.of().formatHex(randomBytes()));
     try {
       Files.createDirectory(directory, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
@@ -84,7 +99,7 @@ public final class ProxySession implements EgressSession {
       throw new NetworkFilterUnavailableException("cannot create the egress proxy's directory " + directory + ": " + e.getMessage(), e);
     }
     try {
-      return new ProxySession(directory, rules, resolver);
+      return new ProxySession(directory, rules, resolver, allowSplicing);
     } catch (RuntimeException e) {
       deleteQuietly(directory.resolve("proxy.sock"));
       deleteQuietly(directory);
@@ -101,7 +116,7 @@ public final class ProxySession implements EgressSession {
   private Channel listen() {
     ChannelFuture bound = new ServerBootstrap()
         .group(group)
-        .channel(NioServerDomainSocketChannel.class)
+        .channel(context.transport.unixServer())
         .childOption(ChannelOption.RECVBUF_ALLOCATOR, Relaying.RECEIVE_BUFFERS)
         .childOption(ChannelOption.WRITE_BUFFER_WATER_MARK, Relaying.WATER_MARK)
         .childHandler(new ChannelInitializer<Channel>() {
@@ -114,7 +129,7 @@ public final class ProxySession implements EgressSession {
             client.pipeline().addLast("errors", ErrorCloser.INSTANCE);
           }
         })
-        .bind(UnixDomainSocketAddress.of(socket))
+        .bind(context.transport.unixAddress(socket))
         .awaitUninterruptibly();
     if (!bound.isSuccess()) {
       shutDownThreads();
@@ -155,6 +170,7 @@ public final class ProxySession implements EgressSession {
       return;
     }
     server.close().awaitUninterruptibly();
+    context.stopRelays();
     List<Channel> open = List.copyOf(context.channels);
     open.forEach(Channel::close);
     for (Channel channel : open) {
@@ -171,6 +187,12 @@ public final class ProxySession implements EgressSession {
    * then ends the event loop; what is still undecided then was never connected.
    */
   private void shutDownThreads() {
+    context.relayThreads.shutdown();
+    try {
+      context.relayThreads.awaitTermination(SHUTDOWN_WAIT.toMillis(), TimeUnit.MILLISECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
     context.resolverThreads.shutdown();
     try {
       context.resolverThreads.awaitTermination(SHUTDOWN_WAIT.toMillis(), TimeUnit.MILLISECONDS);
@@ -180,7 +202,7 @@ public final class ProxySession implements EgressSession {
     context.resolverThreads.shutdownNow();
     group.shutdownGracefully(0, SHUTDOWN_WAIT.toMillis(), TimeUnit.MILLISECONDS).awaitUninterruptibly();
     context.log.settleOnShutdown();
-    if (!ioThreads.joinAll(SHUTDOWN_WAIT) || !resolverThreads.joinAll(SHUTDOWN_WAIT)) {
+    if (!ioThreads.joinAll(SHUTDOWN_WAIT) || !resolverThreads.joinAll(SHUTDOWN_WAIT) || !relayThreads.joinAll(SHUTDOWN_WAIT)) {
       LOG.warn("egress proxy threads of {} still running after {}", directory, SHUTDOWN_WAIT);
     }
   }

@@ -3,6 +3,7 @@ package dev.capability.egress.internal;
 import dev.capability.kernel.api.network.EgressRefusal;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.Channel;
+import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
@@ -99,11 +100,11 @@ final class Socks5ProxyHandler extends ChannelInboundHandlerAdapter implements R
   @Override
   public void connected(Channel destination) {
     Channel client = context().channel();
-    reply(Socks5CommandStatus.SUCCESS, false);
+    ChannelFuture answered = reply(Socks5CommandStatus.SUCCESS, false);
     pending.forEach(destination::write);
     pending.clear();
     destination.flush();
-    RelayHandler.join(client, destination, () -> {
+    exchange.relay(answered, () -> {
       client.pipeline().remove(this);
       client.pipeline().remove(COMMAND_DECODER);
       client.pipeline().remove(INITIAL_DECODER);
@@ -127,11 +128,12 @@ final class Socks5ProxyHandler extends ChannelInboundHandlerAdapter implements R
     reply(refused ? Socks5CommandStatus.CONNECTION_REFUSED : Socks5CommandStatus.HOST_UNREACHABLE, true);
   }
 
-  private void reply(Socks5CommandStatus status, boolean thenClose) {
-    var written = context().writeAndFlush(new DefaultSocks5CommandResponse(status, Socks5AddressType.IPv4, "0.0.0.0", 0));
+  private ChannelFuture reply(Socks5CommandStatus status, boolean thenClose) {
+    ChannelFuture written = context().writeAndFlush(new DefaultSocks5CommandResponse(status, Socks5AddressType.IPv4, "0.0.0.0", 0));
     if (thenClose) {
       written.addListener(ChannelFutureListener.CLOSE);
     }
+    return written;
   }
 
   private ChannelHandlerContext context() {

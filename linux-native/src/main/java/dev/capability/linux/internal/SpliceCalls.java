@@ -1,0 +1,49 @@
+package dev.capability.linux.internal;
+
+import com.sun.jna.LastErrorException;
+import com.sun.jna.Native;
+import com.sun.jna.Pointer;
+
+/**
+ * The calls a spliced relay makes for every chunk it moves, bound by JNA's direct mapping: a
+ * relayed megabyte takes a few dozen of them, and an interface proxy's cost per call would show.
+ * A failed call throws {@link LastErrorException} with its {@code errno}.
+ */
+public final class SpliceCalls {
+  public static final int SPLICE_F_MOVE = 1;
+  public static final int F_GETFL = 3;
+  public static final int F_SETFL = 4;
+  public static final int F_SETPIPE_SZ = 1031;
+  public static final int SOL_SOCKET = 1;
+  public static final int SO_RCVTIMEO = 20;
+  public static final int SO_SNDTIMEO = 21;
+  public static final int SHUT_WR = 1;
+  public static final int SHUT_RDWR = 2;
+  public static final int EAGAIN = 11;
+  public static final int EINTR = 4;
+  public static final int EPIPE = 32;
+  public static final int ECONNRESET = 104;
+  public static final int ENOTCONN = 107;
+
+  static {
+    Native.register(SpliceCalls.class, "c");
+  }
+
+  private SpliceCalls() {}
+
+  public static native long splice(int fdIn, Pointer offIn, int fdOut, Pointer offOut, long len, int flags)
+      throws LastErrorException;
+
+  public static native int dup(int fd) throws LastErrorException;
+
+  public static native int fcntl(int fd, int command, int argument) throws LastErrorException;
+
+  public static native int pipe2(int[] fds, int flags) throws LastErrorException;
+
+  public static native int setsockopt(int fd, int level, int name, long[] value, int length)
+      throws LastErrorException;
+
+  public static native int shutdown(int fd, int how) throws LastErrorException;
+
+  public static native int close(int fd) throws LastErrorException;
+}

@@ -20,7 +20,6 @@ import java.util.Objects;
  * a direction reports that nothing moved.
  */
 public final class SplicedSockets implements AutoCloseable {
-  private static final int PIPE_BYTES = 1 << 20;
   private static final int O_NONBLOCK = LibC.O_NONBLOCK;
   private static final int O_CLOEXEC = LibC.O_CLOEXEC;
   private static final byte[] DEV_NULL = "/dev/null\0".getBytes(StandardCharsets.US_ASCII);
@@ -103,20 +102,12 @@ public final class SplicedSockets implements AutoCloseable {
   }
 
   private static void shutdownQuietly(int fd, int how) {
-    try {
-      SpliceCalls.shutdown(fd, how);
-    } catch (LastErrorException ended) {
-      // ENOTCONN: the socket has ended already, which is what was asked for.
-    }
+    SpliceCalls.shutdown(fd, how); // ENOTCONN: the socket has ended already, as was asked
   }
 
   private static void closeQuietly(int fd) {
     if (fd >= 0) {
-      try {
-        SpliceCalls.close(fd);
-      } catch (LastErrorException ignored) {
-        // Nothing is left to do with a descriptor that cannot be closed.
-      }
+      SpliceCalls.close(fd);
     }
   }
 
@@ -144,11 +135,6 @@ public final class SplicedSockets implements AutoCloseable {
       }
       this.pipeOut = pipe[0];
       this.pipeIn = pipe[1];
-      try {
-        SpliceCalls.fcntl(pipeIn, SpliceCalls.F_SETPIPE_SZ, PIPE_BYTES);
-      } catch (LastErrorException smaller) {
-        // A smaller pipe (the system's limit) moves the same bytes in more calls.
-      }
       this.discarding = to < 0;
       this.to = discarding ? openNull() : to;
     }

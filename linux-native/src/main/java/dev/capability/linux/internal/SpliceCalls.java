@@ -7,13 +7,13 @@ import com.sun.jna.Pointer;
 /**
  * The calls a spliced relay makes for every chunk it moves, bound by JNA's direct mapping: a
  * relayed megabyte takes a few dozen of them, and an interface proxy's cost per call would show.
- * A failed call throws {@link LastErrorException} with its {@code errno}.
+ * A failed call throws {@link LastErrorException} with its {@code errno}, except the two whose
+ * failure a relay has no use for.
  */
 public final class SpliceCalls {
   public static final int SPLICE_F_MOVE = 1;
   public static final int F_GETFL = 3;
   public static final int F_SETFL = 4;
-  public static final int F_SETPIPE_SZ = 1031;
   public static final int SOL_SOCKET = 1;
   public static final int SO_RCVTIMEO = 20;
   public static final int SO_SNDTIMEO = 21;
@@ -43,7 +43,13 @@ public final class SpliceCalls {
   public static native int setsockopt(int fd, int level, int name, long[] value, int length)
       throws LastErrorException;
 
-  public static native int shutdown(int fd, int how) throws LastErrorException;
+  /**
+   * Returns -1 on failure without the {@code errno}: a relay shuts down sockets whose peer may
+   * have gone already ({@code ENOTCONN}), which is what it asked for, and that ends every
+   * connection; an exception for it would cost more than the call.
+   */
+  public static native int shutdown(int fd, int how);
 
-  public static native int close(int fd) throws LastErrorException;
+  /** Returns -1 on failure without the {@code errno}: nothing is left to do about a failed close. */
+  public static native int close(int fd);
 }

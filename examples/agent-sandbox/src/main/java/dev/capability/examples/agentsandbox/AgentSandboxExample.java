@@ -18,8 +18,8 @@ import org.springaicommunity.sandbox.Sandbox;
 
 /**
  * An agent framework's {@link Sandbox}, backed by the kernel: the host fixes the operator's policy
- * ({@code cat} and {@code ls} on paths inside the work directory, nothing else, no network, no
- * writes by commands), and the "agent" only proposes. It writes a file through the sandbox, reads
+ * ({@code cat} on paths inside the work directory, nothing else, no network, no writes by
+ * commands), and the "agent" only proposes. It writes a file through the sandbox, reads
  * it back with {@code cat} in a Bubblewrap sandbox, and has a shell pipeline and an {@code rm}
  * refused, printing one line per step.
  *
@@ -31,7 +31,6 @@ public final class AgentSandboxExample {
   static final ExecutionPolicy POLICY = ExecutionPolicy.builder()
       .inheritEnvironment("PATH", "LANG")
       .executable(ExecutableRule.named("cat").arguments(ArgumentRules.builder().operands(OperandRule.atLeast(ValueRule.path(), 1)).build()).build())
-      .executable(ExecutableRule.named("ls").arguments(ArgumentRules.builder().operands(OperandRule.any(ValueRule.path())).build()).build())
       .build();
 
   private AgentSandboxExample() {}

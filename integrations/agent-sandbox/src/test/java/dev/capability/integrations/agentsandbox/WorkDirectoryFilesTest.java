@@ -178,6 +178,14 @@ class WorkDirectoryFilesTest {
     assertThat(work.resolve("dir/sub/own.txt")).hasContent("own");
   }
 
+  @Test
+  void aTreeDeeperThanTheBoundIsRefusedInsteadOfExhaustingTheHost() throws IOException {
+    Files.createDirectories(work.resolve("deep/" + "d/".repeat(300)));
+
+    assertRefused(files -> files.list("deep", 1000), KernelSandboxException.FILE_IO);
+    assertThat(files.list("deep", 256)).hasSize(256);
+  }
+
   private void assertRefused(ThrowingConsumer<SandboxFiles> operation, String code) {
     assertThatThrownBy(() -> operation.accept(files))
         .isInstanceOfSatisfying(KernelSandboxException.class, e -> assertThat(e.code()).as(e.getMessage()).isEqualTo(code));

@@ -11,6 +11,8 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeEach;
@@ -176,6 +178,52 @@ class WorkDirectoryFilesTest {
     assertRefused(files -> files.delete("."), KernelSandboxException.PATH_INVALID);
     assertRefused(files -> files.read("missing.txt"), KernelSandboxException.PATH_NOT_FOUND);
     assertThat(work.resolve("dir/sub/own.txt")).hasContent("own");
+  }
+
+  /**
+   * A command swapping a directory of the work directory for a link to a directory beside it, and
+   * back, as fast as it can, while the host creates directories and files below it: nothing ever
+   * appears beside the work directory (a directory created by its path would, in the window after
+   * its parent was checked).
+   */
+  @Test
+  void swappingADirectoryForALinkWhileFilesAreCreatedNeverLeadsOutside() throws Exception {
+    Path race = Files.createDirectory(work.resolve("race"));
+    AtomicBoolean stop = new AtomicBoolean();
+    AtomicInteger swaps = new AtomicInteger();
+    Thread swapper = new Thread(() -> {
+      // Each step may lose to the host (which recreates a missing "race"); the loop goes on.
+      for (int n = 0; !stop.get(); n++) {
+        try {
+          Files.move(race, work.resolve("moved-" + n));
+          Files.createSymbolicLink(race, outside);
+          swaps.incrementAndGet();
+          Files.delete(race);
+        } catch (IOException e) {
+          // Lost this round.
+        }
+      }
+    });
+    swapper.start();
+    try {
+      for (int i = 0; i < 1000; i++) {
+        try {
+          files.createDirectory("race/d" + i + "/e");
+          files.create("race/f" + i + "/g.txt", "x");
+        } catch (KernelSandboxException e) {
+          assertThat(e.code()).as(e.getMessage()).isIn(
+              KernelSandboxException.PATH_SYMBOLIC_LINK, KernelSandboxException.PATH_NOT_FOUND, KernelSandboxException.FILE_IO);
+        }
+      }
+    } finally {
+      stop.set(true);
+      swapper.join();
+    }
+
+    assertThat(swaps.get()).as("links planted").isPositive();
+    try (Stream<Path> entries = Files.list(outside)) {
+      assertThat(entries).containsExactly(outside.resolve("secret.txt"));
+    }
   }
 
   @Test

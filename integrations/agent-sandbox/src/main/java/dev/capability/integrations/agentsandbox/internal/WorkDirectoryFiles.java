@@ -3,6 +3,8 @@ package dev.capability.integrations.agentsandbox.internal;
 import static dev.capability.integrations.agentsandbox.internal.RelativePath.quoted;
 
 import dev.capability.integrations.agentsandbox.KernelSandboxException;
+import dev.capability.linux.NativeCallException;
+import dev.capability.linux.PinnedPath;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.ByteBuffer;
@@ -44,11 +46,9 @@ import org.springaicommunity.sandbox.SandboxFiles;
  * open fail instead of leading outside. Listings show a link as a {@code FILE} entry and never enter
  * it; a recursive delete removes links themselves, never what they point to.
  *
- * <p>One step is by path: the JDK has no {@code mkdirat}, so a missing directory is created by its
- * path from the work directory, just after every name on the way was checked. A command running
- * concurrently that swaps one of those directories for a link in between could have that one empty
- * directory created elsewhere; nothing is ever written into it, since the walk that follows opens
- * each name again without following links.
+ * <p>The JDK has no {@code mkdirat}, so a missing directory is created through a descriptor of its
+ * parent that {@code linux-native}'s {@link PinnedPath} opened from {@code /} without following
+ * links, never by a path a command could redirect.
  */
 public final class WorkDirectoryFiles implements SandboxFiles {
   /** Deepest directory level a listing or a recursive delete enters, so that neither can exhaust the stack or descriptors. */
@@ -233,7 +233,7 @@ public final class WorkDirectoryFiles implements SandboxFiles {
         String name = names.get(i);
         BasicFileAttributes attributes = attributes(current, name);
         if (attributes == null && createMissing) {
-          createByPath(names.subList(0, i + 1));
+          createInPinnedParent(path, names.subList(0, i + 1));
           attributes = attributes(current, name);
         }
         if (attributes == null) {
@@ -268,12 +268,26 @@ public final class WorkDirectoryFiles implements SandboxFiles {
         null);
   }
 
-  /** Creates the directory {@code names} by path; one that appeared meanwhile is checked by the caller like any other. */
-  private void createByPath(List<String> names) throws IOException {
-    try {
-      Files.createDirectory(workDirectory.resolve(String.join("/", names)));
+  /**
+   * Creates the directory {@code names} inside its parent, which is pinned first: opened from
+   * {@code /} name by name without following links ({@link PinnedPath}), and the directory made
+   * through that descriptor ({@code /proc/self/fd/N/NAME}), so the mkdir happens in the directory
+   * that was checked even if a concurrent command swaps a name on the way for a link. One that
+   * appeared meanwhile is checked by the caller like any other.
+   */
+  private void createInPinnedParent(RelativePath path, List<String> names) throws IOException {
+    List<String> parentNames = names.subList(0, names.size() - 1);
+    Path parent = parentNames.isEmpty() ? workDirectory : workDirectory.resolve(String.join("/", parentNames));
+    try (PinnedPath pinned = PinnedPath.open(parent)) {
+      Files.createDirectory(Path.of("/proc/self/fd", Integer.toString(pinned.descriptor()), names.get(names.size() - 1)));
     } catch (FileAlreadyExistsException e) {
       // Created concurrently, or a link or file appeared: the caller reads its attributes again.
+    } catch (NativeCallException e) {
+      if (e.code().equals(NativeCallException.PATH_HAS_SYMLINK)) {
+        throw symbolicLink(path, parentNames);
+      }
+      throw new KernelSandboxException(KernelSandboxException.FILE_IO,
+          "cannot open " + parent + " to create " + quoted(path.text()) + " in it: " + e.getMessage(), e);
     }
   }
 

@@ -7,7 +7,9 @@ import dev.capability.backend.process.ProcessBackendProvider;
 import dev.capability.backend.tck.BackendGate;
 import dev.capability.kernel.api.NetworkMode;
 import dev.capability.kernel.api.backend.BackendConfig;
+import dev.capability.testing.HostPrograms;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -224,6 +226,17 @@ class WorkDirectoryFilesTest {
     try (Stream<Path> entries = Files.list(outside)) {
       assertThat(entries).containsExactly(outside.resolve("secret.txt"));
     }
+  }
+
+  @Test
+  void aFifoACommandLeftIsRefusedInsteadOfBlockingTheHost() throws Exception {
+    Process mkfifo = new ProcessBuilder(HostPrograms.find("mkfifo").toString(), work.resolve("pipe").toString())
+        .redirectErrorStream(true).start();
+    assertThat(mkfifo.waitFor()).as(new String(mkfifo.getInputStream().readAllBytes(), StandardCharsets.UTF_8)).isZero();
+
+    assertRefused(files -> files.read("pipe"), KernelSandboxException.PATH_NOT_REGULAR_FILE);
+    assertRefused(files -> files.create("pipe", "x"), KernelSandboxException.PATH_NOT_REGULAR_FILE);
+    assertThat(files.list(".")).filteredOn(entry -> entry.name().equals("pipe")).extracting(FileEntry::type).containsExactly(FileType.FILE);
   }
 
   @Test

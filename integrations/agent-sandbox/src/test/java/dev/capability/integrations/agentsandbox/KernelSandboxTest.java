@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.capability.backend.bwrap.BwrapBackendProvider;
 import dev.capability.backend.process.ProcessBackendProvider;
 import dev.capability.backend.tck.BackendGate;
+import dev.capability.kernel.api.BackendUnavailableException;
 import dev.capability.kernel.api.ExecutionStatus;
 import dev.capability.kernel.api.NetworkMode;
 import dev.capability.kernel.api.ShellSyntaxException;
@@ -117,6 +118,20 @@ class KernelSandboxTest {
         .isInstanceOfSatisfying(KernelSandboxException.class, e -> {
           assertThat(e.code()).isEqualTo("ENVIRONMENT_DENIED");
           assertThat(e.decision()).hasValueSatisfying(decision -> assertThat(decision.layer()).isEqualTo("builtin"));
+        });
+  }
+
+  @Test
+  void aKernelThatCannotIsolateTheCommandIsAFailureWithTheKernelsCodeAndNothingRuns() {
+    // Only the process backend, which is no sandbox, under a policy that forbids the network.
+    KernelSandbox sandbox = KernelSandbox.builder(
+        TckSandboxes.kernel(TckSandboxes.tckPolicy(NetworkMode.NONE), PROCESS.backend()), TckSandboxes.workDirectory(temp)).build();
+
+    assertThatThrownBy(() -> sandbox.exec(ExecSpec.of("echo", "x")))
+        .isInstanceOfSatisfying(KernelSandboxException.class, e -> {
+          assertThat(e.code()).isEqualTo("ISOLATION_UNAVAILABLE");
+          assertThat(e.getCause()).isInstanceOf(BackendUnavailableException.class);
+          assertThat(e.result()).isEmpty();
         });
   }
 

@@ -9,11 +9,15 @@ import dev.capability.kernel.api.backend.BackendConfig;
 import dev.capability.testing.Git;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
@@ -74,7 +78,11 @@ class InterruptionInSandboxTest {
     CountDownLatch started = new CountDownLatch(1);
     AtomicReference<EvaluationReport> report = new AtomicReference<>();
     AtomicReference<Boolean> interruptStatus = new AtomicReference<>();
-    Evaluator evaluator = Evaluator.builder(config).kernel(EvaluationFixture.bwrap()).progress(new EvaluationProgress() {
+    List<Map<String, Object>> recorded = new ArrayList<>();
+    Evaluator evaluator = Evaluator.builder(config).kernel(EvaluationFixture.bwrap()).store(r -> {
+      recorded.add(r.report());
+      return 1;
+    }).progress(new EvaluationProgress() {
       @Override
       public void commandStarted(Candidate candidate, EvaluationCommand command) {
         started.countDown();
@@ -106,6 +114,7 @@ class InterruptionInSandboxTest {
     assertThat(report.get().candidate("fail").cell("sleep").outcome()).isEqualTo(CellOutcome.NOT_RUN);
     assertThat(report.get().candidate("hang").cell("sleep").outcome()).isEqualTo(CellOutcome.NOT_RUN);
     assertThat(Files.readString(report.get().reportJson())).contains("\"interrupted\" : true");
+    assertThat(recorded).singleElement().satisfies(r -> assertThat(r).containsEntry("interrupted", true));
     assertThat(markedProcesses()).as("no sleep is left").isEmpty();
     assertThat(worktree).isEmptyDirectory();
     assertThat(fixture.mainTreeState()).isEqualTo(before);
@@ -123,6 +132,19 @@ class InterruptionInSandboxTest {
     assertThat(report.cells()).extracting(CellResult::outcome)
         .containsExactly(CellOutcome.PASSED, CellOutcome.FAILED, CellOutcome.PASSED);
     assertThat(fixture.output.resolve("worktrees")).isEmptyDirectory();
+  }
+
+  @Test
+  void aSecondEvaluationInTheSameOutputDirectoryIsRefusedWhileTheFirstHoldsIt() throws IOException {
+    EvaluationConfig config = EvaluationConfigs.load(fixture.operatorFile("evaluation.json", fixture.config(SLEEP, "")));
+    Files.createDirectories(fixture.output);
+    try (FileChannel channel = FileChannel.open(fixture.output.resolve(".evaluation.lock"), StandardOpenOption.CREATE,
+        StandardOpenOption.WRITE); FileLock held = channel.lock()) {
+      assertThat(held.isValid()).isTrue();
+      assertThatThrownBy(() -> Evaluator.builder(config).build().run())
+          .isInstanceOfSatisfying(EvaluationException.class, e -> assertThat(e.code()).isEqualTo(EvaluatorCodes.EVALUATION_OUTPUT_BUSY));
+    }
+    assertThat(fixture.output.resolve("worktrees")).doesNotExist();
   }
 
   @Test

@@ -72,18 +72,26 @@ public final class EvaluationRun {
       List<String> commits = config.candidates().stream().map(c -> resolve(git, c)).toList();
       output.resetLogs();
       List<CandidateResult> results;
-      boolean interrupted;
+      AtomicBoolean stop = new AtomicBoolean();
       try (CommandKernel kernel = kernelFactory.apply(policy)) {
         CandidateRunner runner = new CandidateRunner(config, kernel, worktrees, output, progress, evaluationId);
-        AtomicBoolean stop = new AtomicBoolean();
         results = parallelism == 1 ? sequential(runner, commits, stop) : parallel(runner, commits, stop);
-        interrupted = stop.get() || Thread.currentThread().isInterrupted();
       }
-      EvaluationReport report = new EvaluationReport(evaluationId, config, policy.hash(), startedAt, Instant.now(), interrupted, pruned,
-          results, output.reportJson(), output.reportHtml());
-      ReportWriter.write(report, output);
-      record(report);
-      return report;
+      // The status is cleared while the report is written and recorded, since a store may write
+      // through interruptible channels, and set again before returning.
+      boolean threadInterrupted = Thread.interrupted();
+      boolean interrupted = stop.get() || threadInterrupted;
+      try {
+        EvaluationReport report = new EvaluationReport(evaluationId, config, policy.hash(), startedAt, Instant.now(), interrupted,
+            pruned, results, output.reportJson(), output.reportHtml());
+        ReportWriter.write(report, output);
+        record(report);
+        return report;
+      } finally {
+        if (interrupted) {
+          Thread.currentThread().interrupt();
+        }
+      }
     }
   }
 

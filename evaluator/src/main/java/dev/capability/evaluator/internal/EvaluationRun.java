@@ -1,6 +1,7 @@
 package dev.capability.evaluator.internal;
 
 import static dev.capability.evaluator.EvaluatorCodes.EVALUATION_CANDIDATE_UNRESOLVED;
+import static dev.capability.evaluator.EvaluatorCodes.EVALUATION_CONFIG_INVALID;
 import static dev.capability.evaluator.EvaluatorCodes.EVALUATION_NOT_RECORDED;
 import static dev.capability.evaluator.EvaluatorCodes.EVALUATION_POLICY_REFUSED;
 
@@ -64,6 +65,10 @@ public final class EvaluationRun {
   public EvaluationReport run() {
     Instant startedAt = Instant.now();
     String evaluationId = "evaluation-" + ID_TIME.format(startedAt) + "-" + HexFormat.of().formatHex(randomBytes());
+    if (config.outputDirectory().startsWith(config.repository()) || config.repository().startsWith(config.outputDirectory())) {
+      throw new EvaluationException(EVALUATION_CONFIG_INVALID, "the output directory " + config.outputDirectory()
+          + " must lie outside the repository " + config.repository() + " and not contain it");
+    }
     try (OutputDirectory output = OutputDirectory.open(config.outputDirectory())) {
       GitRunner git = new GitRunner(config.repository());
       Worktrees worktrees = new Worktrees(git, config.outputDirectory());

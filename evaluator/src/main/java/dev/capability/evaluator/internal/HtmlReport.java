@@ -75,9 +75,6 @@ final class HtmlReport {
     CellOutcome outcome = cell.outcome();
     html.append("<td class=\"").append(cssClass(outcome)).append("\" style=\"background: ").append(COLOURS.get(outcome)).append(";\">")
         .append("<strong>").append(outcome.name()).append("</strong>");
-    if (regression) {
-      html.append(" <em class=\"regression\">regression: passed on the baseline</em>");
-    }
     if (cell.exitCode() != null) {
       html.append(" exit ").append(cell.exitCode());
     }
@@ -85,6 +82,9 @@ final class HtmlReport {
       html.append(" in ").append(cell.duration().toMillis()).append(" ms<br>")
           .append("<a href=\"").append(escape(cell.stdoutLog())).append("\">stdout</a> ")
           .append("<a href=\"").append(escape(cell.stderrLog())).append("\">stderr</a>");
+    }
+    if (regression) {
+      html.append("<br><em class=\"regression\">regression: passed on the baseline</em>");
     }
     if (!cell.failureExcerpt().isEmpty()) {
       html.append("<pre>").append(escape(cell.failureExcerpt())).append("</pre>");

@@ -218,8 +218,8 @@ public final class ConfigReader {
         try {
           argv = CommandStrings.split(shown);
         } catch (ShellSyntaxException e) {
-          throw invalid(file, pointer + "/command", "the command \"" + shown + "\" is refused: " + e.construct() + " at offset "
-              + e.offset() + " (" + e.getMessage() + "); evaluation commands run without a shell, give an argv instead");
+          throw invalid(file, pointer + "/command", "the command \"" + shown + "\" is refused (" + e.code() + "): " + e.getMessage()
+              + "; evaluation commands run without a shell");
         }
         if (argv.isEmpty()) {
           throw invalid(file, pointer + "/command", "the command is empty");

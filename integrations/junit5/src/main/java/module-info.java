@@ -2,8 +2,7 @@
  * The JUnit Jupiter extension for test harnesses: {@link dev.capability.junit5.CapabilitySandbox}
  * gives a test a configured kernel, a temporary Git repository and a ledger of its own, and fails
  * it when a command wrote outside its write scope; {@link dev.capability.junit5.CapabilityAssertions}
- * asserts on results. Only {@code dev.capability.junit5} is exported; the extension's
- * implementation is opened to JUnit, which creates it reflectively.
+ * asserts on results. Only {@code dev.capability.junit5} is exported.
  */
 // The package, and so the module, is named for JUnit 5, the version of the platform it extends.
 @SuppressWarnings("module")
@@ -17,6 +16,4 @@ module dev.capability.junit5 {
   requires transitive org.assertj.core;
 
   exports dev.capability.junit5;
-
-  opens dev.capability.junit5.internal to org.junit.platform.commons;
 }

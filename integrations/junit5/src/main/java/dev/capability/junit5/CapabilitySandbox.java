@@ -1,6 +1,5 @@
 package dev.capability.junit5;
 
-import dev.capability.junit5.internal.SandboxExtension;
 import java.lang.annotation.Documented;
 import java.lang.annotation.ElementType;
 import java.lang.annotation.Inherited;
@@ -41,9 +40,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 @Retention(RetentionPolicy.RUNTIME)
 @Documented
 @Inherited
-@ExtendWith(SandboxExtension.class)
-// The extension is implementation: JUnit creates it reflectively, and its package is opened to JUnit only.
-@SuppressWarnings("exports")
+@ExtendWith(CapabilitySandboxExtension.class)
 public @interface CapabilitySandbox {
   /**
    * The JUnit configuration parameter ({@code junit-platform.properties}, or {@code -D} for the

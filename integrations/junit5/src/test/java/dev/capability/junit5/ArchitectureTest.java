@@ -25,9 +25,9 @@ class ArchitectureTest {
   }
 
   @Test
-  void thePublicPackageReachesItsImplementationOnlyThroughTheAnnotation() {
+  void thePublicPackageReachesItsImplementationOnlyThroughTheExtension() {
     noClasses().that().resideInAPackage("dev.capability.junit5")
-        .and().doNotHaveSimpleName("CapabilitySandbox")
+        .and().doNotHaveSimpleName("CapabilitySandboxExtension")
         .should().dependOnClassesThat().resideInAPackage("dev.capability.junit5.internal..")
         .check(EXTENSION);
   }

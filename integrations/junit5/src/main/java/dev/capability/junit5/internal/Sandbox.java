@@ -42,7 +42,7 @@ import org.junit.jupiter.api.extension.ExtensionContext;
  * repository, so the kernel's policy-file checks hold and the ledger's writes never show up in a
  * command's audit. Closed (everything deleted) when the test's context closes.
  */
-final class Sandbox implements ExtensionContext.Store.CloseableResource {
+public final class Sandbox implements ExtensionContext.Store.CloseableResource {
   private final CapabilitySandbox settings;
   private final ClassLoader loader;
   private final Path workspace;
@@ -70,7 +70,7 @@ final class Sandbox implements ExtensionContext.Store.CloseableResource {
    * Sets up the sandbox {@code settings} describe. Probes the backend first, so that a test that
    * cannot run here is skipped (or failed, when {@code requireBackends}) before anything is made.
    */
-  static Sandbox open(CapabilitySandbox settings, ClassLoader loader, boolean requireBackends) {
+  public static Sandbox open(CapabilitySandbox settings, ClassLoader loader, boolean requireBackends) {
     BackendProvider provider = provider(settings.backend(), loader);
     BackendProvider.Availability availability = provider.probe();
     if (!availability.available()) {
@@ -149,24 +149,24 @@ final class Sandbox implements ExtensionContext.Store.CloseableResource {
     return path;
   }
 
-  CommandKernel kernel() {
+  public CommandKernel kernel() {
     return kernel;
   }
 
-  Path repository() {
+  public Path repository() {
     return repository;
   }
 
-  LedgerReader ledgerReader() {
+  public LedgerReader ledgerReader() {
     return ledger.reader();
   }
 
-  boolean failOnWriteViolations() {
+  public boolean failOnWriteViolations() {
     return settings.failOnWriteViolations();
   }
 
   /** The message that fails the test for its write-scope violations, or empty. */
-  Optional<String> writeScopeViolations() {
+  public Optional<String> writeScopeViolations() {
     return WriteScopeViolations.message(recorder.executions());
   }
 
@@ -175,7 +175,7 @@ final class Sandbox implements ExtensionContext.Store.CloseableResource {
    * test that names the {@code process} backend gets it), with the annotation's effect policy,
    * recording into the test's ledger.
    */
-  synchronized CapabilityRuntime runtime() {
+  public synchronized CapabilityRuntime runtime() {
     if (runtime == null) {
       EffectPolicy policy = settings.capabilityPolicy().isEmpty()
           ? EffectPolicies.denyAll()

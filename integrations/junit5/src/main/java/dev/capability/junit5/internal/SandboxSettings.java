@@ -7,10 +7,10 @@ import org.junit.jupiter.api.extension.ExtensionContext;
 import org.junit.platform.commons.support.AnnotationSupport;
 
 /** The {@link CapabilitySandbox} that applies to a test: the method's, else its class's or an enclosing class's. */
-final class SandboxSettings {
+public final class SandboxSettings {
   private SandboxSettings() {}
 
-  static Optional<CapabilitySandbox> of(ExtensionContext context) {
+  public static Optional<CapabilitySandbox> of(ExtensionContext context) {
     Optional<CapabilitySandbox> onMethod = find(context.getTestMethod().orElse(null));
     if (onMethod.isPresent()) {
       return onMethod;

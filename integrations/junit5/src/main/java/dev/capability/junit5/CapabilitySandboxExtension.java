@@ -1,8 +1,8 @@
-package dev.capability.junit5.internal;
+package dev.capability.junit5;
 
 import dev.capability.capability.runtime.CapabilityRuntime;
-import dev.capability.junit5.CapabilitySandbox;
-import dev.capability.junit5.SandboxRepository;
+import dev.capability.junit5.internal.Sandbox;
+import dev.capability.junit5.internal.SandboxSettings;
 import dev.capability.kernel.core.CommandKernel;
 import dev.capability.ledger.LedgerReader;
 import java.nio.file.Path;
@@ -16,12 +16,16 @@ import org.junit.jupiter.api.extension.ParameterResolver;
 import org.opentest4j.AssertionFailedError;
 
 /**
- * The extension {@link CapabilitySandbox} registers: opens a {@link Sandbox} before each test,
- * resolves its parameters from it, fails the test after it ran when an execution violated its
- * write scope, and leaves the sandbox in the test's store, which closes it.
+ * The extension {@link CapabilitySandbox} registers; a test does not name it. Before each test it
+ * opens the test's sandbox, resolves the test's parameters from it, fails the test after it ran
+ * when an execution violated its write scope, and leaves the sandbox in the test's store, which
+ * closes it when the test is done. Public only because JUnit creates it reflectively.
  */
-public final class SandboxExtension implements BeforeEachCallback, AfterEachCallback, ParameterResolver {
-  private static final ExtensionContext.Namespace NAMESPACE = ExtensionContext.Namespace.create(SandboxExtension.class);
+public final class CapabilitySandboxExtension implements BeforeEachCallback, AfterEachCallback, ParameterResolver {
+  private static final ExtensionContext.Namespace NAMESPACE = ExtensionContext.Namespace.create(CapabilitySandboxExtension.class);
+
+  /** For JUnit, which creates the extension when it meets {@link CapabilitySandbox}. */
+  public CapabilitySandboxExtension() {}
 
   @Override
   public void beforeEach(ExtensionContext context) {

@@ -64,8 +64,8 @@ public final class CapabilitySandboxExtension implements BeforeEachCallback, Aft
     Sandbox sandbox = context.getStore(NAMESPACE).get(Sandbox.class, Sandbox.class);
     if (sandbox == null) {
       throw new ParameterResolutionException("a " + parameter.getParameter().getType().getSimpleName()
-          + " from @CapabilitySandbox exists only for a test method and its @BeforeEach and @AfterEach methods, and only"
-          + " when the method or its class is annotated; " + parameter.getDeclaringExecutable() + " is neither");
+          + " from @CapabilitySandbox exists only for a test method and its @BeforeEach and @AfterEach methods, when the"
+          + " test method or its class carries @CapabilitySandbox; there is none for " + parameter.getDeclaringExecutable());
     }
     Class<?> type = parameter.getParameter().getType();
     if (type == CommandKernel.class) {

@@ -20,6 +20,7 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ParameterResolutionException;
 import org.junit.platform.engine.DiscoverySelector;
 import org.junit.platform.testkit.engine.EngineTestKit;
 import org.junit.platform.testkit.engine.Events;
@@ -95,6 +96,7 @@ class CapabilitySandboxTest {
   @Test
   void eachTestRecordsItsExecutionsInALedgerOfItsOwn() {
     SandboxSamples.LEDGERS.clear();
+    SandboxSamples.INTACT.clear();
     Events tests = run(Map.of(), selectClass(SandboxSamples.PerTestLedger.class));
 
     tests.assertStatistics(stats -> stats.started(2).succeeded(2));
@@ -107,6 +109,24 @@ class CapabilitySandboxTest {
     assertThat(SandboxSamples.LEDGERS.get("second")).filteredOn(e -> e.kind() == RecordKind.EXECUTION)
         .extracting(EntrySummary::argv)
         .containsExactly(List.of("touch", "src/allowed.txt"));
+    assertThat(SandboxSamples.INTACT).containsEntry("first", true);
+  }
+
+  @Test
+  void aNestedClassUsesItsEnclosingClasssAnnotation() {
+    Events tests = run(Map.of(), selectClass(SandboxSamples.EnclosingClass.Inner.class));
+
+    tests.assertStatistics(stats -> stats.started(1).succeeded(1));
+  }
+
+  @Test
+  void aParameterOutsideASandboxIsRefusedSayingWhere() {
+    Events tests = run(Map.of(), selectClass(SandboxSamples.NotAnnotated.class));
+
+    tests.assertStatistics(stats -> stats.started(1).failed(1));
+    tests.assertThatEvents().haveExactly(1, event(test("asksForAKernel"), finishedWithFailure(
+        instanceOf(ParameterResolutionException.class),
+        message(m -> m.contains("a CommandKernel from @CapabilitySandbox exists only for") && m.contains("asksForAKernel")))));
   }
 
   @Test

@@ -18,6 +18,7 @@ import java.nio.file.attribute.PosixFilePermissions;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -36,6 +37,9 @@ final class SandboxSamples {
 
   /** What the samples saw, by test name, for the outer test to check after they ran. */
   static final Map<String, List<EntrySummary>> LEDGERS = new ConcurrentHashMap<>();
+
+  /** Whether each sample's ledger verified intact, by test name. */
+  static final Map<String, Boolean> INTACT = new ConcurrentHashMap<>();
 
   /** Paths the samples saw, by name. */
   static final Map<String, Path> PATHS = new ConcurrentHashMap<>();
@@ -130,12 +134,33 @@ final class SandboxSamples {
       kernel.execute(touch(repository, "src/allowed.txt"));
       kernel.execute(touch(repository, "src/other.txt"));
       LEDGERS.put("first", ledger.list(LedgerQuery.latest(100)));
+      INTACT.put("first", ledger.verify().intact());
     }
 
     @Test
     void second(CommandKernel kernel, @SandboxRepository Path repository, LedgerReader ledger) {
       kernel.execute(touch(repository, "src/allowed.txt"));
       LEDGERS.put("second", ledger.list(LedgerQuery.latest(100)));
+    }
+  }
+
+  @ExtendWith(OnlyUnderTestKit.class)
+  @CapabilitySandbox(policy = TOUCH_POLICY)
+  static class EnclosingClass {
+    @Nested
+    class Inner {
+      @Test
+      void usesTheEnclosingClasssPolicy(CommandKernel kernel, @SandboxRepository Path repository) {
+        assertThat(kernel.execute(touch(repository, "src/allowed.txt"))).exitedWith(0);
+      }
+    }
+  }
+
+  @ExtendWith({OnlyUnderTestKit.class, CapabilitySandboxExtension.class})
+  static class NotAnnotated {
+    @Test
+    void asksForAKernel(CommandKernel kernel) {
+      kernel.policy();
     }
   }
 

@@ -113,6 +113,13 @@ class CapabilitySandboxTest {
   }
 
   @Test
+  void theNamedBackendIsTheOneTheKernelRunsOn() {
+    Events tests = run(Map.of(), selectClass(SandboxSamples.ProcessBackend.class));
+
+    tests.assertStatistics(stats -> stats.started(1).succeeded(1));
+  }
+
+  @Test
   void aNestedClassUsesItsEnclosingClasssAnnotation() {
     Events tests = run(Map.of(), selectClass(SandboxSamples.EnclosingClass.Inner.class));
 

@@ -30,6 +30,12 @@ final class SandboxSamples {
   /** The resource policy: {@code touch} of {@code src/allowed.txt} and {@code src/notes.md}, writes only to {@code src/*.txt}. */
   static final String TOUCH_POLICY = "policies/touch-src.json";
 
+  /** The touch policy with the host network, which the process backend (no network namespace) needs. */
+  static final String TOUCH_ON_THE_HOST_NETWORK = """
+      {"version": 1, "network": "host", "projectWrites": "scoped", "writeScopes": ["src/*.txt"],
+       "environment": {"inherit": ["PATH"]}, "executables": {"touch": {"name": "touch", "exact": [["src/allowed.txt"]]}}}
+      """;
+
   /** An inline policy that allows no command at all. */
   static final String NOTHING_ALLOWED = """
       {"version": 1, "network": "none", "executables": {}}
@@ -161,6 +167,18 @@ final class SandboxSamples {
     @Test
     void asksForAKernel(CommandKernel kernel) {
       kernel.policy();
+    }
+  }
+
+  @ExtendWith(OnlyUnderTestKit.class)
+  @CapabilitySandbox(policy = TOUCH_ON_THE_HOST_NETWORK, backend = "process")
+  static class ProcessBackend {
+    @Test
+    void runsOnTheNamedBackend(CommandKernel kernel, @SandboxRepository Path repository) {
+      ExecutionResult result = kernel.execute(ExecutionRequest.argv("touch", "src/allowed.txt").repository(repository).backend("process").build());
+
+      assertThat(result).exitedWith(0).wroteOnly("src/*.txt");
+      assertThat(result.attestation().backend().id()).isEqualTo("process");
     }
   }
 

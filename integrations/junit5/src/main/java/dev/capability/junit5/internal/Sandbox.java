@@ -197,6 +197,7 @@ public final class Sandbox implements ExtensionContext.Store.CloseableResource {
     }
   }
 
+  /** Closes the runtime, the kernel (and with it the backend it was given) and the ledger, then deletes the directory; each step runs whatever the one before did. */
   @Override
   public void close() throws IOException {
     try {
@@ -205,11 +206,16 @@ public final class Sandbox implements ExtensionContext.Store.CloseableResource {
           runtime.close();
         }
       }
-      // Closing the kernel closes the backend it was given.
-      kernel.close();
-      ledger.close();
     } finally {
-      delete(workspace);
+      try {
+        kernel.close();
+      } finally {
+        try {
+          ledger.close();
+        } finally {
+          delete(workspace);
+        }
+      }
     }
   }
 

@@ -62,6 +62,7 @@ class ArchitectureTest {
       "dev.capability.discovery",
       "dev.capability.openapi",
       "dev.capability.mcp",
+      "dev.capability.junit5",
       "dev.capability.cli");
 
   private static JavaClasses classes;
@@ -146,6 +147,14 @@ class ArchitectureTest {
     noClasses().that().resideOutsideOfPackages("dev.capability.mcp..", "dev.capability.cli..", "dev.capability.bench..")
         .should().dependOnClassesThat().resideInAPackage("dev.capability.mcp..")
         .because("the MCP server is a host of the SDK, not part of it")
+        .check(classes);
+  }
+
+  @Test
+  void onlyTestsUseTheJUnitExtension() {
+    noClasses().that().resideOutsideOfPackage("dev.capability.junit5..")
+        .should().dependOnClassesThat().resideInAPackage("dev.capability.junit5..")
+        .because("capability-junit5 is a test library: product code never depends on it, only tests (not imported here) do")
         .check(classes);
   }
 
@@ -277,7 +286,8 @@ class ArchitectureTest {
       "dev.capability.backend.docker",
       "dev.capability.backend.tck",
       "dev.capability.ledger",
-      "dev.capability.workflow");
+      "dev.capability.workflow",
+      "dev.capability.junit5");
 
   @Test
   void everyPublishedModuleHasADescriptorThatExportsNoInternalPackage() throws IOException {

@@ -3,10 +3,11 @@ package dev.capability.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.capability.backend.bwrap.BwrapBackendProvider;
 import dev.capability.backend.docker.DockerBackendProvider;
 import dev.capability.backend.docker.LocalRuntimeImage;
 import dev.capability.backend.tck.BackendGate;
+import dev.capability.junit5.CapabilitySandbox;
+import dev.capability.junit5.SandboxRepository;
 import dev.capability.kernel.api.BackendUnavailableException;
 import dev.capability.kernel.api.CapabilityException;
 import dev.capability.kernel.api.ExecutionRequest;
@@ -36,7 +37,16 @@ import org.junit.jupiter.api.io.TempDir;
  * symbolic link out of the repository is refused, never followed.
  */
 class WriteScopeRootsInSandboxTest {
-  private static final BackendGate BWRAP = BackendGate.of(new BwrapBackendProvider(), BackendConfig.defaults());
+  /** The bwrap tests' policy, for {@code @CapabilitySandbox}: {@code touch target/x}, writes to {@code target/**}. */
+  private static final String TOUCH_TARGET_X = """
+      {"version": 1, "network": "none", "projectWrites": "scoped", "writeScopes": ["target/**"],
+       "environment": {"inherit": ["PATH"]}, "executables": {"touch": {"name": "touch", "exact": [["target/x"]]}}}
+      """;
+  /** {@code touch a/b/x}, writes to {@code a/b/**}. */
+  private static final String TOUCH_A_B_X = """
+      {"version": 1, "network": "none", "projectWrites": "scoped", "writeScopes": ["a/b/**"],
+       "environment": {"inherit": ["PATH"]}, "executables": {"touch": {"name": "touch", "exact": [["a/b/x"]]}}}
+      """;
   private static final BackendGate DOCKER;
 
   static {
@@ -55,7 +65,6 @@ class WriteScopeRootsInSandboxTest {
 
   @AfterAll
   static void close() {
-    BWRAP.close();
     DOCKER.close();
   }
 
@@ -73,8 +82,11 @@ class WriteScopeRootsInSandboxTest {
   }
 
   @Test
-  void aMissingTargetIsCreatedAndWrittenUnderBwrap() {
-    assertTheCommandWritesIntoTheCreatedRoot(BWRAP.backend());
+  @CapabilitySandbox(policy = TOUCH_TARGET_X, backend = "bwrap")
+  void aMissingTargetIsCreatedAndWrittenUnderBwrap(CommandKernel kernel, @SandboxRepository Path repository) throws IOException {
+    Files.writeString(repository.resolve("pom.xml"), "<project/>\n");
+
+    assertTheCommandWroteIntoTheCreatedRoot(kernel.execute(request(repository, "target/x")), repository, "bwrap");
   }
 
   @Test
@@ -83,36 +95,38 @@ class WriteScopeRootsInSandboxTest {
   }
 
   @Test
-  void aTargetThatIsASymbolicLinkOutOfTheRepositoryIsRefusedUnderBwrap() throws IOException {
-    ExecutionBackend bwrap = BWRAP.backend();
+  @CapabilitySandbox(policy = TOUCH_TARGET_X, backend = "bwrap")
+  void aTargetThatIsASymbolicLinkOutOfTheRepositoryIsRefusedUnderBwrap(CommandKernel kernel, @SandboxRepository Path repository)
+      throws IOException {
     Files.createSymbolicLink(repository.resolve("target"), elsewhere);
 
-    assertRefusedAndNotFollowed(bwrap, "target/**", "target/x");
+    assertRefusedAndNotFollowed(kernel, request(repository, "target/x"));
   }
 
   @Test
-  void aScopeBelowASymbolicLinkOutOfTheRepositoryIsRefusedUnderBwrap() throws IOException {
-    ExecutionBackend bwrap = BWRAP.backend();
+  @CapabilitySandbox(policy = TOUCH_A_B_X, backend = "bwrap")
+  void aScopeBelowASymbolicLinkOutOfTheRepositoryIsRefusedUnderBwrap(CommandKernel kernel, @SandboxRepository Path repository)
+      throws IOException {
     Files.createSymbolicLink(repository.resolve("a"), elsewhere);
 
-    assertRefusedAndNotFollowed(bwrap, "a/b/**", "a/b/x");
+    assertRefusedAndNotFollowed(kernel, request(repository, "a/b/x"));
   }
 
   private void assertTheCommandWritesIntoTheCreatedRoot(ExecutionBackend backend) {
-    ExecutionResult result = kernel(backend, "target/**", "target/x").execute(request("target/x"));
+    assertTheCommandWroteIntoTheCreatedRoot(kernel(backend, "target/**", "target/x").execute(request("target/x")), repository, backend.id());
+  }
 
+  private static void assertTheCommandWroteIntoTheCreatedRoot(ExecutionResult result, Path repository, String backend) {
     assertThat(result.status()).as("%s: %s", result.failureMessage(), result.stderr().text()).isEqualTo(ExecutionStatus.COMPLETED);
     assertThat(result.exitCode()).as(result.stderr().text()).hasValue(0);
     assertThat(repository.resolve("target/x")).isRegularFile();
     assertThat(result.attestation().createdScopeRoots()).containsExactly("target");
     assertThat(result.attestation().violations()).isEmpty();
-    assertThat(result.attestation().backend().id()).isEqualTo(backend.id());
+    assertThat(result.attestation().backend().id()).isEqualTo(backend);
   }
 
-  private void assertRefusedAndNotFollowed(ExecutionBackend backend, String scope, String file) {
-    CommandKernel kernel = kernel(backend, scope, file);
-
-    assertThatThrownBy(() -> kernel.execute(request(file)))
+  private void assertRefusedAndNotFollowed(CommandKernel kernel, ExecutionRequest request) {
+    assertThatThrownBy(() -> kernel.execute(request))
         .isInstanceOfSatisfying(CapabilityException.class, e -> assertThat(e.code()).isEqualTo("SCOPE_THROUGH_SYMLINK"));
     assertThat(elsewhere).isEmptyDirectory();
   }
@@ -130,5 +144,10 @@ class WriteScopeRootsInSandboxTest {
 
   private ExecutionRequest request(String file) {
     return ExecutionRequest.argv(touch.toString(), file).repository(repository).build();
+  }
+
+  /** A request of the bwrap tests, whose policy names {@code touch} by name, found on the inherited {@code PATH}. */
+  private static ExecutionRequest request(Path repository, String file) {
+    return ExecutionRequest.argv("touch", file).repository(repository).build();
   }
 }

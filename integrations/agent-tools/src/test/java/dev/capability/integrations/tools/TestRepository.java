@@ -19,18 +19,18 @@ import java.util.Optional;
 
 /**
  * A real repository for the agent tools' tests and the integrations' tests: a git repository with
- * {@code a.txt} and {@code README.md}, the operator's policy in a private directory beside it (as an
+ * {@code a.txt} and {@code README.md} committed, the operator's policy in a private directory beside it (as an
  * operator installs it: owned by the user, mode 0600), the repository's SQLite ledger, opened with
  * its first record, and a kernel that runs under bwrap (skipped or failed by {@code
  * CAPABILITY_REQUIRE_BACKENDS} when bwrap is missing).
  */
 public final class TestRepository {
   /**
-   * The operator's policy: {@code cat} of any path and {@code echo} of anything, no network, no
-   * writes; {@code rm}, {@code sh} and everything else are refused by the operator layer.
+   * The operator's policy: {@code cat} of any path and {@code echo} of anything, no network,
+   * writes outside {@code docs/}; {@code rm}, {@code sh} and everything else are refused by the operator layer.
    */
   public static final String POLICY = """
-      {"version": 1, "timeoutMillis": 60000, "maxOutputBytes": 1048576, "network": "none", "projectWrites": "read-only",
+      {"version": 1, "timeoutMillis": 60000, "maxOutputBytes": 1048576, "network": "none", "projectWrites": "scoped", "writeScopes": ["docs/**"],
        "environment": {"inherit": ["PATH"]},
        "executables": {
          "cat": {"name": "cat", "arguments": {"operands": {"kind": "path", "minCount": 1}, "doubleDash": "optional"}},
@@ -55,10 +55,15 @@ public final class TestRepository {
     // The sandbox runs as another uid when the tests run as root: it must be able to reach the repository.
     Files.setPosixFilePermissions(base, PosixFilePermissions.fromString("rwxr-xr-x"));
     Path repository = Files.createDirectories(base.resolve("repo"));
+    Git.init(repository);
     Files.writeString(repository.resolve("a.txt"), "alpha\n");
     Files.writeString(repository.resolve("README.md"), "# readme\n");
-    Git.git(repository, "init", "-q");
+    Files.writeString(repository.resolve(".gitignore"), ".capability/\n");
+    Git.git(repository, "add", "a.txt", "README.md", ".gitignore");
+    Git.git(repository, "commit", "-q", "-m", "first");
     Ownership.readableByEveryone(repository);
+    // The write scope: the sandbox's uid (another one when the tests run as root) must be able to write it.
+    Files.setAttribute(Files.createDirectory(repository.resolve("docs")), "unix:mode", 01777);
     Path policyDirectory = Files.createDirectory(base.resolve("policy"), PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
     Path policyFile = policyDirectory.resolve("policy.json");
     Files.writeString(policyFile, POLICY, StandardCharsets.UTF_8);
@@ -82,6 +87,15 @@ public final class TestRepository {
         .hostEnvironment(Map.of("PATH", "/usr/bin:/bin"))
         .evidenceStore(ledger)
         .decisionStore(ledger)
+        .build();
+  }
+
+  /** As {@link #kernel}, recording nothing itself: the work plans record their own launches in the ledger. */
+  public CommandKernel planKernel(BackendGate bwrap) {
+    return CommandKernel.builder(ExecutionPolicies.load(policyFile, repository))
+        .discoverBackends(false)
+        .backend(bwrap.backend())
+        .hostEnvironment(Map.of("PATH", "/usr/bin:/bin"))
         .build();
   }
 

@@ -85,6 +85,7 @@ public final class LangChain4jExample {
       Assistant assistant = AiServices.builder(Assistant.class)
           .chatModel(model)
           .tools(LangChain4jTools.of(tools))
+          .hallucinatedToolNameStrategy(LangChain4jTools.unknownTool(tools))
           .build();
       return assistant.chat("Show me README.md, then delete it.");
     }

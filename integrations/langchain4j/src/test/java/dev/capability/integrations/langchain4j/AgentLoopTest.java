@@ -62,9 +62,11 @@ class AgentLoopTest {
   }
 
   private Assistant assistant(ScriptedChatModel model) {
+    AgentTools tools = AgentTools.builder(repo.kernel(bwrap), repo.repository).build();
     return AiServices.builder(Assistant.class)
         .chatModel(model)
-        .tools(LangChain4jTools.of(AgentTools.builder(repo.kernel(bwrap), repo.repository).build()))
+        .tools(LangChain4jTools.of(tools))
+        .hallucinatedToolNameStrategy(LangChain4jTools.unknownTool(tools))
         .build();
   }
 
@@ -133,5 +135,19 @@ class AgentLoopTest {
     ToolExecutionResultMessage result = lastToolResult(model.requests.get(1).messages());
     assertThat(JSON.readTree(result.text()).at("/error/code").asText()).isEqualTo(AgentToolCodes.ARGUMENTS_TOO_LARGE);
     assertThat(repo.ledgerFile()).as("nothing ran, nothing was recorded").isEmpty();
+  }
+
+  @Test
+  void aToolThatIsNotOfferedIsAnErrorListingTheToolsAndTheLoopGoesOn() throws IOException {
+    ScriptedChatModel model = new ScriptedChatModel(
+        call("1", "set_policy", "{\"policy\": \"allow everything\"}"), AiMessage.from("I cannot change the policy."));
+
+    assertThat(assistant(model).chat("allow everything")).isEqualTo("I cannot change the policy.");
+
+    ToolExecutionResultMessage result = lastToolResult(model.requests.get(1).messages());
+    JsonNode error = JSON.readTree(result.text());
+    assertThat(error.at("/error/code").asText()).isEqualTo(AgentToolCodes.UNKNOWN_TOOL);
+    assertThat(error.at("/error/message").asText()).contains("set_policy").contains("[run_command, check_command]");
+    assertThat(repo.ledgerFile()).isEmpty();
   }
 }

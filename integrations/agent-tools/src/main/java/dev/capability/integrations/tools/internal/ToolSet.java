@@ -26,6 +26,7 @@ import dev.capability.kernel.api.ShellSyntaxException;
 import dev.capability.kernel.api.authority.AuthorityLayer;
 import dev.capability.kernel.core.CheckResult;
 import dev.capability.kernel.core.CommandKernel;
+import dev.capability.kernel.core.CommandStrings;
 import dev.capability.workflow.AssumptionState;
 import dev.capability.workflow.Assumptions;
 import dev.capability.workflow.Phase;
@@ -192,8 +193,16 @@ public final class ToolSet {
     if (argv.isPresent() == command.isPresent()) {
       throw ToolArguments.invalid("give the command as either argv or command, not both or neither");
     }
-    ExecutionRequest.Builder request = argv.isPresent() ? ExecutionRequest.argv(argv.get()) : ExecutionRequest.command(command.get());
-    request.repository(repository);
+    // A command string is split here, so that shell syntax is the model's error, refused before
+    // the kernel sees it and recorded nowhere, as an argv that is not a string list is.
+    List<String> words = argv.isPresent() ? argv.get() : CommandStrings.split(command.get());
+    if (words.isEmpty()) {
+      throw ToolArguments.invalid("argument 'command' is empty");
+    }
+    if (words.size() > AgentTools.MAX_ARGV) {
+      throw new CapabilityException(AgentToolCodes.ARGUMENTS_TOO_LARGE, "the command has " + words.size() + " words; the limit is " + AgentTools.MAX_ARGV);
+    }
+    ExecutionRequest.Builder request = ExecutionRequest.argv(words).repository(repository);
     activeLayers().forEach(request::layer);
     return request;
   }

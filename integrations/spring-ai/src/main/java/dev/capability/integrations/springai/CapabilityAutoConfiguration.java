@@ -4,6 +4,7 @@ import dev.capability.capability.runtime.CapabilityPackages;
 import dev.capability.capability.runtime.CapabilityRuntime;
 import dev.capability.capability.runtime.EffectPolicies;
 import dev.capability.capability.runtime.ExecutorConfig;
+import dev.capability.integrations.springai.internal.CapabilitiesConfigured;
 import dev.capability.integrations.springai.internal.NamedBackend;
 import dev.capability.integrations.tools.AgentTools;
 import dev.capability.kernel.api.CapabilityException;
@@ -32,6 +33,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Conditional;
 
 /**
  * Builds the kernel, the capability runtime, the agent tools and their Spring AI callbacks from
@@ -43,6 +45,10 @@ import org.springframework.context.annotation.Bean;
  * so every check the kernel makes of a policy file applies: a policy the kernel refuses (writable
  * by others, inside the repository, not owned by this user, invalid) stops the application with
  * the {@link PolicyException} and its code in the message. There is no fallback policy.
+ *
+ * <p>The capability runtime (and with it {@code run_capability}) is built only when {@code
+ * capability.capabilities} names a capability: a runtime needs an isolating executor, which an
+ * application that only runs commands may not have.
  *
  * <p>Each bean backs off when the application defines its own. An {@link EvidenceStore}, {@link
  * DecisionStore} or {@link CapabilityEvidenceStore} bean (the ledger's {@code DeferredLedger} is
@@ -59,13 +65,14 @@ public class CapabilityAutoConfiguration {
 
   /**
    * The backends capabilities run on: only {@code capability.backend} when it is set, else every
-   * backend on the class path. Closed with the context.
+   * backend on the class path. Only with capabilities; closed with the context.
    *
    * @throws CapabilityException {@link SpringAiCodes#CONFIG_INVALID} when the named backend is not
    *     installed or cannot run on this machine
    */
   @Bean
   @ConditionalOnMissingBean
+  @Conditional(CapabilitiesConfigured.class)
   public Backends capabilityBackends(CapabilityProperties properties) {
     ClassLoader loader = CapabilityAutoConfiguration.class.getClassLoader();
     if (properties.backend() == null) {
@@ -99,11 +106,15 @@ public class CapabilityAutoConfiguration {
 
   /**
    * The capability runtime: the effect policy of {@code capability.effect-policy-path} (deny-all
-   * without it), the strongest isolating executor, on {@link #capabilityBackends}. Closed with the
-   * context.
+   * without it), the strongest isolating executor, on {@link #capabilityBackends}. Only with
+   * capabilities; closed with the context.
+   *
+   * @throws CapabilityException {@code ISOLATION_UNAVAILABLE} when no isolating executor can run
+   *     here, {@code POLICY_FILE_INVALID} for an effect policy the runtime refuses
    */
   @Bean
   @ConditionalOnMissingBean
+  @Conditional(CapabilitiesConfigured.class)
   public CapabilityRuntime capabilityRuntime(CapabilityProperties properties, Backends backends,
       ObjectProvider<CapabilityEvidenceStore> evidence) {
     Path repository = repository(properties);
@@ -116,20 +127,23 @@ public class CapabilityAutoConfiguration {
 
   /**
    * The agent tools on {@code capability.repository}: the command tools on the kernel, {@code
-   * run_capability} on the runtime with the packages of {@code capability.capabilities} and the
-   * plans of {@code capability.pre-approved-plans}, and the work-plan tools when there are
+   * run_capability} when there is a runtime, with the packages of {@code capability.capabilities}
+   * and the plans of {@code capability.pre-approved-plans}, and the work-plan tools when there are
    * {@link WorkPlans}.
+   *
+   * @throws CapabilityException the runtime's code for a capability package it cannot open
    */
   @Bean
   @ConditionalOnMissingBean
-  public AgentTools capabilityAgentTools(CapabilityProperties properties, CommandKernel kernel, CapabilityRuntime runtime,
+  public AgentTools capabilityAgentTools(CapabilityProperties properties, CommandKernel kernel, ObjectProvider<CapabilityRuntime> runtime,
       ObjectProvider<WorkPlans> workPlans, ObjectProvider<Assumptions> assumptions) {
-    AgentTools.Builder tools = AgentTools.builder(kernel, repository(properties))
-        .capabilities(runtime)
-        .preApprovedPlans(properties.preApprovedPlans());
-    for (Map.Entry<String, String> capability : properties.capabilities().entrySet()) {
-      tools.capability(capability.getKey(), CapabilityPackages.open(Path.of(capability.getValue())));
-    }
+    AgentTools.Builder tools = AgentTools.builder(kernel, repository(properties));
+    runtime.ifUnique(found -> {
+      tools.capabilities(found).preApprovedPlans(properties.preApprovedPlans());
+      for (Map.Entry<String, String> capability : properties.capabilities().entrySet()) {
+        tools.capability(capability.getKey(), CapabilityPackages.open(Path.of(capability.getValue())));
+      }
+    });
     workPlans.ifUnique(tools::workPlans);
     assumptions.ifUnique(tools::assumptions);
     return tools.build();

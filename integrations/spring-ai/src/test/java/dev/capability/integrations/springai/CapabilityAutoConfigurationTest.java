@@ -16,6 +16,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.Arrays;
+import java.util.List;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -124,20 +125,52 @@ class CapabilityAutoConfigurationTest {
   }
 
   @Test
-  void aGoodPolicyGivesTheKernelTheRuntimeAndTheToolCallbacks() {
+  void aGoodPolicyGivesTheKernelAndTheCommandToolsAndNoRuntimeWithoutCapabilities() {
     BWRAP.backend();
     runner.withPropertyValues(fixture.properties("capability.backend=bwrap")).run(context -> {
       assertThat(context).hasNotFailed();
       assertThat(context).hasSingleBean(CommandKernel.class);
-      assertThat(context).hasSingleBean(CapabilityRuntime.class);
-      assertThat(context).hasSingleBean(Backends.class);
       assertThat(context).hasSingleBean(AgentTools.class);
       assertThat(context.getBean(CommandKernel.class).policy().source()).isEqualTo(fixture.policy.toString());
       assertThat(context.getBean(CommandKernel.class).backends()).extracting(status -> status.id()).containsExactly("bwrap");
-      CapabilityToolCallbacks callbacks = context.getBean(CapabilityToolCallbacks.class);
-      assertThat(Arrays.stream(callbacks.getToolCallbacks()).map(callback -> callback.getToolDefinition().name()))
-          .containsExactly(AgentTools.RUN_COMMAND, AgentTools.CHECK_COMMAND, AgentTools.RUN_CAPABILITY);
+      assertThat(toolNames(context.getBean(CapabilityToolCallbacks.class))).containsExactly(AgentTools.RUN_COMMAND, AgentTools.CHECK_COMMAND);
+
+      assertThat(context).doesNotHaveBean(CapabilityRuntime.class);
+      assertThat(context).doesNotHaveBean(Backends.class);
+      ConditionAndOutcomes runtime = ConditionEvaluationReport.get(context.getBeanFactory())
+          .getConditionAndOutcomesBySource().get(CapabilityAutoConfiguration.class.getName() + "#capabilityRuntime");
+      assertThat(runtime).anySatisfy(outcome -> assertThat(outcome.getOutcome().getMessage()).contains("capability.capabilities[NAME]"));
     });
+  }
+
+  @Test
+  void capabilitiesBringTheRuntimeAndRunCapabilityOffersThemByName() {
+    BWRAP.backend();
+    runner.withPropertyValues(fixture.properties("capability.backend=bwrap", "capability.capabilities[echo]=" + fixture.capability))
+        .run(context -> {
+          assertThat(context).hasNotFailed();
+          assertThat(context).hasSingleBean(CommandKernel.class);
+          assertThat(context).hasSingleBean(CapabilityRuntime.class);
+          assertThat(context).hasSingleBean(Backends.class);
+          assertThat(context.getBean(Backends.class).statuses()).extracting(status -> status.id()).containsExactly("bwrap");
+          CapabilityToolCallbacks callbacks = context.getBean(CapabilityToolCallbacks.class);
+          assertThat(toolNames(callbacks)).containsExactly(AgentTools.RUN_COMMAND, AgentTools.CHECK_COMMAND, AgentTools.RUN_CAPABILITY);
+          assertThat(callbacks.asList().get(2).getToolDefinition().inputSchema()).contains("\"enum\": [\"echo\"]");
+        });
+  }
+
+  @Test
+  void aCapabilityPackageThatCannotBeOpenedStopsStartup() {
+    BWRAP.backend();
+    runner.withPropertyValues(fixture.properties("capability.backend=bwrap", "capability.capabilities[missing]=" + temp.resolve("missing")))
+        .run(context -> {
+          assertThat(context).hasFailed();
+          assertThat(rootCapabilityException(context.getStartupFailure()).getMessage()).contains(temp.resolve("missing").toString());
+        });
+  }
+
+  private static List<String> toolNames(CapabilityToolCallbacks callbacks) {
+    return Arrays.stream(callbacks.getToolCallbacks()).map(callback -> callback.getToolDefinition().name()).toList();
   }
 
   private static PolicyException rootPolicyException(Throwable failure) {

@@ -49,7 +49,7 @@ class ChatClientToolLoopTest {
     runner = new ApplicationContextRunner()
         .withConfiguration(AutoConfigurations.of(CapabilityAutoConfiguration.class))
         .withBean(EvidenceStore.class, () -> evidence)
-        .withPropertyValues(fixture.properties("capability.backend=bwrap"));
+        .withPropertyValues(fixture.properties("capability.backend=bwrap", "capability.capabilities[echo]=" + fixture.capability));
   }
 
   @AfterAll
@@ -58,10 +58,11 @@ class ChatClientToolLoopTest {
   }
 
   @Test
-  void theAllowedCommandRunsInBwrapTheDeniedOneReturnsItsDenialToTheModelAndTheLoopReachesAnAnswer() {
+  void theAllowedCommandRunsInBwrapTheDeniedOneReturnsItsDenialToTheModelAndTheLoopGoesOnToACapabilityAndAnAnswer() {
     ScriptedChatModel model = ScriptedChatModel.replying(
         toolCall("call-1", AgentTools.RUN_COMMAND, "{\"argv\": [\"git\", \"status\", \"--short\"]}"),
         toolCall("call-2", AgentTools.RUN_COMMAND, "{\"argv\": [\"git\", \"log\"]}"),
+        toolCall("call-3", AgentTools.RUN_CAPABILITY, "{\"capability\": \"echo\", \"input\": {\"text\": \"hi\"}}"),
         answer("hello.txt is untracked; the log is not mine to read."));
 
     runner.run(context -> {
@@ -69,7 +70,7 @@ class ChatClientToolLoopTest {
           .user("What changed in the repository?").call().content();
 
       assertThat(reply).isEqualTo("hello.txt is untracked; the log is not mine to read.");
-      assertThat(model.prompts()).hasSize(3);
+      assertThat(model.prompts()).hasSize(4);
 
       JsonNode status = JSON.readTree(model.toolResults(1).get("call-1"));
       assertThat(status.path("status").asText()).isEqualTo("COMPLETED");
@@ -83,6 +84,10 @@ class ChatClientToolLoopTest {
       assertThat(log.path("code").asText()).isEqualTo("SUBCOMMAND_NOT_ALLOWED");
       assertThat(log.path("layer").asText()).isEqualTo("operator");
       assertThat(log.path("reason").asText()).isNotBlank();
+
+      JsonNode echo = JSON.readTree(model.toolResults(3).get("call-3"));
+      assertThat(echo.path("status").asText()).as(echo.toString()).isEqualTo("SUCCEEDED");
+      assertThat(JSON.readTree(echo.path("output").asText()).path("received").path("text").asText()).isEqualTo("hi");
 
       assertThat(recorded).extracting(ExecutionResult::status).containsExactly(ExecutionStatus.COMPLETED, ExecutionStatus.DENIED);
     });

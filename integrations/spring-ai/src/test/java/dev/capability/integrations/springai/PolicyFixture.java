@@ -1,11 +1,12 @@
 package dev.capability.integrations.springai;
 
+import dev.capability.capability.runtime.TestPackages;
 import dev.capability.testing.Git;
-import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.util.Map;
 
 /**
  * A repository and an operator policy for it, as an operator installs one: the policy in a private
@@ -29,19 +30,36 @@ final class PolicyFixture {
       }
       """;
 
+  /** A capability that declares no effect (so even the deny-all effect policy lets it run) and echoes its input. */
+  static final String CAPABILITY_ENTRY = "com.example.Echo";
+  private static final String CAPABILITY_SOURCE = """
+      package com.example;
+      public final class Echo implements dev.capability.capability.api.Capability {
+        @Override
+        public String execute(String in, dev.capability.capability.api.CapabilityContext context) {
+          return "{\\"received\\":" + in + "}";
+        }
+        @Override
+        public boolean verify(String in, String out, dev.capability.capability.api.CapabilityContext context) { return true; }
+      }
+      """;
+
   final Path repository;
   final Path policy;
+  final Path capability;
 
-  private PolicyFixture(Path repository, Path policy) {
+  private PolicyFixture(Path repository, Path policy, Path capability) {
     this.repository = repository;
     this.policy = policy;
+    this.capability = capability;
   }
 
   /**
-   * A git repository holding one untracked {@code hello.txt}, and the policy, under {@code temp}.
+   * A git repository holding one untracked {@code hello.txt}, the policy, and the package of the
+   * echo capability, under {@code temp}.
    * {@code temp} is opened to everyone for reading, since the sandbox may run as another user.
    */
-  static PolicyFixture create(Path temp) throws IOException {
+  static PolicyFixture create(Path temp) throws Exception {
     Files.setPosixFilePermissions(temp, PosixFilePermissions.fromString("rwxr-xr-x"));
     Path repository = Git.init(Files.createDirectory(temp.resolve("repository"))).toRealPath();
     Files.writeString(repository.resolve("hello.txt"), "hello\n");
@@ -49,9 +67,12 @@ final class PolicyFixture {
     Path policy = policyDirectory.resolve("policy.json");
     Files.writeString(policy, POLICY, StandardCharsets.UTF_8);
     Files.setPosixFilePermissions(policy, PosixFilePermissions.fromString("rw-------"));
-    return new PolicyFixture(repository, policy.toRealPath());
+    byte[] jar = TestPackages.jar(Files.createDirectory(temp.resolve("work")), Map.of(CAPABILITY_ENTRY, CAPABILITY_SOURCE), null, Map.of());
+    Path capability = TestPackages.directory(temp.resolve("echo"), jar, CAPABILITY_ENTRY, "{}");
+    return new PolicyFixture(repository, policy.toRealPath(), capability);
   }
 
+  /** The properties of the repository and the policy, and {@code more}. */
   String[] properties(String... more) {
     String[] base = {"capability.policy-path=" + policy, "capability.repository=" + repository};
     String[] all = new String[base.length + more.length];

@@ -44,19 +44,27 @@ final class PolicyFixture {
       }
       """;
 
+  /** The effect policy: grants the reflection the reflecting package declares. */
+  static final String EFFECT_POLICY = "{\"version\": 1, \"grants\": [{\"effect\": \"code.dynamic\", \"scope\": \"reflection\"}]}";
+
   final Path repository;
   final Path policy;
   final Path capability;
+  final Path reflecting;
+  final Path effectPolicy;
 
-  private PolicyFixture(Path repository, Path policy, Path capability) {
+  private PolicyFixture(Path repository, Path policy, Path capability, Path reflecting, Path effectPolicy) {
     this.repository = repository;
     this.policy = policy;
     this.capability = capability;
+    this.reflecting = reflecting;
+    this.effectPolicy = effectPolicy;
   }
 
   /**
-   * A git repository holding one untracked {@code hello.txt}, the policy, and the package of the
-   * echo capability, under {@code temp}.
+   * A git repository holding one untracked {@code hello.txt}, the policy, and the packages of the
+   * echo capability (no effect, and declaring reflection) and an effect policy granting
+   * reflection, under {@code temp}.
    * {@code temp} is opened to everyone for reading, since the sandbox may run as another user.
    */
   static PolicyFixture create(Path temp) throws Exception {
@@ -69,7 +77,12 @@ final class PolicyFixture {
     Files.setPosixFilePermissions(policy, PosixFilePermissions.fromString("rw-------"));
     byte[] jar = TestPackages.jar(Files.createDirectory(temp.resolve("work")), Map.of(CAPABILITY_ENTRY, CAPABILITY_SOURCE), null, Map.of());
     Path capability = TestPackages.directory(temp.resolve("echo"), jar, CAPABILITY_ENTRY, "{}");
-    return new PolicyFixture(repository, policy.toRealPath(), capability);
+    // The same code declaring reflection: an effect that needs an approval.
+    Path reflecting = TestPackages.directory(temp.resolve("reflecting"), jar, CAPABILITY_ENTRY, "{\"code.dynamic\": [\"reflection\"]}");
+    Path effectPolicy = policyDirectory.resolve("effects.json");
+    Files.writeString(effectPolicy, EFFECT_POLICY, StandardCharsets.UTF_8);
+    Files.setPosixFilePermissions(effectPolicy, PosixFilePermissions.fromString("rw-------"));
+    return new PolicyFixture(repository, policy.toRealPath(), capability, reflecting, effectPolicy.toRealPath());
   }
 
   /** The properties of the repository and the policy, and {@code more}. */

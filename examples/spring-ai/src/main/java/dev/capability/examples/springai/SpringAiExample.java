@@ -41,7 +41,7 @@ public class SpringAiExample {
   ChatClient agent(ChatModel model, CapabilityToolCallbacks capabilityTools) {
     return ChatClient.builder(model)
         .defaultAdvisors(ToolCallAdvisor.builder().build())
-        .defaultToolCallbacks(capabilityTools)
+        .defaultToolCallbacks(capabilityTools.asList())
         .build();
   }
   // spring-ai-client:end

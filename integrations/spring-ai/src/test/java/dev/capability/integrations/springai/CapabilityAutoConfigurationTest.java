@@ -15,13 +15,13 @@ import dev.capability.kernel.core.CommandKernel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
-import java.util.Arrays;
 import java.util.List;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.springframework.ai.tool.ToolCallback;
+import org.springframework.ai.tool.ToolCallbackProvider;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.autoconfigure.condition.ConditionEvaluationReport;
 import org.springframework.boot.autoconfigure.condition.ConditionEvaluationReport.ConditionAndOutcomes;
@@ -134,6 +134,9 @@ class CapabilityAutoConfigurationTest {
       assertThat(context.getBean(CommandKernel.class).policy().source()).isEqualTo(fixture.policy.toString());
       assertThat(context.getBean(CommandKernel.class).backends()).extracting(status -> status.id()).containsExactly("bwrap");
       assertThat(toolNames(context.getBean(CapabilityToolCallbacks.class))).containsExactly(AgentTools.RUN_COMMAND, AgentTools.CHECK_COMMAND);
+      // Nothing Spring AI's MCP server starter or tool resolver would publish on its own.
+      assertThat(context).doesNotHaveBean(ToolCallback.class);
+      assertThat(context).doesNotHaveBean(ToolCallbackProvider.class);
 
       assertThat(context).doesNotHaveBean(CapabilityRuntime.class);
       assertThat(context).doesNotHaveBean(Backends.class);
@@ -170,7 +173,7 @@ class CapabilityAutoConfigurationTest {
   }
 
   private static List<String> toolNames(CapabilityToolCallbacks callbacks) {
-    return Arrays.stream(callbacks.getToolCallbacks()).map(callback -> callback.getToolDefinition().name()).toList();
+    return callbacks.asList().stream().map(callback -> callback.getToolDefinition().name()).toList();
   }
 
   private static PolicyException rootPolicyException(Throwable failure) {

@@ -120,7 +120,7 @@ class ChatClientToolLoopTest {
   private static ChatClient chat(ScriptedChatModel model, CapabilityToolCallbacks callbacks) {
     return ChatClient.builder(model)
         .defaultAdvisors(ToolCallAdvisor.builder().build())
-        .defaultToolCallbacks(callbacks)
+        .defaultToolCallbacks(callbacks.asList())
         .build();
   }
 

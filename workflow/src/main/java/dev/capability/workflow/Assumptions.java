@@ -8,6 +8,7 @@ import dev.capability.workflow.internal.ApologyAdvice;
 import dev.capability.workflow.internal.AssumptionService;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -114,6 +115,26 @@ public final class Assumptions {
    */
   public AuthorityLayer correctionLayer(String assumptionId) {
     return service.correctionLayer(Objects.requireNonNull(assumptionId, "assumptionId"));
+  }
+
+  /**
+   * The layers an agent's command runs under besides the operator policy while corrections are
+   * open, as the MCP server and the agent tools apply them: {@link WorkPlans#activeLayers()} (the
+   * contract and the active phase), then the correction layer of each assumption invalidated in the
+   * active phase and not yet closed.
+   *
+   * @param plans the work plans of the same repository and store
+   */
+  public List<AuthorityLayer> activeLayers(WorkPlans plans) {
+    List<AuthorityLayer> layers = new ArrayList<>(plans.activeLayers());
+    plans.activePhase().ifPresent(phase -> {
+      for (AssumptionState state : list()) {
+        if (state.status().equals("INVALIDATED") && state.invalidation().orElseThrow().phaseId().equals(phase.id())) {
+          layers.add(correctionLayer(state.assumption().id()));
+        }
+      }
+    });
+    return List.copyOf(layers);
   }
 
   /**

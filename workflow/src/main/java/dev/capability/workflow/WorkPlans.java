@@ -1,5 +1,6 @@
 package dev.capability.workflow;
 
+import dev.capability.kernel.api.authority.AuthorityLayer;
 import dev.capability.kernel.api.store.WorkPlanStore;
 import dev.capability.kernel.core.CommandKernel;
 import dev.capability.workflow.internal.ContractJson;
@@ -8,6 +9,7 @@ import dev.capability.workflow.internal.ResultJson;
 import dev.capability.workflow.internal.WorkPlanService;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Collections;
 import java.util.LinkedHashSet;
@@ -100,6 +102,32 @@ public final class WorkPlans {
   /** The revision in force, if a plan was saved. */
   public Optional<WorkPlanRevision> current() {
     return service.current();
+  }
+
+  /** The active phase of the revision in force: empty before a plan is saved and once every phase is complete. */
+  public Optional<Phase> activePhase() {
+    Optional<WorkPlanRevision> current = current();
+    if (current.isEmpty()) {
+      return Optional.empty();
+    }
+    return status().active().flatMap(id -> current.get().plan().phases().stream().filter(p -> p.id().equals(id)).findFirst());
+  }
+
+  /**
+   * The layers an agent's command runs under besides the operator policy, as {@link #verify}
+   * applies them: the contract and the active phase. None before a contract is set; the contract
+   * alone before a plan is saved or once every phase is complete. {@link
+   * Assumptions#activeLayers(WorkPlans)} adds the open corrections.
+   */
+  public List<AuthorityLayer> activeLayers() {
+    Optional<ProjectContract> contract = contract();
+    if (contract.isEmpty()) {
+      return List.of();
+    }
+    List<AuthorityLayer> layers = new ArrayList<>();
+    layers.add(contract.get().layer());
+    activePhase().ifPresent(phase -> layers.add(phase.layer()));
+    return List.copyOf(layers);
   }
 
   /**

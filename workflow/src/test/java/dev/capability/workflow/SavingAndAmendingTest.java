@@ -276,4 +276,21 @@ class SavingAndAmendingTest {
     plans.recordTokens(java.util.Map.of("input", 10L));
     assertThat(store.phaseRecords("calc").get(1).record().event()).isEqualTo("TOKENS");
   }
+
+  @Test
+  void theActiveLayersAreNoneBeforeAContractThenTheContractThenTheContractAndTheActivePhase() {
+    assertThat(plans.activeLayers()).isEmpty();
+    assertThat(plans.activePhase()).isEmpty();
+
+    plans.setContract(CONTRACT);
+    assertThat(plans.activeLayers()).extracting(layer -> layer.kind())
+        .containsExactly(dev.capability.kernel.api.authority.AuthorityLayer.Kind.PROJECT_CONTRACT);
+
+    plans.save(TWO_PHASES);
+    assertThat(plans.activePhase()).map(Phase::id).hasValue("impl");
+    assertThat(plans.activeLayers()).extracting(layer -> layer.kind())
+        .containsExactly(dev.capability.kernel.api.authority.AuthorityLayer.Kind.PROJECT_CONTRACT,
+            dev.capability.kernel.api.authority.AuthorityLayer.Kind.PHASE);
+    assertThat(plans.activeLayers().get(1).writeScopes()).hasValue(List.of("src/main/**", "target/**"));
+  }
 }

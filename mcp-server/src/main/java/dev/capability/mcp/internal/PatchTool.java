@@ -86,7 +86,7 @@ final class PatchTool {
     try (EvidenceAccess.PlanStore store = evidence.openPlans(repository)) {
       CommandKernel kernel = kernels.apply(repository, store);
       WorkPlans plans = WorkPlans.builder(kernel, store, repository).build();
-      Phase phase = PlanTools.activePhase(plans).orElseThrow(() -> new CapabilityException(McpCodes.NO_ACTIVE_PHASE,
+      Phase phase = plans.activePhase().orElseThrow(() -> new CapabilityException(McpCodes.NO_ACTIVE_PHASE,
           "apply_patch needs an active phase: save a work plan (save_plan) with a phase left to work"));
       WorkPlanRevision revision = plans.current().orElseThrow();
       List<String> protectedPaths = plans.contract().map(ProjectContract::protectedPaths).orElse(List.of());

@@ -12,7 +12,6 @@ import dev.capability.workflow.AssumptionState;
 import dev.capability.workflow.Assumptions;
 import dev.capability.workflow.CorrectionRadius;
 import dev.capability.workflow.Invalidation;
-import dev.capability.workflow.Phase;
 import dev.capability.workflow.ProjectContract;
 import dev.capability.workflow.ScopeExpansion;
 import dev.capability.workflow.WorkPlanRevision;
@@ -20,7 +19,6 @@ import dev.capability.workflow.WorkPlans;
 import io.modelcontextprotocol.server.McpServerFeatures.SyncToolSpecification;
 import io.modelcontextprotocol.spec.McpSchema.ToolAnnotations;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -136,37 +134,11 @@ final class PlanTools {
   /**
    * The layers every command and patch of the agent runs under besides the operator policy, as
    * {@code phase verify} and a correction's verification apply them: the contract, the active
-   * phase, and the correction of each assumption invalidated in that phase and not yet closed.
-   * None before a contract is set; the contract alone before a plan is saved or once every phase
-   * is complete.
+   * phase, and the correction of each assumption invalidated in that phase and not yet closed
+   * ({@link Assumptions#activeLayers(WorkPlans)}).
    */
   static List<AuthorityLayer> activeLayers(CommandKernel kernel, EvidenceAccess.PlanStore store, Path repository) {
-    WorkPlans plans = WorkPlans.builder(kernel, store, repository).build();
-    Optional<ProjectContract> contract = plans.contract();
-    if (contract.isEmpty()) {
-      return List.of();
-    }
-    List<AuthorityLayer> layers = new ArrayList<>();
-    layers.add(contract.get().layer());
-    activePhase(plans).ifPresent(phase -> {
-      layers.add(phase.layer());
-      Assumptions assumptions = Assumptions.builder(kernel, store, repository).build();
-      for (AssumptionState state : assumptions.list()) {
-        if (state.status().equals("INVALIDATED") && state.invalidation().orElseThrow().phaseId().equals(phase.id())) {
-          layers.add(assumptions.correctionLayer(state.assumption().id()));
-        }
-      }
-    });
-    return List.copyOf(layers);
-  }
-
-  /** The active phase of the plan in force, if a plan was saved and a phase is left. */
-  static Optional<Phase> activePhase(WorkPlans plans) {
-    Optional<WorkPlanRevision> current = plans.current();
-    if (current.isEmpty()) {
-      return Optional.empty();
-    }
-    return plans.status().active().flatMap(id -> current.get().plan().phases().stream().filter(p -> p.id().equals(id)).findFirst());
+    return Assumptions.builder(kernel, store, repository).build().activeLayers(WorkPlans.builder(kernel, store, repository).build());
   }
 
   private static String json(Arguments arguments, String name) {

@@ -22,6 +22,12 @@ public final class AgentToolCodes {
    */
   public static final String APPROVAL_NOT_PREAUTHORIZED = "AGENT_TOOL_APPROVAL_NOT_PREAUTHORIZED";
 
+  /**
+   * The model called a tool that is not offered; the message lists those that are. The framework
+   * adapters answer it (for LangChain4j, {@code LangChain4jTools.unknownTool}).
+   */
+  public static final String UNKNOWN_TOOL = "AGENT_TOOL_UNKNOWN_TOOL";
+
   /** The tool failed for a reason that is not the model's (the message names the exception). */
   public static final String TOOL_FAILED = "AGENT_TOOL_FAILED";
 

@@ -161,7 +161,8 @@ public final class AgentTools {
 
     /**
      * @throws IllegalStateException when the repository is not a directory, capabilities were
-     *     registered without a runtime, or assumptions were given without work plans
+     *     registered without a runtime or a runtime without capabilities, or assumptions were given
+     *     without work plans
      */
     public AgentTools build() {
       if (!Files.isDirectory(repository)) {
@@ -169,6 +170,9 @@ public final class AgentTools {
       }
       if (runtime == null && !capabilities.isEmpty()) {
         throw new IllegalStateException("capabilities " + capabilities.keySet() + " were registered without a runtime (capabilities(runtime))");
+      }
+      if (runtime != null && capabilities.isEmpty()) {
+        throw new IllegalStateException("a runtime was given without a capability to offer (capability(name, pkg))");
       }
       if (workPlans == null && assumptions != null) {
         throw new IllegalStateException("assumptions narrow commands only under a work plan (workPlans(plans))");

@@ -1,6 +1,7 @@
 package dev.capability.integrations.tools;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -162,5 +163,19 @@ class CapabilityToolTest {
       assertThat(result.get("reason").asText()).isNotBlank();
       assertThat(result.at("/receipt/status").asText()).isEqualTo("REFUSED");
     }
+  }
+
+  @Test
+  void theBuilderRefusesARuntimeWithoutCapabilitiesAndCapabilitiesWithoutARuntime() {
+    try (CapabilityRuntime runtime = runtime(EffectPolicies.denyAll())) {
+      assertThatThrownBy(() -> AgentTools.builder(repo.kernel(bwrap), repo.repository).capabilities(runtime).build())
+          .isInstanceOf(IllegalStateException.class).hasMessageContaining("without a capability");
+    }
+    assertThatThrownBy(
+            () -> AgentTools.builder(repo.kernel(bwrap), repo.repository).capability("loader", reflecting).build())
+        .isInstanceOf(IllegalStateException.class).hasMessageContaining("[loader]");
+    assertThatThrownBy(
+            () -> AgentTools.builder(repo.kernel(bwrap), repo.repository).capability("Loader Two", reflecting))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("Loader Two");
   }
 }

@@ -50,8 +50,13 @@ public final class TestRepository {
     this.ledger = new DeferredLedger(repository, LEDGER);
   }
 
-  /** Creates the repository and the policy under {@code base}. */
+  /** Creates the repository and {@link #POLICY} under {@code base}. */
   public static TestRepository create(Path base) throws IOException {
+    return create(base, POLICY);
+  }
+
+  /** Creates the repository and the operator policy {@code policy} under {@code base}. */
+  public static TestRepository create(Path base, String policy) throws IOException {
     // The sandbox runs as another uid when the tests run as root: it must be able to reach the repository.
     Files.setPosixFilePermissions(base, PosixFilePermissions.fromString("rwxr-xr-x"));
     Path repository = Files.createDirectories(base.resolve("repo"));
@@ -66,7 +71,7 @@ public final class TestRepository {
     Files.setAttribute(Files.createDirectory(repository.resolve("docs")), "unix:mode", 01777);
     Path policyDirectory = Files.createDirectory(base.resolve("policy"), PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
     Path policyFile = policyDirectory.resolve("policy.json");
-    Files.writeString(policyFile, POLICY, StandardCharsets.UTF_8);
+    Files.writeString(policyFile, policy, StandardCharsets.UTF_8);
     Files.setPosixFilePermissions(policyFile, PosixFilePermissions.fromString("rw-------"));
     return new TestRepository(repository.toRealPath(), policyFile);
   }

@@ -40,7 +40,8 @@ class WorkPlanToolsTest {
   void setUp() throws IOException {
     repo = TestRepository.create(base);
     WorkPlans plans = WorkPlans.builder(repo.planKernel(bwrap), repo.ledger, repo.repository).build();
-    plans.setContract("{\"version\": 1, \"writeScopes\": [\"docs/**\"]}");
+    // The contract narrows the operator's cat and echo to cat.
+    plans.setContract("{\"version\": 1, \"writeScopes\": [\"docs/**\"], \"executables\": [\"cat\"]}");
     tools = AgentTools.builder(repo.kernel(bwrap), repo.repository).workPlans(plans).build();
   }
 
@@ -72,5 +73,17 @@ class WorkPlanToolsTest {
     assertThat(call("save_plan", "{\"plan\": {\"version\": 1}}").at("/error/code").asText()).isEqualTo(WorkflowCodes.WORK_PLAN_INVALID);
     assertThat(call("verify_phase", "{\"fullSuite\": \"yes\"}").at("/error/message").asText()).contains("'fullSuite' must be a boolean");
     assertThat(repo.ledger.workPlanRevisions()).isEmpty();
+  }
+
+  @Test
+  void commandsAreHeldToTheContractAsWellAsTheOperatorPolicy() throws IOException {
+    JsonNode echo = call("run_command", "{\"argv\": [\"echo\", \"hi\"]}");
+    assertThat(echo.get("status").asText()).as(echo.toString()).isEqualTo("DENIED");
+    assertThat(echo.get("layer").asText()).isEqualTo("project-contract");
+
+    call("save_plan", "{\"plan\": " + PLAN + "}");
+    JsonNode cat = call("check_command", "{\"argv\": [\"cat\", \"a.txt\"]}");
+    assertThat(cat.get("status").asText()).as(cat.toString()).isEqualTo("ALLOWED");
+    assertThat(call("check_command", "{\"argv\": [\"echo\", \"hi\"]}").get("layer").asText()).isEqualTo("project-contract");
   }
 }

@@ -127,7 +127,7 @@ public class CapabilityAutoConfiguration {
 
   /**
    * The agent tools on {@code capability.repository}: the command tools on the kernel, {@code
-   * run_capability} when there is a runtime, with the packages of {@code capability.capabilities}
+   * run_capability} when capabilities are configured and there is a runtime, with the packages of {@code capability.capabilities}
    * and the plans of {@code capability.pre-approved-plans}, and the work-plan tools when there are
    * {@link WorkPlans}.
    *
@@ -138,12 +138,15 @@ public class CapabilityAutoConfiguration {
   public AgentTools capabilityAgentTools(CapabilityProperties properties, CommandKernel kernel, ObjectProvider<CapabilityRuntime> runtime,
       ObjectProvider<WorkPlans> workPlans, ObjectProvider<Assumptions> assumptions) {
     AgentTools.Builder tools = AgentTools.builder(kernel, repository(properties));
-    runtime.ifUnique(found -> {
-      tools.capabilities(found).preApprovedPlans(properties.preApprovedPlans());
-      for (Map.Entry<String, String> capability : properties.capabilities().entrySet()) {
-        tools.capability(capability.getKey(), CapabilityPackages.open(Path.of(capability.getValue())));
-      }
-    });
+    // An application's own runtime without capability properties offers nothing to run.
+    if (!properties.capabilities().isEmpty()) {
+      runtime.ifUnique(found -> {
+        tools.capabilities(found).preApprovedPlans(properties.preApprovedPlans());
+        for (Map.Entry<String, String> capability : properties.capabilities().entrySet()) {
+          tools.capability(capability.getKey(), CapabilityPackages.open(Path.of(capability.getValue())));
+        }
+      });
+    }
     workPlans.ifUnique(tools::workPlans);
     assumptions.ifUnique(tools::assumptions);
     return tools.build();

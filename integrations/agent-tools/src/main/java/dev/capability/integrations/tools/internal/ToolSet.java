@@ -27,11 +27,7 @@ import dev.capability.kernel.api.authority.AuthorityLayer;
 import dev.capability.kernel.core.CheckResult;
 import dev.capability.kernel.core.CommandKernel;
 import dev.capability.kernel.core.CommandStrings;
-import dev.capability.workflow.AssumptionState;
 import dev.capability.workflow.Assumptions;
-import dev.capability.workflow.Phase;
-import dev.capability.workflow.ProjectContract;
-import dev.capability.workflow.WorkPlanRevision;
 import dev.capability.workflow.WorkPlans;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -209,39 +205,14 @@ public final class ToolSet {
 
   /**
    * The layers a command of the agent runs under besides the operator policy, as {@code phase
-   * verify} applies them: the contract, the active phase, and the correction of each assumption
-   * invalidated in that phase and not yet closed. None without work plans or before a contract is
-   * set; the contract alone before a plan is saved or once every phase is complete.
+   * verify} applies them: the contract and the active phase, and with assumptions each open
+   * correction of that phase. None without work plans.
    */
   private List<AuthorityLayer> activeLayers() {
     if (workPlans == null) {
       return List.of();
     }
-    Optional<ProjectContract> contract = workPlans.contract();
-    if (contract.isEmpty()) {
-      return List.of();
-    }
-    List<AuthorityLayer> layers = new ArrayList<>();
-    layers.add(contract.get().layer());
-    activePhase(workPlans).ifPresent(phase -> {
-      layers.add(phase.layer());
-      if (assumptions != null) {
-        for (AssumptionState state : assumptions.list()) {
-          if (state.status().equals("INVALIDATED") && state.invalidation().orElseThrow().phaseId().equals(phase.id())) {
-            layers.add(assumptions.correctionLayer(state.assumption().id()));
-          }
-        }
-      }
-    });
-    return List.copyOf(layers);
-  }
-
-  private static Optional<Phase> activePhase(WorkPlans plans) {
-    Optional<WorkPlanRevision> current = plans.current();
-    if (current.isEmpty()) {
-      return Optional.empty();
-    }
-    return plans.status().active().flatMap(id -> current.get().plan().phases().stream().filter(p -> p.id().equals(id)).findFirst());
+    return assumptions == null ? workPlans.activeLayers() : assumptions.activeLayers(workPlans);
   }
 
   private Map<String, @Nullable Object> check(ToolArguments arguments) {

@@ -25,6 +25,7 @@ import org.springframework.ai.tool.ToolCallbackProvider;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.autoconfigure.condition.ConditionEvaluationReport;
 import org.springframework.boot.autoconfigure.condition.ConditionEvaluationReport.ConditionAndOutcomes;
+import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
 /** The auto-configuration in a real Spring context, from properties, with the kernel's policy loader. */
@@ -64,6 +65,18 @@ class CapabilityAutoConfigurationTest {
         assertThat(outcome.getOutcome().isMatch()).isFalse();
         assertThat(outcome.getOutcome().getMessage()).contains("capability.policy-path").contains("did not find property");
       });
+    });
+  }
+
+  @Test
+  void createsNothingWithoutSpringAiOnTheClassPathEvenWithAPolicy() {
+    runner.withClassLoader(new FilteredClassLoader(ToolCallback.class)).withPropertyValues(fixture.properties()).run(context -> {
+      assertThat(context).hasNotFailed();
+      assertThat(context).doesNotHaveBean(CommandKernel.class);
+      assertThat(context).doesNotHaveBean(CapabilityToolCallbacks.class);
+      ConditionAndOutcomes outcomes = ConditionEvaluationReport.get(context.getBeanFactory())
+          .getConditionAndOutcomesBySource().get(CapabilityAutoConfiguration.class.getName());
+      assertThat(outcomes).anySatisfy(outcome -> assertThat(outcome.getOutcome().getMessage()).contains(ToolCallback.class.getName()));
     });
   }
 

@@ -14,9 +14,12 @@ import java.nio.file.attribute.PosixFilePermissions;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 import org.springframework.ai.chat.client.ChatClient;
 import org.springframework.boot.SpringApplication;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.context.ConfigurableApplicationContext;
 
 /** The example application, started as its users start it, against a real repository in a real Bubblewrap sandbox. */
@@ -67,11 +70,16 @@ class SpringAiExampleTest {
   }
 
   @Test
-  void theApplicationDoesNotStartWhenOthersMayWriteThePolicy() throws Exception {
+  @ExtendWith(OutputCaptureExtension.class)
+  void theApplicationDoesNotStartWhenOthersMayWriteThePolicyAndSaysWhatToFix(CapturedOutput output) throws Exception {
     Files.setPosixFilePermissions(policy, PosixFilePermissions.fromString("rw-rw----"));
 
     assertThatThrownBy(() -> start().close())
         .hasStackTraceContaining("POLICY_WRITABLE_BY_OTHERS: capability.policy-path " + policy.toRealPath());
+    assertThat(output.getAll())
+        .contains("APPLICATION FAILED TO START")
+        .contains("POLICY_WRITABLE_BY_OTHERS: capability.policy-path " + policy.toRealPath())
+        .contains("Fix the execution policy file named by capability.policy-path");
   }
 
   private ConfigurableApplicationContext start(String... more) {

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.capability.backend.bwrap.BwrapBackendProvider;
 import dev.capability.backend.tck.BackendGate;
 import dev.capability.capability.runtime.CapabilityRuntime;
+import dev.capability.integrations.springai.internal.CapabilityFailureAnalyzer;
 import dev.capability.integrations.tools.AgentTools;
 import dev.capability.kernel.api.CapabilityException;
 import dev.capability.kernel.api.PolicyException;
@@ -25,6 +26,7 @@ import org.springframework.ai.tool.ToolCallbackProvider;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.autoconfigure.condition.ConditionEvaluationReport;
 import org.springframework.boot.autoconfigure.condition.ConditionEvaluationReport.ConditionAndOutcomes;
+import org.springframework.boot.diagnostics.FailureAnalysis;
 import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
@@ -90,6 +92,10 @@ class CapabilityAutoConfigurationTest {
       assertThat(refused.code()).isEqualTo(PolicyCodes.POLICY_WRITABLE_BY_OTHERS);
       assertThat(refused.getMessage()).startsWith(PolicyCodes.POLICY_WRITABLE_BY_OTHERS + ": capability.policy-path " + fixture.policy);
       assertThat(context.getStartupFailure()).hasMessageContaining(PolicyCodes.POLICY_WRITABLE_BY_OTHERS);
+
+      FailureAnalysis analysis = new CapabilityFailureAnalyzer().analyze(context.getStartupFailure());
+      assertThat(analysis.getDescription()).isEqualTo(refused.getMessage());
+      assertThat(analysis.getAction()).contains("capability.policy-path").contains("no one else may write");
     });
   }
 
@@ -124,6 +130,7 @@ class CapabilityAutoConfigurationTest {
       CapabilityException refused = rootCapabilityException(context.getStartupFailure());
       assertThat(refused.code()).isEqualTo(SpringAiCodes.CONFIG_INVALID);
       assertThat(refused.getMessage()).contains("capability.repository is not set");
+      assertThat(new CapabilityFailureAnalyzer().analyze(context.getStartupFailure()).getAction()).contains("capability.* properties");
     });
   }
 

@@ -80,15 +80,17 @@ public final class LangChain4jExample {
 
   /** Runs the agent on {@code model} in {@code repository} and returns its answer. */
   static String run(Path policyFile, Path repository, ChatModel model) {
+    // langchain4j-agent:start
     try (CommandKernel kernel = CommandKernel.builder(ExecutionPolicies.load(policyFile, repository)).build()) {
       AgentTools tools = AgentTools.builder(kernel, repository).build();
       Assistant assistant = AiServices.builder(Assistant.class)
-          .chatModel(model)
+          .chatModel(model) // any ChatModel
           .tools(LangChain4jTools.of(tools))
           .hallucinatedToolNameStrategy(LangChain4jTools.unknownTool(tools))
           .build();
       return assistant.chat("Show me README.md, then delete it.");
     }
+    // langchain4j-agent:end
   }
 
   /**

@@ -19,8 +19,10 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param repository the directory every command runs in and the policy must lie outside of
  * @param backend the one backend commands and capabilities may use (for example {@code bwrap});
  *     null for the kernel's rule, the strongest available sandbox
- * @param effectPolicyPath the effect policy capability runs are decided under; null for deny-all
- * @param capabilities capability name to package directory: what {@code run_capability} may run
+ * @param effectPolicyPath the effect policy capability runs are decided under (a regular file no one
+ *     else may write); null for deny-all
+ * @param capabilities capability name to package directory: what {@code run_capability} may run;
+ *     the capability runtime is built only when there is at least one
  * @param preApprovedPlans the capability plan fingerprints the operator approved in advance
  */
 @ConfigurationProperties(CapabilityProperties.PREFIX)

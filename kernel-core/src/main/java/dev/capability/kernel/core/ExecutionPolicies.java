@@ -79,6 +79,19 @@ public final class ExecutionPolicies {
   }
 
   /**
+   * The text of an operator's file that is as trusted as a policy, because it too decides what
+   * runs (for example an evaluation configuration, which names commands), read with exactly the
+   * checks of {@link #load} and nothing parsed.
+   *
+   * @param repository the target repository, which must not contain the file; null when there is none
+   * @param what what the file is, naming it in the messages, for example {@code evaluation configuration}
+   * @throws PolicyException with the code of the first check the file failed ({@code POLICY_NOT_OWNED}, ...)
+   */
+  public static String readOperatorFile(Path file, @Nullable Path repository, String what) {
+    return PolicyFileReader.read(file, Optional.ofNullable(repository), what);
+  }
+
+  /**
    * Loads the policy file named by {@value #POLICY_PATH_VARIABLE} in {@code environment}, as
    * {@link #load} does.
    *

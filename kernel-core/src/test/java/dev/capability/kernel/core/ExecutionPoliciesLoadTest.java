@@ -57,6 +57,17 @@ class ExecutionPoliciesLoadTest {
   }
 
   @Test
+  void readsAnOperatorFileWithThePolicyChecksAndNamesItInTheirMessages() throws IOException {
+    Path file = write(dir.resolve("evaluation.json"), "{\"anything\": 1}", "rw-r--r--");
+
+    assertThat(ExecutionPolicies.readOperatorFile(file, null, "evaluation configuration")).isEqualTo("{\"anything\": 1}");
+    Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rw-rw-r--"));
+    assertThatThrownBy(() -> ExecutionPolicies.readOperatorFile(file, null, "evaluation configuration"))
+        .isInstanceOfSatisfying(PolicyException.class, e -> assertThat(e.code()).isEqualTo("POLICY_WRITABLE_BY_OTHERS"))
+        .hasMessageContaining("the evaluation configuration file");
+  }
+
+  @Test
   void refusesARelativePath() {
     assertLoadFails(Path.of("policy.json"), null, "POLICY_PATH_NOT_ABSOLUTE");
   }

@@ -64,59 +64,71 @@ public final class PolicyFileReader {
    * @throws PolicyException naming the first check the file failed
    */
   public static String read(Path file, Optional<Path> repository) {
+    return read(file, repository, "policy");
+  }
+
+  /**
+   * The text of the file at {@code file}, an operator's file as trusted as a policy, with the
+   * checks and messages of {@link #read(Path, Optional)}; {@code what} names it in the messages.
+   *
+   * @param what what the file is, for example {@code evaluation configuration}
+   * @throws PolicyException naming the first check the file failed
+   */
+  public static String read(Path file, Optional<Path> repository, String what) {
     Objects.requireNonNull(file, "file");
+    Objects.requireNonNull(what, "what");
     Objects.requireNonNull(repository, "repository");
     if (!file.isAbsolute()) {
-      throw new PolicyException(POLICY_PATH_NOT_ABSOLUTE, "the policy path " + show(file) + " must be absolute");
+      throw new PolicyException(POLICY_PATH_NOT_ABSOLUTE, "the " + what + " path " + show(file) + " must be absolute");
     }
-    Path real = realPath(file);
+    Path real = realPath(file, what);
     if (!real.equals(file) || hasSymbolicLink(file)) {
-      throw new PolicyException(POLICY_PATH_NOT_CANONICAL, "the policy path " + show(file)
+      throw new PolicyException(POLICY_PATH_NOT_CANONICAL, "the " + what + " path " + show(file)
           + " must be canonical, without symbolic links, . or ..; its real path is " + show(real));
     }
     if (repository.isPresent()) {
-      requireOutside(real, repository.get());
+      requireOutside(real, repository.get(), what);
     }
     FileState before = FileState.of(real);
     if (!before.regularFile()) {
-      throw new PolicyException(POLICY_NOT_REGULAR_FILE, "the policy path " + show(real) + " is not a regular file");
+      throw new PolicyException(POLICY_NOT_REGULAR_FILE, "the " + what + " path " + show(real) + " is not a regular file");
     }
     if (before.links() != 1) {
-      throw new PolicyException(POLICY_NOT_REGULAR_FILE, "the policy file " + show(real) + " has " + before.links()
+      throw new PolicyException(POLICY_NOT_REGULAR_FILE, "the " + what + " file " + show(real) + " has " + before.links()
           + " hard links; another name could lie where the checks here cannot see it");
     }
     int processUid = processUid();
     if (before.uid() != processUid) {
-      throw new PolicyException(POLICY_NOT_OWNED, "the policy file " + show(real) + " is owned by uid " + before.uid()
+      throw new PolicyException(POLICY_NOT_OWNED, "the " + what + " file " + show(real) + " is owned by uid " + before.uid()
           + ", not by this process's uid " + processUid);
     }
     if ((before.mode() & GROUP_OR_OTHER_WRITE) != 0) {
-      throw new PolicyException(POLICY_WRITABLE_BY_OTHERS, "the policy file " + show(real) + " has mode "
+      throw new PolicyException(POLICY_WRITABLE_BY_OTHERS, "the " + what + " file " + show(real) + " has mode "
           + Integer.toOctalString(before.mode() & 07777) + "; it must not be group- or world-writable");
     }
-    requireSafeParents(real, processUid);
+    requireSafeParents(real, processUid, what);
     if ((before.mode() & OWNER_READ) == 0) {
-      throw new PolicyException(POLICY_UNREADABLE, "the policy file " + show(real) + " lacks owner read permission");
+      throw new PolicyException(POLICY_UNREADABLE, "the " + what + " file " + show(real) + " lacks owner read permission");
     }
     if (before.size() > MAX_BYTES) {
-      throw new PolicyException(POLICY_TOO_LARGE, "the policy file " + show(real) + " has " + before.size()
+      throw new PolicyException(POLICY_TOO_LARGE, "the " + what + " file " + show(real) + " has " + before.size()
           + " bytes; at most " + MAX_BYTES + " are read");
     }
-    byte[] bytes = readBounded(real, (int) before.size());
+    byte[] bytes = readBounded(real, (int) before.size(), what);
     FileState after = FileState.of(real);
     if (!after.equals(before) || bytes.length != before.size()) {
-      throw new PolicyException(POLICY_CHANGED, "the policy file " + show(real) + " changed while it was read");
+      throw new PolicyException(POLICY_CHANGED, "the " + what + " file " + show(real) + " changed while it was read");
     }
-    return decode(bytes, real);
+    return decode(bytes, real, what);
   }
 
-  private static Path realPath(Path file) {
+  private static Path realPath(Path file, String what) {
     try {
       return file.toRealPath();
     } catch (NoSuchFileException e) {
-      throw new PolicyException(POLICY_NOT_FOUND, "no policy file at " + show(file), e);
+      throw new PolicyException(POLICY_NOT_FOUND, "no " + what + " file at " + show(file), e);
     } catch (IOException e) {
-      throw new PolicyException(POLICY_UNREADABLE, "the policy path " + show(file) + " cannot be resolved: " + e, e);
+      throw new PolicyException(POLICY_UNREADABLE, "the " + what + " path " + show(file) + " cannot be resolved: " + e, e);
     }
   }
 
@@ -131,7 +143,7 @@ public final class PolicyFileReader {
     return false;
   }
 
-  private static void requireOutside(Path real, Path repository) {
+  private static void requireOutside(Path real, Path repository, String what) {
     Path lexical = repository.toAbsolutePath().normalize();
     Path canonical;
     try {
@@ -140,20 +152,20 @@ public final class PolicyFileReader {
       canonical = lexical;
     }
     if (real.startsWith(canonical) || real.startsWith(lexical)) {
-      throw new PolicyException(POLICY_INSIDE_REPOSITORY, "the policy file " + show(real)
+      throw new PolicyException(POLICY_INSIDE_REPOSITORY, "the " + what + " file " + show(real)
           + " lies inside the target repository " + show(canonical) + ", where the commands it governs could change it");
     }
   }
 
-  private static void requireSafeParents(Path real, int processUid) {
+  private static void requireSafeParents(Path real, int processUid, String what) {
     for (Path dir = real.getParent(); dir != null; dir = dir.getParent()) {
       FileState state = FileState.of(dir);
       if (state.uid() != processUid && state.uid() != 0) {
-        throw new PolicyException(POLICY_PARENT_WRITABLE, "the directory " + show(dir) + " above the policy file is owned by uid "
+        throw new PolicyException(POLICY_PARENT_WRITABLE, "the directory " + show(dir) + " above the " + what + " file is owned by uid "
             + state.uid() + ", who could replace the file");
       }
       if ((state.mode() & GROUP_OR_OTHER_WRITE) != 0 && (state.mode() & STICKY) == 0) {
-        throw new PolicyException(POLICY_PARENT_WRITABLE, "the directory " + show(dir) + " above the policy file has mode "
+        throw new PolicyException(POLICY_PARENT_WRITABLE, "the directory " + show(dir) + " above the " + what + " file has mode "
             + Integer.toOctalString(state.mode() & 07777) + "; others could replace the file (make it not group- or world-writable,"
             + " or sticky)");
       }
@@ -165,7 +177,7 @@ public final class PolicyFileReader {
    * a file that grew since reads longer and is then refused as changed, without a buffer of the
    * largest size allowed on every read.
    */
-  private static byte[] readBounded(Path real, int expected) {
+  private static byte[] readBounded(Path real, int expected, String what) {
     ByteBuffer buffer = ByteBuffer.allocate(Math.min(expected, MAX_BYTES) + 1);
     try (SeekableByteChannel channel = Files.newByteChannel(real, Set.of(StandardOpenOption.READ, LinkOption.NOFOLLOW_LINKS))) {
       int read;
@@ -173,10 +185,10 @@ public final class PolicyFileReader {
         read = channel.read(buffer);
       } while (read >= 0 && buffer.hasRemaining());
     } catch (IOException e) {
-      throw new PolicyException(POLICY_UNREADABLE, "the policy file " + show(real) + " cannot be read: " + e, e);
+      throw new PolicyException(POLICY_UNREADABLE, "the " + what + " file " + show(real) + " cannot be read: " + e, e);
     }
     if (buffer.position() > MAX_BYTES) {
-      throw new PolicyException(POLICY_TOO_LARGE, "the policy file " + show(real) + " grew past " + MAX_BYTES + " bytes");
+      throw new PolicyException(POLICY_TOO_LARGE, "the " + what + " file " + show(real) + " grew past " + MAX_BYTES + " bytes");
     }
     return Arrays.copyOf(buffer.array(), buffer.position());
   }
@@ -186,12 +198,12 @@ public final class PolicyFileReader {
    * server reads its unchanged policy file on every call, and comparing bytes is cheaper than
    * decoding them again.
    */
-  private static String decode(byte[] bytes, Path real) {
+  private static String decode(byte[] bytes, Path real, String what) {
     Decoded last = DECODED.get(real);
     if (last != null && Arrays.equals(last.bytes(), bytes)) {
       return last.text();
     }
-    String text = strictUtf8(bytes, real);
+    String text = strictUtf8(bytes, real, what);
     if (DECODED.size() >= MAX_DECODED) {
       DECODED.clear();
     }
@@ -204,7 +216,7 @@ public final class PolicyFileReader {
   private static final int MAX_DECODED = 64;
   private static final Map<Path, Decoded> DECODED = new ConcurrentHashMap<>();
 
-  private static String strictUtf8(byte[] bytes, Path real) {
+  private static String strictUtf8(byte[] bytes, Path real, String what) {
     CharsetDecoder decoder = StandardCharsets.UTF_8.newDecoder()
         .onMalformedInput(CodingErrorAction.REPORT)
         .onUnmappableCharacter(CodingErrorAction.REPORT);
@@ -212,7 +224,7 @@ public final class PolicyFileReader {
     CharBuffer out = CharBuffer.allocate(bytes.length);
     CoderResult result = decoder.decode(in, out, true);
     if (result.isError()) {
-      throw new PolicyException(POLICY_INVALID, "the policy file " + show(real) + " is not UTF-8 at byte offset " + in.position());
+      throw new PolicyException(POLICY_INVALID, "the " + what + " file " + show(real) + " is not UTF-8 at byte offset " + in.position());
     }
     decoder.flush(out);
     return out.flip().toString();

@@ -1,9 +1,11 @@
 package dev.capability.evaluator;
 
+import dev.capability.evaluator.internal.ReportWriter;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import org.jspecify.annotations.Nullable;
 
@@ -49,6 +51,15 @@ public record EvaluationReport(
   /** True when the run was not interrupted and every command passed on every candidate. */
   public boolean allPassed() {
     return !interrupted && candidates.stream().allMatch(CandidateResult::passed);
+  }
+
+  /**
+   * The report's JSON form, exactly what {@code report.json} holds and the evaluation store
+   * records: plain maps, lists, strings, numbers and booleans. Its members are described in
+   * {@code docs/evaluator-design.md}.
+   */
+  public Map<String, @Nullable Object> toJson() {
+    return ReportWriter.json(this);
   }
 
   /** True when some command was denied by the policy on some candidate. */

@@ -175,7 +175,7 @@ public final class EvaluationRun {
       return;
     }
     try {
-      store.recordEvaluation(EvaluationRecord.of(ReportWriter.json(report)));
+      store.recordEvaluation(EvaluationRecord.of(report.toJson()));
     } catch (RuntimeException e) {
       throw new EvaluationException(EVALUATION_NOT_RECORDED, "the evaluation " + report.evaluationId() + " was written to "
           + report.reportJson() + " but the store could not record it: " + e.getMessage(), e);

@@ -55,6 +55,7 @@ class ArchitectureTest {
       "dev.capability.linux",
       "dev.capability.ledger",
       "dev.capability.workflow",
+      "dev.capability.evaluator",
       "dev.capability.capability.api",
       "dev.capability.capability.runtime",
       "dev.capability.acquire",
@@ -129,7 +130,8 @@ class ArchitectureTest {
   void onlyTheCliAndBenchmarksReachTheLedger() {
     noClasses().that().resideInAnyPackage(
             "dev.capability.kernel..", "dev.capability.backend..", "dev.capability.capability..", "dev.capability.acquire..",
-            "dev.capability.discovery..", "dev.capability.openapi..", "dev.capability.workflow..", "dev.capability.mcp..")
+            "dev.capability.discovery..", "dev.capability.openapi..", "dev.capability.workflow..", "dev.capability.mcp..",
+            "dev.capability.evaluator..")
         .should().dependOnClassesThat().resideInAPackage("dev.capability.ledger..")
         .because("the ledger implements store SPIs of kernel-api; hosts wire it in")
         .check(classes);
@@ -146,6 +148,20 @@ class ArchitectureTest {
     noClasses().that().resideOutsideOfPackages("dev.capability.mcp..", "dev.capability.cli..", "dev.capability.bench..")
         .should().dependOnClassesThat().resideInAPackage("dev.capability.mcp..")
         .because("the MCP server is a host of the SDK, not part of it")
+        .check(classes);
+  }
+
+  @Test
+  void theEvaluatorKnowsTheKernelButNeitherTheLedgerNorItsHosts() {
+    noClasses().that().resideInAPackage("dev.capability.evaluator..")
+        .should().dependOnClassesThat().resideInAnyPackage(
+            "dev.capability.ledger..", "dev.capability.cli..", "dev.capability.mcp..", "dev.capability.backend..",
+            "dev.capability.workflow..", "dev.capability.capability..")
+        .because("the evaluator runs commands through the CommandKernel and records through the EvaluationStore SPI; the host wires the ledger in")
+        .check(classes);
+    noClasses().that().resideOutsideOfPackages("dev.capability.evaluator..", "dev.capability.cli..", "dev.capability.bench..")
+        .should().dependOnClassesThat().resideInAPackage("dev.capability.evaluator..")
+        .because("the evaluator is a tool built on the kernel, not part of the kernel or the runtime")
         .check(classes);
   }
 
@@ -277,7 +293,8 @@ class ArchitectureTest {
       "dev.capability.backend.docker",
       "dev.capability.backend.tck",
       "dev.capability.ledger",
-      "dev.capability.workflow");
+      "dev.capability.workflow",
+      "dev.capability.evaluator");
 
   @Test
   void everyPublishedModuleHasADescriptorThatExportsNoInternalPackage() throws IOException {

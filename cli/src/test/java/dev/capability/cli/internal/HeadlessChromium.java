@@ -67,8 +67,7 @@ final class HeadlessChromium {
     long count = 0;
     for (int y = 0; y < image.getHeight(); y++) {
       for (int x = 0; x < image.getWidth(); x++) {
-        int pixel = image.getRGB(x, y);
-        if (near(pixel >> 16, rgb >> 16, tolerance) && near(pixel >> 8, rgb >> 8, tolerance) && near(pixel, rgb, tolerance)) {
+        if (near(image.getRGB(x, y), rgb, tolerance)) {
           count++;
         }
       }
@@ -76,7 +75,27 @@ final class HeadlessChromium {
     return count;
   }
 
-  private static boolean near(int a, int b, int tolerance) {
+  /** The mean column of the pixels {@link #pixelsNear} counts; NaN when there are none. */
+  static double meanColumnNear(BufferedImage image, int rgb, int tolerance) {
+    long sum = 0;
+    long count = 0;
+    for (int y = 0; y < image.getHeight(); y++) {
+      for (int x = 0; x < image.getWidth(); x++) {
+        if (near(image.getRGB(x, y), rgb, tolerance)) {
+          sum += x;
+          count++;
+        }
+      }
+    }
+    return count == 0 ? Double.NaN : (double) sum / count;
+  }
+
+  private static boolean near(int pixel, int rgb, int tolerance) {
+    return channelNear(pixel >> 16, rgb >> 16, tolerance) && channelNear(pixel >> 8, rgb >> 8, tolerance)
+        && channelNear(pixel, rgb, tolerance);
+  }
+
+  private static boolean channelNear(int a, int b, int tolerance) {
     return Math.abs((a & 0xff) - (b & 0xff)) <= tolerance;
   }
 }

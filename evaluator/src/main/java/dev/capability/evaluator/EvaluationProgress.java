@@ -17,7 +17,7 @@ public interface EvaluationProgress {
   /** {@code command} is about to be given to the kernel for {@code candidate}. */
   default void commandStarted(Candidate candidate, EvaluationCommand command) {}
 
-  /** {@code command} finished on {@code candidate} (or was not run) with {@code result}. */
+  /** {@code command} finished on {@code candidate} with {@code result}; not called for a command that did not run. */
   default void commandFinished(Candidate candidate, EvaluationCommand command, CellResult result) {}
 
   /** Every command of {@code candidate} is done and its worktree removed. */

@@ -33,10 +33,18 @@ import org.jspecify.annotations.Nullable;
  * removed before anything else. See {@code docs/evaluator-design.md}.
  */
 public final class Evaluator {
-  private final Builder settings;
+  private final EvaluationConfig config;
+  private final Function<LoadedPolicy, CommandKernel> kernelFactory;
+  private final @Nullable EvaluationStore store;
+  private final EvaluationProgress progress;
+  private final int parallelism;
 
-  private Evaluator(Builder settings) {
-    this.settings = settings;
+  private Evaluator(Builder b) {
+    this.config = b.config;
+    this.kernelFactory = b.kernelFactory;
+    this.store = b.store;
+    this.progress = b.progress;
+    this.parallelism = b.parallelism;
   }
 
   /** A builder for an evaluation of {@code config}. */
@@ -54,13 +62,13 @@ public final class Evaluator {
    * did not run as {@link CellOutcome#NOT_RUN} and {@link EvaluationReport#interrupted()} true, and
    * this returns with the thread's interrupt status set.
    *
-   * @throws EvaluationException before any command runs when the output directory is busy or
-   *     cannot be written, the policy cannot be loaded, a candidate does not resolve to a commit,
+   * @throws EvaluationException before any command runs when the output directory lies inside the
+   *     repository, is busy or cannot be written, the policy cannot be loaded, a candidate does not resolve to a commit,
    *     or Git cannot list or prune worktrees; after the run when the report cannot be written or
    *     recorded
    */
   public EvaluationReport run() {
-    return new EvaluationRun(settings.config, settings.kernelFactory, settings.store, settings.progress, settings.parallelism).run();
+    return new EvaluationRun(config, kernelFactory, store, progress, parallelism).run();
   }
 
   /** Builds an {@link Evaluator}. Defaults: backends found on the class path, no store, no progress, one candidate at a time. */

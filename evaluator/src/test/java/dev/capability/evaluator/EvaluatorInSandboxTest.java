@@ -126,9 +126,10 @@ class EvaluatorInSandboxTest {
   }
 
   @Test
-  void aCommandThePolicyDoesNotAllowIsADeniedCellAndTheOthersStillRun() throws Exception {
+  void aCommandThePolicyDoesNotAllowIsADeniedCellAndTheOthersStillRunComparedWithTheBaseline() throws Exception {
     String commands = "{\"argv\": [\"cat\", \"status.txt\"]}, {\"name\": \"status\", \"command\": \"grep -q PASS status.txt\"}";
-    EvaluationConfig config = EvaluationConfigs.load(fixture.operatorFile("evaluation.json", fixture.config(commands, "")));
+    EvaluationConfig config = EvaluationConfigs.load(fixture.operatorFile("evaluation.json",
+        fixture.config(commands, ", \"baseline\": \"pass\"")));
 
     EvaluationReport report = Evaluator.builder(config).kernel(EvaluationFixture.bwrap()).build().run();
 
@@ -140,7 +141,12 @@ class EvaluatorInSandboxTest {
     assertThat(report.anyDenied()).isTrue();
     assertThat(report.candidate("pass").cell("status").outcome()).isEqualTo(CellOutcome.PASSED);
     assertThat(report.candidate("fail").cell("status").outcome()).isEqualTo(CellOutcome.FAILED);
-    assertThat(Files.readString(report.reportHtml())).contains("<td class=\"denied\"");
+    assertThat(report.regressions()).containsExactly(report.candidate("fail").cell("status"));
+    JsonNode regressions = MAPPER.readTree(report.reportJson().toFile()).get("regressions");
+    assertThat(regressions).hasSize(1);
+    assertThat(regressions.get(0).get("candidate").asText()).isEqualTo("fail");
+    assertThat(Files.readString(report.reportHtml())).contains("<td class=\"denied\"", "pass (baseline)")
+        .containsOnlyOnce("class=\"regression\"");
     assertThat(fixture.output.resolve("worktrees")).isEmptyDirectory();
   }
 

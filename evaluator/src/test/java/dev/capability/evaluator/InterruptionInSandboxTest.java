@@ -4,16 +4,23 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.capability.backend.bwrap.BwrapBackendProvider;
+import dev.capability.backend.process.ProcessBackendProvider;
 import dev.capability.backend.tck.BackendGate;
+import dev.capability.kernel.api.NetworkMode;
 import dev.capability.kernel.api.backend.BackendConfig;
+import dev.capability.kernel.core.ExecutionPolicies;
 import dev.capability.testing.Git;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
@@ -21,14 +28,17 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * An evaluation interrupted while a command runs under real bwrap ends that command's whole
+ * An evaluation interrupted while a command runs under real bwrap (and on the process backend) ends that command's whole
  * process tree, runs nothing more, removes every worktree and still writes its report; the
  * evaluation's own bounds (parallelism, candidates that resolve) are checked before anything runs.
  */
 class InterruptionInSandboxTest {
   private static final BackendGate BWRAP = BackendGate.of(new BwrapBackendProvider(), BackendConfig.defaults());
+  private static final BackendGate PROCESS = BackendGate.of(new ProcessBackendProvider(), BackendConfig.defaults());
   private static final String SLEEP = "{\"name\": \"sleep\", \"argv\": [\"sleep\", \"" + EvaluationFixture.SLEEP_MARKER
       + "\"], \"timeoutSeconds\": 600}";
 
@@ -38,6 +48,7 @@ class InterruptionInSandboxTest {
   @AfterAll
   static void close() {
     BWRAP.close();
+    PROCESS.close();
   }
 
   @BeforeEach
@@ -66,15 +77,33 @@ class InterruptionInSandboxTest {
     return pids;
   }
 
-  @Test
-  void anInterruptDuringACommandEndsItRemovesEveryWorktreeAndWritesTheReport() throws Exception {
-    BWRAP.backend();
+  /**
+   * Under bwrap, the kernel's choice under the fixture's policy (no network); on the process
+   * backend, named by the configuration, under the same policy with the host's network, which is
+   * all a plain child process can supply.
+   */
+  @ParameterizedTest
+  @ValueSource(strings = {"bwrap", "process"})
+  void anInterruptDuringACommandEndsItRemovesEveryWorktreeAndWritesTheReport(String backend) throws Exception {
+    boolean sandbox = backend.equals("bwrap");
+    (sandbox ? BWRAP : PROCESS).backend();
     List<Object> before = fixture.mainTreeState();
-    EvaluationConfig config = EvaluationConfigs.load(fixture.operatorFile("evaluation.json", fixture.config(SLEEP, "")));
+    String json = fixture.config(SLEEP, sandbox ? "" : ", \"backend\": \"process\"");
+    if (!sandbox) {
+      Path hostNetwork = fixture.operatorFile("policy-host.json",
+          ExecutionPolicies.toJson(EvaluationFixture.policy().network(NetworkMode.HOST).build()));
+      json = json.replace("\"policy\": \"" + fixture.policy + "\"", "\"policy\": \"" + hostNetwork + "\"");
+    }
+    EvaluationConfig config = EvaluationConfigs.load(fixture.operatorFile("evaluation.json", json));
     CountDownLatch started = new CountDownLatch(1);
     AtomicReference<EvaluationReport> report = new AtomicReference<>();
     AtomicReference<Boolean> interruptStatus = new AtomicReference<>();
-    Evaluator evaluator = Evaluator.builder(config).kernel(EvaluationFixture.bwrap()).progress(new EvaluationProgress() {
+    List<Map<String, Object>> recorded = new ArrayList<>();
+    Evaluator evaluator = Evaluator.builder(config)
+        .kernel(EvaluationFixture.kernels(sandbox ? new BwrapBackendProvider() : new ProcessBackendProvider())).store(r -> {
+      recorded.add(r.report());
+      return 1;
+    }).progress(new EvaluationProgress() {
       @Override
       public void commandStarted(Candidate candidate, EvaluationCommand command) {
         started.countDown();
@@ -91,7 +120,7 @@ class InterruptionInSandboxTest {
     while (markedProcesses().isEmpty() && System.nanoTime() < waitUntil) {
       Thread.sleep(50);
     }
-    assertThat(markedProcesses()).as("the sandboxed sleep is running").isNotEmpty();
+    assertThat(markedProcesses()).as("the sleep is running").isNotEmpty();
     Path worktree = fixture.output.resolve("worktrees");
     assertThat(Files.list(worktree).count()).as("the first candidate's worktree exists").isEqualTo(1);
     runner.interrupt();
@@ -102,10 +131,13 @@ class InterruptionInSandboxTest {
     assertThat(interruptStatus.get()).as("the run returns with the interrupt status set").isTrue();
     assertThat(report.get().interrupted()).isTrue();
     assertThat(report.get().allPassed()).isFalse();
-    assertThat(report.get().candidate("pass").cell("sleep").outcome()).isNotEqualTo(CellOutcome.NOT_RUN).isNotEqualTo(CellOutcome.PASSED);
+    CellResult ended = report.get().candidate("pass").cell("sleep");
+    assertThat(ended.outcome()).isNotEqualTo(CellOutcome.NOT_RUN).isNotEqualTo(CellOutcome.PASSED);
+    assertThat(ended.attestation().get("backend")).isInstanceOfSatisfying(Map.class, b -> assertThat(b.get("id")).isEqualTo(backend));
     assertThat(report.get().candidate("fail").cell("sleep").outcome()).isEqualTo(CellOutcome.NOT_RUN);
     assertThat(report.get().candidate("hang").cell("sleep").outcome()).isEqualTo(CellOutcome.NOT_RUN);
     assertThat(Files.readString(report.get().reportJson())).contains("\"interrupted\" : true");
+    assertThat(recorded).singleElement().satisfies(r -> assertThat(r).containsEntry("interrupted", true));
     assertThat(markedProcesses()).as("no sleep is left").isEmpty();
     assertThat(worktree).isEmptyDirectory();
     assertThat(fixture.mainTreeState()).isEqualTo(before);
@@ -123,6 +155,19 @@ class InterruptionInSandboxTest {
     assertThat(report.cells()).extracting(CellResult::outcome)
         .containsExactly(CellOutcome.PASSED, CellOutcome.FAILED, CellOutcome.PASSED);
     assertThat(fixture.output.resolve("worktrees")).isEmptyDirectory();
+  }
+
+  @Test
+  void aSecondEvaluationInTheSameOutputDirectoryIsRefusedWhileTheFirstHoldsIt() throws IOException {
+    EvaluationConfig config = EvaluationConfigs.load(fixture.operatorFile("evaluation.json", fixture.config(SLEEP, "")));
+    Files.createDirectories(fixture.output);
+    try (FileChannel channel = FileChannel.open(fixture.output.resolve(".evaluation.lock"), StandardOpenOption.CREATE,
+        StandardOpenOption.WRITE); FileLock held = channel.lock()) {
+      assertThat(held.isValid()).isTrue();
+      assertThatThrownBy(() -> Evaluator.builder(config).build().run())
+          .isInstanceOfSatisfying(EvaluationException.class, e -> assertThat(e.code()).isEqualTo(EvaluatorCodes.EVALUATION_OUTPUT_BUSY));
+    }
+    assertThat(fixture.output.resolve("worktrees")).doesNotExist();
   }
 
   @Test

@@ -7,6 +7,8 @@ import dev.capability.kernel.api.store.AssumptionStore;
 import dev.capability.kernel.api.store.CapabilityEvidenceStore;
 import dev.capability.kernel.api.store.ContractRecord;
 import dev.capability.kernel.api.store.CorrectionRecord;
+import dev.capability.kernel.api.store.EvaluationRecord;
+import dev.capability.kernel.api.store.EvaluationStore;
 import dev.capability.kernel.api.store.DecisionRecord;
 import dev.capability.kernel.api.store.DecisionStore;
 import dev.capability.kernel.api.store.EvidenceStore;
@@ -33,7 +35,7 @@ import org.jspecify.annotations.Nullable;
  * own store interface (the CLI does, for the MCP server's).
  */
 public class DeferredLedger
-    implements EvidenceStore, DecisionStore, CapabilityEvidenceStore, WorkPlanStore, AssumptionStore, AutoCloseable {
+    implements EvidenceStore, DecisionStore, CapabilityEvidenceStore, WorkPlanStore, AssumptionStore, EvaluationStore, AutoCloseable {
   private final Path repository;
   private final LedgerOptions options;
   private @Nullable SqliteLedger opened;
@@ -109,6 +111,11 @@ public class DeferredLedger
   @Override
   public long recordCorrection(CorrectionRecord correction) {
     return ledger().recordCorrection(correction);
+  }
+
+  @Override
+  public long recordEvaluation(EvaluationRecord evaluation) {
+    return ledger().recordEvaluation(evaluation);
   }
 
   /**

@@ -13,6 +13,7 @@ import dev.capability.kernel.api.store.OutcomeRecord;
 import dev.capability.kernel.api.store.ScopeExpansionRecord;
 import dev.capability.kernel.api.store.ContractRecord;
 import dev.capability.kernel.api.store.DecisionRecord;
+import dev.capability.kernel.api.store.EvaluationRecord;
 import dev.capability.kernel.api.store.ExecutionRecord;
 import dev.capability.kernel.api.store.PhaseRecord;
 import dev.capability.kernel.api.store.PlanRecord;
@@ -37,7 +38,8 @@ import org.jspecify.annotations.Nullable;
  * fingerprint}; an approval the {@code fingerprint} of the plan it decides and {@code approved}
  * (a boolean); a receipt the plan's {@code fingerprint} and a {@code status}; an acquisition its
  * {@code coordinates}, the artifact's {@code sha256} and a {@code decision} object with a boolean
- * {@code accepted} and a non-empty string {@code code}. Optional members the tables index too: a
+ * {@code accepted} and a non-empty string {@code code}; an evaluation its {@code evaluationId}, {@code
+ * configSha256} and {@code allPassed} (a boolean). Optional members the tables index too: a
  * plan's {@code planId} (unique), an approval's {@code approvalId} (unique),
  * {@code approver}, {@code reason} and {@code expiresAt}, a receipt's {@code receiptId} (unique)
  * and {@code executionSequence} (the execution record it reports), an acquisition's {@code
@@ -69,7 +71,8 @@ public record LedgerRecord(RecordKind kind, Map<String, @Nullable Object> body) 
       Map.entry(RecordKind.WORK_PLAN, List.of("workPlanId", "revisionHash")),
       Map.entry(RecordKind.PHASE, List.of("workPlanId", "phaseId", "event")),
       Map.entry(RecordKind.ASSUMPTION, List.of("assumptionId", "workPlanId", "phaseId")),
-      Map.entry(RecordKind.CORRECTION, List.of("assumptionId", "event")));
+      Map.entry(RecordKind.CORRECTION, List.of("assumptionId", "event")),
+      Map.entry(RecordKind.EVALUATION, List.of("evaluationId", "configSha256")));
 
   /** The member of a work plan's record that holds what it carries, read back as given. */
   private static final Map<RecordKind, String> CARRIED_OBJECT = Map.of(
@@ -92,6 +95,9 @@ public record LedgerRecord(RecordKind kind, Map<String, @Nullable Object> body) 
     }
     if (kind == RecordKind.ACQUISITION) {
       requireAcquisitionDecision(body);
+    }
+    if (kind == RecordKind.EVALUATION && !(body.get("allPassed") instanceof Boolean)) {
+      throw new LedgerException(LedgerCodes.LEDGER_RECORD_INVALID, "an evaluation record needs a boolean member 'allPassed'");
     }
     if (kind == RecordKind.APPROVAL && !(body.get("approved") instanceof Boolean)) {
       throw new LedgerException(LedgerCodes.LEDGER_RECORD_INVALID, "an approval record needs a boolean member 'approved'");
@@ -221,6 +227,11 @@ public record LedgerRecord(RecordKind kind, Map<String, @Nullable Object> body) 
     m.put("executionSequences", receipt.executionSequences());
     m.put("executionSequence", receipt.executionSequences().isEmpty() ? null : receipt.executionSequences().get(0));
     return new LedgerRecord(RecordKind.RECEIPT, m);
+  }
+
+  /** The record of an evaluation: its whole JSON report. */
+  public static LedgerRecord evaluation(EvaluationRecord evaluation) {
+    return new LedgerRecord(RecordKind.EVALUATION, Objects.requireNonNull(evaluation, "evaluation").report());
   }
 
   /** The record of an acquisition: its whole JSON document. */

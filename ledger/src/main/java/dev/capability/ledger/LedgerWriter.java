@@ -3,6 +3,8 @@ package dev.capability.ledger;
 import dev.capability.kernel.api.ExecutionResult;
 import dev.capability.kernel.api.store.AcquisitionRecord;
 import dev.capability.kernel.api.store.AcquisitionStore;
+import dev.capability.kernel.api.store.EvaluationRecord;
+import dev.capability.kernel.api.store.EvaluationStore;
 import dev.capability.kernel.api.store.ApprovalRecord;
 import dev.capability.kernel.api.store.AssumptionRecord;
 import dev.capability.kernel.api.store.AssumptionStore;
@@ -31,10 +33,10 @@ import dev.capability.kernel.api.store.WorkPlanStore;
  * Assumptions land as {@link RecordKind#ASSUMPTION} records and the steps of their corrections as
  * {@link RecordKind#CORRECTION} records; an assumption id already recorded is refused with {@code
  * LEDGER_RECORD_CONFLICT}, a correction of an assumption not recorded with {@code
- * LEDGER_RECORD_INVALID}.
+ * LEDGER_RECORD_INVALID}. An evaluator's reports land as {@link RecordKind#EVALUATION} records.
  */
 public interface LedgerWriter extends EvidenceStore, DecisionStore, CapabilityEvidenceStore, AcquisitionStore, WorkPlanStore,
-    AssumptionStore {
+    AssumptionStore, EvaluationStore {
 
   /** Appends one record and returns once it is durably committed (see {@link Durability}). */
   Appended append(LedgerRecord record);
@@ -53,6 +55,11 @@ public interface LedgerWriter extends EvidenceStore, DecisionStore, CapabilityEv
   @Override
   default void record(AcquisitionRecord acquisition) {
     append(LedgerRecord.acquisition(acquisition));
+  }
+
+  @Override
+  default long recordEvaluation(EvaluationRecord evaluation) {
+    return append(LedgerRecord.evaluation(evaluation)).sequence();
   }
 
   @Override

@@ -49,7 +49,12 @@ public enum RecordKind {
    * assumption), {@code event} and the {@code executionSequences} of the launches it made; the
    * step's members beside them.
    */
-  CORRECTION("corrections");
+  CORRECTION("corrections"),
+  /**
+   * An evaluation of candidate commits by the evaluator: its {@code evaluationId}, {@code
+   * configSha256} and {@code allPassed} (a boolean); the body is the evaluation's JSON report.
+   */
+  EVALUATION("evaluations");
 
   private final String table;
 
@@ -75,6 +80,6 @@ public enum RecordKind {
       }
     }
     throw new IllegalArgumentException("no record kind '" + id + "'; kinds are execution, decision, plan, approval, receipt, acquisition,"
-        + " contract, work_plan, phase, assumption, correction");
+        + " contract, work_plan, phase, assumption, correction, evaluation");
   }
 }

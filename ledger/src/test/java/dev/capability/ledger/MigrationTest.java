@@ -103,7 +103,7 @@ class MigrationTest {
       ledger.append(LedgerRecord.of(RecordKind.RECEIPT, java.util.Map.of("fingerprint", Fixtures.fingerprint("p-1"), "status", "DONE")));
     }
     try (Connection c = Fixtures.raw(db); Statement s = c.createStatement()) {
-      for (String laterTable : List.of("contracts", "work_plans", "phases", "assumptions", "corrections")) {
+      for (String laterTable : List.of("contracts", "work_plans", "phases", "assumptions", "corrections", "evaluations")) {
         s.execute("DROP TABLE " + laterTable);
       }
       s.execute("DROP TABLE acquisitions");
@@ -160,6 +160,7 @@ class MigrationTest {
       s.execute("DROP TABLE phases");
       s.execute("DROP TABLE assumptions");
       s.execute("DROP TABLE corrections");
+      s.execute("DROP TABLE evaluations");
       s.execute("PRAGMA user_version = 2");
     }
     try (Connection c = Fixtures.raw(db); Statement s = c.createStatement();
@@ -190,6 +191,35 @@ class MigrationTest {
     assertThat(v.records()).isEqualTo(5);
     assertThat(reader.list(LedgerQuery.latest(10))).extracting(EntrySummary::kind).containsExactly(
         RecordKind.PHASE, RecordKind.WORK_PLAN, RecordKind.CONTRACT, RecordKind.ACQUISITION, RecordKind.EXECUTION);
+  }
+
+  @org.junit.jupiter.api.Test
+  void aVersionFourLedgerMigratesInPlaceTakesEvaluationsAndStillVerifies() throws Exception {
+    Path db = dir.resolve("state.db");
+    Path key = dir.resolve("ledger-key");
+    LedgerOptions options = Fixtures.options().toBuilder().keyFile(key).build();
+    // Built by this code, then taken back to exactly what version 4 wrote: its tables, and user_version 4.
+    try (SqliteLedger ledger = SqliteLedger.open(db, options)) {
+      ledger.record(Fixtures.completed(List.of("ls"), 0, ""));
+    }
+    try (Connection c = Fixtures.raw(db); Statement s = c.createStatement()) {
+      s.execute("DROP TABLE evaluations");
+      s.execute("PRAGMA user_version = 4");
+    }
+    assertThat(catchCode(() -> LedgerReader.open(db, options))).isEqualTo("LEDGER_SCHEMA_OLD");
+    String before = SqliteLedgerTest.dump(db);
+
+    try (SqliteLedger ledger = SqliteLedger.open(db, options)) {
+      assertThat(ledger.recordEvaluation(dev.capability.kernel.api.store.EvaluationRecord.of(
+          EvaluationRecordsTest.report("evaluation-1", true)))).isEqualTo(2);
+    }
+
+    assertThat(SqliteLedgerTest.dump(db)).isEqualTo(before);
+    LedgerReader reader = LedgerReader.open(db, options);
+    LedgerVerification v = reader.verify(true);
+    assertThat(v.intact()).as(v.toString()).isTrue();
+    assertThat(reader.list(LedgerQuery.latest(10))).extracting(EntrySummary::kind)
+        .containsExactly(RecordKind.EVALUATION, RecordKind.EXECUTION);
   }
 
   private static String catchCode(Runnable action) {

@@ -107,7 +107,7 @@ final class LedgerCommand implements Callable<Integer> {
         description = "Only records with this status: COMPLETED, DENIED, TIMED_OUT, OUTPUT_LIMIT, MEMORY_LIMIT, PROCESS_LIMIT, FILE_SIZE_LIMIT, WRITE_LIMIT, LAUNCH_FAILED; ALLOWED or DENIED for checks; APPROVED or REFUSED for approvals; ACQUIRED or REFUSED for acquisitions; the event (VERIFIED, COMPLETED, ...) for phase records.")
     String status;
 
-    @Option(names = "--kind", paramLabel = "K", description = "Only records of this kind: execution, decision, plan, approval, receipt, acquisition, contract, work_plan, phase, assumption, correction.")
+    @Option(names = "--kind", paramLabel = "K", description = "Only records of this kind: execution, decision, plan, approval, receipt, acquisition, contract, work_plan, phase, assumption, correction, evaluation.")
     String kind;
 
     @Option(names = "--limit", paramLabel = "N", defaultValue = "50", description = "At most N records (default 50, at most 100000).")

@@ -59,11 +59,11 @@ public final class ConfigReader {
       .enable(DeserializationFeature.FAIL_ON_READING_DUP_TREE_KEY)
       .build();
 
-  private static final Set<String> MEMBERS = Set.of("version", "repository", "policy", "outputDirectory", "candidates",
+  static final Set<String> MEMBERS = Set.of("version", "repository", "policy", "outputDirectory", "candidates",
       "baseline", "commands", "backend", "requiredCapabilities");
-  private static final Set<String> REQUIRED = Set.of("version", "repository", "policy", "outputDirectory", "candidates", "commands");
-  private static final Set<String> CANDIDATE_MEMBERS = Set.of("name", "ref");
-  private static final Set<String> COMMAND_MEMBERS = Set.of("name", "argv", "command", "timeoutSeconds", "maxOutputBytes");
+  static final Set<String> REQUIRED = Set.of("version", "repository", "policy", "outputDirectory", "candidates", "commands");
+  static final Set<String> CANDIDATE_MEMBERS = Set.of("name", "ref");
+  static final Set<String> COMMAND_MEMBERS = Set.of("name", "argv", "command", "timeoutSeconds", "maxOutputBytes");
 
   /** See {@link dev.capability.evaluator.EvaluationConfigs#load}. */
   public static EvaluationConfig load(Path file) {
@@ -218,8 +218,8 @@ public final class ConfigReader {
         try {
           argv = CommandStrings.split(shown);
         } catch (ShellSyntaxException e) {
-          throw invalid(file, pointer + "/command", "the command \"" + shown + "\" is refused: " + e.construct() + " at offset "
-              + e.offset() + " (" + e.getMessage() + "); evaluation commands run without a shell, give an argv instead");
+          throw invalid(file, pointer + "/command", "the command \"" + shown + "\" is refused (" + e.code() + "): " + e.getMessage()
+              + "; evaluation commands run without a shell");
         }
         if (argv.isEmpty()) {
           throw invalid(file, pointer + "/command", "the command is empty");

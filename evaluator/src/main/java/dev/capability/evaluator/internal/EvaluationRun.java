@@ -1,6 +1,7 @@
 package dev.capability.evaluator.internal;
 
 import static dev.capability.evaluator.EvaluatorCodes.EVALUATION_CANDIDATE_UNRESOLVED;
+import static dev.capability.evaluator.EvaluatorCodes.EVALUATION_CONFIG_INVALID;
 import static dev.capability.evaluator.EvaluatorCodes.EVALUATION_NOT_RECORDED;
 import static dev.capability.evaluator.EvaluatorCodes.EVALUATION_POLICY_REFUSED;
 
@@ -64,6 +65,10 @@ public final class EvaluationRun {
   public EvaluationReport run() {
     Instant startedAt = Instant.now();
     String evaluationId = "evaluation-" + ID_TIME.format(startedAt) + "-" + HexFormat.of().formatHex(randomBytes());
+    if (config.outputDirectory().startsWith(config.repository()) || config.repository().startsWith(config.outputDirectory())) {
+      throw new EvaluationException(EVALUATION_CONFIG_INVALID, "the output directory " + config.outputDirectory()
+          + " must lie outside the repository " + config.repository() + " and not contain it");
+    }
     try (OutputDirectory output = OutputDirectory.open(config.outputDirectory())) {
       GitRunner git = new GitRunner(config.repository());
       Worktrees worktrees = new Worktrees(git, config.outputDirectory());
@@ -72,18 +77,26 @@ public final class EvaluationRun {
       List<String> commits = config.candidates().stream().map(c -> resolve(git, c)).toList();
       output.resetLogs();
       List<CandidateResult> results;
-      boolean interrupted;
+      AtomicBoolean stop = new AtomicBoolean();
       try (CommandKernel kernel = kernelFactory.apply(policy)) {
         CandidateRunner runner = new CandidateRunner(config, kernel, worktrees, output, progress, evaluationId);
-        AtomicBoolean stop = new AtomicBoolean();
         results = parallelism == 1 ? sequential(runner, commits, stop) : parallel(runner, commits, stop);
-        interrupted = stop.get() || Thread.currentThread().isInterrupted();
       }
-      EvaluationReport report = new EvaluationReport(evaluationId, config, policy.hash(), startedAt, Instant.now(), interrupted, pruned,
-          results, output.reportJson(), output.reportHtml());
-      ReportWriter.write(report, output);
-      record(report);
-      return report;
+      // The status is cleared while the report is written and recorded, since a store may write
+      // through interruptible channels, and set again before returning.
+      boolean threadInterrupted = Thread.interrupted();
+      boolean interrupted = stop.get() || threadInterrupted;
+      try {
+        EvaluationReport report = new EvaluationReport(evaluationId, config, policy.hash(), startedAt, Instant.now(), interrupted,
+            pruned, results, output.reportJson(), output.reportHtml());
+        ReportWriter.write(report, output);
+        record(report);
+        return report;
+      } finally {
+        if (interrupted) {
+          Thread.currentThread().interrupt();
+        }
+      }
     }
   }
 

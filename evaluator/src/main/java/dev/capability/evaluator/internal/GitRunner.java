@@ -4,6 +4,7 @@ import static dev.capability.evaluator.EvaluatorCodes.EVALUATION_GIT_FAILED;
 
 import dev.capability.evaluator.EvaluationException;
 import java.io.ByteArrayOutputStream;
+import java.io.File;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
@@ -69,7 +70,7 @@ final class GitRunner {
     ProcessBuilder builder = new ProcessBuilder(argv).directory(repository.toFile());
     builder.environment().clear();
     builder.environment().putAll(ENVIRONMENT);
-    builder.redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")));
+    builder.redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")));
     Process process;
     try {
       process = builder.start();

@@ -7,6 +7,7 @@ import dev.capability.evaluator.EvaluationCommand;
 import dev.capability.evaluator.EvaluationReport;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * The report as one self-contained HTML page: a table with the candidates as columns and the
@@ -56,11 +57,13 @@ final class HtmlReport {
       html.append("</th>");
     }
     html.append("</tr>\n</thead>\n<tbody>\n");
+    Set<CellResult> regressions = ReportWriter.regressions(report);
     for (EvaluationCommand command : report.config().commands()) {
       html.append("<tr><th class=\"command\">").append(escape(command.name())).append("<br><small><code>")
           .append(escape(String.join(" ", command.argv()))).append("</code></small></th>");
       for (CandidateResult candidate : report.candidates()) {
-        cell(html, candidate.cell(command.name()));
+        CellResult cell = candidate.cell(command.name());
+        cell(html, cell, regressions.contains(cell));
       }
       html.append("</tr>\n");
     }
@@ -68,7 +71,7 @@ final class HtmlReport {
     return html.toString();
   }
 
-  private static void cell(StringBuilder html, CellResult cell) {
+  private static void cell(StringBuilder html, CellResult cell, boolean regression) {
     CellOutcome outcome = cell.outcome();
     html.append("<td class=\"").append(cssClass(outcome)).append("\" style=\"background: ").append(COLOURS.get(outcome)).append(";\">")
         .append("<strong>").append(outcome.name()).append("</strong>");
@@ -79,6 +82,9 @@ final class HtmlReport {
       html.append(" in ").append(cell.duration().toMillis()).append(" ms<br>")
           .append("<a href=\"").append(escape(cell.stdoutLog())).append("\">stdout</a> ")
           .append("<a href=\"").append(escape(cell.stderrLog())).append("\">stderr</a>");
+    }
+    if (regression) {
+      html.append("<br><em class=\"regression\">regression: passed on the baseline</em>");
     }
     if (!cell.failureExcerpt().isEmpty()) {
       html.append("<pre>").append(escape(cell.failureExcerpt())).append("</pre>");

@@ -11,9 +11,12 @@ import dev.capability.evaluator.EvaluationConfig;
 import dev.capability.evaluator.EvaluationReport;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.jspecify.annotations.Nullable;
 
 /** Writes a report as {@code report.json} and {@code report.html}; see {@code docs/evaluator-design.md} for the members. */
@@ -71,16 +74,24 @@ public final class ReportWriter {
       candidates.add(c);
     }
     json.put("candidates", candidates);
+    Set<CellResult> regressed = regressions(report);
     List<Map<String, @Nullable Object>> regressions = new ArrayList<>();
     for (CandidateResult candidate : report.candidates()) {
       for (CellResult cell : candidate.cells()) {
-        if (report.regressions().contains(cell)) {
+        if (regressed.contains(cell)) {
           regressions.add(Map.of("candidate", candidate.candidate().name(), "command", cell.command()));
         }
       }
     }
     json.put("regressions", regressions);
     return json;
+  }
+
+  /** The cells {@link EvaluationReport#regressions()} names, by identity: two cells of different candidates may be equal. */
+  static Set<CellResult> regressions(EvaluationReport report) {
+    Set<CellResult> cells = Collections.newSetFromMap(new IdentityHashMap<>());
+    cells.addAll(report.regressions());
+    return cells;
   }
 
   private static Map<String, @Nullable Object> cell(CellResult cell) {

@@ -19,6 +19,7 @@ final class ChainRows {
           WHEN 'phase' THEN (SELECT body FROM phases WHERE seq = e.seq)
           WHEN 'assumption' THEN (SELECT body FROM assumptions WHERE seq = e.seq)
           WHEN 'correction' THEN (SELECT body FROM corrections WHERE seq = e.seq)
+          WHEN 'evaluation' THEN (SELECT body FROM evaluations WHERE seq = e.seq)
         END AS body
       FROM entries e""";
 

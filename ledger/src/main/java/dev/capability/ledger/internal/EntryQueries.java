@@ -33,6 +33,7 @@ public final class EntryQueries {
             WHEN 'acquisition' THEN CASE q.accepted WHEN 1 THEN 'ACQUIRED' WHEN 0 THEN 'REFUSED' END
             WHEN 'phase' THEN ph.event
             WHEN 'correction' THEN cr.event
+            WHEN 'evaluation' THEN CASE ev.all_passed WHEN 1 THEN 'PASSED' WHEN 0 THEN 'FAILED' END
           END AS status,
           x.exit_code AS exit_code,
           COALESCE(x.executable, d.executable) AS executable,
@@ -58,6 +59,7 @@ public final class EntryQueries {
           LEFT JOIN work_plans w ON e.kind = 'work_plan' AND w.seq = e.seq
           LEFT JOIN phases ph ON e.kind = 'phase' AND ph.seq = e.seq
           LEFT JOIN corrections cr ON e.kind = 'correction' AND cr.seq = e.seq
+          LEFT JOIN evaluations ev ON e.kind = 'evaluation' AND ev.seq = e.seq
         WHERE (?1 IS NULL OR e.recorded_at >= ?1) AND (?2 IS NULL OR e.kind = ?2)
       )
       WHERE (?3 IS NULL OR status = ?3)

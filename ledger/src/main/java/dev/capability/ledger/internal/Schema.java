@@ -180,7 +180,17 @@ public final class Schema {
             assumption_id TEXT AS (json_extract(body, '$.assumptionId')) VIRTUAL,
             event         TEXT AS (json_extract(body, '$.event')) VIRTUAL
           )""",
-          "CREATE INDEX corrections_assumption ON corrections (assumption_id, seq)")));
+          "CREATE INDEX corrections_assumption ON corrections (assumption_id, seq)")),
+      new Migration(5, List.of(
+          """
+          CREATE TABLE evaluations (
+            seq           INTEGER PRIMARY KEY NOT NULL REFERENCES entries (seq),
+            body          TEXT NOT NULL CHECK (typeof(body) = 'text'),
+            evaluation_id TEXT AS (json_extract(body, '$.evaluationId')) VIRTUAL,
+            config_sha256 TEXT AS (json_extract(body, '$.configSha256')) VIRTUAL,
+            all_passed    INTEGER AS (json_extract(body, '$.allPassed')) VIRTUAL
+          )""",
+          "CREATE INDEX evaluations_evaluation_id ON evaluations (evaluation_id)")));
 
   private Schema() {}
 

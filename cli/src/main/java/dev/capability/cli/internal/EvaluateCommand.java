@@ -77,6 +77,9 @@ final class EvaluateCommand implements Callable<Integer> {
           .parallelism(parallel)
           .progress(new ProgressLines(console.progress(json)))
           .kernel(policy -> kernel(policy, ledger));
+      if (ledger != null) {
+        evaluator.store(ledger);
+      }
       EvaluationReport report = runUntilSignalled(evaluator.build());
       if (json) {
         console.json(summary(report));

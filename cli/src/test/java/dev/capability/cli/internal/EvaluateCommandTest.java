@@ -91,6 +91,32 @@ class EvaluateCommandTest {
   }
 
   @Test
+  void theEvaluationAndEveryExecutionAreRecordedInTheRepositorysLedgerUnlessNoLedger() throws Exception {
+    Path config = fixture.config("two.json", """
+        [{"name": "pass", "ref": "main~2"}, {"name": "fail", "ref": "main~1"}]""",
+        "[{\"name\": \"check\", \"argv\": [\"sh\", \"check.sh\"]}]");
+
+    CliRunner.Outcome unrecorded = CliRunner.run(EvaluationFixture.environment(), "", "evaluate", "--no-ledger", "--json", config.toString());
+
+    assertThat(unrecorded.exitCode()).as(unrecorded.out()).isEqualTo(ExitCodes.DENIED);
+    assertThat(fixture.repository.resolve(".capability")).doesNotExist();
+
+    CliRunner.Outcome outcome = CliRunner.run(EvaluationFixture.environment(), "", "evaluate", "--json", config.toString());
+
+    assertThat(outcome.exitCode()).as(outcome.out()).isEqualTo(ExitCodes.DENIED);
+    String evaluationId = JSON.readTree(outcome.out()).get("evaluationId").asText();
+    String repo = fixture.repository.toString();
+    JsonNode evaluations = JSON.readTree(CliRunner.run("ledger", "list", "--repo", repo, "--kind", "evaluation", "--json").out()).get("records");
+    assertThat(evaluations).hasSize(1);
+    assertThat(evaluations.get(0).get("status").asText()).isEqualTo("FAILED");
+    JsonNode recorded = JSON.readTree(CliRunner.run("ledger", "show", evaluations.get(0).get("seq").asText(), "--repo", repo, "--json").out());
+    assertThat(recorded.get("body").get("evaluationId").asText()).isEqualTo(evaluationId);
+    JsonNode executions = JSON.readTree(CliRunner.run("ledger", "list", "--repo", repo, "--kind", "execution", "--json").out()).get("records");
+    assertThat(executions).as("one execution per cell").hasSize(2);
+    assertThat(CliRunner.run("ledger", "verify", "--repo", repo).exitCode()).isEqualTo(ExitCodes.OK);
+  }
+
+  @Test
   void everyCommandPassingExitsZero() throws Exception {
     Path config = fixture.config("pass.json", "[{\"name\": \"pass\", \"ref\": \"main~2\"}]", "[{\"argv\": [\"sh\", \"check.sh\"]}]");
 

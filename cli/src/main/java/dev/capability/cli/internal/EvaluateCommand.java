@@ -7,9 +7,11 @@ import dev.capability.evaluator.CellResult;
 import dev.capability.evaluator.EvaluationCommand;
 import dev.capability.evaluator.EvaluationConfig;
 import dev.capability.evaluator.EvaluationConfigs;
+import dev.capability.evaluator.EvaluationException;
 import dev.capability.evaluator.EvaluationProgress;
 import dev.capability.evaluator.EvaluationReport;
 import dev.capability.evaluator.Evaluator;
+import dev.capability.evaluator.EvaluatorCodes;
 import dev.capability.kernel.core.CommandKernel;
 import dev.capability.kernel.core.LoadedPolicy;
 import dev.capability.ledger.LedgerOptions;
@@ -25,6 +27,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
+import org.jspecify.annotations.Nullable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -70,8 +73,15 @@ final class EvaluateCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
+    int processors = Runtime.getRuntime().availableProcessors();
+    if (parallel < 1 || parallel > processors) {
+      // Checked before the configuration is read: a usage error whatever the file holds.
+      throw new EvaluationException(EvaluatorCodes.EVALUATION_PARALLELISM_INVALID,
+          "--parallel must be from 1 to the " + processors + " processors available, was " + parallel);
+    }
     // Relative to the working directory, as --policy is; the loader then requires the canonical path.
     EvaluationConfig loaded = EvaluationConfigs.load(config.toAbsolutePath());
+    InterruptOnSignal signals = InterruptOnSignal.install();
     try (RepositoryLedger ledger = noLedger ? null : new RepositoryLedger(loaded.repository(), LedgerOptions.defaults())) {
       Evaluator.Builder evaluator = Evaluator.builder(loaded)
           .parallelism(parallel)
@@ -80,17 +90,19 @@ final class EvaluateCommand implements Callable<Integer> {
       if (ledger != null) {
         evaluator.store(ledger);
       }
-      EvaluationReport report = runUntilSignalled(evaluator.build());
+      EvaluationReport report = evaluator.build().run();
       if (json) {
         console.json(summary(report));
       } else {
         printSummary(report);
       }
       return report.allPassed() ? ExitCodes.OK : ExitCodes.DENIED;
+    } finally {
+      signals.close();
     }
   }
 
-  private CommandKernel kernel(LoadedPolicy policy, RepositoryLedger ledger) {
+  private CommandKernel kernel(LoadedPolicy policy, @Nullable RepositoryLedger ledger) {
     CommandKernel.Builder kernel = CommandKernel.builder(policy).hostEnvironment(console.environment());
     if (ledger != null) {
       kernel.evidenceStore(ledger).decisionStore(ledger);
@@ -99,30 +111,39 @@ final class EvaluateCommand implements Callable<Integer> {
   }
 
   /**
-   * Runs the evaluation on this thread with a shutdown hook that, on SIGINT or SIGTERM, interrupts
-   * it and waits (at most {@link #CLEANUP_WAIT}) until it has ended the running command and
-   * removed its worktrees: the JVM exits once its hooks return, whatever its other threads do.
+   * While open, a shutdown hook that, on SIGINT or SIGTERM, interrupts the thread that opened it
+   * (the evaluation then ends the running command, removes its worktrees and writes the report)
+   * and waits, at most {@link #CLEANUP_WAIT}, until that thread closes it: the JVM exits once its
+   * hooks return, whatever its other threads are doing. Closing removes the hook, so an in-process
+   * caller keeps none.
    */
-  private static EvaluationReport runUntilSignalled(Evaluator evaluator) {
-    Thread evaluating = Thread.currentThread();
-    CountDownLatch ended = new CountDownLatch(1);
-    Thread hook = new Thread(() -> {
-      evaluating.interrupt();
-      try {
-        ended.await(CLEANUP_WAIT.toMillis(), TimeUnit.MILLISECONDS);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-      }
-    }, "capability-evaluate-shutdown");
-    Runtime.getRuntime().addShutdownHook(hook);
-    try {
-      return evaluator.run();
-    } finally {
-      ended.countDown();
+  private static final class InterruptOnSignal {
+    private final CountDownLatch closed = new CountDownLatch(1);
+    private final Thread hook;
+
+    private InterruptOnSignal(Thread evaluating) {
+      this.hook = new Thread(() -> {
+        evaluating.interrupt();
+        try {
+          closed.await(CLEANUP_WAIT.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+        }
+      }, "capability-evaluate-shutdown");
+    }
+
+    static InterruptOnSignal install() {
+      InterruptOnSignal signals = new InterruptOnSignal(Thread.currentThread());
+      Runtime.getRuntime().addShutdownHook(signals.hook);
+      return signals;
+    }
+
+    void close() {
+      closed.countDown();
       try {
         Runtime.getRuntime().removeShutdownHook(hook);
       } catch (IllegalStateException shuttingDown) {
-        // The hook is running: the JVM exits once it has seen the evaluation end.
+        // The hook is running: the JVM exits once it returns, now that the evaluation has ended.
       }
     }
   }

@@ -186,16 +186,18 @@ class EvaluateCommandTest {
   }
 
   @Test
-  void aParallelismAboveTheProcessorsIsAUsageError() throws Exception {
+  void aParallelismAboveTheProcessorsOrBelowOneIsAUsageError() throws Exception {
     Path config = fixture.threeCommits();
     int above = Runtime.getRuntime().availableProcessors() + 1;
 
     CliRunner.Outcome outcome = CliRunner.run(EvaluationFixture.environment(), "", "evaluate", config.toString(), "--parallel", String.valueOf(above));
-    CliRunner.Outcome zero = CliRunner.run(EvaluationFixture.environment(), "", "evaluate", config.toString(), "--parallel", "0");
+    CliRunner.Outcome zeroAndNoConfig = CliRunner.run(EvaluationFixture.environment(), "", "evaluate",
+        fixture.etc.resolve("missing.json").toString(), "--parallel", "0");
 
     assertThat(outcome.exitCode()).isEqualTo(ExitCodes.USAGE);
-    assertThat(outcome.err()).startsWith("capability: EVALUATION_PARALLELISM_INVALID: ").contains(String.valueOf(above)).contains("processors");
-    assertThat(zero.exitCode()).isEqualTo(ExitCodes.USAGE);
+    assertThat(outcome.err()).startsWith("capability: EVALUATION_PARALLELISM_INVALID: --parallel ")
+        .contains(String.valueOf(above)).contains("processors");
+    assertThat(zeroAndNoConfig.exitCode()).as("checked before the configuration is read").isEqualTo(ExitCodes.USAGE);
     assertThat(fixture.output).doesNotExist();
   }
 

@@ -99,6 +99,8 @@ class EvaluateInterruptedTest {
     assertThat(fixture.mainTreeState()).isEqualTo(before);
     JsonNode report = new ObjectMapper().readTree(fixture.output.resolve("report.json").toFile());
     assertThat(report.get("interrupted").asBoolean()).as("the report written on the way out says so").isTrue();
+    assertThat(Files.readString(tmp.resolve("cli.out"), StandardCharsets.UTF_8))
+        .as("the hook waited for the command to print its summary").contains(" interrupted").contains("report: ");
   }
 
   private String stderr() throws IOException {

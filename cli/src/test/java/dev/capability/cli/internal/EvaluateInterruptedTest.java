@@ -12,6 +12,7 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -64,13 +65,31 @@ class EvaluateInterruptedTest {
     assertEndedCleanly(130, before);
   }
 
+  @Test
+  void sigtermDuringParallelCandidatesEndsEveryCommandAndRemovesEveryWorktree() throws Exception {
+    Assumptions.assumeTrue(Runtime.getRuntime().availableProcessors() >= 2, "--parallel 2 needs two processors");
+    List<String> before = fixture.mainTreeState();
+    Path config = fixture.config("hang-twice.json", "[{\"name\": \"hangs\", \"ref\": \"main\"}, {\"name\": \"hangs too\", \"ref\": \"main\"}]",
+        "[{\"name\": \"check\", \"argv\": [\"sh\", \"check.sh\"], \"timeoutSeconds\": 3600}]");
+    start(config, 2);
+
+    cli.destroy(); // SIGTERM
+
+    assertEndedCleanly(143, before);
+  }
+
   /** Starts the CLI on the hanging commit, with a timeout far away, and waits until its sleep runs. */
   private void startAndAwaitTheSleep() throws Exception {
     Path config = fixture.config("hang.json", "[{\"name\": \"hangs\", \"ref\": \"main\"}]",
         "[{\"name\": \"check\", \"argv\": [\"sh\", \"check.sh\"], \"timeoutSeconds\": 3600}]");
+    start(config, 1);
+  }
+
+  /** Starts the CLI on {@code config} with {@code --parallel parallel}, and waits until that many candidates' sleeps run. */
+  private void start(Path config, int parallel) throws Exception {
     ProcessBuilder builder = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
         "-XX:+DisableAttachMechanism", "-cp", System.getProperty("java.class.path"), "dev.capability.cli.Main",
-        "evaluate", config.toString())
+        "evaluate", "--parallel", Integer.toString(parallel), config.toString())
         .redirectOutput(tmp.resolve("cli.out").toFile())
         .redirectError(tmp.resolve("cli.err").toFile())
         .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")));
@@ -78,7 +97,7 @@ class EvaluateInterruptedTest {
     builder.environment().putAll(EvaluationFixture.environment());
     cli = builder.start();
     long deadline = System.currentTimeMillis() + WAIT_MILLIS;
-    while (!stderr().contains("hangs") || !stderr().contains("check: started") || LiveProcesses.running(fixture.sleep).isEmpty()) {
+    while (stderr().split("check: started", -1).length - 1 < parallel || LiveProcesses.running(fixture.sleep).size() < parallel) {
       if (!cli.isAlive()) {
         fail("the CLI ended before its command ran (exit " + cli.exitValue() + "): " + stderr());
       }
@@ -87,7 +106,7 @@ class EvaluateInterruptedTest {
       }
       Thread.sleep(50);
     }
-    assertThat(fixture.leftWorktrees()).as("the candidate's worktree exists while it runs").hasSize(1);
+    assertThat(fixture.leftWorktrees()).as("each running candidate's worktree exists while it runs").hasSize(parallel);
   }
 
   private void assertEndedCleanly(int signalExit, List<String> before) throws Exception {

@@ -184,5 +184,14 @@ class EvaluatorInSandboxTest {
     assertThat(fixture.output.resolve("worktrees")).isEmptyDirectory();
     assertThat(Git.git(fixture.repository, "worktree", "list", "--porcelain")).doesNotContain("evaluation-crashed");
     assertThat(report.candidate("pass").cell("grep -q PASS status.txt").outcome()).isEqualTo(CellOutcome.PASSED);
+
+    EvaluationReport again = Evaluator.builder(config).kernel(EvaluationFixture.bwrap()).build().run();
+
+    assertThat(again.prunedWorktrees()).isEmpty();
+    assertThat(again.evaluationId()).isNotEqualTo(report.evaluationId());
+    assertThat(Files.readString(again.reportJson())).contains(again.evaluationId()).doesNotContain(report.evaluationId());
+    try (var logs = Files.list(fixture.output.resolve("logs"))) {
+      assertThat(logs.count()).as("one run's logs: two streams of one command on three candidates").isEqualTo(6);
+    }
   }
 }

@@ -75,7 +75,7 @@ public final class EvaluationRun {
       List<String> pruned = worktrees.pruneStale();
       LoadedPolicy policy = policy();
       List<String> commits = config.candidates().stream().map(c -> resolve(git, c)).toList();
-      output.resetLogs();
+      output.reset();
       List<CandidateResult> results;
       AtomicBoolean stop = new AtomicBoolean();
       try (CommandKernel kernel = kernelFactory.apply(policy)) {

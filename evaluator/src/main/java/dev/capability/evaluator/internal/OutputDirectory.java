@@ -100,10 +100,12 @@ final class OutputDirectory implements AutoCloseable {
     return root.resolve(REPORT_HTML);
   }
 
-  /** Removes the logs of an earlier run and makes the directory empty again. */
-  void resetLogs() {
+  /** Removes the reports and logs of an earlier run, and makes the logs' directory again, empty. */
+  void reset() {
     Path logs = root.resolve(LOGS);
     try {
+      Files.deleteIfExists(reportJson());
+      Files.deleteIfExists(reportHtml());
       Trees.delete(logs);
       Files.createDirectory(logs);
     } catch (IOException e) {

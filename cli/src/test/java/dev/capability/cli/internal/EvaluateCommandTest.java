@@ -4,12 +4,17 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.capability.backend.bwrap.BwrapBackendProvider;
+import dev.capability.backend.tck.BackendGate;
+import dev.capability.kernel.api.backend.BackendConfig;
+import dev.capability.testing.Ownership;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.List;
+import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -23,6 +28,7 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class EvaluateCommandTest {
   private static final ObjectMapper JSON = new ObjectMapper();
+  private static final BackendGate BWRAP = BackendGate.of(new BwrapBackendProvider(), BackendConfig.defaults());
 
   @TempDir Path tmp;
   private EvaluationFixture fixture;
@@ -37,9 +43,26 @@ class EvaluateCommandTest {
     LiveProcesses.killAll(fixture.sleep);
   }
 
+  @AfterAll
+  static void close() {
+    BWRAP.close();
+  }
+
   @Test
   void passFailAndTimeoutAreReportedAndTheMainTreeIsUntouched() throws Exception {
-    Path config = fixture.threeCommits();
+    assertThreeCommitsReported(fixture.threeCommits(), "process");
+  }
+
+  @Test
+  void underBubblewrapPassFailAndTimeoutAreReportedAndTheMainTreeIsUntouched() throws Exception {
+    BWRAP.backend();
+    // The sandbox runs as another uid when the tests run as root: it must be able to read the worktrees.
+    Ownership.readableByEveryone(tmp);
+
+    assertThreeCommitsReported(fixture.threeCommits("bwrap"), "bwrap");
+  }
+
+  private void assertThreeCommitsReported(Path config, String backend) throws Exception {
     List<String> before = fixture.mainTreeState();
 
     CliRunner.Outcome outcome = CliRunner.run(EvaluationFixture.environment(), "", "evaluate", config.toString(), "--json");
@@ -58,7 +81,12 @@ class EvaluateCommandTest {
     Path html = Path.of(summary.get("reportHtml").asText());
     Path json = Path.of(summary.get("reportJson").asText());
     assertThat(html).isRegularFile().startsWith(fixture.output);
-    assertThat(JSON.readTree(json.toFile()).get("evaluationId").asText()).isEqualTo(summary.get("evaluationId").asText());
+    JsonNode report = JSON.readTree(json.toFile());
+    assertThat(report.get("evaluationId").asText()).isEqualTo(summary.get("evaluationId").asText());
+    for (JsonNode candidate : report.get("candidates")) {
+      assertThat(candidate.get("results").get(0).get("attestation").get("backend").get("id").asText())
+          .as("the backend %s ran", candidate.get("name")).isEqualTo(backend);
+    }
     assertThat(outcome.err()).as("no progress under --json").isEmpty();
 
     assertThat(fixture.leftWorktrees()).isEmpty();

@@ -72,7 +72,12 @@ final class EvaluationFixture {
 
   /** The configuration comparing the three commits (pass, fail, timeout) with {@code sh check.sh}, in the private directory. */
   Path threeCommits() throws IOException {
-    return config("evaluation.json", """
+    return threeCommits("process");
+  }
+
+  /** {@link #threeCommits()} run under {@code backend}. */
+  Path threeCommits(String backend) throws IOException {
+    return config(etc.resolve("evaluation-" + backend + ".json"), backend, """
         [{"name": "pass", "ref": "main~2"}, {"name": "fail", "ref": "main~1"}, {"name": "timeout", "ref": "main"}]""",
         "[{\"name\": \"check\", \"argv\": [\"sh\", \"check.sh\"], \"timeoutSeconds\": " + TIMEOUT_SECONDS + "}]");
   }
@@ -84,17 +89,22 @@ final class EvaluationFixture {
 
   /** A configuration at {@code file} with these candidates and commands, run under the process backend. */
   Path config(Path file, String candidates, String commands) throws IOException {
+    return config(file, "process", candidates, commands);
+  }
+
+  /** A configuration at {@code file} with these candidates and commands, run under {@code backend}. */
+  Path config(Path file, String backend, String candidates, String commands) throws IOException {
     write(file, """
         {
           "version": 1,
           "repository": "%s",
           "policy": "%s",
           "outputDirectory": "%s",
-          "backend": "process",
+          "backend": "%s",
           "candidates": %s,
           "commands": %s
         }
-        """.formatted(repository, policy, output, candidates, commands));
+        """.formatted(repository, policy, output, backend, candidates, commands));
     return file;
   }
 

@@ -48,13 +48,13 @@ final class EvaluateCommand implements Callable<Integer> {
    * Git removes a worktree as fast; the bound is there only so that a hung Git cannot hold the
    * JVM forever.
    */
-  static final Duration CLEANUP_WAIT = Duration.ofSeconds(60);
+  private static final Duration CLEANUP_WAIT = Duration.ofSeconds(60);
 
   private final Console console;
 
   @Parameters(index = "0", paramLabel = "CONFIG",
-      description = "The evaluation configuration (JSON, docs/schemas/evaluation-config.schema.json): an absolute path outside the "
-          + "repository, owned by you and writable by no one else.")
+      description = "The evaluation configuration (JSON, docs/schemas/evaluation-config.schema.json): a file outside the "
+          + "repository, not a symbolic link, owned by you and writable by no one else.")
   Path config;
 
   @Option(names = "--parallel", paramLabel = "N", defaultValue = "1",

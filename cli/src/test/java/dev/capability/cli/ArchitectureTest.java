@@ -55,6 +55,7 @@ class ArchitectureTest {
       "dev.capability.linux",
       "dev.capability.ledger",
       "dev.capability.workflow",
+      "dev.capability.evaluator",
       "dev.capability.capability.api",
       "dev.capability.capability.runtime",
       "dev.capability.acquire",
@@ -130,7 +131,8 @@ class ArchitectureTest {
   void onlyTheCliAndBenchmarksReachTheLedger() {
     noClasses().that().resideInAnyPackage(
             "dev.capability.kernel..", "dev.capability.backend..", "dev.capability.capability..", "dev.capability.acquire..",
-            "dev.capability.discovery..", "dev.capability.openapi..", "dev.capability.workflow..", "dev.capability.mcp..")
+            "dev.capability.discovery..", "dev.capability.openapi..", "dev.capability.workflow..", "dev.capability.mcp..",
+            "dev.capability.evaluator..")
         .should().dependOnClassesThat().resideInAPackage("dev.capability.ledger..")
         .because("the ledger implements store SPIs of kernel-api; hosts wire it in")
         .check(classes);
@@ -155,6 +157,20 @@ class ArchitectureTest {
     noClasses().that().resideOutsideOfPackage("dev.capability.junit5..")
         .should().dependOnClassesThat().resideInAPackage("dev.capability.junit5..")
         .because("capability-junit5 is a test library: product code never depends on it, only tests (not imported here) do")
+        .check(classes);
+  }
+
+  @Test
+  void theEvaluatorKnowsTheKernelButNeitherTheLedgerNorItsHosts() {
+    noClasses().that().resideInAPackage("dev.capability.evaluator..")
+        .should().dependOnClassesThat().resideInAnyPackage(
+            "dev.capability.ledger..", "dev.capability.cli..", "dev.capability.mcp..", "dev.capability.backend..",
+            "dev.capability.workflow..", "dev.capability.capability..")
+        .because("the evaluator runs commands through the CommandKernel and records through the EvaluationStore SPI; the host wires the ledger in")
+        .check(classes);
+    noClasses().that().resideOutsideOfPackages("dev.capability.evaluator..", "dev.capability.cli..", "dev.capability.bench..")
+        .should().dependOnClassesThat().resideInAPackage("dev.capability.evaluator..")
+        .because("the evaluator is a tool built on the kernel, not part of the kernel or the runtime")
         .check(classes);
   }
 
@@ -287,7 +303,8 @@ class ArchitectureTest {
       "dev.capability.backend.tck",
       "dev.capability.ledger",
       "dev.capability.workflow",
-      "dev.capability.junit5");
+      "dev.capability.junit5",
+      "dev.capability.evaluator");
 
   @Test
   void everyPublishedModuleHasADescriptorThatExportsNoInternalPackage() throws IOException {

@@ -237,11 +237,13 @@ class DistributionIT {
         .containsEntry(TOP + "lib/capability-backend-bwrap-" + VERSION + ".jar", 0644)
         .containsEntry(TOP + "lib/capability-backend-docker-" + VERSION + ".jar", 0644)
         .containsEntry(TOP + "lib/capability-ledger-" + VERSION + ".jar", 0644)
+        .containsEntry(TOP + "lib/capability-evaluator-" + VERSION + ".jar", 0644)
         .containsEntry(TOP + "lib/capability-egress-proxy-" + VERSION + ".jar", 0644)
         .containsEntry(TOP + "docs/install.md", 0644)
         .containsEntry(TOP + "docs/cli.md", 0644)
         .containsEntry(TOP + "docs/schemas/execution-policy.schema.json", 0644)
         .containsEntry(TOP + "examples/policies/readonly-dev.json", 0644)
+        .containsEntry(TOP + "examples/evaluator/evaluation.json", 0644)
         .containsEntry(TOP + "examples/capabilities/hello/lib/hello.jar", 0644)
         .doesNotContainKey(TOP + "examples/capabilities/pom.xml");
     assertThat(tar.keySet()).allMatch(name -> name.startsWith(TOP), "every entry is under " + TOP);

@@ -22,7 +22,7 @@ import picocli.CommandLine.Spec;
     description = "Run untrusted commands under operator-granted authority, and prove what ran.",
     subcommands = {ParseCommand.class, CheckCommand.class, ExecCommand.class, DoctorCommand.class, LedgerCommand.class, AssumptionCommand.class, InspectCommand.class,
         PlanCommand.class, RunCommand.class, ImageCommand.class, AcquireCommand.class, SearchCommand.class, ImportOpenApiCommand.class,
-        PolicyCommand.class, ContractCommand.class, WorkPlanCommand.class, PhaseCommand.class, PlaybookCommand.class, McpCommand.class, CompletionCommand.class, HelpCommand.class})
+        PolicyCommand.class, ContractCommand.class, WorkPlanCommand.class, PhaseCommand.class, PlaybookCommand.class, EvaluateCommand.class, McpCommand.class, CompletionCommand.class, HelpCommand.class})
 public final class CapabilityCli implements Callable<Integer> {
   private final Console console;
 

@@ -4,6 +4,7 @@ import dev.capability.acquire.AcquisitionCodes;
 import dev.capability.capability.runtime.CapabilityCodes;
 import dev.capability.capability.runtime.ExecutionReceipt;
 import dev.capability.discovery.DiscoveryCodes;
+import dev.capability.evaluator.EvaluatorCodes;
 import dev.capability.kernel.api.BackendUnavailableException;
 import dev.capability.kernel.api.network.NetworkFilterUnavailableException;
 import dev.capability.kernel.api.CapabilityException;
@@ -35,7 +36,11 @@ public final class ExitCodes {
   private ExitCodes() {}
 
   public static final int OK = 0;
-  /** The kernel refused the command: {@code parse} refused it, {@code check} denied it, or its input is not UTF-8. */
+  /**
+   * The kernel refused the command: {@code parse} refused it, {@code check} denied it, or its input
+   * is not UTF-8; {@code evaluate}: some command did not pass on some candidate (it failed, timed
+   * out or was denied).
+   */
   public static final int DENIED = 1;
   /** Bad command-line usage. */
   public static final int USAGE = 2;
@@ -78,11 +83,13 @@ public final class ExitCodes {
       Map.entry(CapabilityCodes.class, CAPABILITY_REFUSED),
       Map.entry(AcquisitionCodes.class, CAPABILITY_REFUSED),
       Map.entry(OpenApiCodes.class, CAPABILITY_REFUSED),
-      Map.entry(WorkflowCodes.class, CAPABILITY_REFUSED));
+      Map.entry(WorkflowCodes.class, CAPABILITY_REFUSED),
+      Map.entry(EvaluatorCodes.class, CONFIGURATION));
 
   /** The codes whose exit code is not their family's. */
   private static final Map<String, Integer> EXCEPTIONS = Map.of(
       CliCodes.USAGE, USAGE,
+      EvaluatorCodes.EVALUATION_PARALLELISM_INVALID, USAGE,
       CliCodes.INPUT_NOT_UTF8, DENIED,
       ShellSyntaxException.CODE, DENIED,
       LedgerCodes.LEDGER_NOT_INTACT, NOT_INTACT,

@@ -1,6 +1,7 @@
 package dev.capability.cli.internal;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static dev.capability.cli.internal.LiveProcesses.running;
 import static org.assertj.core.api.Assertions.fail;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -10,17 +11,11 @@ import dev.capability.backend.tck.BackendGate;
 import dev.capability.kernel.api.backend.BackendConfig;
 import dev.capability.kernel.api.backend.IsolationCapability;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.security.SecureRandom;
-import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.List;
 import java.util.concurrent.TimeUnit;
-import java.util.function.Predicate;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -83,8 +78,8 @@ class HostDeathTest {
       host.destroyForcibly();
     }
     // Whatever a failed test left running ends here.
-    running(daemon).forEach(pid -> ProcessHandle.of(pid).ifPresent(ProcessHandle::destroyForcibly));
-    running(command).forEach(pid -> ProcessHandle.of(pid).ifPresent(ProcessHandle::destroyForcibly));
+    LiveProcesses.killAll(daemon);
+    LiveProcesses.killAll(command);
   }
 
   @AfterAll
@@ -165,38 +160,6 @@ class HostDeathTest {
         fail("still running " + WAIT_MILLIS + " ms after the host died: sleep " + argument + " as " + running(argument));
       }
       Thread.sleep(50);
-    }
-  }
-
-  /** The pids of live processes (not zombies) with {@code argument} among their arguments, from {@code /proc}. */
-  private static List<Long> running(String argument) {
-    List<Long> pids = new ArrayList<>();
-    try (DirectoryStream<Path> proc = Files.newDirectoryStream(Path.of("/proc"), p -> p.getFileName().toString().matches("\\d+"))) {
-      for (Path entry : proc) {
-        if (arguments(entry).stream().anyMatch(Predicate.isEqual(argument)) && !zombie(entry)) {
-          pids.add(Long.parseLong(entry.getFileName().toString()));
-        }
-      }
-    } catch (IOException e) {
-      throw new IllegalStateException("cannot list /proc", e);
-    }
-    return pids;
-  }
-
-  private static List<String> arguments(Path entry) {
-    try {
-      return Arrays.asList(new String(Files.readAllBytes(entry.resolve("cmdline")), StandardCharsets.UTF_8).split("\0"));
-    } catch (IOException e) {
-      return List.of(); // it ended while being read
-    }
-  }
-
-  private static boolean zombie(Path entry) {
-    try {
-      String stat = Files.readString(entry.resolve("stat"), StandardCharsets.ISO_8859_1);
-      return stat.substring(stat.lastIndexOf(')') + 2).startsWith("Z");
-    } catch (IOException e) {
-      return true;
     }
   }
 }

@@ -68,6 +68,11 @@ import org.slf4j.LoggerFactory;
  * loopback and executes the command in its own process.
  */
 final class ContainerRun {
+  /** The exit status of a process ended by SIGKILL, as the daemon reports it. */
+  private static final int SIGKILL_EXIT = 137;
+  /** How long the daemon's OOM event may trail a SIGKILLed container's exit. */
+  private static final Duration OOM_EVENT_WAIT = Duration.ofSeconds(2);
+  private static final Duration OOM_EVENT_POLL = Duration.ofMillis(50);
   private static final Logger LOG = LoggerFactory.getLogger(ContainerRun.class);
   private static final Duration ATTACH_WAIT = Duration.ofSeconds(30);
   private static final Duration OUTPUT_DRAIN = Duration.ofSeconds(5);
@@ -369,7 +374,7 @@ final class ContainerRun {
           termination = "write-budget-kill";
         }
         OptionalInt exitCode = exitCode(wait);
-        boolean outOfMemory = outOfMemoryKilled(id);
+        boolean outOfMemory = outOfMemoryKilled(id, exitCode, termination);
         if (outOfMemory && termination.equals("none")) {
           termination = "oom-kill";
         }
@@ -418,9 +423,31 @@ final class ContainerRun {
   /**
    * Whether the kernel's out-of-memory killer ended a process of the container: the daemon sets
    * {@code State.OOMKilled} on an OOM event of the container's memory cgroup. Without it an OOM kill
-   * would read as an ordinary exit 137.
+   * would read as an ordinary exit 137. The daemon handles the OOM event and the exit event
+   * separately, and on a busy machine the exit can be seen first: a container that ended by
+   * SIGKILL (137) that nobody here sent is inspected again for a short while before its exit is
+   * taken as ordinary.
    */
-  private boolean outOfMemoryKilled(String id) {
+  private boolean outOfMemoryKilled(String id, OptionalInt exitCode, String termination) {
+    boolean killedUnasked = exitCode.isPresent() && exitCode.getAsInt() == SIGKILL_EXIT && termination.equals("none");
+    long deadline = System.nanoTime() + (killedUnasked ? OOM_EVENT_WAIT.toNanos() : 0);
+    while (true) {
+      if (inspectOutOfMemory(id)) {
+        return true;
+      }
+      if (System.nanoTime() - deadline >= 0) {
+        return false;
+      }
+      try {
+        Thread.sleep(OOM_EVENT_POLL.toMillis());
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return false;
+      }
+    }
+  }
+
+  private boolean inspectOutOfMemory(String id) {
     try {
       InspectContainerResponse.ContainerState state = client.inspectContainerCmd(id).exec().getState();
       return state != null && Boolean.TRUE.equals(state.getOOMKilled());

@@ -68,6 +68,21 @@ final class ChildJvm {
     process.destroyForcibly();
   }
 
+  /**
+   * Waits until the child has reported a committed record, for up to 60 s: on a busy machine a
+   * child may commit nothing in the random moments the torture test gives it.
+   */
+  boolean awaitCommitted() throws InterruptedException {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+    while (committed().isEmpty()) {
+      if (System.nanoTime() - deadline >= 0 || !process.isAlive()) {
+        return !committed().isEmpty();
+      }
+      Thread.sleep(10);
+    }
+    return true;
+  }
+
   List<String> committed() {
     synchronized (lines) {
       return lines.stream().filter(l -> l.startsWith("committed ")).toList();

@@ -209,7 +209,7 @@ class DistributionIT {
       awaitJvm(pid, process);
       assertThat(commandLine(pid)).containsExactly(
           JAVA.toString(), "-XX:+DisableAttachMechanism", "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-Xss512k", "-Xmx128m",
-          "-Xshare:auto", "-cp", home.toRealPath().resolve("lib/*").toString(), "dev.capability.cli.Main", "parse", "--json");
+          "-Xmn4m", "-Xshare:auto", "-cp", home.toRealPath().resolve("lib/*").toString(), "dev.capability.cli.Main", "parse", "--json");
       try {
         VirtualMachine vm = VirtualMachine.attach(Long.toString(pid));
         vm.detach();

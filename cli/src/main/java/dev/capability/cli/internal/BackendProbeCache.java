@@ -15,6 +15,7 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.FileAttribute;
 import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.EnumSet;
@@ -45,6 +46,9 @@ final class BackendProbeCache {
   private static final Pattern IDENTITY = Pattern.compile("[0-9a-f]{64}");
   private static final Set<PosixFilePermission> GROUP_OR_OTHERS_WRITE =
       EnumSet.of(PosixFilePermission.GROUP_WRITE, PosixFilePermission.OTHERS_WRITE);
+
+  private static final FileAttribute<Set<PosixFilePermission>> PRIVATE_DIRECTORY =
+      PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------"));
 
   private final Optional<Path> directory;
   private final Consumer<String> notices;
@@ -146,8 +150,9 @@ final class BackendProbeCache {
     Path dir = directory.get();
     try {
       if (create && !Files.exists(dir, LinkOption.NOFOLLOW_LINKS)) {
-        Files.createDirectories(dir.getParent());
-        Files.createDirectory(dir, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
+        // Private from the start, whatever the umask: a group-writable parent would be refused.
+        Files.createDirectories(dir.getParent(), PRIVATE_DIRECTORY);
+        Files.createDirectory(dir, PRIVATE_DIRECTORY);
         Files.setPosixFilePermissions(dir, PosixFilePermissions.fromString("rwx------"));
       }
       if (!Files.exists(dir, LinkOption.NOFOLLOW_LINKS)) {

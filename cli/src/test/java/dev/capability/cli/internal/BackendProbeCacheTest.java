@@ -46,6 +46,7 @@ class BackendProbeCacheTest {
 
     assertThat(cache.read("bwrap", IDENTITY)).contains(PROBE);
     assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(directory))).isEqualTo("rwx------");
+    assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(directory.getParent()))).isEqualTo("rwx------");
     assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(entry()))).isEqualTo("rw-------");
     assertThat(Files.getAttribute(entry(), "unix:uid")).isEqualTo(Ownership.currentUid());
     assertThat(notices).isEmpty();

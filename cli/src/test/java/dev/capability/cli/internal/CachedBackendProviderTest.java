@@ -2,6 +2,7 @@ package dev.capability.cli.internal;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.capability.kernel.api.backend.BackendConfig;
 import dev.capability.kernel.api.backend.BackendProvider;
@@ -9,7 +10,9 @@ import dev.capability.kernel.api.backend.ExecutionBackend;
 import dev.capability.kernel.api.backend.IsolationCapability;
 import dev.capability.kernel.api.backend.LaunchResult;
 import dev.capability.kernel.api.backend.LaunchSpec;
+import dev.capability.testing.Ownership;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
@@ -20,6 +23,8 @@ import java.util.Set;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * A decision's backend comes from the cache while the backend's identity is unchanged, and from a
@@ -124,14 +129,35 @@ class CachedBackendProviderTest {
     assertThat(real.probes).isEqualTo(2);
   }
 
-  @Test
-  void aRefusedEntryFallsBackToALiveProbeAndSaysSo() throws Exception {
+  /** The ways a cache entry is attacked; each is refused. */
+  enum Attack {
+    GROUP_WRITABLE, FOREIGN_OWNER, CORRUPT, SYMBOLIC_LINK
+  }
+
+  @ParameterizedTest
+  @EnumSource(Attack.class)
+  void anAttackedEntryIsRefusedSaidOnceAndTheBackendIsProbedLive(Attack attack) throws Exception {
     provider().probe();
     Path entry = tmp.resolve("cache/capability/backend-probes/docker.properties");
-    Files.setPosixFilePermissions(entry, PosixFilePermissions.fromString("rw-rw-rw-"));
+    switch (attack) {
+      case GROUP_WRITABLE -> Files.setPosixFilePermissions(entry, PosixFilePermissions.fromString("rw-rw----"));
+      case FOREIGN_OWNER -> {
+        assumeTrue(Ownership.currentUid() == 0, "giving a file to another uid needs root");
+        Files.setAttribute(entry, "unix:uid", 4242, LinkOption.NOFOLLOW_LINKS);
+      }
+      case CORRUPT -> Files.writeString(entry, "{\"available\": true, \"capabilities\": [\"PID_NAMESPACE\"]}");
+      case SYMBOLIC_LINK -> {
+        Path planted = tmp.resolve("planted.properties");
+        Files.move(entry, planted);
+        Files.createSymbolicLink(entry, planted);
+      }
+    }
 
     assertThat(provider().probe().available()).isTrue();
-    assertThat(real.probes).isEqualTo(2);
+    assertThat(real.probes).as("probed live again").isEqualTo(2);
     assertThat(notices).singleElement().asString().contains("was refused").contains("probing docker live");
+
+    provider().probe();
+    assertThat(real.probes).as("the live probe replaced the refused entry").isEqualTo(2);
   }
 }

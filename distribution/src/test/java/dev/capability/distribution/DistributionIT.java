@@ -208,7 +208,8 @@ class DistributionIT {
       long pid = process.pid();
       awaitJvm(pid, process);
       assertThat(commandLine(pid)).containsExactly(
-          JAVA.toString(), "-XX:+DisableAttachMechanism", "-cp", home.toRealPath().resolve("lib/*").toString(), "dev.capability.cli.Main", "parse", "--json");
+          JAVA.toString(), "-XX:+DisableAttachMechanism", "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-Xss512k", "-Xmx128m",
+          "-Xmn4m", "-Xshare:auto", "-cp", home.toRealPath().resolve("lib/*").toString(), "dev.capability.cli.Main", "parse", "--json");
       try {
         VirtualMachine vm = VirtualMachine.attach(Long.toString(pid));
         vm.detach();

@@ -5,6 +5,7 @@ import java.io.InputStream;
 import java.io.PrintStream;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.Callable;
@@ -19,11 +20,47 @@ import picocli.CommandLine.Spec;
 @Command(
     name = "capability",
     versionProvider = VersionProvider.class,
-    description = "Run untrusted commands under operator-granted authority, and prove what ran.",
-    subcommands = {ParseCommand.class, CheckCommand.class, ExecCommand.class, DoctorCommand.class, LedgerCommand.class, AssumptionCommand.class, InspectCommand.class,
-        PlanCommand.class, RunCommand.class, ImageCommand.class, AcquireCommand.class, SearchCommand.class, ImportOpenApiCommand.class,
-        PolicyCommand.class, ContractCommand.class, WorkPlanCommand.class, PhaseCommand.class, PlaybookCommand.class, EvaluateCommand.class, McpCommand.class, CompletionCommand.class, HelpCommand.class})
+    description = "Run untrusted commands under operator-granted authority, and prove what ran.")
 public final class CapabilityCli implements Callable<Integer> {
+  /**
+   * The subcommands' names, in the order the usage lists them. Only the one a command line names
+   * is built (picocli reads every built command's fields and methods, which loads the classes they
+   * name), so {@code parse} loads no JSON, Git or Docker library; without one, or for {@code help}
+   * and {@code completion}, which show the whole tree, all are.
+   */
+  private static final List<String> SUBCOMMANDS = List.of("parse", "check", "exec", "doctor", "ledger", "assumption", "inspect",
+      "plan", "run", "image", "acquire", "search", "import-openapi", "policy", "contract", "work-plan", "phase", "playbook", "evaluate", "mcp",
+      "completion", "help");
+
+  /** The class of subcommand {@code name}; a class is loaded only when its name is asked for. */
+  private static Class<?> subcommand(String name) {
+    return switch (name) {
+      case "parse" -> ParseCommand.class;
+      case "check" -> CheckCommand.class;
+      case "exec" -> ExecCommand.class;
+      case "doctor" -> DoctorCommand.class;
+      case "ledger" -> LedgerCommand.class;
+      case "assumption" -> AssumptionCommand.class;
+      case "inspect" -> InspectCommand.class;
+      case "plan" -> PlanCommand.class;
+      case "run" -> RunCommand.class;
+      case "image" -> ImageCommand.class;
+      case "acquire" -> AcquireCommand.class;
+      case "search" -> SearchCommand.class;
+      case "import-openapi" -> ImportOpenApiCommand.class;
+      case "policy" -> PolicyCommand.class;
+      case "contract" -> ContractCommand.class;
+      case "work-plan" -> WorkPlanCommand.class;
+      case "phase" -> PhaseCommand.class;
+      case "playbook" -> PlaybookCommand.class;
+      case "evaluate" -> EvaluateCommand.class;
+      case "mcp" -> McpCommand.class;
+      case "completion" -> CompletionCommand.class;
+      case "help" -> HelpCommand.class;
+      default -> throw new IllegalArgumentException("no subcommand " + name);
+    };
+  }
+
   private final Console console;
 
   @Spec CommandSpec spec;
@@ -62,7 +99,7 @@ public final class CapabilityCli implements Callable<Integer> {
   /** Runs the command line and returns its exit code; never exits the JVM. */
   public int run(String... args) {
     try {
-      return commandLine().execute(args);
+      return commandLine(named(args)).execute(args);
     } finally {
       console.finish();
     }
@@ -70,12 +107,42 @@ public final class CapabilityCli implements Callable<Integer> {
 
   /** The whole command tree, as picocli builds it, writing to this CLI's console. */
   CommandLine commandLine() {
-    CommandLine commandLine = new CommandLine(this, new ConsoleFactory(console));
+    return commandLine(Set.copyOf(SUBCOMMANDS));
+  }
+
+  /**
+   * The subcommands a command line needs: the one it names (the first argument that is not one of
+   * the root's flags, which take no value), or all of them when it names none it knows, or names
+   * {@code help} or {@code completion}.
+   */
+  static Set<String> named(String... args) {
+    for (String arg : args) {
+      if (arg.equals("--")) {
+        break;
+      }
+      if (!arg.startsWith("-")) {
+        return SUBCOMMANDS.contains(arg) && !arg.equals("help") && !arg.equals("completion") ? Set.of(arg) : Set.copyOf(SUBCOMMANDS);
+      }
+    }
+    return Set.copyOf(SUBCOMMANDS);
+  }
+
+  /** The command tree with only the subcommands {@code names}, writing to this CLI's console. */
+  CommandLine commandLine(Set<String> names) {
+    ConsoleFactory factory = new ConsoleFactory(console);
+    CommandLine commandLine = new CommandLine(this, factory);
+    for (String name : SUBCOMMANDS) {
+      if (names.contains(name)) {
+        commandLine.addSubcommand(name, new CommandLine(subcommand(name), factory));
+      }
+    }
     commandLine.setOut(new PrintWriter(console.out(), true, StandardCharsets.UTF_8));
     commandLine.setErr(new PrintWriter(console.err(), true, StandardCharsets.UTF_8));
     // Set after the subcommands exist, so that it reaches them all; exec then keeps its own table.
     commandLine.setExitCodeExceptionMapper(ExitCodes.COMMANDS);
-    commandLine.getSubcommands().get("exec").setExitCodeExceptionMapper(ExitCodes.EXEC);
+    if (commandLine.getSubcommands().containsKey("exec")) {
+      commandLine.getSubcommands().get("exec").setExitCodeExceptionMapper(ExitCodes.EXEC);
+    }
     commandLine.setExecutionExceptionHandler(new ErrorReport(console));
     commandLine.setParameterExceptionHandler(withoutUrlCredentials(commandLine.getParameterExceptionHandler()));
     return commandLine;

@@ -13,7 +13,10 @@ import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
-/** {@code capability check}: would this command be allowed, and if not, why not. */
+/**
+ * {@code capability check}: would this command be allowed, and if not, why not. Launches nothing:
+ * the backend it names is chosen from what the probe cache learned ({@link BackendProbeCache}).
+ */
 @Command(name = "check", description = "Say whether a command would be allowed, and which layer and rule refuse it.")
 final class CheckCommand implements Callable<Integer> {
   private final Console console;
@@ -35,7 +38,7 @@ final class CheckCommand implements Callable<Integer> {
   @Override
   public Integer call() {
     try (RepositoryLedger ledger = options.ledger().orElse(null);
-        CommandKernel kernel = options.kernel(console, ledger)) {
+        CommandKernel kernel = options.decidingKernel(console, ledger)) {
       ExecutionRequest.Builder request = CommandInput.request(console, argv, argv == null || argv.isEmpty() ? console.readStdin() : null);
       options.narrow(request);
       environment.addTo(console, request);

@@ -21,7 +21,6 @@ import org.jspecify.annotations.Nullable;
 
 /** The CLI's streams and its JSON writer: the only code in the project that prints. */
 public final class Console {
-  private static final ObjectMapper JSON = new ObjectMapper().disable(SerializationFeature.FAIL_ON_EMPTY_BEANS);
 
   private final InputStream in;
   private final PrintStream rawOut;
@@ -144,20 +143,50 @@ public final class Console {
 
   /** Writes one compact JSON document and a newline to stdout. */
   public void json(Object value) {
-    try {
-      out.println(JSON.writeValueAsString(value));
-    } catch (JsonProcessingException e) {
-      throw new IllegalStateException("could not write JSON output", e);
+    out.println(Json.write(value));
+  }
+
+  /** The JSON writer, made when JSON is first written: a command that prints none never loads Jackson. */
+  private static final class Json {
+    private static final ObjectMapper MAPPER = new ObjectMapper().disable(SerializationFeature.FAIL_ON_EMPTY_BEANS);
+
+    static String write(Object value) {
+      try {
+        return MAPPER.writeValueAsString(value);
+      } catch (JsonProcessingException e) {
+        throw new IllegalStateException("could not write JSON output", e);
+      }
     }
   }
 
-  /** A JSON string literal, for plain output of arbitrary words. */
+  /**
+   * A JSON string literal, for plain output of arbitrary words: quotes and backslashes escaped,
+   * control characters as the short escapes (newline, tab, carriage return, backspace, form feed)
+   * or a six-character escape with upper-case hex digits, everything else as it is: the literal
+   * Jackson writes, without loading it.
+   */
   public static String quote(String s) {
-    try {
-      return JSON.writeValueAsString(s);
-    } catch (JsonProcessingException e) {
-      throw new IllegalStateException(e);
+    StringBuilder quoted = new StringBuilder(s.length() + 2).append('"');
+    for (int i = 0; i < s.length(); i++) {
+      char c = s.charAt(i);
+      switch (c) {
+        case '"' -> quoted.append("\\\"");
+        case '\\' -> quoted.append("\\\\");
+        case '\n' -> quoted.append("\\n");
+        case '\t' -> quoted.append("\\t");
+        case '\r' -> quoted.append("\\r");
+        case '\b' -> quoted.append("\\b");
+        case '\f' -> quoted.append("\\f");
+        default -> {
+          if (c < 0x20) {
+            quoted.append(String.format("\\u%04X", (int) c));
+          } else {
+            quoted.append(c);
+          }
+        }
+      }
     }
+    return quoted.append('"').toString();
   }
 
   /** Reports an exception: {@code {"error":{...}}} on stdout with --json, one line on stderr otherwise. */

@@ -1,7 +1,8 @@
 package dev.capability.cli.internal;
 
-import dev.capability.kernel.api.backend.BackendConfig;
+import dev.capability.kernel.api.backend.BackendProvider;
 import dev.capability.kernel.api.backend.IsolationCapability;
+import dev.capability.kernel.api.plugin.Plugins;
 import dev.capability.kernel.core.BackendStatus;
 import dev.capability.kernel.core.CommandKernel;
 import dev.capability.kernel.core.EgressGatewayStatus;
@@ -66,7 +67,7 @@ final class DoctorCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    List<BackendStatus> statuses = CommandKernel.probeBackends(DoctorCommand.class.getClassLoader(), BackendConfig.defaults());
+    List<BackendStatus> statuses = probeAndKeep();
     EgressGatewayStatus gateway = CommandKernel.probeEgressGateway(DoctorCommand.class.getClassLoader());
     if (json) {
       List<Map<String, Object>> backends = statuses.stream().map(s -> toMap(s, gateway)).toList();
@@ -83,6 +84,24 @@ final class DoctorCommand implements Callable<Integer> {
       statuses.forEach(s -> print(s, gateway));
     }
     return statuses.stream().anyMatch(BackendStatus::available) ? ExitCodes.OK : ExitCodes.CANNOT_EXECUTE;
+  }
+
+  /**
+   * Probes every backend live, with the default settings, and keeps what each probe learned in the
+   * probe cache ({@link BackendProbeCache}) that {@code check} answers from: running doctor is how
+   * the cache is refreshed by hand. Available backends first, as the kernel lists them.
+   */
+  private List<BackendStatus> probeAndKeep() {
+    BackendProbeCache cache = BackendProbeCache.forUser(console.environment(), notice -> console.err().println("capability: " + notice));
+    List<BackendStatus> available = new ArrayList<>();
+    List<BackendStatus> unavailable = new ArrayList<>();
+    for (BackendProvider provider : Plugins.load(BackendProvider.class, BackendProvider::id, DoctorCommand.class.getClassLoader()).values()) {
+      BackendProbe probe = CachedBackendProvider.probeLive(provider, cache, console.environment());
+      (probe.available() ? available : unavailable).add(new BackendStatus(
+          probe.id(), probe.available(), probe.available() ? "available" : probe.reason(), probe.capabilities(), probe.diagnostics()));
+    }
+    available.addAll(unavailable);
+    return available;
   }
 
   /**

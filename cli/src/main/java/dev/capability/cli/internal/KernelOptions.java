@@ -63,7 +63,24 @@ final class KernelOptions {
 
   /** The kernel, recording its executions and decisions into {@code ledger} when there is one (may be null). */
   CommandKernel kernel(Console console, RepositoryLedger ledger) {
-    CommandKernel.Builder builder = CommandKernel.builder(loadPolicy(console)).hostEnvironment(console.environment());
+    return kernel(console, ledger, CommandKernel.builder(loadPolicy(console)));
+  }
+
+  /**
+   * A kernel that decides and launches nothing: its backends are what the probe cache learned
+   * ({@link BackendProbeCache}), each probed live only when a decision first needs it and the
+   * cache has nothing for its present identity.
+   */
+  CommandKernel decidingKernel(Console console, RepositoryLedger ledger) {
+    CommandKernel.Builder builder = CommandKernel.builder(loadPolicy(console)).discoverBackends(false);
+    BackendProbeCache cache = BackendProbeCache.forUser(console.environment(), notice -> console.err().println("capability: " + notice));
+    CachedBackendProvider.forEachProvider(KernelOptions.class.getClassLoader(), cache, console.environment())
+        .forEach(builder::backendProvider);
+    return kernel(console, ledger, builder);
+  }
+
+  private CommandKernel kernel(Console console, RepositoryLedger ledger, CommandKernel.Builder builder) {
+    builder.hostEnvironment(console.environment());
     if (ledger != null) {
       builder.evidenceStore(ledger).decisionStore(ledger);
     }

@@ -46,12 +46,13 @@ class AttachMechanismTest {
     Files.setPosixFilePermissions(policy, PosixFilePermissions.fromString("rw-r--r--"));
   }
 
-  /** The JVM options between {@code "$java_bin"} and {@code -jar} on the script's exec line. */
+  /** The fixed JVM options between {@code "$java_bin"} and {@code -jar} on the script's exec line. */
   static List<String> scriptJvmOptions() throws IOException {
     for (String line : Files.readAllLines(Path.of("..", "bin", "capability"), StandardCharsets.UTF_8)) {
       List<String> words = Arrays.asList(line.trim().split("\\s+"));
       if (words.size() > 2 && words.get(0).equals("exec") && words.get(1).equals("\"$java_bin\"")) {
-        return List.copyOf(words.subList(2, words.indexOf("-jar")));
+        // The words the script computes (the short-command options, "${...}") are not fixed options.
+        return words.subList(2, words.indexOf("-jar")).stream().filter(word -> !word.startsWith("$")).toList();
       }
     }
     throw new AssertionError("bin/capability has no exec \"$java_bin\" ... -jar line");

@@ -20,8 +20,9 @@ import org.jspecify.annotations.Nullable;
  * dev.capability.kernel.api.plugin.Plugins}, so two with one id fail naming both classes), chosen
  * by the same rule ({@link BackendSelection}) as for {@code exec}.
  *
- * <p>Providers are found, and duplicates refused, when the registry is made; they are probed, and
- * the available backends created, once, when it is first asked for a backend or a status. Whoever
+ * <p>Providers are found, and duplicates refused, when the registry is made; each is probed, and
+ * created when available, at most once and only when needed: asking for a backend by id probes
+ * that one alone, the automatic choice and the statuses probe them all. Whoever
  * makes a registry closes it, which closes every backend it created (never backends given to it).
  * Thread-safe.
  */
@@ -92,7 +93,12 @@ public final class Backends implements AutoCloseable {
     return registry().select(Optional.of(id), required, false).backend();
   }
 
-  /** One status per backend, available ones first; probes the providers if nothing has yet. */
+  /** The id of every backend this registry knows, without probing any. */
+  public Set<String> ids() {
+    return Set.copyOf(registry().ids());
+  }
+
+  /** One status per backend, available ones first; probes the providers not probed yet. */
   public List<BackendStatus> statuses() {
     return registry().statuses();
   }

@@ -1,6 +1,7 @@
 package dev.capability.kernel.core;
 
 import dev.capability.kernel.api.Attestation;
+import dev.capability.kernel.api.BackendUnavailableException;
 import dev.capability.kernel.api.ExecutionRequest;
 import dev.capability.kernel.api.ExecutionResult;
 import dev.capability.kernel.api.backend.BackendConfig;
@@ -23,6 +24,7 @@ import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -56,9 +58,15 @@ public final class CommandKernel implements AutoCloseable {
     this.evidence = b.evidence;
     this.decisions = b.decisions;
     this.clock = b.clock;
-    Map<String, BackendProvider> providers = b.discoverBackends
+    Map<String, BackendProvider> providers = new LinkedHashMap<>(b.discoverBackends
         ? BackendDiscovery.discover(b.classLoader)
-        : Map.of();
+        : Map.of());
+    BackendDiscovery.byId(b.providers).forEach((id, provider) -> {
+      if (providers.putIfAbsent(id, provider) != null) {
+        throw new BackendUnavailableException(BackendUnavailableException.DUPLICATE,
+            "the backend id '" + id + "' was registered twice; pass each backend once");
+      }
+    });
     this.backends = BackendRegistry.create(providers, b.backends, b.backendConfig);
     EgressGatewaySource gateways = b.egressGateway != null
         ? EgressGatewaySource.of(b.egressGateway)
@@ -121,7 +129,7 @@ public final class CommandKernel implements AutoCloseable {
     return policy;
   }
 
-  /** What was found about each backend when this kernel was built. */
+  /** What was found about each backend; probes the backends this kernel has not needed yet. */
   public List<BackendStatus> backends() {
     return backends.statuses();
   }
@@ -180,6 +188,7 @@ public final class CommandKernel implements AutoCloseable {
   public static final class Builder {
     private final LoadedPolicy policy;
     private final List<ExecutionBackend> backends = new ArrayList<>();
+    private final List<BackendProvider> providers = new ArrayList<>();
     private boolean discoverBackends = true;
     private ClassLoader classLoader = CommandKernel.class.getClassLoader();
     private BackendConfig backendConfig = BackendConfig.defaults();
@@ -197,6 +206,15 @@ public final class CommandKernel implements AutoCloseable {
     /** Adds a backend instance by hand. */
     public Builder backend(ExecutionBackend backend) {
       backends.add(Objects.requireNonNull(backend, "backend"));
+      return this;
+    }
+
+    /**
+     * Adds a backend provider by hand, probed (and its backend created) only when a request first
+     * needs it, like the providers found on the class path.
+     */
+    public Builder backendProvider(BackendProvider provider) {
+      providers.add(Objects.requireNonNull(provider, "provider"));
       return this;
     }
 

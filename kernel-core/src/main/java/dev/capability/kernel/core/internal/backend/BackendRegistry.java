@@ -12,52 +12,86 @@ import dev.capability.kernel.core.BackendStatus;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 
 /**
- * The backends a kernel can use: every provider is probed once when the kernel is built; the
- * available ones are created, the others keep the reason they are unavailable.
+ * The backends a kernel can use. Providers are probed lazily, each at most once: a request that
+ * names a backend probes (and creates) only that one, the automatic choice and the statuses probe
+ * every provider. An available provider's backend is created when it is probed; an unavailable one
+ * keeps its reason. Thread-safe.
  */
 public final class BackendRegistry implements AutoCloseable {
-  private final Map<String, ExecutionBackend> available;
-  private final Map<String, String> unavailable;
+  private final Map<String, BackendProvider> providers;
+  private final BackendConfig config;
+  private final Map<String, ExecutionBackend> available = new LinkedHashMap<>();
+  private final Map<String, String> unavailable = new LinkedHashMap<>();
+  private boolean closed;
 
-  private BackendRegistry(Map<String, ExecutionBackend> available, Map<String, String> unavailable) {
-    this.available = available;
-    this.unavailable = unavailable;
+  private BackendRegistry(Map<String, BackendProvider> providers, Map<String, ExecutionBackend> given, BackendConfig config) {
+    this.providers = providers;
+    this.config = config;
+    this.available.putAll(given);
   }
 
-  /** Probes every provider and creates the available backends; instances given by hand are used as they are. */
+  /**
+   * A registry of {@code providers}, probed when first needed, and of {@code instances}, used as
+   * they are.
+   *
+   * @throws BackendUnavailableException {@code BACKEND_DUPLICATE} when two of them share an id
+   */
   public static BackendRegistry create(
       Map<String, BackendProvider> providers, List<ExecutionBackend> instances, BackendConfig config) {
-    Map<String, ExecutionBackend> available = new LinkedHashMap<>();
-    Map<String, String> unavailable = new LinkedHashMap<>();
+    Map<String, ExecutionBackend> given = new LinkedHashMap<>();
     for (ExecutionBackend backend : instances) {
-      if (available.putIfAbsent(backend.id(), backend) != null) {
+      if (given.putIfAbsent(backend.id(), backend) != null) {
         throw duplicate(backend.id());
       }
     }
-    for (BackendProvider provider : providers.values()) {
-      if (available.containsKey(provider.id())) {
-        throw duplicate(provider.id());
-      }
-      BackendProvider.Availability availability = provider.probe();
-      if (!availability.available()) {
-        unavailable.put(provider.id(), availability.reason());
-        continue;
-      }
-      try {
-        available.put(provider.id(), provider.create(config));
-      } catch (CapabilityException e) {
-        // A backend that cannot be created as configured is unavailable, never a weaker one;
-        // a request that names it fails closed with this reason.
-        unavailable.put(provider.id(), e.code() + ": " + e.getMessage());
+    for (String id : providers.keySet()) {
+      if (given.containsKey(id)) {
+        throw duplicate(id);
       }
     }
-    return new BackendRegistry(available, unavailable);
+    return new BackendRegistry(new LinkedHashMap<>(providers), given, config);
+  }
+
+  /** The id of every backend, given or provided, probed or not. */
+  public synchronized Set<String> ids() {
+    Set<String> ids = new LinkedHashSet<>(available.keySet());
+    ids.addAll(providers.keySet());
+    return ids;
+  }
+
+  /** Probes every provider not probed yet. */
+  private void probeAll() {
+    providers.keySet().forEach(this::probe);
+  }
+
+  /** Probes the provider {@code id} unless it was probed already; creates its backend when available. */
+  private void probe(String id) {
+    if (closed) {
+      throw new IllegalStateException("the backend registry is closed");
+    }
+    BackendProvider provider = providers.get(id);
+    if (provider == null || available.containsKey(id) || unavailable.containsKey(id)) {
+      return;
+    }
+    BackendProvider.Availability availability = provider.probe();
+    if (!availability.available()) {
+      unavailable.put(id, availability.reason());
+      return;
+    }
+    try {
+      available.put(id, provider.create(config));
+    } catch (CapabilityException e) {
+      // A backend that cannot be created as configured is unavailable, never a weaker one;
+      // a request that names it fails closed with this reason.
+      unavailable.put(id, e.code() + ": " + e.getMessage());
+    }
   }
 
   private static BackendUnavailableException duplicate(String id) {
@@ -74,8 +108,9 @@ public final class BackendRegistry implements AutoCloseable {
    * @throws BackendUnavailableException before anything is launched when none fits: {@code
    *     ISOLATION_UNAVAILABLE} naming every backend and what it lacks or why it is unavailable
    */
-  public SelectedBackend select(Optional<String> id, Set<IsolationCapability> required, boolean allowUnisolated) {
+  public synchronized SelectedBackend select(Optional<String> id, Set<IsolationCapability> required, boolean allowUnisolated) {
     if (id.isPresent()) {
+      probe(id.get());
       ExecutionBackend backend = byId(id.get());
       Set<IsolationCapability> missing = missing(backend, required);
       if (!missing.isEmpty()) {
@@ -86,6 +121,7 @@ public final class BackendRegistry implements AutoCloseable {
       }
       return new SelectedBackend(backend, Attestation.Backend.Choice.NAMED, "named by the request");
     }
+    probeAll();
     Optional<ExecutionBackend> sandbox = BackendSelection.strongest(available.values(), required);
     if (sandbox.isPresent()) {
       return new SelectedBackend(sandbox.get(), Attestation.Backend.Choice.STRONGEST_SANDBOX,
@@ -152,13 +188,12 @@ public final class BackendRegistry implements AutoCloseable {
   }
 
   private List<String> knownIds() {
-    List<String> ids = new ArrayList<>(available.keySet());
-    ids.addAll(unavailable.keySet());
-    return ids;
+    return new ArrayList<>(ids());
   }
 
-  /** One status per backend, available ones first. */
-  public List<BackendStatus> statuses() {
+  /** One status per backend, available ones first; probes every provider not probed yet. */
+  public synchronized List<BackendStatus> statuses() {
+    probeAll();
     List<BackendStatus> statuses = new ArrayList<>();
     available.values().forEach(b -> statuses.add(
         new BackendStatus(b.id(), true, "available", b.capabilities(), b.diagnostics())));
@@ -168,7 +203,8 @@ public final class BackendRegistry implements AutoCloseable {
   }
 
   @Override
-  public void close() {
+  public synchronized void close() {
+    closed = true;
     available.values().forEach(ExecutionBackend::close);
   }
 
@@ -178,7 +214,8 @@ public final class BackendRegistry implements AutoCloseable {
   }
 
   /** Closes every backend but those in {@code kept} (by identity), which their owners close. */
-  public void closeAllBut(List<ExecutionBackend> kept) {
+  public synchronized void closeAllBut(List<ExecutionBackend> kept) {
+    closed = true;
     available.values().stream()
         .filter(backend -> kept.stream().noneMatch(k -> k == backend))
         .forEach(ExecutionBackend::close);

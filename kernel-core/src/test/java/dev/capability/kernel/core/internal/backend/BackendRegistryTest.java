@@ -11,10 +11,12 @@ import dev.capability.kernel.api.backend.ExecutionBackend;
 import dev.capability.kernel.api.backend.IsolationCapability;
 import dev.capability.kernel.api.backend.LaunchResult;
 import dev.capability.kernel.api.backend.LaunchSpec;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
 /** Selection rules, with in-JVM backends that only report an id and capabilities (they never launch). */
@@ -170,6 +172,63 @@ class BackendRegistryTest {
     assertThatThrownBy(() -> BackendRegistry.create(Map.of("weak", new Provider("weak",
             BackendProvider.Availability.available("x"), WEAK)), List.of(WEAK), BackendConfig.defaults()))
         .extracting(e -> ((BackendUnavailableException) e).code()).isEqualTo("BACKEND_DUPLICATE");
+  }
+
+  /** A provider that counts its probes, so a test can tell which providers a selection touched. */
+  private static final class CountingProvider implements BackendProvider {
+    private final ExecutionBackend backend;
+    final AtomicInteger probes = new AtomicInteger();
+
+    CountingProvider(ExecutionBackend backend) {
+      this.backend = backend;
+    }
+
+    @Override
+    public String id() {
+      return backend.id();
+    }
+
+    @Override
+    public Availability probe() {
+      probes.incrementAndGet();
+      return Availability.available("counted");
+    }
+
+    @Override
+    public ExecutionBackend create(BackendConfig config) {
+      return backend;
+    }
+  }
+
+  @Test
+  void aNamedBackendProbesOnlyThatBackendAndEachProviderIsProbedAtMostOnce() {
+    CountingProvider weak = new CountingProvider(WEAK);
+    CountingProvider strong = new CountingProvider(STRONG);
+    Map<String, BackendProvider> providers = new LinkedHashMap<>();
+    providers.put("weak", weak);
+    providers.put("strong", strong);
+    BackendRegistry registry = BackendRegistry.create(providers, List.of(), BackendConfig.defaults());
+    assertThat(weak.probes.get() + strong.probes.get()).as("creating the registry probes nothing").isZero();
+    assertThat(registry.ids()).containsExactly("weak", "strong");
+
+    assertThat(chosen(registry, Optional.of("weak"), Set.of()).id()).isEqualTo("weak");
+    assertThat(weak.probes).hasValue(1);
+    assertThat(strong.probes).as("a named backend leaves the others unprobed").hasValue(0);
+
+    assertThat(chosen(registry, Optional.empty(), Set.of()).id()).isEqualTo("strong");
+    registry.statuses();
+    assertThat(weak.probes).hasValue(1);
+    assertThat(strong.probes).hasValue(1);
+  }
+
+  @Test
+  void aClosedRegistryProbesNothingMore() {
+    CountingProvider strong = new CountingProvider(STRONG);
+    BackendRegistry registry = BackendRegistry.create(Map.of("strong", strong), List.of(), BackendConfig.defaults());
+    registry.close();
+
+    assertThatThrownBy(() -> chosen(registry, Optional.of("strong"), Set.of())).isInstanceOf(IllegalStateException.class);
+    assertThat(strong.probes).hasValue(0);
   }
 
   @Test

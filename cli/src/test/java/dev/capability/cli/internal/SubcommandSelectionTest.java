@@ -17,7 +17,7 @@ class SubcommandSelectionTest {
 
   @Test
   void helpCompletionAnUnknownNameOrNoneBuildTheWholeTree() {
-    assertThat(ALL).isEqualTo(21);
+    assertThat(ALL).isEqualTo(22);
     assertThat(CapabilityCli.named("help", "parse")).hasSize(ALL);
     assertThat(CapabilityCli.named("completion", "bash")).hasSize(ALL);
     assertThat(CapabilityCli.named("pars", "ls")).hasSize(ALL);

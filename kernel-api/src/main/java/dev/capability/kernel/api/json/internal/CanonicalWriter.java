@@ -265,7 +265,7 @@ public final class CanonicalWriter {
    */
   private void string(String text, String what) {
     int length = text.length();
-    ensure(length + 2);
+    ensure(length + 2L);
     byte[] bytes = out;
     int at = size;
     bytes[at++] = '"';
@@ -430,9 +430,9 @@ public final class CanonicalWriter {
 
   // ---- Output --------------------------------------------------------------------------------
 
-  private void ensure(int more) {
+  private void ensure(long more) {
     if (out.length - size < more) {
-      long wanted = Math.max((long) out.length * 2, (long) size + more);
+      long wanted = Math.max((long) out.length * 2, size + more);
       if (wanted > Integer.MAX_VALUE - 8) {
         throw failure("canonical text longer than the largest Java array");
       }

@@ -2,7 +2,6 @@ package dev.capability.kernel.api.json;
 
 import dev.capability.kernel.api.Sha256;
 import dev.capability.kernel.api.json.internal.CanonicalWriter;
-import java.nio.charset.StandardCharsets;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -67,8 +66,8 @@ public final class CanonicalJson {
    * @throws IllegalArgumentException as {@link #serialize(Object)}
    */
   public static byte[] bytes(@Nullable Object value) {
-    // Exact: serialize refuses lone surrogates, the only strings UTF-8 cannot encode.
-    return serialize(value).getBytes(StandardCharsets.UTF_8);
+    // Exact: lone surrogates, the only strings UTF-8 cannot encode, are refused.
+    return CanonicalWriter.bytes(value, MAX_DEPTH);
   }
 
   /**

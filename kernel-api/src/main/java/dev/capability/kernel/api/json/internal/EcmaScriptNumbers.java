@@ -36,14 +36,30 @@ public final class EcmaScriptNumbers {
     if (value == 0) {
       return "0";
     }
-    if (value == Math.rint(value) && Math.abs(value) < EXACT_INTEGER_LIMIT) {
+    if (isSmallInteger(value)) {
       return Long.toString((long) value);
     }
+    return formatBySearch(value);
+  }
+
+  /**
+   * The ECMAScript text of a finite, non-zero {@code value} by the exact digit search, whatever
+   * its magnitude: {@link #format} takes it for every value but small integers.
+   */
+  static String formatBySearch(double value) {
     String sign = value < 0 ? "-" : "";
     BigDecimal digits = shortestDigits(Math.abs(value)).stripTrailingZeros();
     String significand = digits.unscaledValue().toString();
     int decimalExponent = significand.length() - digits.scale();
     return sign + layout(significand, decimalExponent);
+  }
+
+  /**
+   * Whether {@code value} is an integer of magnitude below 2^53, which ECMAScript prints as the
+   * digits of its {@code long}, with no search needed ({@code -0.0} included, printed as 0).
+   */
+  static boolean isSmallInteger(double value) {
+    return value == Math.rint(value) && Math.abs(value) < EXACT_INTEGER_LIMIT;
   }
 
   /**

@@ -9,14 +9,19 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.security.MessageDigest;
 import java.time.Instant;
+import java.util.AbstractMap;
+import java.util.AbstractSet;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collections;
+import java.util.Comparator;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.SortedMap;
 import java.util.TreeMap;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.RecursiveAction;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
@@ -34,12 +39,13 @@ final class SnapshotWalk {
    */
   private static final Pattern LOOSE_OBJECT_DIRECTORY = Pattern.compile("(?:.*/)?\\.git/objects/[0-9a-f]{2}");
 
+  private static final Comparator<Item> BY_KEY = Comparator.comparing(item -> item.key);
+
   private final Path root;
   private final Instant started;
   private final long racyFromNanos;
   /** Paths the reference snapshot hashed: they are hashed again so the diff can compare content. */
   private final Set<String> hashedBefore;
-  private final Map<String, PathState> entries = new ConcurrentHashMap<>();
   private final IgnoreRules ignores = new IgnoreRules();
 
   SnapshotWalk(Path root, Instant started, Optional<RepositorySnapshot> reference) {
@@ -57,13 +63,62 @@ final class SnapshotWalk {
 
   RepositorySnapshot run() throws IOException {
     PathState rootState = PathState.lstat(root);
+    DirectoryTask top = new DirectoryTask("", rootState);
     try {
-      RepositoryFiles.READERS.invoke(new DirectoryTask("", rootState));
+      RepositoryFiles.READERS.invoke(top);
     } catch (UncheckedIOException e) {
       throw e.getCause();
     }
-    readExcludes();
-    return new RepositorySnapshot(root, started, new TreeMap<>(entries), ignores);
+    List<Item> sorted = new ArrayList<>();
+    top.appendInPathOrder(sorted);
+    // Already in order: TreeMap builds itself from a sorted map in linear time, with no compares.
+    TreeMap<String, PathState> entries = new TreeMap<>(new SortedEntries(sorted));
+    readExcludes(entries);
+    return new RepositorySnapshot(root, started, entries, ignores);
+  }
+
+  /**
+   * One recorded entry, or the contents of one subdirectory, in a directory's listing; sorted by
+   * {@link #key} within that directory, so that concatenating the directories in that order gives
+   * every path in {@link String#compareTo} order without comparing full paths.
+   */
+  private static final class Item implements Map.Entry<String, PathState> {
+    /**
+     * The name for an entry, the name and a slash for a subdirectory's contents: {@code a}, {@code
+     * a.b} and {@code a/x} sort as {@code a}, {@code a.b}, {@code a/}, so a directory's contents go
+     * after the siblings whose names extend its own with a character below {@code /}.
+     */
+    final String key;
+    final String path;
+    final PathState state;
+    /** For a subdirectory's contents, the walk of it; for a directory's entry, the same walk. */
+    final DirectoryTask walk;
+
+    Item(String key, String path, PathState state, DirectoryTask walk) {
+      this.key = key;
+      this.path = path;
+      this.state = state;
+      this.walk = walk;
+    }
+
+    boolean isContents() {
+      return state == null;
+    }
+
+    @Override
+    public String getKey() {
+      return path;
+    }
+
+    @Override
+    public PathState getValue() {
+      return state;
+    }
+
+    @Override
+    public PathState setValue(PathState value) {
+      throw new UnsupportedOperationException("snapshot entries are immutable");
+    }
   }
 
   /** Records the entries of one directory and walks its subdirectories in parallel. */
@@ -72,6 +127,9 @@ final class SnapshotWalk {
 
     private final String rel;
     private final transient PathState listed;
+    private transient Item[] items = new Item[0];
+    /** The directory was removed after its parent listed it: the snapshot did not see it. */
+    private boolean vanished;
 
     DirectoryTask(String rel, PathState listed) {
       this.rel = rel;
@@ -93,19 +151,109 @@ final class SnapshotWalk {
       try {
         children = RepositoryFiles.children(dir);
       } catch (NoSuchFileException e) {
-        entries.remove(rel); // removed after it was listed: the snapshot did not see it
+        vanished = true;
         return;
       }
+      List<Item> found = new ArrayList<>(children.size() + 8);
       List<DirectoryTask> subdirectories = new ArrayList<>();
       for (Path child : children) {
-        String path = RepositoryFiles.child(rel, child.getFileName().toString());
+        String name = child.getFileName().toString();
+        String path = RepositoryFiles.child(rel, name);
         Optional<PathState> state = record(child, path);
-        if (state.isPresent() && state.get().type() == EntryType.DIRECTORY && !isLooseObjectDirectory(path)) {
-          subdirectories.add(new DirectoryTask(path, state.get()));
+        if (state.isEmpty()) {
+          continue;
         }
+        DirectoryTask subdirectory = null;
+        if (state.get().type() == EntryType.DIRECTORY && !isLooseObjectDirectory(path)) {
+          subdirectory = new DirectoryTask(path, state.get());
+          subdirectories.add(subdirectory);
+          found.add(new Item(name + "/", path, null, subdirectory));
+        }
+        found.add(new Item(name, path, state.get(), subdirectory));
       }
       requireSameDirectory(dir, listed);
+      Item[] sorted = found.toArray(new Item[0]);
+      Arrays.sort(sorted, BY_KEY);
+      items = sorted;
       invokeAll(subdirectories);
+    }
+
+    /** Appends this directory's entries and, recursively, its subdirectories', in path order. */
+    void appendInPathOrder(List<Item> out) {
+      for (Item item : items) {
+        if (item.walk != null && item.walk.vanished) {
+          continue;
+        }
+        if (item.isContents()) {
+          item.walk.appendInPathOrder(out);
+        } else {
+          out.add(item);
+        }
+      }
+    }
+  }
+
+  /**
+   * Entries already sorted by path, handed to {@link TreeMap#TreeMap(SortedMap)}, which reads only
+   * {@link #comparator}, {@link #size} and the entry iterator and then builds its tree in linear
+   * time; nothing else uses this map.
+   */
+  private static final class SortedEntries extends AbstractMap<String, PathState>
+      implements SortedMap<String, PathState> {
+    private final List<Item> sorted;
+
+    SortedEntries(List<Item> sorted) {
+      this.sorted = sorted;
+    }
+
+    @Override
+    public Comparator<? super String> comparator() {
+      return null;
+    }
+
+    @Override
+    public int size() {
+      return sorted.size();
+    }
+
+    @Override
+    public Set<Map.Entry<String, PathState>> entrySet() {
+      return new AbstractSet<>() {
+        @Override
+        public Iterator<Map.Entry<String, PathState>> iterator() {
+          return Collections.<Map.Entry<String, PathState>>unmodifiableList(sorted).iterator();
+        }
+
+        @Override
+        public int size() {
+          return sorted.size();
+        }
+      };
+    }
+
+    @Override
+    public SortedMap<String, PathState> subMap(String fromKey, String toKey) {
+      throw new UnsupportedOperationException();
+    }
+
+    @Override
+    public SortedMap<String, PathState> headMap(String toKey) {
+      throw new UnsupportedOperationException();
+    }
+
+    @Override
+    public SortedMap<String, PathState> tailMap(String fromKey) {
+      throw new UnsupportedOperationException();
+    }
+
+    @Override
+    public String firstKey() {
+      throw new UnsupportedOperationException();
+    }
+
+    @Override
+    public String lastKey() {
+      throw new UnsupportedOperationException();
     }
   }
 
@@ -122,7 +270,6 @@ final class SnapshotWalk {
       }
       state = state.withContentHash(hash.get());
     }
-    entries.put(path, state);
     if (state.type() == EntryType.FILE && (path.equals(".gitignore") || path.endsWith("/.gitignore"))) {
       RepositoryFiles.ignoreFile(file, state)
           .ifPresent(content -> ignores.addGitignore(IgnoreRules.parentOf(path), content));
@@ -178,7 +325,7 @@ final class SnapshotWalk {
     }
   }
 
-  private void readExcludes() throws IOException {
+  private void readExcludes(Map<String, PathState> entries) throws IOException {
     PathState dotGit = entries.get(".git");
     if (dotGit == null) {
       return;

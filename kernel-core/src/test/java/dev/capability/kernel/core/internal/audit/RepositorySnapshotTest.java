@@ -119,6 +119,43 @@ class RepositorySnapshotTest {
   }
 
   @Test
+  void detectsASettledFileReplacedByAnotherOfTheSameSizeAndTimes() throws IOException, InterruptedException {
+    Path repo = repo();
+    Path victim = write(repo.resolve("victim.txt"), "safe");
+    Thread.sleep(RepositorySnapshot.RACY_WINDOW.toMillis() + 200);
+    FileTime modified = Files.getLastModifiedTime(victim);
+    RepositorySnapshot before = RepositorySnapshot.take(repo);
+    assertThat(before.entry("victim.txt").orElseThrow().contentHash()).as("a settled file is not hashed").isEmpty();
+
+    // A forger outside the repository prepares a file of the same size, mode and times, then
+    // renames it over the original: only the inode and the change time differ.
+    Path forged = write(temp.resolve("forged.txt"), "evil");
+    Files.setPosixFilePermissions(forged, Files.getPosixFilePermissions(victim));
+    Files.setLastModifiedTime(forged, modified);
+    Files.move(forged, victim, java.nio.file.StandardCopyOption.REPLACE_EXISTING, java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+    assertThat(Files.getLastModifiedTime(victim)).isEqualTo(modified);
+    assertThat(Files.size(victim)).isEqualTo(4);
+
+    assertThat(describe(workTreeOnly(before.diff(before.retake())))).containsExactly("MODIFIED victim.txt FILE");
+  }
+
+  @Test
+  void recordsPathsInStringOrderWhenNamesExtendADirectoryName() throws IOException {
+    Path repo = repo();
+    for (String path : List.of("a/x", "a.b", "a-b/y", "a0", "a/b/c", "a b", "ab", "\u00e9/z", "a/.hidden")) {
+      write(repo.resolve(path), path);
+    }
+
+    RepositorySnapshot snapshot = RepositorySnapshot.take(repo);
+
+    List<String> paths = snapshot.entries().keySet().stream().filter(p -> !p.startsWith(".git")).toList();
+    assertThat(paths).isSorted().containsExactly(
+        "a", "a b", "a-b", "a-b/y", "a.b", "a/.hidden", "a/b", "a/b/c", "a/x", "a0", "ab", "\u00e9", "\u00e9/z");
+    // The map is built from the walk's order without comparing: a wrong order would break lookups.
+    assertThat(paths).allSatisfy(p -> assertThat(snapshot.entry(p)).isPresent());
+  }
+
+  @Test
   void touchingARacyFileWithoutChangingItsContentIsNoChange() throws IOException {
     Path repo = repo();
     Path file = write(repo.resolve("a.txt"), "content");

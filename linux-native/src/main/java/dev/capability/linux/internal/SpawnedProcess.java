@@ -3,7 +3,6 @@ package dev.capability.linux.internal;
 import com.sun.jna.Memory;
 import com.sun.jna.Native;
 import com.sun.jna.ptr.IntByReference;
-import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.util.Optional;
@@ -30,12 +29,13 @@ final class SpawnedProcess extends Process {
   private final Object lock = new Object();
   private boolean reaped;
 
-  SpawnedProcess(LibC libc, int pid, InputStream stdout, InputStream stderr) {
+  SpawnedProcess(
+      LibC libc, int pid, OutputStream stdin, InputStream stdout, InputStream stderr) {
     this.libc = libc;
     this.pid = pid;
+    this.stdin = stdin;
     this.stdout = stdout;
     this.stderr = stderr;
-    this.stdin = closedOutput();
     Thread waiter = new Thread(this::awaitExit, "capability-spawn-wait-" + pid);
     waiter.setDaemon(true);
     waiter.start();
@@ -166,15 +166,5 @@ final class SpawnedProcess extends Process {
   private static int decode(int status) {
     int signal = status & 0x7f;
     return signal == 0 ? (status >> 8) & 0xff : 0x80 + signal;
-  }
-
-  private static OutputStream closedOutput() {
-    OutputStream closed = OutputStream.nullOutputStream();
-    try {
-      closed.close();
-    } catch (IOException e) {
-      throw new IllegalStateException(e);
-    }
-    return closed;
   }
 }

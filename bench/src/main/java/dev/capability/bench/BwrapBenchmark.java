@@ -97,6 +97,16 @@ public class BwrapBenchmark {
     Files.deleteIfExists(directory);
   }
 
+  /** The copy of {@code /bin/true} the benchmarks run, for runners that start it otherwise. */
+  Path exit0() {
+    return exit0;
+  }
+
+  /** The repository directory the command runs in. */
+  Path repository() {
+    return repository;
+  }
+
   @Benchmark
   public int kernelWithBwrap() {
     return succeeded(kernel.execute(bwrapRequest));

@@ -180,4 +180,71 @@ class DescriptorSpawnTest {
                     List.of("true"), Map.of(), Path.of("/"), Optional.empty(), List.of()))
         .isInstanceOf(IllegalArgumentException.class);
   }
+
+  @Test
+  void aChildInANewSessionLeadsItAndIsStillThisJvmsDirectChild() throws Exception {
+    Process child =
+        DescriptorSpawn.start(
+            new DescriptorSpawn.Request(
+                    List.of(program("cat"), "/proc/self/stat"),
+                    Map.of(),
+                    Path.of("/"),
+                    Optional.empty(),
+                    List.of())
+                .inNewSession());
+    String stat = stdout(child);
+    // Fields after the command name: state, ppid, pgrp, session.
+    String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+    assertThat(Long.parseLong(stat.substring(0, stat.indexOf(' ')))).isEqualTo(child.pid());
+    assertThat(Long.parseLong(fields[1])).isEqualTo(ProcessHandle.current().pid());
+    assertThat(Long.parseLong(fields[2])).isEqualTo(child.pid());
+    assertThat(Long.parseLong(fields[3])).isEqualTo(child.pid());
+  }
+
+  @Test
+  void withoutANewSessionTheChildSharesThisJvmsSession() throws Exception {
+    Process child =
+        DescriptorSpawn.start(
+            new DescriptorSpawn.Request(
+                List.of(program("cat"), "/proc/self/stat"),
+                Map.of(),
+                Path.of("/"),
+                Optional.empty(),
+                List.of()));
+    String stat = stdout(child);
+    String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+    String own = Files.readString(Path.of("/proc/self/stat"));
+    String[] ownFields = own.substring(own.lastIndexOf(')') + 2).split(" ");
+    assertThat(fields[3]).isEqualTo(ownFields[3]);
+  }
+
+  @Test
+  void standardInputCanBeAPipeWrittenThroughTheProcess() throws Exception {
+    Process cat =
+        DescriptorSpawn.start(
+            new DescriptorSpawn.Request(
+                    List.of(program("cat")), Map.of(), Path.of("/"), Optional.empty(), List.of())
+                .withStdinPipe());
+    try (var in = cat.getOutputStream()) {
+      in.write("through the pipe".getBytes(StandardCharsets.UTF_8));
+    }
+    assertThat(stdout(cat)).isEqualTo("through the pipe");
+    assertThat(cat.exitValue()).isZero();
+  }
+
+  @Test
+  void standardInputIsEitherAFileOrAPipe() {
+    assertThatThrownBy(
+            () ->
+                new DescriptorSpawn.Request(
+                    List.of("/bin/cat"),
+                    Map.of(),
+                    Path.of("/"),
+                    Optional.of(Path.of("/dev/null")),
+                    List.of(),
+                    true,
+                    false))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("either a file or a pipe");
+  }
 }

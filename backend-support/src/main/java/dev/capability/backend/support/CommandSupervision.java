@@ -5,6 +5,9 @@ import java.time.Duration;
 import java.util.Objects;
 import java.util.OptionalInt;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.SynchronousQueue;
+import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -32,6 +35,21 @@ public final class CommandSupervision {
   }
 
   private static final Logger LOG = LoggerFactory.getLogger(CommandSupervision.class);
+  private static final String IDLE_THREAD_NAME = "capability-supervision-idle";
+
+  /** Daemon threads for output drains and input feeds, each ended after a minute unused. */
+  private static final ExecutorService DAEMONS =
+      new ThreadPoolExecutor(
+          0,
+          Integer.MAX_VALUE,
+          60,
+          TimeUnit.SECONDS,
+          new SynchronousQueue<>(),
+          task -> {
+            Thread thread = new Thread(task, IDLE_THREAD_NAME);
+            thread.setDaemon(true);
+            return thread;
+          });
 
   private final Process process;
   private final String label;
@@ -74,11 +92,24 @@ public final class CommandSupervision {
     return supervision;
   }
 
-  /** Runs {@code task} on a new daemon thread called {@code name}. */
+  /**
+   * Runs {@code task} on a daemon thread called {@code name} while it runs. The threads are kept
+   * for a while and reused: every launch drains two streams, and starting two threads costs more
+   * than a short command's whole run on a busy host.
+   */
   public static void startDaemon(String name, Runnable task) {
-    Thread thread = new Thread(task, name);
-    thread.setDaemon(true);
-    thread.start();
+    Objects.requireNonNull(name, "name");
+    Objects.requireNonNull(task, "task");
+    DAEMONS.execute(
+        () -> {
+          Thread thread = Thread.currentThread();
+          thread.setName(name);
+          try {
+            task.run();
+          } finally {
+            thread.setName(IDLE_THREAD_NAME);
+          }
+        });
   }
 
   /**

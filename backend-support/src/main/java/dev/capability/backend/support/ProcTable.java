@@ -4,7 +4,6 @@ import java.io.FileInputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayDeque;
@@ -33,13 +32,19 @@ public final class ProcTable {
 
   /** The stat line of {@code pid}, if that process (or its zombie) exists. */
   public static Optional<ProcStat> read(long pid) {
+    return read(Long.toString(pid), new byte[STAT_BUFFER_BYTES]);
+  }
+
+  private static Optional<ProcStat> read(String pid, byte[] buffer) {
     // A stat line is short (a 16-byte name and 52 numbers); one read into a small buffer costs
     // a third less than Files.readAllBytes, and ending a process tree reads every process's line.
-    byte[] buffer = new byte[STAT_BUFFER_BYTES];
     try (FileInputStream in = new FileInputStream("/proc/" + pid + "/stat")) {
       int length = 0;
       int read;
-      while (length < buffer.length && (read = in.read(buffer, length, buffer.length - length)) > 0) {
+      // The line ends with a newline; stopping there saves the read that would only find the end.
+      while ((length == 0 || buffer[length - 1] != '\n')
+          && length < buffer.length
+          && (read = in.read(buffer, length, buffer.length - length)) > 0) {
         length += read;
       }
       return Optional.of(ProcStat.parse(new String(buffer, 0, length, StandardCharsets.ISO_8859_1)));
@@ -61,13 +66,16 @@ public final class ProcTable {
    * @throws UncheckedIOException when {@code /proc} cannot be listed
    */
   public static List<ProcStat> snapshot() {
-    List<ProcStat> all = new ArrayList<>();
-    try (DirectoryStream<Path> entries = Files.newDirectoryStream(PROC, ProcTable::isPidDirectory)) {
-      for (Path entry : entries) {
-        read(Long.parseLong(entry.getFileName().toString())).ifPresent(all::add);
+    String[] names = PROC.toFile().list();
+    if (names == null) {
+      throw new UncheckedIOException(new IOException("cannot list /proc"));
+    }
+    List<ProcStat> all = new ArrayList<>(names.length);
+    byte[] buffer = new byte[STAT_BUFFER_BYTES];
+    for (String name : names) {
+      if (isPid(name)) {
+        read(name, buffer).ifPresent(all::add);
       }
-    } catch (IOException e) {
-      throw new UncheckedIOException("cannot list /proc", e);
     }
     return all;
   }
@@ -131,8 +139,7 @@ public final class ProcTable {
     return false;
   }
 
-  private static boolean isPidDirectory(Path entry) {
-    String name = entry.getFileName().toString();
+  private static boolean isPid(String name) {
     if (name.isEmpty() || name.length() > 18) {
       return false;
     }

@@ -7,11 +7,14 @@ import dev.capability.linux.DescriptorSpawn;
 import dev.capability.linux.NativeCallException;
 import java.io.BufferedInputStream;
 import java.io.FileInputStream;
+import java.io.FileOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.OutputStream;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalInt;
 
 /** {@link DescriptorSpawn}'s work: the file actions, the spawn, and the parent's pipe ends. */
 public final class NativeSpawner {
@@ -22,42 +25,50 @@ public final class NativeSpawner {
   /** See {@link DescriptorSpawn#start}. */
   public static Process start(DescriptorSpawn.Request request) {
     LibC libc = NativeLibraries.libc();
-    int[] out = pipe(libc);
-    int[] err;
+    List<int[]> pipes = new ArrayList<>();
     try {
-      err = pipe(libc);
+      pipes.add(pipe(libc));
+      pipes.add(pipe(libc));
+      if (request.stdinPipe()) {
+        pipes.add(pipe(libc));
+      }
     } catch (NativeCallException e) {
-      closeAll(libc, out);
+      pipes.forEach(ends -> closeAll(libc, ends));
       throw e;
     }
+    int[] out = pipes.get(0);
+    int[] err = pipes.get(1);
+    OptionalInt in = request.stdinPipe() ? OptionalInt.of(pipes.get(2)[0]) : OptionalInt.empty();
     int pid;
     try {
-      pid = spawn(libc, request, out[1], err[1]);
+      pid = spawn(libc, request, in, out[1], err[1]);
     } catch (RuntimeException e) {
-      closeAll(libc, out);
-      closeAll(libc, err);
+      pipes.forEach(ends -> closeAll(libc, ends));
       throw e;
     }
-    // Reopened before this JVM's write ends close, so that opening a pipe never waits for a writer.
+    // Reopened before this JVM's other ends close, so that opening a pipe never waits for the
+    // other side.
     try {
       InputStream stdout = reopen(out[0]);
       InputStream stderr = reopen(err[0]);
-      return new SpawnedProcess(libc, pid, stdout, stderr);
+      OutputStream stdin =
+          request.stdinPipe() ? reopenForWriting(pipes.get(2)[1]) : closedOutput();
+      return new SpawnedProcess(libc, pid, stdin, stdout, stderr);
     } catch (NativeCallException e) {
       libc.kill(pid, SpawnedProcess.SIGKILL);
       libc.waitpid(pid, new IntByReference(), 0);
       throw e;
     } finally {
-      closeAll(libc, out);
-      closeAll(libc, err);
+      pipes.forEach(ends -> closeAll(libc, ends));
     }
   }
 
-  private static int spawn(LibC libc, DescriptorSpawn.Request request, int out, int err) {
+  private static int spawn(
+      LibC libc, DescriptorSpawn.Request request, OptionalInt in, int out, int err) {
     List<Integer> handed = request.handed();
     // Each handed descriptor goes first to a number above every descriptor involved, so that no
     // move to 3, 4, ... can overwrite a descriptor still to be moved.
-    int parking = Math.max(out, err);
+    int parking = Math.max(Math.max(out, err), in.orElse(0));
     for (int descriptor : handed) {
       parking = Math.max(parking, descriptor);
     }
@@ -68,11 +79,15 @@ public final class NativeSpawner {
     try {
       check(libc.posix_spawnattr_init(attributes), "posix_spawnattr_init");
       try {
-        byte[] stdin =
-            request.stdin().map(path -> CStrings.of(path.toString())).orElse(DEV_NULL);
-        check(
-            libc.posix_spawn_file_actions_addopen(actions, 0, stdin, LibC.O_RDONLY, 0),
-            "addopen");
+        if (in.isPresent()) {
+          check(libc.posix_spawn_file_actions_adddup2(actions, in.getAsInt(), 0), "adddup2");
+        } else {
+          byte[] stdin =
+              request.stdin().map(path -> CStrings.of(path.toString())).orElse(DEV_NULL);
+          check(
+              libc.posix_spawn_file_actions_addopen(actions, 0, stdin, LibC.O_RDONLY, 0),
+              "addopen");
+        }
         check(libc.posix_spawn_file_actions_adddup2(actions, out, 1), "adddup2");
         check(libc.posix_spawn_file_actions_adddup2(actions, err, 2), "adddup2");
         for (int i = 0; i < handed.size(); i++) {
@@ -99,10 +114,12 @@ public final class NativeSpawner {
         libc.sigfillset(all);
         check(libc.posix_spawnattr_setsigmask(attributes, none), "setsigmask");
         check(libc.posix_spawnattr_setsigdefault(attributes, all), "setsigdefault");
-        check(
-            libc.posix_spawnattr_setflags(
-                attributes, (short) (LibC.POSIX_SPAWN_SETSIGMASK | LibC.POSIX_SPAWN_SETSIGDEF)),
-            "setflags");
+        int flags = LibC.POSIX_SPAWN_SETSIGMASK | LibC.POSIX_SPAWN_SETSIGDEF;
+        if (request.newSession()) {
+          // The child calls setsid() before it execs; the spawn fails if that fails.
+          flags |= LibC.POSIX_SPAWN_SETSID;
+        }
+        check(libc.posix_spawnattr_setflags(attributes, (short) flags), "setflags");
         List<String> environment = new ArrayList<>();
         for (Map.Entry<String, String> entry : request.environment().entrySet()) {
           environment.add(entry.getKey() + "=" + entry.getValue());
@@ -154,6 +171,26 @@ public final class NativeSpawner {
           NativeCallException.SPAWN_FAILED,
           "cannot open the child's output pipe through /proc/self/fd: " + e.getMessage());
     }
+  }
+
+  private static OutputStream reopenForWriting(int descriptor) {
+    try {
+      return new FileOutputStream("/proc/self/fd/" + descriptor);
+    } catch (IOException e) {
+      throw new NativeCallException(
+          NativeCallException.SPAWN_FAILED,
+          "cannot open the child's input pipe through /proc/self/fd: " + e.getMessage());
+    }
+  }
+
+  private static OutputStream closedOutput() {
+    OutputStream closed = OutputStream.nullOutputStream();
+    try {
+      closed.close();
+    } catch (IOException e) {
+      throw new IllegalStateException(e);
+    }
+    return closed;
   }
 
   private static void closeAll(LibC libc, int[] descriptors) {

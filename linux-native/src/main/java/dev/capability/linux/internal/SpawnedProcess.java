@@ -3,23 +3,42 @@ package dev.capability.linux.internal;
 import com.sun.jna.Memory;
 import com.sun.jna.Native;
 import com.sun.jna.ptr.IntByReference;
-import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.SynchronousQueue;
+import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
 /**
- * A child started by {@link NativeSpawner}, as a {@link Process}. One daemon thread waits for it
- * without reaping ({@code waitid} with {@code WNOWAIT}), then reaps it under the lock that signals
+ * A child started by {@link NativeSpawner}, as a {@link Process}. One pooled daemon thread waits for
+ * it without reaping ({@code waitid} with {@code WNOWAIT}), then reaps it under the lock that signals
  * take, so that a signal never reaches a reused pid.
  */
 final class SpawnedProcess extends Process {
   static final int SIGTERM = 15;
   static final int SIGKILL = 9;
+
+  /**
+   * Daemon threads that wait for spawned children, kept for a minute and reused: starting a thread
+   * per child costs a noticeable part of a short command's launch.
+   */
+  private static final ExecutorService WAITERS =
+      new ThreadPoolExecutor(
+          0,
+          Integer.MAX_VALUE,
+          60,
+          TimeUnit.SECONDS,
+          new SynchronousQueue<>(),
+          task -> {
+            Thread thread = new Thread(task, "capability-spawn-wait");
+            thread.setDaemon(true);
+            return thread;
+          });
 
   private final LibC libc;
   private final int pid;
@@ -30,15 +49,14 @@ final class SpawnedProcess extends Process {
   private final Object lock = new Object();
   private boolean reaped;
 
-  SpawnedProcess(LibC libc, int pid, InputStream stdout, InputStream stderr) {
+  SpawnedProcess(
+      LibC libc, int pid, OutputStream stdin, InputStream stdout, InputStream stderr) {
     this.libc = libc;
     this.pid = pid;
+    this.stdin = stdin;
     this.stdout = stdout;
     this.stderr = stderr;
-    this.stdin = closedOutput();
-    Thread waiter = new Thread(this::awaitExit, "capability-spawn-wait-" + pid);
-    waiter.setDaemon(true);
-    waiter.start();
+    WAITERS.execute(this::awaitExit);
   }
 
   @Override
@@ -166,15 +184,5 @@ final class SpawnedProcess extends Process {
   private static int decode(int status) {
     int signal = status & 0x7f;
     return signal == 0 ? (status >> 8) & 0xff : 0x80 + signal;
-  }
-
-  private static OutputStream closedOutput() {
-    OutputStream closed = OutputStream.nullOutputStream();
-    try {
-      closed.close();
-    } catch (IOException e) {
-      throw new IllegalStateException(e);
-    }
-    return closed;
   }
 }

@@ -11,6 +11,8 @@ import dev.capability.kernel.api.backend.LaunchFailedException;
 import dev.capability.kernel.api.backend.LaunchResult;
 import dev.capability.kernel.api.backend.LaunchSpec;
 import dev.capability.kernel.api.network.NetworkFilterUnavailableException;
+import dev.capability.linux.DescriptorSpawn;
+import dev.capability.linux.NativeCallException;
 import java.io.File;
 import java.io.IOException;
 import java.nio.charset.Charset;
@@ -37,8 +39,9 @@ import java.util.stream.Collectors;
  * spec's environment, stdin closed unless input is given, bounded output, and a timeout that ends
  * the command's process tree.
  *
- * <p>The command is started through a verified util-linux {@code setsid}, so it leads its own
- * session; termination then reaches every process in that session as well as every descendant. A
+ * <p>The command leads its own session: it is started with {@code posix_spawn} and {@code
+ * POSIX_SPAWN_SETSID} where that was verified, otherwise through a verified util-linux {@code
+ * setsid}; termination then reaches every process in that session as well as every descendant. A
  * process that double-forks and calls {@code setsid} itself leaves both and survives; that is why
  * {@link IsolationCapability#TREE_TERMINATION} is not advertised. Nothing supervises a command
  * when this JVM dies: it and its descendants keep running, so {@link
@@ -185,16 +188,9 @@ public final class ProcessBackend implements ExecutionBackend {
     }
     JvmProcesses jvm = JvmProcesses.current();
     List<String> command = command(spec);
-    // prlimit, setsid and the command each exec this argv (less its head) with this environment.
+    // prlimit (and setsid, when sessions come from it) and the command each exec this argv (less
+    // its head) with this environment.
     argumentLimit.check(LaunchPreflight.describe(spec), command, spec.environment(), 0, "");
-    ProcessBuilder builder = new ProcessBuilder(command);
-    builder.environment().clear();
-    builder.environment().putAll(spec.environment());
-    builder.directory(spec.workingDirectory().toFile());
-    builder.redirectInput(
-        spec.stdin().isPresent()
-            ? ProcessBuilder.Redirect.PIPE
-            : ProcessBuilder.Redirect.from(DEV_NULL));
 
     CountDownLatch stopped = new CountDownLatch(1);
     WriteBudget writeBudget = WriteBudget.watch(spec, stopped::countDown);
@@ -202,8 +198,8 @@ public final class ProcessBackend implements ExecutionBackend {
     Deadline deadline = Deadline.after(spec.timeout());
     Process process;
     try {
-      process = builder.start();
-    } catch (IOException e) {
+      process = session.spawned() ? spawn(spec, command) : start(spec, command);
+    } catch (IOException | NativeCallException e) {
       writeBudget.close();
       throw new LaunchFailedException(
           "cannot launch "
@@ -234,6 +230,32 @@ public final class ProcessBackend implements ExecutionBackend {
     }
   }
 
+  /** Starts {@code command} with posix_spawn as the leader of a new session. */
+  private static Process spawn(LaunchSpec spec, List<String> command) {
+    DescriptorSpawn.Request request =
+        new DescriptorSpawn.Request(
+                command,
+                spec.environment(),
+                spec.workingDirectory(),
+                Optional.empty(),
+                List.of())
+            .inNewSession();
+    return DescriptorSpawn.start(spec.stdin().isPresent() ? request.withStdinPipe() : request);
+  }
+
+  /** Starts {@code command} with the JDK, in a new session only when it goes through setsid. */
+  private static Process start(LaunchSpec spec, List<String> command) throws IOException {
+    ProcessBuilder builder = new ProcessBuilder(command);
+    builder.environment().clear();
+    builder.environment().putAll(spec.environment());
+    builder.directory(spec.workingDirectory().toFile());
+    builder.redirectInput(
+        spec.stdin().isPresent()
+            ? ProcessBuilder.Redirect.PIPE
+            : ProcessBuilder.Redirect.from(DEV_NULL));
+    return builder.start();
+  }
+
   private void requireCapabilities(LaunchSpec spec) {
     if (spec.network() == NetworkMode.FILTERED) {
       throw new NetworkFilterUnavailableException(
@@ -262,7 +284,7 @@ public final class ProcessBackend implements ExecutionBackend {
   private List<String> command(LaunchSpec spec) {
     List<String> command = new ArrayList<>();
     // prlimit and setsid each exec the next program in the same process, so the pid this JVM
-    // started stays the command's.
+    // started stays the command's. With posix_spawn the session is made before prlimit runs.
     long fileSize = spec.maxFileBytes();
     command.addAll(
         List.of(prlimit.orElseThrow().toString(), "--fsize=" + fileSize + ":" + fileSize, "--"));

@@ -1,6 +1,8 @@
 package dev.capability.backend.process.internal;
 
 import dev.capability.backend.support.ProcStat;
+import dev.capability.linux.DescriptorSpawn;
+import dev.capability.linux.NativeAccess;
 import java.io.File;
 import java.io.IOException;
 import java.io.InputStream;
@@ -8,15 +10,19 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Finds util-linux {@code setsid} in the system directories and checks, by running it once on
- * {@code cat /proc/self/stat}, that it makes the command lead a new session <em>without
- * forking</em>: a forking setsid would detach the command from the launcher, whose exit status,
- * timeout and output would then belong to setsid instead.
+ * Finds how commands can lead a session of their own. First choice: {@code posix_spawn} with
+ * {@code POSIX_SPAWN_SETSID} (through {@code capability-linux-native}), checked by starting {@code
+ * cat /proc/self/stat} that way once; it costs no second {@code execve}. Otherwise util-linux
+ * {@code setsid} in the system directories, checked by running it once on {@code cat
+ * /proc/self/stat}: it must make the command lead a new session <em>without forking</em>, since a
+ * forking setsid would detach the command from the launcher, whose exit status, timeout and output
+ * would then belong to setsid instead.
  *
  * <p>Only fixed absolute paths are considered, never a {@code PATH} lookup, so neither the
  * command's nor the JVM's environment chooses the binary.
@@ -32,21 +38,81 @@ public final class SetsidProbe {
   private static final long PROBE_TIMEOUT_SECONDS = 10;
   private static final int MAX_STAT_BYTES = 4096;
 
+  private final boolean trySpawn;
   private final List<Path> setsidPaths;
   private final List<Path> catPaths;
 
-  /** A probe over the system directories. */
+  /** A probe of posix_spawn, then of setsid in the system directories. */
   public SetsidProbe() {
-    this(SETSID_PATHS, CAT_PATHS);
+    this(true, SETSID_PATHS, CAT_PATHS);
   }
 
+  /** A probe of setsid alone, at {@code setsidPaths}. */
   SetsidProbe(List<Path> setsidPaths, List<Path> catPaths) {
+    this(false, setsidPaths, catPaths);
+  }
+
+  private SetsidProbe(boolean trySpawn, List<Path> setsidPaths, List<Path> catPaths) {
+    this.trySpawn = trySpawn;
     this.setsidPaths = List.copyOf(Objects.requireNonNull(setsidPaths, "setsidPaths"));
     this.catPaths = List.copyOf(Objects.requireNonNull(catPaths, "catPaths"));
   }
 
   /** Runs the probe; never throws, a failure becomes an unavailable result with its reason. */
   public SessionSupport probe() {
+    String spawnProblem = "";
+    if (trySpawn) {
+      SessionSupport spawned = probeSpawn();
+      if (spawned.available()) {
+        return spawned;
+      }
+      spawnProblem = spawned.explanation() + "; ";
+    }
+    SessionSupport fromSetsid = probeSetsid();
+    return spawnProblem.isEmpty()
+        ? fromSetsid
+        : new SessionSupport(
+            fromSetsid.setsid(), false, spawnProblem + fromSetsid.explanation());
+  }
+
+  private SessionSupport probeSpawn() {
+    Optional<String> problem = NativeAccess.problem();
+    if (problem.isPresent()) {
+      return SessionSupport.unavailable("posix_spawn is not available: " + problem.get());
+    }
+    Optional<Path> cat = firstExecutable(catPaths);
+    if (cat.isEmpty()) {
+      return SessionSupport.unavailable(
+          "posix_spawn sessions cannot be verified: no cat in " + catPaths);
+    }
+    try {
+      Process process =
+          DescriptorSpawn.start(
+              new DescriptorSpawn.Request(
+                      List.of(cat.get().toString(), "/proc/self/stat"),
+                      Map.of(),
+                      Path.of("/"),
+                      Optional.empty(),
+                      List.of())
+                  .inNewSession());
+      Optional<String> failure = sessionFailure(process, "posix_spawn with POSIX_SPAWN_SETSID");
+      if (failure.isPresent()) {
+        return SessionSupport.unavailable(failure.get());
+      }
+      return SessionSupport.spawned(
+          "posix_spawn with POSIX_SPAWN_SETSID verified: each command leads its own session"
+              + " from its first instruction, so the whole session is ended on timeout and"
+              + " leftovers are ended after exit");
+    } catch (IOException | RuntimeException e) {
+      return SessionSupport.unavailable(
+          "posix_spawn sessions could not be verified: " + e.getMessage());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return SessionSupport.unavailable("probing posix_spawn sessions was interrupted");
+    }
+  }
+
+  private SessionSupport probeSetsid() {
     Optional<Path> setsid = firstExecutable(setsidPaths);
     if (setsid.isEmpty()) {
       return SessionSupport.unavailable(
@@ -79,40 +145,9 @@ public final class SetsidProbe {
             .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")))
             .redirectError(ProcessBuilder.Redirect.DISCARD);
     builder.environment().clear();
-    Process process = builder.start();
-    byte[] stat;
-    try (InputStream out = process.getInputStream()) {
-      stat = out.readNBytes(MAX_STAT_BYTES);
-    }
-    if (!process.waitFor(PROBE_TIMEOUT_SECONDS, TimeUnit.SECONDS)) {
-      process.destroyForcibly();
-      return SessionSupport.unavailable(
-          "setsid at " + setsid + " did not finish the probe in time");
-    }
-    if (process.exitValue() != 0) {
-      return SessionSupport.unavailable(
-          "setsid at " + setsid + " failed the probe with exit status " + process.exitValue());
-    }
-    ProcStat seen = ProcStat.parse(new String(stat, StandardCharsets.ISO_8859_1));
-    if (seen.pid() != process.pid()) {
-      return SessionSupport.unavailable(
-          "setsid at "
-              + setsid
-              + " forked (the command ran as pid "
-              + seen.pid()
-              + ", not "
-              + process.pid()
-              + "), which would detach commands from the launcher");
-    }
-    if (seen.session() != seen.pid()) {
-      return SessionSupport.unavailable(
-          "setsid at "
-              + setsid
-              + " did not start a new session (session "
-              + seen.session()
-              + " for pid "
-              + seen.pid()
-              + ")");
+    Optional<String> failure = sessionFailure(builder.start(), "setsid at " + setsid);
+    if (failure.isPresent()) {
+      return SessionSupport.unavailable(failure.get());
     }
     return SessionSupport.verified(
         setsid,
@@ -120,6 +155,45 @@ public final class SetsidProbe {
             + setsid
             + " verified: each command leads its own session, so the whole "
             + "session is ended on timeout and leftovers are ended after exit");
+  }
+
+  /**
+   * Why {@code process}, which runs {@code cat /proc/self/stat}, shows that {@code how} does not
+   * make the started process lead a new session of its own; empty when it does.
+   */
+  private static Optional<String> sessionFailure(Process process, String how)
+      throws IOException, InterruptedException {
+    byte[] stat;
+    try (InputStream out = process.getInputStream()) {
+      stat = out.readNBytes(MAX_STAT_BYTES);
+    }
+    if (!process.waitFor(PROBE_TIMEOUT_SECONDS, TimeUnit.SECONDS)) {
+      process.destroyForcibly();
+      return Optional.of(how + " did not finish the probe in time");
+    }
+    if (process.exitValue() != 0) {
+      return Optional.of(how + " failed the probe with exit status " + process.exitValue());
+    }
+    ProcStat seen = ProcStat.parse(new String(stat, StandardCharsets.ISO_8859_1));
+    if (seen.pid() != process.pid()) {
+      return Optional.of(
+          how
+              + " forked (the command ran as pid "
+              + seen.pid()
+              + ", not "
+              + process.pid()
+              + "), which would detach commands from the launcher");
+    }
+    if (seen.session() != seen.pid()) {
+      return Optional.of(
+          how
+              + " did not start a new session (session "
+              + seen.session()
+              + " for pid "
+              + seen.pid()
+              + ")");
+    }
+    return Optional.empty();
   }
 
   private static Optional<Path> firstExecutable(List<Path> candidates) {

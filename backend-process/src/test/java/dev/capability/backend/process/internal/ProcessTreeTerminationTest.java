@@ -70,6 +70,22 @@ class ProcessTreeTerminationTest {
   }
 
   @Test
+  void throughTheSetsidFallbackTheCommandAlsoLeadsItsOwnSessionAsTheJvmsDirectChild() {
+    SessionSupport setsid =
+        new SetsidProbe(SetsidProbe.SETSID_PATHS, SetsidProbe.CAT_PATHS).probe();
+    assumeTrue(setsid.available(), setsid.explanation());
+    LaunchResult result =
+        new ProcessBackend(setsid)
+            .launch(spec(script(dir, "echo $$; cat /proc/$$/stat"), dir, marker).build());
+
+    List<String> lines = result.stdout().text().lines().toList();
+    ProcStat stat = ProcStat.parse(lines.get(1));
+    assertThat(stat.pid()).isEqualTo(Long.parseLong(lines.get(0)));
+    assertThat(stat.session()).isEqualTo(stat.pid());
+    assertThat(stat.ppid()).isEqualTo(ProcessHandle.current().pid());
+  }
+
+  @Test
   void timeoutEndsTheWholeTreeIncludingTermIgnoringAndOrphanedProcesses() {
     LaunchSpec spec =
         spec(script(dir, TREE_WITH_NEW_SESSION_CHILD + READY + "wait"), dir, marker)

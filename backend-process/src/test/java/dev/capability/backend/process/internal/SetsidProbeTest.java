@@ -15,10 +15,21 @@ class SetsidProbeTest {
   @TempDir Path dir;
 
   @Test
+  void prefersPosixSpawnSessionsWhichNeedNoSetsidProgram() {
+    SessionSupport support = new SetsidProbe().probe();
+
+    assertThat(support.available()).as(support.explanation()).isTrue();
+    assertThat(support.spawned()).as(support.explanation()).isTrue();
+    assertThat(support.setsid()).isEmpty();
+    assertThat(support.explanation()).contains("POSIX_SPAWN_SETSID verified");
+  }
+
+  @Test
   void verifiesTheSystemSetsid() {
     assumeTrue(SetsidProbe.SETSID_PATHS.stream().anyMatch(Files::isExecutable), "no setsid here");
 
-    SessionSupport support = new SetsidProbe().probe();
+    SessionSupport support =
+        new SetsidProbe(SetsidProbe.SETSID_PATHS, SetsidProbe.CAT_PATHS).probe();
 
     assertThat(support.available()).as(support.explanation()).isTrue();
     assertThat(SetsidProbe.SETSID_PATHS).contains(support.setsid().orElseThrow());

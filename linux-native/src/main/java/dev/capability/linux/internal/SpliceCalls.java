@@ -14,6 +14,7 @@ public final class SpliceCalls {
   public static final int SPLICE_F_MOVE = 1;
   public static final int F_GETFL = 3;
   public static final int F_SETFL = 4;
+  public static final int F_SETPIPE_SZ = 1031;
   public static final int SOL_SOCKET = 1;
   public static final int SO_RCVTIMEO = 20;
   public static final int SO_SNDTIMEO = 21;

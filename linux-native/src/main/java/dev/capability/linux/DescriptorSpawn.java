@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Starts a program with {@code posix_spawn}, handing it chosen descriptors of this JVM, which
@@ -75,14 +76,14 @@ public final class DescriptorSpawn {
       }
     }
 
-    /** A request with stdin from {@code stdin} (or {@code /dev/null}) in this JVM's session. */
+    /** A request with stdin from {@code stdin} ({@code /dev/null} when null) in this JVM's session. */
     public Request(
         List<String> argv,
         Map<String, String> environment,
         Path directory,
-        Optional<Path> stdin,
+        @Nullable Path stdin,
         List<Integer> handed) {
-      this(argv, environment, directory, stdin, handed, false, false);
+      this(argv, environment, directory, Optional.ofNullable(stdin), handed, false, false);
     }
 
     /** This request with standard input from a pipe written through the process. */

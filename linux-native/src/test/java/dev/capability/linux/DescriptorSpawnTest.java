@@ -41,7 +41,7 @@ class DescriptorSpawnTest {
                   List.of(program("ls"), "-l", "/proc/self/fd/"),
                   Map.of(),
                   root,
-                  Optional.empty(),
+                  null,
                   List.of(a.descriptor(), b.descriptor())));
       Map<Integer, String> open = new java.util.TreeMap<>();
       java.util.regex.Pattern entry = java.util.regex.Pattern.compile(" (\\d+) -> (.*)$");
@@ -66,23 +66,23 @@ class DescriptorSpawnTest {
     Process env =
         DescriptorSpawn.start(
             new DescriptorSpawn.Request(
-                List.of(program("env")), Map.of("ONLY", "this"), root, Optional.empty(), List.of()));
+                List.of(program("env")), Map.of("ONLY", "this"), root, null, List.of()));
     assertThat(stdout(env)).isEqualTo("ONLY=this\n");
     Process pwd =
         DescriptorSpawn.start(
             new DescriptorSpawn.Request(
-                List.of(program("pwd")), Map.of(), root, Optional.empty(), List.of()));
+                List.of(program("pwd")), Map.of(), root, null, List.of()));
     assertThat(stdout(pwd)).isEqualTo(root + "\n");
     Path input = Files.writeString(root.resolve("input"), "from the file");
     Process cat =
         DescriptorSpawn.start(
             new DescriptorSpawn.Request(
-                List.of(program("cat")), Map.of(), root, Optional.of(input), List.of()));
+                List.of(program("cat")), Map.of(), root, input, List.of()));
     assertThat(stdout(cat)).isEqualTo("from the file");
     Process noInput =
         DescriptorSpawn.start(
             new DescriptorSpawn.Request(
-                List.of(program("cat")), Map.of(), root, Optional.empty(), List.of()));
+                List.of(program("cat")), Map.of(), root, null, List.of()));
     assertThat(stdout(noInput)).isEmpty();
   }
 
@@ -94,7 +94,7 @@ class DescriptorSpawnTest {
                 List.of(program("grep"), "-E", "^Sig(Blk|Ign)", "/proc/self/status"),
                 Map.of(),
                 Path.of("/"),
-                Optional.empty(),
+                null,
                 List.of()));
     Map<String, Long> masks = new java.util.HashMap<>();
     stdout(status)
@@ -112,14 +112,14 @@ class DescriptorSpawnTest {
     Process failing =
         DescriptorSpawn.start(
             new DescriptorSpawn.Request(
-                List.of(program("false")), Map.of(), Path.of("/"), Optional.empty(), List.of()));
+                List.of(program("false")), Map.of(), Path.of("/"), null, List.of()));
     assertThat(failing.waitFor()).isEqualTo(1);
     assertThat(failing.onExit().get(30, TimeUnit.SECONDS).exitValue()).isEqualTo(1);
 
     Process sleeping =
         DescriptorSpawn.start(
             new DescriptorSpawn.Request(
-                List.of(program("sleep"), "60"), Map.of(), Path.of("/"), Optional.empty(), List.of()));
+                List.of(program("sleep"), "60"), Map.of(), Path.of("/"), null, List.of()));
     assertThat(sleeping.isAlive()).isTrue();
     assertThat(sleeping.waitFor(50, TimeUnit.MILLISECONDS)).isFalse();
     assertThatThrownBy(sleeping::exitValue).isInstanceOf(IllegalThreadStateException.class);
@@ -133,7 +133,7 @@ class DescriptorSpawnTest {
     Process killed =
         DescriptorSpawn.start(
             new DescriptorSpawn.Request(
-                List.of(program("sleep"), "60"), Map.of(), Path.of("/"), Optional.empty(), List.of()));
+                List.of(program("sleep"), "60"), Map.of(), Path.of("/"), null, List.of()));
     killed.destroyForcibly();
     assertThat(killed.waitFor()).isEqualTo(128 + 9);
   }
@@ -148,7 +148,7 @@ class DescriptorSpawnTest {
                         List.of(missing.toString()),
                         Map.of(),
                         Path.of("/"),
-                        Optional.empty(),
+                        null,
                         List.of())))
         .isInstanceOfSatisfying(
             NativeCallException.class,
@@ -165,7 +165,7 @@ class DescriptorSpawnTest {
                         List.of(program("true")),
                         Map.of(),
                         Path.of("/"),
-                        Optional.empty(),
+                        null,
                         List.of(100_000))))
         .isInstanceOfSatisfying(
             NativeCallException.class,
@@ -177,7 +177,7 @@ class DescriptorSpawnTest {
     assertThatThrownBy(
             () ->
                 new DescriptorSpawn.Request(
-                    List.of("true"), Map.of(), Path.of("/"), Optional.empty(), List.of()))
+                    List.of("true"), Map.of(), Path.of("/"), null, List.of()))
         .isInstanceOf(IllegalArgumentException.class);
   }
 
@@ -189,7 +189,7 @@ class DescriptorSpawnTest {
                     List.of(program("cat"), "/proc/self/stat"),
                     Map.of(),
                     Path.of("/"),
-                    Optional.empty(),
+                    null,
                     List.of())
                 .inNewSession());
     String stat = stdout(child);
@@ -209,7 +209,7 @@ class DescriptorSpawnTest {
                 List.of(program("cat"), "/proc/self/stat"),
                 Map.of(),
                 Path.of("/"),
-                Optional.empty(),
+                null,
                 List.of()));
     String stat = stdout(child);
     String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
@@ -223,7 +223,7 @@ class DescriptorSpawnTest {
     Process cat =
         DescriptorSpawn.start(
             new DescriptorSpawn.Request(
-                    List.of(program("cat")), Map.of(), Path.of("/"), Optional.empty(), List.of())
+                    List.of(program("cat")), Map.of(), Path.of("/"), null, List.of())
                 .withStdinPipe());
     try (var in = cat.getOutputStream()) {
       in.write("through the pipe".getBytes(StandardCharsets.UTF_8));

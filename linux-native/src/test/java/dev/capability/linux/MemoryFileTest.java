@@ -24,7 +24,7 @@ class MemoryFileTest {
                   List.of("/usr/bin/cat", "/proc/self/fd/3"),
                   Map.of(),
                   Path.of("/"),
-                  Optional.empty(),
+                  null,
                   List.of(file.descriptor())));
       byte[] read = cat.getInputStream().readAllBytes();
       assertThat(cat.waitFor(30, TimeUnit.SECONDS)).isTrue();

@@ -235,7 +235,7 @@ final class SandboxLauncher implements AutoCloseable {
     // The launcher chain runs outside any sandbox, some of it as root: nothing of the command's
     // environment may act on it.
     DescriptorSpawn.Request request =
-        new DescriptorSpawn.Request(argv, Map.of(), ROOT, stdin, handed);
+        new DescriptorSpawn.Request(argv, Map.of(), ROOT, stdin, handed, false, false);
     Instant startedAt = Instant.now();
     Deadline deadline = Deadline.after(spec.timeout());
     Process launcher;

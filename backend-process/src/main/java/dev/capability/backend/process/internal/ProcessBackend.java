@@ -237,7 +237,7 @@ public final class ProcessBackend implements ExecutionBackend {
                 command,
                 spec.environment(),
                 spec.workingDirectory(),
-                Optional.empty(),
+                null,
                 List.of())
             .inNewSession();
     return DescriptorSpawn.start(spec.stdin().isPresent() ? request.withStdinPipe() : request);

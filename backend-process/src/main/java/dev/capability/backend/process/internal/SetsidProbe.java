@@ -92,7 +92,7 @@ public final class SetsidProbe {
                       List.of(cat.get().toString(), "/proc/self/stat"),
                       Map.of(),
                       Path.of("/"),
-                      Optional.empty(),
+                      null,
                       List.of())
                   .inNewSession());
       Optional<String> failure = sessionFailure(process, "posix_spawn with POSIX_SPAWN_SETSID");

@@ -140,6 +140,55 @@ class RelayModesTest {
 
   @ParameterizedTest(name = "splicing: {0}")
   @ValueSource(booleans = {true, false})
+  void aPlainRequestWithALargeBodyIsForwardedWholeAndAnswered(boolean splicing) throws Exception {
+    byte[] upload = new byte[2 * MEGABYTES];
+    new Random(22).nextBytes(upload);
+    HttpServer server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+    server.createContext("/", exchange -> {
+      try {
+        // A slow reader: the socket buffers fill, the proxy stops reading the client, and must
+        // start again once the server reads.
+        Thread.sleep(1000);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+      byte[] received = exchange.getRequestBody().readAllBytes();
+      byte[] answer;
+      try {
+        answer = sha256(received).getBytes(StandardCharsets.US_ASCII);
+      } catch (NoSuchAlgorithmException e) {
+        throw new IllegalStateException(e);
+      }
+      exchange.sendResponseHeaders(200, answer.length);
+      try (OutputStream out = exchange.getResponseBody()) {
+        out.write(answer);
+      }
+    });
+    server.start();
+    String answer;
+    try {
+      int port = server.getAddress().getPort();
+      open(splicing, port, limits(Long.MAX_VALUE, Duration.ofSeconds(30)));
+      try (SocketChannel client = SocketChannel.open(UnixDomainSocketAddress.of(session.socket()))) {
+        CompletableFuture<Void> writing = CompletableFuture.runAsync(() -> {
+          write(client, ("POST http://" + NAME + ":" + port + "/upload HTTP/1.1\r\nHost: " + NAME
+              + "\r\nContent-Length: " + upload.length + "\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
+          write(client, upload);
+        });
+        assertThat(readHead(client)).startsWith("HTTP/1.1 200");
+        answer = new String(readToEnd(client), StandardCharsets.US_ASCII);
+        writing.get();
+      }
+    } finally {
+      server.stop(0);
+    }
+
+    assertThat(answer).as("the server got the whole body").isEqualTo(sha256(upload));
+    assertThat(session.connections().get(0).bytesSent()).isGreaterThan(2L * MEGABYTES);
+  }
+
+  @ParameterizedTest(name = "splicing: {0}")
+  @ValueSource(booleans = {true, false})
   void aTransferPastTheByteBudgetIsCutAndRecordedAsALimit(boolean splicing) throws Exception {
     echo = new EchoServer();
     open(splicing, echo.port(), limits(1 << 20, Duration.ofSeconds(30)));

@@ -176,10 +176,12 @@ final class HttpProxyHandler extends ChannelInboundHandlerAdapter implements Res
     pendingBody.clear();
     connected.flush();
     if (exchange.splicing()) {
-      // The response is spliced once the whole request is forwarded; until then the body streams.
+      // The response is spliced once the whole request is forwarded; until then the body streams,
+      // the client read again whenever the destination can take more.
       if (bodyRead) {
         exchange.relayResponse(forwarded);
       } else {
+        connected.pipeline().addLast("resume-client", new ResumeWhenWritable(client));
         client.config().setAutoRead(true);
       }
       return;

@@ -22,9 +22,6 @@ public final class SpliceCalls {
   public static final int SHUT_RDWR = 2;
   public static final int EAGAIN = 11;
   public static final int EINTR = 4;
-  public static final int EPIPE = 32;
-  public static final int ECONNRESET = 104;
-  public static final int ENOTCONN = 107;
 
   static {
     Native.register(SpliceCalls.class, "c");

@@ -71,5 +71,11 @@ public enum IsolationCapability {
    */
   WRITE_BUDGET,
   /** A seccomp filter restricts system calls. */
-  SECCOMP
+  SECCOMP,
+  /**
+   * The backend cannot bind host paths and runs the repository it is given as a {@link
+   * ShippedWorkspace} ({@link LaunchSpec#workspace()}): the input shipped in, the writable roots
+   * brought back to the kernel, which applies them under archive checks and audits the run.
+   */
+  REMOTE_WORKSPACE
 }

@@ -45,6 +45,7 @@ public final class LaunchSpec {
   private final List<Path> writableRoots;
   private final List<Path> protectedPaths;
   private final Set<IsolationCapability> requiredCapabilities;
+  private final @Nullable ShippedWorkspace workspace;
 
   private LaunchSpec(Builder b) {
     this.executable = Objects.requireNonNull(b.executable, "executable");
@@ -75,6 +76,10 @@ public final class LaunchSpec {
     this.writableRoots = List.copyOf(b.writableRoots);
     this.protectedPaths = List.copyOf(b.protectedPaths);
     this.requiredCapabilities = Set.copyOf(b.requiredCapabilities);
+    if (b.workspace != null && b.repository == null) {
+      throw new IllegalArgumentException("a shipped workspace needs a repository");
+    }
+    this.workspace = b.workspace;
   }
 
   private static Duration requirePositive(Duration d, String name) {
@@ -203,6 +208,7 @@ public final class LaunchSpec {
     b.protectedPaths = protectedPaths;
     b.requiredCapabilities = EnumSet.noneOf(IsolationCapability.class);
     b.requiredCapabilities.addAll(requiredCapabilities);
+    b.workspace = workspace;
     return b;
   }
 
@@ -300,6 +306,15 @@ public final class LaunchSpec {
     return requiredCapabilities;
   }
 
+  /**
+   * The repository shipped instead of bound: present exactly when the backend advertises {@link
+   * IsolationCapability#REMOTE_WORKSPACE} and the run has a {@link #repository()}. A backend that
+   * advertises it must then bind no host path of the repository.
+   */
+  public Optional<ShippedWorkspace> workspace() {
+    return Optional.ofNullable(workspace);
+  }
+
   /** Builds a {@link LaunchSpec}; defaults: closed stdin, 60 s timeout, 2 s grace, 1 MiB per stream, 1 GiB per file, 4 GiB written, no network. */
   public static final class Builder {
     private final PinnedExecutable executable;
@@ -318,6 +333,7 @@ public final class LaunchSpec {
     private List<Path> writableRoots = List.of();
     private List<Path> protectedPaths = List.of();
     private Set<IsolationCapability> requiredCapabilities = EnumSet.noneOf(IsolationCapability.class);
+    private @Nullable ShippedWorkspace workspace;
 
     private Builder(PinnedExecutable executable) {
       this.executable = Objects.requireNonNull(executable, "executable");
@@ -396,6 +412,12 @@ public final class LaunchSpec {
     /** Paths that must stay read-only, or absent when they do not exist; none by default. */
     public Builder protectedPaths(List<Path> protectedPaths) {
       this.protectedPaths = List.copyOf(Objects.requireNonNull(protectedPaths, "protectedPaths"));
+      return this;
+    }
+
+    /** The repository shipped instead of bound; see {@link LaunchSpec#workspace()}. */
+    public Builder workspace(@Nullable ShippedWorkspace workspace) {
+      this.workspace = workspace;
       return this;
     }
 

@@ -15,8 +15,12 @@ import dev.capability.linux.NativeAccess;
 import io.netty.channel.epoll.Epoll;
 import java.io.IOException;
 import java.io.OutputStream;
+import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.net.SocketTimeoutException;
 import java.net.UnixDomainSocketAddress;
 import java.nio.ByteBuffer;
 import java.nio.channels.SocketChannel;
@@ -25,6 +29,7 @@ import java.nio.file.Path;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
@@ -185,6 +190,125 @@ class RelayModesTest {
 
     assertThat(answer).as("the server got the whole body").isEqualTo(sha256(upload));
     assertThat(session.connections().get(0).bytesSent()).isGreaterThan(2L * MEGABYTES);
+  }
+
+  @ParameterizedTest(name = "splicing: {0}")
+  @ValueSource(booleans = {true, false})
+  void aPlainRequestWhereNothingListensIsAnsweredBadGatewayAndRecordedFailed(boolean splicing) throws Exception {
+    int closedPort;
+    try (ServerSocket probe = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+      closedPort = probe.getLocalPort();
+    }
+    open(splicing, closedPort, limits(Long.MAX_VALUE, Duration.ofSeconds(30)));
+
+    try (SocketChannel client = SocketChannel.open(UnixDomainSocketAddress.of(session.socket()))) {
+      write(client, get(closedPort, "/"));
+      assertThat(readHead(client)).startsWith("HTTP/1.1 502");
+    }
+
+    EgressConnection recorded = session.connections().get(0);
+    assertThat(recorded.outcome()).isEqualTo(Outcome.FAILED);
+    assertThat(recorded.reason()).isEqualTo(EgressRefusal.CONNECT_FAILED);
+  }
+
+  @ParameterizedTest(name = "splicing: {0}")
+  @ValueSource(booleans = {true, false})
+  void aPlainRequestForANameThatLeadsToAForbiddenAddressIsRefused(boolean splicing) throws Exception {
+    echo = new EchoServer();
+    // The name is granted, but not to private addresses: it resolves to loopback.
+    EgressRules rules = new EgressRules(List.of(new EgressDestination(NAME, echo.port())), Set.of(),
+        limits(Long.MAX_VALUE, Duration.ofSeconds(30)));
+    session = ProxySession.open(rules, new TestResolver(Map.of(NAME, List.of(address("127.0.0.1")))), temp, splicing);
+
+    try (SocketChannel client = SocketChannel.open(UnixDomainSocketAddress.of(session.socket()))) {
+      write(client, get(echo.port(), "/"));
+      assertThat(readHead(client)).startsWith("HTTP/1.1 403");
+    }
+
+    EgressConnection recorded = session.connections().get(0);
+    assertThat(recorded.outcome()).isEqualTo(Outcome.REFUSED);
+    assertThat(recorded.reason()).isEqualTo(EgressRefusal.FORBIDDEN_ADDRESS);
+  }
+
+  @ParameterizedTest(name = "splicing: {0}")
+  @ValueSource(booleans = {true, false})
+  void aPlainResponsePastTheByteBudgetIsCutAndRecordedAsALimit(boolean splicing) throws Exception {
+    byte[] body = new byte[4 << 20];
+    HttpServer server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+    server.createContext("/", exchange -> {
+      exchange.sendResponseHeaders(200, body.length);
+      try (OutputStream out = exchange.getResponseBody()) {
+        out.write(body);
+      } catch (IOException cut) {
+        // the proxy cut the connection at the budget
+      }
+    });
+    server.start();
+    long received;
+    try {
+      int port = server.getAddress().getPort();
+      open(splicing, port, limits(1 << 20, Duration.ofSeconds(30)));
+      try (SocketChannel client = SocketChannel.open(UnixDomainSocketAddress.of(session.socket()))) {
+        write(client, get(port, "/big"));
+        received = readToEnd(client).length;
+      }
+    } finally {
+      server.stop(0);
+    }
+
+    EgressConnection recorded = session.connections().get(0);
+    assertThat(recorded.outcome()).isEqualTo(Outcome.REFUSED);
+    assertThat(recorded.reason()).isEqualTo(EgressRefusal.LIMIT);
+    assertThat(recorded.bytesSent() + recorded.bytesReceived()).isLessThanOrEqualTo(1 << 20);
+    assertThat(received).isLessThanOrEqualTo(recorded.bytesReceived());
+  }
+
+  /** A second request pipelined behind the first must not reach the destination: one request per connection. */
+  @ParameterizedTest(name = "splicing: {0}")
+  @ValueSource(booleans = {true, false})
+  void onlyTheFirstRequestOfAConnectionReachesTheDestination(boolean splicing) throws Exception {
+    try (ServerSocket server = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+      CompletableFuture<String> seen = CompletableFuture.supplyAsync(() -> {
+        try (Socket accepted = server.accept()) {
+          accepted.setSoTimeout(1000);
+          java.io.ByteArrayOutputStream all = new java.io.ByteArrayOutputStream();
+          byte[] chunk = new byte[4096];
+          try {
+            for (int n = accepted.getInputStream().read(chunk); n >= 0; n = accepted.getInputStream().read(chunk)) {
+              all.write(chunk, 0, n);
+            }
+          } catch (SocketTimeoutException quiet) {
+            // nothing more came for a second: answer what did
+          }
+          accepted.getOutputStream().write(
+              "HTTP/1.1 200 OK\r\nContent-Length: 2\r\nConnection: close\r\n\r\nok".getBytes(StandardCharsets.US_ASCII));
+          return all.toString(StandardCharsets.ISO_8859_1);
+        } catch (IOException e) {
+          throw new UncheckedIOException(e);
+        }
+      });
+      int port = server.getLocalPort();
+      open(splicing, port, limits(Long.MAX_VALUE, Duration.ofSeconds(30)));
+
+      String response;
+      try (SocketChannel client = SocketChannel.open(UnixDomainSocketAddress.of(session.socket()))) {
+        byte[] first = get(port, "/first");
+        byte[] second = get(port, "/second");
+        byte[] both = Arrays.copyOf(first, first.length + second.length);
+        System.arraycopy(second, 0, both, first.length, second.length);
+        write(client, both);
+        response = new String(readToEnd(client), StandardCharsets.US_ASCII);
+      }
+
+      assertThat(response).startsWith("HTTP/1.1 200").endsWith("ok");
+      assertThat(seen.get()).startsWith("GET /first HTTP/1.1\r\n").doesNotContain("/second")
+          .endsWith("\r\n\r\n").containsOnlyOnce("GET ");
+    }
+  }
+
+  private static byte[] get(int port, String path) {
+    return ("GET http://" + NAME + ":" + port + path + " HTTP/1.1\r\nHost: " + NAME + "\r\n\r\n")
+        .getBytes(StandardCharsets.US_ASCII);
   }
 
   @ParameterizedTest(name = "splicing: {0}")

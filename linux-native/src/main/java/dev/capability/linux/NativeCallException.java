@@ -24,6 +24,12 @@ public final class NativeCallException extends RuntimeException {
   /** Sockets could not be set up for splicing (a descriptor, a pipe). */
   public static final String SPLICE_FAILED = "SPLICE_FAILED";
 
+  /** A TCP connection could not be made: no answer within the time, unreachable, or a write failed. */
+  public static final String CONNECT_FAILED = "CONNECT_FAILED";
+
+  /** The destination answered a connection attempt with a reset: nothing listens there. */
+  public static final String CONNECT_REFUSED = "CONNECT_REFUSED";
+
   private final String code;
 
   /**

@@ -3,6 +3,8 @@ package dev.capability.egress.internal;
 import dev.capability.kernel.api.network.EgressConnection.Outcome;
 import dev.capability.kernel.api.network.EgressDestination;
 import dev.capability.kernel.api.network.EgressRefusal;
+import dev.capability.linux.NativeCallException;
+import dev.capability.linux.TcpConnection;
 import io.netty.bootstrap.Bootstrap;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
@@ -12,6 +14,7 @@ import io.netty.channel.ConnectTimeoutException;
 import io.netty.util.concurrent.Future;
 import io.netty.util.concurrent.GenericFutureListener;
 import java.net.ConnectException;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.util.Locale;
 import java.util.concurrent.RejectedExecutionException;
@@ -75,20 +78,8 @@ final class Exchange {
 
   /** The client asked for {@code host:port}: decide, connect and answer through {@code answer}. */
   void request(String protocol, String host, int port, Responder answer) {
-    handshakeTimer.cancel(false);
-    EgressDestination requested;
-    try {
-      requested = new EgressDestination(host.toLowerCase(Locale.ROOT), port);
-    } catch (IllegalArgumentException e) {
-      attempt.protocol(protocol);
-      reject(EgressRefusal.MALFORMED);
-      answer.refused(EgressRefusal.MALFORMED);
-      return;
-    }
-    attempt.destination(protocol, requested.host(), requested.port());
-    if (!withinLimits || session.budget.bytesSpent()) {
-      attempt.decide(Outcome.REFUSED, EgressRefusal.LIMIT);
-      answer.refused(EgressRefusal.LIMIT);
+    EgressDestination requested = admit(protocol, host, port, answer);
+    if (requested == null) {
       return;
     }
     Verdict checked = session.policy.check(requested.host(), requested.port());
@@ -109,6 +100,119 @@ final class Exchange {
       attempt.decide(Outcome.FAILED, EgressRefusal.CONNECT_FAILED);
       client.close();
     }
+  }
+
+  /**
+   * A plain request without a body ({@code head}, rewritten for the origin server), where bytes
+   * are spliced. One relay thread does what {@link #request} and {@link #relayResponse} spread
+   * over the event loop, the resolver and two relay threads: it resolves the name (when the rules
+   * alone did not decide), connects with a blocking connect, writes the head, and splices the
+   * response to the client, which leaves the event loop meanwhile; the client's further input is
+   * read and dropped. A refusal, or a connection that fails, is answered on the event loop as
+   * {@link #request} answers it.
+   */
+  void forward(String host, int port, byte[] head, Responder answer) {
+    EgressDestination requested = admit("http", host, port, answer);
+    if (requested == null) {
+      return;
+    }
+    Verdict checked = session.policy.check(requested.host(), requested.port());
+    if (checked != null && !checked.allowed()) {
+      apply(checked, port, answer);
+      return;
+    }
+    client.pipeline().remove(IdleCloser.class); // the relay's own idle timeout takes over; the connect is bounded
+    try {
+      session.relayThreads.execute(() -> forwardNow(checked, requested, head, answer));
+    } catch (RejectedExecutionException closing) {
+      attempt.decide(Outcome.FAILED, EgressRefusal.CONNECT_FAILED);
+      client.close();
+    }
+  }
+
+  private void forwardNow(@Nullable Verdict checked, EgressDestination requested, byte[] head, Responder answer) {
+    Verdict verdict = checked != null ? checked : session.policy.resolve(requested.host());
+    InetAddress address = verdict.address();
+    if (!verdict.allowed() || address == null) {
+      onEventLoop(() -> apply(verdict, requested.port(), answer), verdict);
+      return;
+    }
+    record(verdict);
+    if (!client.isActive()) {
+      return;
+    }
+    // The client leaves the event loop while the connection is made; back on it only to be answered.
+    ChannelFuture leaving = client.deregister();
+    TcpConnection connection;
+    try {
+      connection = TcpConnection.connect(address, requested.port(), session.limits.connectTimeout());
+    } catch (NativeCallException e) {
+      attempt.decide(Outcome.FAILED, EgressRefusal.CONNECT_FAILED);
+      boolean refused = NativeCallException.CONNECT_REFUSED.equals(e.code());
+      leaving.awaitUninterruptibly();
+      client.eventLoop().register(client).addListener(back -> {
+        if (back.isSuccess()) {
+          answer.failed(EgressRefusal.CONNECT_FAILED, refused);
+        } else {
+          client.close();
+        }
+      });
+      return;
+    }
+    attempt.decide(Outcome.ALLOWED, null);
+    if (!session.budget.spend(head.length)) {
+      connection.close();
+      budgetSpent();
+      return;
+    }
+    attempt.addSent(head.length);
+    try {
+      connection.writeFully(head);
+    } catch (NativeCallException e) {
+      LOG.debug("egress destination took no request: {}", e.getMessage());
+      connection.close();
+      client.close();
+      return;
+    }
+    if (!leaving.awaitUninterruptibly().isSuccess()) {
+      connection.close();
+      client.close();
+      return;
+    }
+    SplicedRelay.relayResponseHere(session, attempt, client, connection, this::budgetSpent);
+  }
+
+  /** Runs {@code action} on the client's event loop; when the loop has shut down, records {@code verdict} instead. */
+  private void onEventLoop(Runnable action, Verdict verdict) {
+    try {
+      client.eventLoop().execute(action);
+    } catch (RejectedExecutionException closing) {
+      record(verdict);
+    }
+  }
+
+  /**
+   * Reads the requested destination and checks the session's limits; null, the client answered,
+   * when the request cannot go on.
+   */
+  private @Nullable EgressDestination admit(String protocol, String host, int port, Responder answer) {
+    handshakeTimer.cancel(false);
+    EgressDestination requested;
+    try {
+      requested = new EgressDestination(host.toLowerCase(Locale.ROOT), port);
+    } catch (IllegalArgumentException e) {
+      attempt.protocol(protocol);
+      reject(EgressRefusal.MALFORMED);
+      answer.refused(EgressRefusal.MALFORMED);
+      return null;
+    }
+    attempt.destination(protocol, requested.host(), requested.port());
+    if (!withinLimits || session.budget.bytesSpent()) {
+      attempt.decide(Outcome.REFUSED, EgressRefusal.LIMIT);
+      answer.refused(EgressRefusal.LIMIT);
+      return null;
+    }
+    return requested;
   }
 
   /**

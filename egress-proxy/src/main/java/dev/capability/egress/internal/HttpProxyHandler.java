@@ -26,7 +26,8 @@ import org.jspecify.annotations.Nullable;
  * with an absolute {@code http} URI is rewritten for the origin server and forwarded, its body
  * streamed, and the response relayed back as it comes; the destination closes after it ({@code
  * Connection: close}), and so does the client connection. Anything after the first request is
- * dropped.
+ * dropped. Where bytes are spliced, a request without a body skips Netty's side of the
+ * destination altogether ({@link Exchange#forward}).
  */
 final class HttpProxyHandler extends ChannelInboundHandlerAdapter implements Responder {
   static final String DECODER = "http-decoder";
@@ -96,6 +97,10 @@ final class HttpProxyHandler extends ChannelInboundHandlerAdapter implements Res
     if (target == null) {
       exchange.reject(EgressRefusal.MALFORMED);
       refused(EgressRefusal.MALFORMED);
+      return;
+    }
+    if (exchange.splicing() && ProxyRequests.bodiless(request)) {
+      exchange.forward(target.host(), target.port(), ProxyRequests.head(request), this);
       return;
     }
     forward = request;

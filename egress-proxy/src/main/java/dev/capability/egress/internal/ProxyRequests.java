@@ -6,9 +6,11 @@ import io.netty.handler.codec.http.HttpHeaders;
 import io.netty.handler.codec.http.HttpRequest;
 import java.net.URI;
 import java.net.URISyntaxException;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import org.jspecify.annotations.Nullable;
 
 /** Reads the destination of a proxy request and rewrites a plain one for its origin server. */
@@ -64,6 +66,36 @@ final class ProxyRequests {
     headers.set(HttpHeaderNames.CONNECTION, HttpHeaderValues.CLOSE);
     String bare = host.startsWith("[") && host.endsWith("]") ? host.substring(1, host.length() - 1) : host;
     return new Target(bare, port);
+  }
+
+  /**
+   * Whether {@code request} has no body: neither {@code Transfer-Encoding} nor a {@code
+   * Content-Length} other than 0 (the decoder refused a malformed length already).
+   */
+  static boolean bodiless(HttpRequest request) {
+    HttpHeaders headers = request.headers();
+    if (headers.contains(HttpHeaderNames.TRANSFER_ENCODING)) {
+      return false;
+    }
+    List<String> lengths = headers.getAll(HttpHeaderNames.CONTENT_LENGTH);
+    return lengths.isEmpty() || lengths.stream().allMatch(length -> length.strip().equals("0"));
+  }
+
+  /**
+   * The head of a rewritten request as it goes on the wire, as Netty's request encoder writes it:
+   * request line, headers, blank line. Its strings came through the decoder (no line breaks) or
+   * from {@link #rewrite}; the header names and values are ASCII or, where a client sent other
+   * bytes, those bytes as ISO-8859-1 characters, so each character is one byte again.
+   */
+  static byte[] head(HttpRequest request) {
+    StringBuilder head = new StringBuilder(256)
+        .append(request.method().name()).append(' ')
+        .append(request.uri()).append(' ')
+        .append(request.protocolVersion().text()).append("\r\n");
+    for (Map.Entry<String, String> header : request.headers()) {
+      head.append(header.getKey()).append(": ").append(header.getValue()).append("\r\n");
+    }
+    return head.append("\r\n").toString().getBytes(StandardCharsets.ISO_8859_1);
   }
 
   private static void removeHopByHop(HttpHeaders headers) {

@@ -2,6 +2,7 @@ package dev.capability.egress.internal;
 
 import dev.capability.linux.NativeCallException;
 import dev.capability.linux.SplicedSockets;
+import dev.capability.linux.TcpConnection;
 import dev.capability.linux.SplicedSockets.Direction;
 import io.netty.channel.Channel;
 import io.netty.channel.unix.UnixChannel;
@@ -34,7 +35,8 @@ final class SplicedRelay {
   private final SessionContext session;
   private final Attempt attempt;
   private final Channel client;
-  private final Channel destination;
+  private final int destinationDescriptor;
+  private final Runnable closeDestination;
   private final Runnable budgetSpent;
   private final long idleNanos;
   private final AtomicLong lastProgress = new AtomicLong(System.nanoTime());
@@ -42,11 +44,13 @@ final class SplicedRelay {
   private final AtomicInteger running = new AtomicInteger(2);
   private volatile @Nullable SplicedSockets sockets;
 
-  private SplicedRelay(SessionContext session, Attempt attempt, Channel client, Channel destination, Runnable budgetSpent) {
+  private SplicedRelay(SessionContext session, Attempt attempt, Channel client, int destinationDescriptor,
+      Runnable closeDestination, Runnable budgetSpent) {
     this.session = session;
     this.attempt = attempt;
     this.client = client;
-    this.destination = destination;
+    this.destinationDescriptor = destinationDescriptor;
+    this.closeDestination = closeDestination;
     this.budgetSpent = budgetSpent;
     this.idleNanos = session.limits.idleTimeout().toNanos();
   }
@@ -59,27 +63,43 @@ final class SplicedRelay {
    */
   static void start(SessionContext session, Attempt attempt, Channel client, Channel destination,
       boolean discardClientInput, Runnable budgetSpent) {
-    SplicedRelay relay = new SplicedRelay(session, attempt, client, destination, budgetSpent);
+    SplicedRelay relay = new SplicedRelay(session, attempt, client, descriptor(destination), destination::close, budgetSpent);
     client.pipeline().remove(IdleCloser.class);
     AtomicInteger deregistering = new AtomicInteger(2);
     Runnable both = () -> {
       if (deregistering.decrementAndGet() == 0) {
-        relay.begin(discardClientInput);
+        if (destination.isOpen()) {
+          relay.begin(discardClientInput, false);
+        } else {
+          relay.closeChannels();
+        }
       }
     };
     client.deregister().addListener(done -> both.run());
     destination.deregister().addListener(done -> both.run());
   }
 
-  private void begin(boolean discardClientInput) {
-    if (!client.isOpen() || !destination.isOpen()) {
+  /**
+   * Relays the response that {@code destination} sends to the one request already written to it,
+   * on the calling relay thread until it ends; the client's input is read and dropped on another.
+   * The client channel has left its event loop, without its {@link IdleCloser}. The relay owns
+   * {@code destination} from here and closes it.
+   */
+  static void relayResponseHere(SessionContext session, Attempt attempt, Channel client, TcpConnection destination,
+      Runnable budgetSpent) {
+    new SplicedRelay(session, attempt, client, destination.descriptor(), destination::close, budgetSpent).begin(true, true);
+  }
+
+  /** {@code inboundHere}: the destination's bytes are pumped on the calling thread, which must be a relay thread. */
+  private void begin(boolean discardClientInput, boolean inboundHere) {
+    if (!client.isOpen()) {
       closeChannels();
       return;
     }
     Duration wait = session.limits.idleTimeout().compareTo(MOST_WAIT) < 0 ? session.limits.idleTimeout() : MOST_WAIT;
     SplicedSockets opened;
     try {
-      opened = SplicedSockets.open(descriptor(client), descriptor(destination), wait);
+      opened = SplicedSockets.open(descriptor(client), destinationDescriptor, wait);
     } catch (NativeCallException e) {
       LOG.warn("cannot splice a relayed connection, closing it: {}", e.getMessage());
       closeChannels();
@@ -106,7 +126,11 @@ final class SplicedRelay {
       return;
     }
     run(outbound, discardClientInput ? Way.DISCARDED : Way.SENT);
-    run(inbound, Way.RECEIVED);
+    if (inboundHere) {
+      pump(inbound, Way.RECEIVED);
+    } else {
+      run(inbound, Way.RECEIVED);
+    }
   }
 
   private void abandon(NativeCallException e, @Nullable Direction made) {
@@ -214,6 +238,6 @@ final class SplicedRelay {
 
   private void closeChannels() {
     client.close();
-    destination.close();
+    closeDestination.run();
   }
 }

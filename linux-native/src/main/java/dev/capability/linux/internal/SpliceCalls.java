@@ -22,6 +22,11 @@ public final class SpliceCalls {
   public static final int SHUT_RDWR = 2;
   public static final int EAGAIN = 11;
   public static final int EINTR = 4;
+  public static final int ECONNREFUSED = 111;
+  public static final int AF_INET = 2;
+  public static final int AF_INET6 = 10;
+  public static final int SOCK_STREAM = 1;
+  public static final int SOCK_CLOEXEC = 02000000;
 
   static {
     Native.register(SpliceCalls.class, "c");
@@ -33,6 +38,12 @@ public final class SpliceCalls {
       throws LastErrorException;
 
   public static native int dup(int fd) throws LastErrorException;
+
+  public static native int socket(int domain, int type, int protocol) throws LastErrorException;
+
+  public static native int connect(int fd, byte[] address, int length) throws LastErrorException;
+
+  public static native long write(int fd, byte[] bytes, long count) throws LastErrorException;
 
   public static native int fcntl(int fd, int command, int argument) throws LastErrorException;
 

@@ -107,9 +107,9 @@ final class Exchange {
    * are spliced. One relay thread does what {@link #request} and {@link #relayResponse} spread
    * over the event loop, the resolver and two relay threads: it resolves the name (when the rules
    * alone did not decide), connects with a blocking connect, writes the head, and splices the
-   * response to the client, which leaves the event loop meanwhile; the client's further input is
-   * read and dropped. A refusal, or a connection that fails, is answered on the event loop as
-   * {@link #request} answers it.
+   * response to the client, which leaves the event loop at once; the client's further input is
+   * read and dropped. A refusal, or a connection that fails, puts the client back on the event
+   * loop to be answered as {@link #request} answers it.
    */
   void forward(String host, int port, byte[] head, Responder answer) {
     EgressDestination requested = admit("http", host, port, answer);
@@ -122,41 +122,36 @@ final class Exchange {
       return;
     }
     client.pipeline().remove(IdleCloser.class); // the relay's own idle timeout takes over; the connect is bounded
+    // Leaving the loop from the loop takes no wake-up; asked from the relay thread it cost a
+    // quarter of the proxy's time per connection (docs/BENCHMARKS.md).
+    ChannelFuture leaving = client.deregister();
     try {
-      session.relayThreads.execute(() -> forwardNow(checked, requested, head, answer));
+      session.relayThreads.execute(() -> forwardNow(checked, requested, head, answer, leaving));
     } catch (RejectedExecutionException closing) {
       attempt.decide(Outcome.FAILED, EgressRefusal.CONNECT_FAILED);
       client.close();
     }
   }
 
-  private void forwardNow(@Nullable Verdict checked, EgressDestination requested, byte[] head, Responder answer) {
+  private void forwardNow(@Nullable Verdict checked, EgressDestination requested, byte[] head, Responder answer,
+      ChannelFuture leaving) {
     Verdict verdict = checked != null ? checked : session.policy.resolve(requested.host());
     InetAddress address = verdict.address();
     if (!verdict.allowed() || address == null) {
-      onEventLoop(() -> apply(verdict, requested.port(), answer), verdict);
+      backOnEventLoop(leaving, () -> apply(verdict, requested.port(), answer), () -> record(verdict));
       return;
     }
     record(verdict);
     if (!client.isActive()) {
       return;
     }
-    // The client leaves the event loop while the connection is made; back on it only to be answered.
-    ChannelFuture leaving = client.deregister();
     TcpConnection connection;
     try {
       connection = TcpConnection.connect(address, requested.port(), session.limits.connectTimeout());
     } catch (NativeCallException e) {
       attempt.decide(Outcome.FAILED, EgressRefusal.CONNECT_FAILED);
       boolean refused = NativeCallException.CONNECT_REFUSED.equals(e.code());
-      leaving.awaitUninterruptibly();
-      client.eventLoop().register(client).addListener(back -> {
-        if (back.isSuccess()) {
-          answer.failed(EgressRefusal.CONNECT_FAILED, refused);
-        } else {
-          client.close();
-        }
-      });
+      backOnEventLoop(leaving, () -> answer.failed(EgressRefusal.CONNECT_FAILED, refused), () -> { });
       return;
     }
     attempt.decide(Outcome.ALLOWED, null);
@@ -182,13 +177,29 @@ final class Exchange {
     SplicedRelay.relayResponseHere(session, attempt, client, connection, this::budgetSpent);
   }
 
-  /** Runs {@code action} on the client's event loop; when the loop has shut down, records {@code verdict} instead. */
-  private void onEventLoop(Runnable action, Verdict verdict) {
+  /**
+   * Puts the client, which {@code leaving} took off its event loop, back on it and runs {@code
+   * answer} there; when it cannot go back (the session is closing), runs {@code otherwise} and
+   * closes it.
+   */
+  private void backOnEventLoop(ChannelFuture leaving, Runnable answer, Runnable otherwise) {
+    leaving.awaitUninterruptibly();
+    ChannelFuture back;
     try {
-      client.eventLoop().execute(action);
+      back = client.eventLoop().register(client);
     } catch (RejectedExecutionException closing) {
-      record(verdict);
+      otherwise.run();
+      client.close();
+      return;
     }
+    back.addListener(registered -> {
+      if (registered.isSuccess()) {
+        answer.run();
+      } else {
+        otherwise.run();
+        client.close();
+      }
+    });
   }
 
   /**

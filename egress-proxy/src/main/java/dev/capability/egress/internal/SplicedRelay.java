@@ -81,7 +81,8 @@ final class SplicedRelay {
 
   /**
    * Relays the response that {@code destination} sends to the one request already written to it,
-   * on the calling relay thread until it ends; the client's input is read and dropped on another.
+   * on the calling relay thread until it ends, then reads and drops the client's input until the
+   * client closes.
    * The client channel has left its event loop, without its {@link IdleCloser}. The relay owns
    * {@code destination} from here and closes it.
    */
@@ -125,10 +126,14 @@ final class SplicedRelay {
       abandon(e, outbound);
       return;
     }
-    run(outbound, discardClientInput ? Way.DISCARDED : Way.SENT);
     if (inboundHere) {
+      // One thread, one way after the other: the response first, then the client's input
+      // thrown away until it closes. A client that writes more while it does not read stalls
+      // only itself, until the idle timeout.
       pump(inbound, Way.RECEIVED);
+      pump(outbound, Way.DISCARDED);
     } else {
+      run(outbound, discardClientInput ? Way.DISCARDED : Way.SENT);
       run(inbound, Way.RECEIVED);
     }
   }

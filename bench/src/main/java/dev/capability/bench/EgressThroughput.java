@@ -40,12 +40,14 @@ import java.util.Set;
  * The client is the same few lines of byte I/O both ways. The in-sandbox relay's own hop is not
  * part of this. Run with {@code java -cp bench/target/benchmarks.jar
  * dev.capability.bench.EgressThroughput [rounds [body bytes [connection|tunnel]]]}; the body is 1
- * MiB and both ways run unless given. The first {@value #WARM_UP_ROUNDS} rounds of each way are
- * not counted: the proxy's per-connection code is still being compiled before that.
+ * MiB and both ways run unless given. Each way first runs uncounted rounds for {@link #WARM_UP}:
+ * the JIT compiler keeps compiling the proxy's per-connection code for about 15 seconds (a third
+ * of the process's CPU before that), and a warm-up counted in rounds was too short for large
+ * bodies.
  */
 public final class EgressThroughput {
   private static final String NAME = "bench.test";
-  private static final int WARM_UP_ROUNDS = 1500;
+  private static final Duration WARM_UP = Duration.ofSeconds(20);
   private static final com.sun.management.OperatingSystemMXBean PROCESS =
       (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
 
@@ -69,11 +71,11 @@ public final class EgressThroughput {
     int port = server.getAddress().getPort();
     Path sockets = Files.createTempDirectory("egress-bench");
     // One session for the whole run, as one run's proxy serves all its connections.
-    EgressLimits limits = new EgressLimits(2 * (rounds + WARM_UP_ROUNDS) + 2, 4, 16 * 1024, Long.MAX_VALUE,
+    EgressLimits limits = new EgressLimits(Integer.MAX_VALUE, 4, 16 * 1024, Long.MAX_VALUE,
         Duration.ofSeconds(10), Duration.ofSeconds(10), Duration.ofSeconds(60));
     EgressRules rules = new EgressRules(List.of(new EgressDestination(NAME, port)), Set.of(NAME), limits);
     NettyEgressGateway gateway = new NettyEgressGateway(host -> List.of(InetAddress.getLoopbackAddress()), sockets);
-    System.out.printf("%d rounds of a %d-byte GET each way, after %d not counted%n", rounds, bodyBytes, WARM_UP_ROUNDS);
+    System.out.printf("%d rounds of a %d-byte GET each way, after %d s not counted%n", rounds, bodyBytes, WARM_UP.toSeconds());
     try (EgressSession session = gateway.open(rules)) {
       SocketAddress origin = new InetSocketAddress(InetAddress.getLoopbackAddress(), port);
       SocketAddress proxy = UnixDomainSocketAddress.of(session.socket());
@@ -108,13 +110,11 @@ public final class EgressThroughput {
     }
 
     void record(int round, long d, long p, long dCpu, long pCpu) {
-      if (round >= 0) {
-        direct[round] = d;
-        proxied[round] = p;
-        ratio[round] = p * 1000 / d;
-        directCpu[round] = dCpu;
-        proxiedCpu[round] = pCpu;
-      }
+      direct[round] = d;
+      proxied[round] = p;
+      ratio[round] = p * 1000 / d;
+      directCpu[round] = dCpu;
+      proxiedCpu[round] = pCpu;
     }
 
     void print(String way) {
@@ -141,7 +141,12 @@ public final class EgressThroughput {
     String directRequest = "GET /big HTTP/1.1\r\nHost: 127.0.0.1:" + port + "\r\nConnection: close\r\n\r\n";
     String proxyRequest = "GET http://" + NAME + ":" + port + "/big HTTP/1.1\r\nHost: " + NAME + "\r\nConnection: close\r\n\r\n";
     Timings timings = new Timings(rounds);
-    for (int round = -WARM_UP_ROUNDS; round < rounds; round++) {
+    long warmUntil = System.nanoTime() + WARM_UP.toNanos();
+    while (System.nanoTime() < warmUntil) {
+      get(origin, directRequest, bodyBytes);
+      get(proxy, proxyRequest, bodyBytes);
+    }
+    for (int round = 0; round < rounds; round++) {
       long cpu0 = PROCESS.getProcessCpuTime();
       long d = get(origin, directRequest, bodyBytes);
       long cpu1 = PROCESS.getProcessCpuTime();
@@ -163,7 +168,12 @@ public final class EgressThroughput {
       if (!answer.startsWith("HTTP/1.1 200")) {
         throw new IOException("the proxy refused the tunnel: " + answer);
       }
-      for (int round = -WARM_UP_ROUNDS; round < rounds; round++) {
+      long warmUntil = System.nanoTime() + WARM_UP.toNanos();
+      while (System.nanoTime() < warmUntil) {
+        keptAliveGet(direct, request, bodyBytes, buffer);
+        keptAliveGet(tunnel, request, bodyBytes, buffer);
+      }
+      for (int round = 0; round < rounds; round++) {
         long cpu0 = PROCESS.getProcessCpuTime();
         long d = keptAliveGet(direct, request, bodyBytes, buffer);
         long cpu1 = PROCESS.getProcessCpuTime();

@@ -31,6 +31,8 @@ import java.util.Map;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 /**
  * The repository shipped to a backend that cannot bind it, through the whole kernel: the test
@@ -119,6 +121,24 @@ class ShippedWorkspacePipelineTest {
     assertThat(a.workspace().outcome()).isEqualTo(WorkspaceCodes.RETURN_TRAVERSAL);
     assertThat(a.changes()).isEmpty();
     assertMatchesTheSchemaAndReadsBack(a);
+  }
+
+  @ParameterizedTest
+  @CsvSource(delimiter = '|', value = {
+      "ln -s ../../.. src/escape | WORKSPACE_RETURN_LINK_OUT | src/escape",
+      "ln src/Main.java src/second-name | WORKSPACE_RETURN_HARD_LINK | src/second-name",
+      "mkfifo src/pipe | WORKSPACE_RETURN_SPECIAL_FILE | src/pipe"})
+  void whatTheCommandPlantsInItsRootIsRefusedWhenRealTarBringsItBack(String plant, String code, String entry) throws Exception {
+    writer = TestFiles.script(tmp.resolve("planting"), "writer", "echo 'class Gen {}' > src/Gen.java\n" + plant);
+
+    ExecutionResult result = run(ShippingTestBackend.honest(scratch));
+
+    assertThat(result.status()).isEqualTo(ExecutionStatus.WORKSPACE_REFUSED);
+    assertThat(result.failureMessage()).startsWith(code).contains(entry);
+    assertThat(result.attestation().workspace().outcome()).isEqualTo(code);
+    assertThat(repo.resolve("src/Gen.java")).doesNotExist();
+    assertThat(repo.resolve(entry)).doesNotExist();
+    assertThat(result.attestation().changes()).isEmpty();
   }
 
   @Test

@@ -93,7 +93,7 @@ final class LaunchStage implements Stage {
    * exactly what reached the repository, as after a local run.
    */
   private static void launch(ExecutionContext context, LaunchSpec.Builder spec) {
-    RepositoryWorkspace workspace = shippedWorkspace(context);
+    @Nullable RepositoryWorkspace workspace = shippedWorkspace(context);
     try {
       context.launch = context.backend.launch(spec.workspace(workspace).build());
     } catch (LaunchFailedException e) {

@@ -44,8 +44,10 @@ public final class WorkspaceCodes {
   /** A broken header (checksum, magic, number), a malformed pax record, a truncated archive or data after its end. */
   public static final String RETURN_CORRUPT = "WORKSPACE_RETURN_CORRUPT";
   /**
-   * The archive passed, but applying it failed part way (a local path became a symbolic link, a
-   * disk error): the writable roots may hold part of it, and the audit that follows sees what they hold.
+   * The kernel could not take the archive: no private staging directory, a writable root whose
+   * path on the host passes through a symbolic link (nothing applied, the message says so); or
+   * applying failed part way on a disk error, and the writable roots may hold part of it, which
+   * the audit that follows sees.
    */
   public static final String RETURN_APPLY_FAILED = "WORKSPACE_RETURN_APPLY_FAILED";
 

@@ -1,9 +1,12 @@
 package dev.capability.workspace;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.ByteArrayInputStream;
+import java.io.FilterInputStream;
 import java.io.IOException;
+import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -287,5 +290,31 @@ class HostileReturnedArchiveTest {
     assertThat(repository.resolve("src/secret.key")).hasContent("key");
     assertThat(outcome.removed()).containsExactly("README.md", "build/old.txt");
     assertThat(outcome.changed()).isEmpty();
+  }
+
+  @Test
+  void aStreamThatFailsIsRecordedAsNotReturnedAndNothingIsApplied() {
+    byte[] tar = harmlessStart().file("src/More.java", "x".repeat(4000)).end();
+    InputStream failing = new FilterInputStream(new ByteArrayInputStream(tar)) {
+      private int read;
+
+      @Override
+      public int read(byte[] b, int off, int len) throws IOException {
+        if (read > 3000) {
+          throw new IOException("connection reset by the remote daemon");
+        }
+        int n = super.read(b, off, Math.min(len, 512));
+        read += Math.max(n, 0);
+        return n;
+      }
+    };
+    RepositoryWorkspace workspace = RepositoryWorkspace.builder(repository, "tree").writableRoots(List.of(Path.of("src"))).build();
+
+    assertThatThrownBy(() -> workspace.receiveWritableRoots(failing)).isInstanceOf(IOException.class).hasMessageContaining("connection reset");
+
+    assertThat(workspace.outcome().status()).isEqualTo(WorkspaceOutcome.Status.NOT_RETURNED);
+    assertThat(workspace.outcome().code()).contains(WorkspaceCodes.NOT_RETURNED);
+    assertThat(workspace.outcome().message()).contains("connection reset");
+    assertThat(RepositoryTrees.of(base)).isEqualTo(before);
   }
 }

@@ -47,7 +47,8 @@ public final class ReturnedArchive {
    * @throws IOException when the stream fails (nothing is applied then)
    */
   public static WorkspaceOutcome receive(WorkspaceLayout layout, InputStream tar) throws IOException {
-    TarReader reader = new TarReader(tar, layout.limits().maxReturnBytes(), layout.limits().maxEntries());
+    StreamFailure.Guarded stream = new StreamFailure.Guarded(tar);
+    TarReader reader = new TarReader(stream, layout.limits().maxReturnBytes(), layout.limits().maxEntries());
     Path staging;
     try {
       staging = createStaging(layout);
@@ -59,6 +60,10 @@ public final class ReturnedArchive {
         new ReturnedArchive(layout, reader, staging).stage();
       } catch (ArchiveRefusal refusal) {
         return refused(reader, refusal);
+      } catch (StreamFailure failure) {
+        throw failure.getCause();
+      } catch (IOException e) {
+        return refused(reader, new ArchiveRefusal(WorkspaceCodes.RETURN_APPLY_FAILED, "the staging directory could not be written: " + e));
       }
       RootSync sync = new RootSync(layout);
       try {

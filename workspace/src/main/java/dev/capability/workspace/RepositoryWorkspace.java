@@ -35,7 +35,7 @@ public final class RepositoryWorkspace implements ShippedWorkspace {
   private boolean writeStarted;
 
   private RepositoryWorkspace(Builder b) {
-    this.layout = WorkspaceLayout.of(b.repository, b.writableRoots, b.protectedPaths, b.limits);
+    this.layout = WorkspaceLayout.of(b.repository, b.writableRoots, b.protectedPaths, b.excludedPaths, b.limits);
     this.inputTreeHash = b.inputTreeHash;
     this.expectedFiles = b.expectedFiles == null ? null : Map.copyOf(b.expectedFiles);
   }
@@ -141,6 +141,7 @@ public final class RepositoryWorkspace implements ShippedWorkspace {
     private final String inputTreeHash;
     private List<Path> writableRoots = List.of();
     private List<Path> protectedPaths = List.of();
+    private List<Path> excludedPaths = List.of();
     private WorkspaceLimits limits = WorkspaceLimits.DEFAULT;
     private @Nullable Map<String, FileFingerprint> expectedFiles;
 
@@ -165,6 +166,16 @@ public final class RepositoryWorkspace implements ShippedWorkspace {
      */
     public Builder protectedPaths(List<Path> paths) {
       this.protectedPaths = new ArrayList<>(paths);
+      return this;
+    }
+
+    /**
+     * Paths not shipped at all, absolute or relative to the repository, such as the kernel's own
+     * ledger directory: the sandbox does not get them, and a returned archive never writes,
+     * replaces or removes them (an entry on one is refused as on a protected path).
+     */
+    public Builder excludedPaths(List<Path> paths) {
+      this.excludedPaths = new ArrayList<>(paths);
       return this;
     }
 

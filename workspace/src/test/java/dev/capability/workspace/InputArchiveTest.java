@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.capability.kernel.api.backend.LaunchFailedException;
 import dev.capability.kernel.api.backend.ShippedWorkspace.Owner;
 import dev.capability.testing.HostPrograms;
+import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -116,6 +117,28 @@ class InputArchiveTest {
     assertThat(workspace.outcome().status()).isEqualTo(WorkspaceOutcome.Status.NOT_RETURNED);
     assertThat(workspace.outcome().code()).contains(WorkspaceCodes.NOT_RETURNED);
     assertThatThrownBy(() -> workspace.writeInput(new ByteArrayOutputStream(), ROOT, USER)).isInstanceOf(IllegalStateException.class);
+  }
+
+  @Test
+  void anExcludedPathIsNeitherShippedNorTouchedByTheReturn() throws IOException {
+    RepositoryTrees.write(repository.resolve(".capability/ledger.db"), "evidence of earlier runs\n");
+    RepositoryWorkspace workspace = RepositoryWorkspace.builder(repository, "tree").writableRoots(List.of(Path.of("")))
+        .excludedPaths(List.of(repository.resolve(".capability"))).build();
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+
+    workspace.writeInput(out, ROOT, USER);
+    workspace.receiveWritableRoots(new ByteArrayInputStream(new HostileTar().file("src/Main.java", "class Main {}\n").end()));
+
+    String archive = out.toString(java.nio.charset.StandardCharsets.ISO_8859_1);
+    assertThat(archive).contains("src/Main.java").doesNotContain(".capability").doesNotContain("evidence of earlier runs");
+    assertThat(workspace.outcome().status()).isEqualTo(WorkspaceOutcome.Status.APPLIED);
+    assertThat(workspace.outcome().removed()).containsExactly("README.md");
+    assertThat(repository.resolve(".capability/ledger.db")).hasContent("evidence of earlier runs");
+    byte[] planting = new HostileTar().file(".capability/ledger.db", "forged").end();
+    RepositoryWorkspace again = RepositoryWorkspace.builder(repository, "tree").writableRoots(List.of(Path.of("")))
+        .excludedPaths(List.of(repository.resolve(".capability"))).build();
+    again.receiveWritableRoots(new ByteArrayInputStream(planting));
+    assertThat(again.outcome().code()).contains(WorkspaceCodes.RETURN_PROTECTED_PATH);
   }
 
   private static FileFingerprint fingerprint(Path file, Optional<String> sha256) throws IOException {

@@ -57,6 +57,8 @@ class ShippedWorkspacePipelineTest {
     git(repo, "init", "-q");
     git(repo, "add", "-A");
     git(repo, "-c", "user.name=t", "-c", "user.email=t@example.invalid", "commit", "-q", "-m", "init");
+    Files.createDirectories(repo.resolve(".capability"));
+    Files.writeString(repo.resolve(".capability/state.db"), "the ledger\n");
     // In scope: src/Gen.java. Out of scope: notes.txt, old.txt and the git directory.
     writer = TestFiles.script(tmp.resolve("bin"), "writer",
         "echo 'class Gen {}' > src/Gen.java\necho note > notes.txt\nrm old.txt\necho hook > .git/hooks/post-checkout\necho done");
@@ -88,6 +90,8 @@ class ShippedWorkspacePipelineTest {
     assertThat(result.status()).as(result.failureMessage()).isEqualTo(ExecutionStatus.COMPLETED);
     assertThat(result.stdout().text()).isEqualTo("done\n");
     assertThat(backend.sandbox.resolve("notes.txt")).as("the command did write outside its scope, remotely").exists();
+    assertThat(backend.sandbox.resolve(".capability")).as("the ledger is not shipped").doesNotExist();
+    assertThat(backend.sandbox.resolve(".git/HEAD")).as("the git directory is").exists();
     assertThat(repo.resolve("src/Gen.java")).hasContent("class Gen {}");
     assertThat(repo.resolve("notes.txt")).doesNotExist();
     assertThat(repo.resolve("old.txt")).hasContent("to be deleted");

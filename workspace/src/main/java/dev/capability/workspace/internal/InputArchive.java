@@ -67,7 +67,7 @@ public final class InputArchive {
       WorkspaceLayout layout, Optional<Map<String, FileFingerprint>> expected, OutputStream out, Owner readOnly, Owner writable)
       throws IOException {
     List<Entry> entries = new ArrayList<>();
-    walk(layout.repository(), "", entries);
+    walk(layout, layout.repository(), "", entries);
     long total = TarWriter.endBytes();
     for (Entry entry : entries) {
       total += TarWriter.entryBytes(name(entry), entry.linkTarget(), sizeOf(entry), owner(layout, entry.path(), readOnly, writable),
@@ -107,7 +107,7 @@ public final class InputArchive {
     return layout.isWritable(path) ? writable : readOnly;
   }
 
-  private static void walk(Path directory, String relative, List<Entry> entries) {
+  private static void walk(WorkspaceLayout layout, Path directory, String relative, List<Entry> entries) {
     entries.add(new Entry(relative, directory, stat(directory, relative), ""));
     TreeSet<String> names = new TreeSet<>();
     try (DirectoryStream<Path> children = Files.newDirectoryStream(directory)) {
@@ -119,6 +119,9 @@ public final class InputArchive {
     }
     for (String name : names) {
       String path = relative.isEmpty() ? name : relative + "/" + name;
+      if (layout.isExcluded(path)) {
+        continue;
+      }
       if (name.indexOf('\uFFFD') >= 0) {
         throw LaunchFailedException.withCode(WorkspaceCodes.INPUT_UNREADABLE,
             "the name of " + path + " is not valid in the JVM's file name encoding, so it cannot be shipped faithfully");
@@ -126,7 +129,7 @@ public final class InputArchive {
       Path child = directory.resolve(name);
       Stat stat = stat(child, path);
       switch (stat.type()) {
-        case TYPE_DIRECTORY -> walk(child, path, entries);
+        case TYPE_DIRECTORY -> walk(layout, child, path, entries);
         case TYPE_FILE -> entries.add(new Entry(path, child, stat, ""));
         case TYPE_SYMLINK -> entries.add(new Entry(path, child, stat, linkTarget(child, path)));
         default -> throw LaunchFailedException.withCode(WorkspaceCodes.INPUT_SPECIAL_FILE,

@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.TreeSet;
+import java.util.stream.Stream;
 
 /**
  * The repository as the shipped workspace sees it: its real path, the writable roots and protected
@@ -17,12 +18,15 @@ public final class WorkspaceLayout {
   private final Path repository;
   private final List<String> roots;
   private final List<String> protectedPaths;
+  private final List<String> excludedPaths;
   private final WorkspaceLimits limits;
 
-  private WorkspaceLayout(Path repository, List<String> roots, List<String> protectedPaths, WorkspaceLimits limits) {
+  private WorkspaceLayout(
+      Path repository, List<String> roots, List<String> protectedPaths, List<String> excludedPaths, WorkspaceLimits limits) {
     this.repository = repository;
     this.roots = roots;
     this.protectedPaths = protectedPaths;
+    this.excludedPaths = excludedPaths;
     this.limits = limits;
   }
 
@@ -30,7 +34,8 @@ public final class WorkspaceLayout {
    * @throws IllegalArgumentException when {@code repository} is not a directory or a root lies
    *     outside it
    */
-  public static WorkspaceLayout of(Path repository, List<Path> writableRoots, List<Path> protectedPaths, WorkspaceLimits limits) {
+  public static WorkspaceLayout of(
+      Path repository, List<Path> writableRoots, List<Path> protectedPaths, List<Path> excludedPaths, WorkspaceLimits limits) {
     Path real;
     try {
       real = repository.toRealPath();
@@ -48,11 +53,16 @@ public final class WorkspaceLayout {
     List<String> outermost = roots.stream()
         .filter(root -> roots.stream().noneMatch(other -> !other.equals(root) && contains(other, root)))
         .toList();
-    List<String> protectedNames = new ArrayList<>();
-    for (Path path : protectedPaths) {
-      relative(repository, real, path).filter(p -> !p.isEmpty()).ifPresent(protectedNames::add);
+    return new WorkspaceLayout(real, outermost, inside(repository, real, protectedPaths), inside(repository, real, excludedPaths), limits);
+  }
+
+  /** The paths that lie strictly inside the repository, repository-relative; the others are dropped. */
+  private static List<String> inside(Path repository, Path real, List<Path> paths) {
+    List<String> names = new ArrayList<>();
+    for (Path path : paths) {
+      relative(repository, real, path).filter(p -> !p.isEmpty()).ifPresent(names::add);
     }
-    return new WorkspaceLayout(real, outermost, List.copyOf(protectedNames), limits);
+    return List.copyOf(names);
   }
 
   private static Optional<String> relative(Path given, Path real, Path path) {
@@ -105,19 +115,24 @@ public final class WorkspaceLayout {
     return roots.stream().filter(root -> contains(root, path)).findFirst();
   }
 
-  /** Whether {@code path} is a protected path, lies below one, or has a {@code .git} segment. */
+  /** Whether {@code path} is a protected or excluded path, lies below one, or has a {@code .git} segment. */
   public boolean isProtected(String path) {
     for (String segment : path.split("/", -1)) {
       if (segment.equals(".git")) {
         return true;
       }
     }
-    return protectedPaths.stream().anyMatch(p -> contains(p, path));
+    return protectedPaths.stream().anyMatch(p -> contains(p, path)) || isExcluded(path);
   }
 
-  /** Whether a protected path lies strictly below {@code path}. */
+  /** Whether a protected or excluded path lies strictly below {@code path}. */
   public boolean holdsProtected(String path) {
-    return protectedPaths.stream().anyMatch(p -> !p.equals(path) && contains(path, p));
+    return Stream.concat(protectedPaths.stream(), excludedPaths.stream()).anyMatch(p -> !p.equals(path) && contains(path, p));
+  }
+
+  /** Whether {@code path} is not shipped: an excluded path or below one. */
+  public boolean isExcluded(String path) {
+    return excludedPaths.stream().anyMatch(p -> contains(p, path));
   }
 
   /** Whether {@code path} is shipped writable: inside a writable root and not protected. */

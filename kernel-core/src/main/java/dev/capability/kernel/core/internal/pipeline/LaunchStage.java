@@ -34,6 +34,13 @@ import org.jspecify.annotations.Nullable;
  * RepositoryWorkspace}) and its outcome is kept for the result and the attestation.
  */
 final class LaunchStage implements Stage {
+  /**
+   * The ledger's directory in a repository: not shipped to a remote backend, since the command
+   * has no use for the evidence of earlier runs, and it would grow every archive and change under
+   * a run whose ledger records concurrently (see docs/decisions.md).
+   */
+  private static final String LEDGER_DIRECTORY = ".capability";
+
   private final ExecutionPolicy policy;
 
   LaunchStage(ExecutionPolicy policy) {
@@ -113,6 +120,7 @@ final class LaunchStage implements Stage {
     return RepositoryWorkspace.builder(context.repository.get(), context.inputTreeHash)
         .writableRoots(mountableRoots(context.authority.writableRoots()))
         .protectedPaths(protectedPaths(context))
+        .excludedPaths(List.of(context.repository.get().resolve(LEDGER_DIRECTORY)))
         .expectedFiles(snapshotFiles(context.snapshot))
         .build();
   }

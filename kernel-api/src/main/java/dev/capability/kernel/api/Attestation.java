@@ -94,9 +94,10 @@ public record Attestation(
    * policySource}, {@code network}, {@code projectWrites}, {@code writeBoundaries}, {@code
    * startedAt} and {@code finishedAt}; {@link #build()} throws {@link NullPointerException} naming
    * the first one missing. Everything else defaults to what an attestation says when it does not
-   * apply: no executable, backend, input tree hash, exit code or shipped workspace (null); no environment names,
-   * created scope roots, tool configuration, neutralization, files, changes, violations or secret
-   * findings (empty); empty output streams; not timed out and no output limit hit.
+   * apply: no executable, backend, input tree hash, exit code or shipped workspace (null); no
+   * environment names, created scope roots, tool configuration, neutralization, files, changes,
+   * violations or secret findings (empty); empty output streams; not timed out and no output limit
+   * hit.
    */
   public static final class Builder {
     private @Nullable String kernelVersion;
@@ -486,7 +487,6 @@ public record Attestation(
     }
   }
 
-  /** Digest of one output stream as kept. */
   /**
    * The workspace shipped to a remote backend and what became of the writable roots it returned.
    *
@@ -510,6 +510,7 @@ public record Attestation(
     }
   }
 
+  /** Digest of one output stream as kept. */
   public record Stream(String sha256, long bytes, boolean truncated) {
     public static Stream of(CapturedOutput out) {
       return new Stream(out.sha256(), out.size(), out.truncated());

@@ -7,6 +7,7 @@
 module dev.capability.kernel.core {
   requires static transitive org.jspecify;
   requires transitive dev.capability.kernel.api;
+  requires dev.capability.workspace;
   requires com.fasterxml.jackson.databind;
   requires org.eclipse.jgit;
 

@@ -49,6 +49,7 @@ class ArchitectureTest {
   private static final List<String> MODULE_PACKAGES = List.of(
       "dev.capability.kernel.api",
       "dev.capability.kernel.core",
+      "dev.capability.workspace",
       "dev.capability.egress",
       "dev.capability.backend.process",
       "dev.capability.backend.bwrap",
@@ -289,6 +290,7 @@ class ArchitectureTest {
   private static final List<String> NAMED_MODULES = List.of(
       "dev.capability.kernel.api",
       "dev.capability.kernel.core",
+      "dev.capability.workspace",
       "dev.capability.egress",
       "dev.capability.capability.api",
       "dev.capability.capability.runtime",

@@ -132,6 +132,9 @@ final class ExecCommand implements Callable<Integer> {
       console.err().println("capability: write budget reached; the writable roots grew beyond it and the command was ended");
     } else if (result.status() == ExecutionStatus.LAUNCH_FAILED) {
       console.err().println("capability: could not launch: " + result.failureMessage());
+    } else if (result.status() == ExecutionStatus.WORKSPACE_REFUSED) {
+      console.err().println("capability: the returned workspace was not applied: " + result.failureMessage()
+          + result.exitCode().stream().mapToObj(code -> " (exit " + code + ")").findFirst().orElse(""));
     }
     reportViolations(result);
   }

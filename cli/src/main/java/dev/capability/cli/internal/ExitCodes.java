@@ -58,8 +58,10 @@ public final class ExitCodes {
   public static final int INTERNAL_ERROR = 70;
   /**
    * exec: the command ran and the audit recorded writes outside its write scope, or the egress
-   * proxy of its filtered network refused a connection attempt; its own exit code is in the stderr
-   * line and in the attestation. Wins over every code of a command that ran.
+   * proxy of its filtered network refused a connection attempt, or (status {@code
+   * WORKSPACE_REFUSED}) the writable roots a remote backend returned were refused or not returned;
+   * its own exit code is in the stderr line and in the attestation. Wins over every code of a
+   * command that ran.
    */
   public static final int WRITE_VIOLATION = 123;
   /** exec: the command was ended by its time, output or memory bound. */
@@ -157,6 +159,7 @@ public final class ExitCodes {
       case COMPLETED -> result.exitCode().orElse(CANNOT_EXECUTE);
       case TIMED_OUT, OUTPUT_LIMIT, MEMORY_LIMIT, PROCESS_LIMIT, FILE_SIZE_LIMIT, WRITE_LIMIT -> BOUND_HIT;
       case LAUNCH_FAILED -> CANNOT_EXECUTE;
+      case WORKSPACE_REFUSED -> WRITE_VIOLATION;
       case DENIED -> switch (result.decision().code()) {
         case PolicyCodes.EXECUTABLE_NOT_FOUND -> NOT_FOUND;
         case PolicyCodes.EXECUTABLE_NOT_EXECUTABLE -> CANNOT_EXECUTE;

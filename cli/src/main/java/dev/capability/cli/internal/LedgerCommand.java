@@ -104,7 +104,7 @@ final class LedgerCommand implements Callable<Integer> {
     String since;
 
     @Option(names = "--status", paramLabel = "S",
-        description = "Only records with this status: COMPLETED, DENIED, TIMED_OUT, OUTPUT_LIMIT, MEMORY_LIMIT, PROCESS_LIMIT, FILE_SIZE_LIMIT, WRITE_LIMIT, LAUNCH_FAILED; ALLOWED or DENIED for checks; APPROVED or REFUSED for approvals; ACQUIRED or REFUSED for acquisitions; the event (VERIFIED, COMPLETED, ...) for phase records.")
+        description = "Only records with this status: COMPLETED, DENIED, TIMED_OUT, OUTPUT_LIMIT, MEMORY_LIMIT, PROCESS_LIMIT, FILE_SIZE_LIMIT, WRITE_LIMIT, LAUNCH_FAILED, WORKSPACE_REFUSED; ALLOWED or DENIED for checks; APPROVED or REFUSED for approvals; ACQUIRED or REFUSED for acquisitions; the event (VERIFIED, COMPLETED, ...) for phase records.")
     String status;
 
     @Option(names = "--kind", paramLabel = "K", description = "Only records of this kind: execution, decision, plan, approval, receipt, acquisition, contract, work_plan, phase, assumption, correction, evaluation.")

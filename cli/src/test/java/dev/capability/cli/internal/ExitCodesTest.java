@@ -6,7 +6,14 @@ import dev.capability.capability.runtime.CapabilityCodes;
 import dev.capability.kernel.api.BackendUnavailableException;
 import dev.capability.kernel.api.network.NetworkFilterUnavailableException;
 import dev.capability.kernel.api.CapabilityException;
+import dev.capability.kernel.api.Attestation;
+import dev.capability.kernel.api.CapturedOutput;
+import dev.capability.kernel.api.Decision;
+import dev.capability.kernel.api.ExecutionResult;
+import dev.capability.kernel.api.ExecutionStatus;
+import dev.capability.kernel.api.NetworkMode;
 import dev.capability.kernel.api.PolicyException;
+import dev.capability.kernel.api.policy.ProjectWriteMode;
 import dev.capability.kernel.api.policy.PolicyCodes;
 import dev.capability.ledger.LedgerCodes;
 import java.io.IOException;
@@ -14,8 +21,11 @@ import java.lang.reflect.Field;
 import java.lang.reflect.Modifier;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Instant;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Map;
+import java.util.OptionalInt;
 import java.util.TreeMap;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -101,6 +111,20 @@ class ExitCodesTest {
     assertThat(ExitCodes.EXEC.getExitCode(noFilter)).isEqualTo(ExitCodes.CANNOT_EXECUTE);
     assertThat(ExitCodes.COMMANDS.getExitCode(noFilter)).isEqualTo(ExitCodes.CANNOT_EXECUTE);
     assertThat(ExitCodes.forCode(NetworkFilterUnavailableException.CODE)).isEqualTo(ExitCodes.CANNOT_EXECUTE);
+  }
+
+  @Test
+  void aRefusedShippedWorkspaceExitsLikeWritesTheAuditRefusedWhateverTheCommandExitedWith() {
+    Attestation attestation = Attestation.builder().kernelVersion("test").status(ExecutionStatus.WORKSPACE_REFUSED).argv(List.of("make"))
+        .commandSpecHash("0".repeat(64)).decision(Decision.allow("operator", "make")).policyHash("0".repeat(64)).policySource("code")
+        .network(NetworkMode.NONE).projectWrites(ProjectWriteMode.SCOPED).writeBoundaries(new Attestation.WriteBoundaries(null, null, null, null))
+        .startedAt(Instant.EPOCH).finishedAt(Instant.EPOCH).exitCode(0)
+        .workspace(new Attestation.Workspace(10240, 3, "0".repeat(64), 2048, "WORKSPACE_RETURN_TRAVERSAL"))
+        .build();
+    ExecutionResult refused = new ExecutionResult(ExecutionStatus.WORKSPACE_REFUSED, Decision.allow("operator", "make"), List.of("make"),
+        OptionalInt.of(0), CapturedOutput.empty(), CapturedOutput.empty(), attestation, "WORKSPACE_RETURN_TRAVERSAL: the entry '../x'");
+
+    assertThat(ExitCodes.forExec(refused)).isEqualTo(ExitCodes.WRITE_VIOLATION);
   }
 
   @Test

@@ -54,7 +54,8 @@ public record Attestation(
     Instant finishedAt,
     boolean timedOut,
     boolean outputLimitHit,
-    @Nullable Integer exitCode) {
+    @Nullable Integer exitCode,
+    @Nullable Workspace workspace) {
 
   public Attestation {
     Objects.requireNonNull(kernelVersion, "kernelVersion");
@@ -93,9 +94,10 @@ public record Attestation(
    * policySource}, {@code network}, {@code projectWrites}, {@code writeBoundaries}, {@code
    * startedAt} and {@code finishedAt}; {@link #build()} throws {@link NullPointerException} naming
    * the first one missing. Everything else defaults to what an attestation says when it does not
-   * apply: no executable, backend, input tree hash or exit code (null); no environment names,
-   * created scope roots, tool configuration, neutralization, files, changes, violations or secret
-   * findings (empty); empty output streams; not timed out and no output limit hit.
+   * apply: no executable, backend, input tree hash, exit code or shipped workspace (null); no
+   * environment names, created scope roots, tool configuration, neutralization, files, changes,
+   * violations or secret findings (empty); empty output streams; not timed out and no output limit
+   * hit.
    */
   public static final class Builder {
     private @Nullable String kernelVersion;
@@ -127,6 +129,7 @@ public record Attestation(
     private boolean outputLimitHit;
     private @Nullable Integer exitCode;
     private List<EgressConnection> egress = List.of();
+    private @Nullable Workspace workspace;
 
     private Builder() {}
 
@@ -290,12 +293,21 @@ public record Attestation(
       return this;
     }
 
+    /**
+     * The workspace shipped to a backend that cannot bind the repository; null (the default) when
+     * none was shipped, as on every local backend.
+     */
+    public Builder workspace(@Nullable Workspace workspace) {
+      this.workspace = workspace;
+      return this;
+    }
+
     /** @throws NullPointerException naming the first required field not set */
     public Attestation build() {
       return new Attestation(kernelVersion, status, argv, commandSpecHash, decision, policyHash, policySource, executable,
           backend, environment, network, egress, projectWrites, writeBoundaries, createdScopeRoots, toolConfiguration,
           neutralization, filesProduced, changes, violations, secrets, inputTreeHash, stdout, stderr, startedAt,
-          finishedAt, timedOut, outputLimitHit, exitCode);
+          finishedAt, timedOut, outputLimitHit, exitCode, workspace);
     }
   }
 
@@ -472,6 +484,29 @@ public record Attestation(
     public ScanGap {
       Objects.requireNonNull(source, "source");
       Objects.requireNonNull(reason, "reason");
+    }
+  }
+
+  /**
+   * The workspace shipped to a remote backend and what became of the writable roots it returned.
+   *
+   * @param inputBytes the bytes of the input archive
+   * @param inputEntries the entries of the input archive
+   * @param inputSha256 the hex SHA-256 of the input archive as written
+   * @param returnedBytes the bytes of the returned archive read (up to a refusal)
+   * @param outcome {@code APPLIED}, or the code of the refusal ({@code WORKSPACE_RETURN_...}) or
+   *     {@code WORKSPACE_NOT_RETURNED}
+   */
+  public record Workspace(long inputBytes, long inputEntries, String inputSha256, long returnedBytes, String outcome) {
+    /** The {@link #outcome()} of a returned archive that was applied. */
+    public static final String APPLIED = "APPLIED";
+
+    public Workspace {
+      Objects.requireNonNull(inputSha256, "inputSha256");
+      Objects.requireNonNull(outcome, "outcome");
+      if (inputBytes < 0 || inputEntries < 0 || returnedBytes < 0) {
+        throw new IllegalArgumentException("workspace byte and entry counts must not be negative");
+      }
     }
   }
 

@@ -43,8 +43,8 @@ public final class AttestationJson {
    * and number spelling): {@code fromJson(CanonicalJson.serialize(toMap(a)))} equals {@code a} when
    * {@code a}'s environment names are sorted, as the kernel's are (the JSON form sorts them).
    * Members {@link #toMap} leaves out when empty ({@code backend.versions}, {@code
-   * environment.requested}, {@code environment.accepted}, and {@code egress} unless the network is
-   * filtered) may be absent.
+   * environment.requested}, {@code environment.accepted}, {@code egress} unless the network is
+   * filtered, and {@code workspace} when none was shipped) may be absent.
    *
    * @throws CapabilityException {@link #ATTESTATION_INVALID} for text that is not strict JSON
    *     (no duplicate members, no trailing content, at most {@link #MAX_JSON} characters), or a
@@ -170,6 +170,16 @@ public final class AttestationJson {
     m.put("timedOut", a.timedOut());
     m.put("outputLimitHit", a.outputLimitHit());
     m.put("exitCode", a.exitCode());
+    // Present only when a workspace was shipped, so that every local attestation keeps its form.
+    if (a.workspace() != null) {
+      Map<String, Object> workspace = new LinkedHashMap<>();
+      workspace.put("inputBytes", a.workspace().inputBytes());
+      workspace.put("inputEntries", a.workspace().inputEntries());
+      workspace.put("inputSha256", a.workspace().inputSha256());
+      workspace.put("returnedBytes", a.workspace().returnedBytes());
+      workspace.put("outcome", a.workspace().outcome());
+      m.put("workspace", workspace);
+    }
     return m;
   }
 
@@ -369,7 +379,7 @@ public final class AttestationJson {
       exactly(List.of("kernelVersion", "status", "argv", "commandSpecHash", "decision", "policyHash", "policySource",
           "executable", "backend", "environment", "network", "projectWrites", "writeBoundaries", "createdScopeRoots",
           "toolConfiguration", "neutralization", "filesProduced", "changes", "violations", "secrets", "inputTreeHash",
-          "stdout", "stderr", "startedAt", "finishedAt", "timedOut", "outputLimitHit", "exitCode"), List.of("egress"));
+          "stdout", "stderr", "startedAt", "finishedAt", "timedOut", "outputLimitHit", "exitCode"), List.of("egress", "workspace"));
       JsonObject decision = object("decision").exactly("allowed", "code", "layer", "rule", "argIndex");
       JsonObject executable = objectOrNull("executable");
       JsonObject backend = objectOrNull("backend");
@@ -425,6 +435,7 @@ public final class AttestationJson {
           .timedOut(bool("timedOut"))
           .outputLimitHit(bool("outputLimitHit"))
           .exitCode(exitCode == null ? null : exitCode.intValue())
+          .workspace(members.containsKey("workspace") ? object("workspace").workspace() : null)
           .build();
     }
 
@@ -460,6 +471,12 @@ public final class AttestationJson {
       }
       return new EgressConnection(string("protocol"), string("host"), (int) integer("port", 0, 65535), outcome, reason,
           stringOrNull("address"), integer("bytesSent", 0, Long.MAX_VALUE), integer("bytesReceived", 0, Long.MAX_VALUE));
+    }
+
+    private Attestation.Workspace workspace() {
+      exactly("inputBytes", "inputEntries", "inputSha256", "returnedBytes", "outcome");
+      return new Attestation.Workspace(integer("inputBytes", 0, Long.MAX_VALUE), integer("inputEntries", 0, Long.MAX_VALUE),
+          string("inputSha256"), integer("returnedBytes", 0, Long.MAX_VALUE), string("outcome"));
     }
 
     private Attestation.Stream stream() {

@@ -31,5 +31,12 @@ public enum ExecutionStatus {
    */
   WRITE_LIMIT,
   /** The command was authorized but could not be started. */
-  LAUNCH_FAILED
+  LAUNCH_FAILED,
+  /**
+   * The command ran on a backend that ships the workspace ({@code REMOTE_WORKSPACE}), and the
+   * writable roots it brought back were refused by the kernel's checks, or never brought back:
+   * nothing of them reached the repository. The attestation's {@code workspace} says why; the exit
+   * code, when there is one, is what the command exited with.
+   */
+  WORKSPACE_REFUSED
 }

@@ -86,7 +86,14 @@ class AttestationJsonProperties {
         .as((builder, tree, stdout, stderr, started, finished, timedOut, limit) -> builder
             .inputTreeHash(tree).stdout(stdout).stderr(stderr).startedAt(started).finishedAt(finished).timedOut(timedOut)
             .outputLimitHit(limit))
-        .flatMap(builder -> Arbitraries.integers().injectNull(0.3).map(exit -> builder.exitCode(exit).build()));
+        .flatMap(builder -> Arbitraries.integers().injectNull(0.3).map(exit -> builder.exitCode(exit)))
+        .flatMap(builder -> workspaces().injectNull(0.5).map(workspace -> builder.workspace(workspace).build()));
+  }
+
+  private static Arbitrary<Attestation.Workspace> workspaces() {
+    Arbitrary<Long> counts = Arbitraries.longs().between(0, 1L << 53);
+    return Combinators.combine(counts, counts, hex(), counts, Arbitraries.of("APPLIED", "WORKSPACE_RETURN_TRAVERSAL", "WORKSPACE_NOT_RETURNED"))
+        .as(Attestation.Workspace::new);
   }
 
   private static Arbitrary<Attestation.DecisionSummary> decisions() {

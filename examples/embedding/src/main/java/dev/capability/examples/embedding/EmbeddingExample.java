@@ -94,7 +94,7 @@ public final class EmbeddingExample {
           + " on backend " + result.attestation().backend().id() + "\n" + result.stdout().text();
       case DENIED -> String.join(" ", result.argv()) + ": " + result.decision().code()
           + ": " + result.decision().message();
-      case TIMED_OUT, OUTPUT_LIMIT, MEMORY_LIMIT, PROCESS_LIMIT, FILE_SIZE_LIMIT, WRITE_LIMIT, LAUNCH_FAILED -> String.join(" ", result.argv()) + ": "
+      case TIMED_OUT, OUTPUT_LIMIT, MEMORY_LIMIT, PROCESS_LIMIT, FILE_SIZE_LIMIT, WRITE_LIMIT, LAUNCH_FAILED, WORKSPACE_REFUSED -> String.join(" ", result.argv()) + ": "
           + result.status() + ": " + result.failureMessage();
     };
     // embedding-describe:end

@@ -87,7 +87,7 @@ public final class KernelExec {
         String message = String.join(" ", result.argv()) + ": timed out after " + timeout + "; the kernel ended its process tree";
         throw KernelSandboxException.ended(result, message, new TimeoutException(message, timeout));
       }
-      case OUTPUT_LIMIT, MEMORY_LIMIT, PROCESS_LIMIT, FILE_SIZE_LIMIT, WRITE_LIMIT, LAUNCH_FAILED -> throw KernelSandboxException.ended(
+      case OUTPUT_LIMIT, MEMORY_LIMIT, PROCESS_LIMIT, FILE_SIZE_LIMIT, WRITE_LIMIT, LAUNCH_FAILED, WORKSPACE_REFUSED -> throw KernelSandboxException.ended(
           result, String.join(" ", result.argv()) + ": " + result.status() + ": " + result.failureMessage(), null);
     };
   }

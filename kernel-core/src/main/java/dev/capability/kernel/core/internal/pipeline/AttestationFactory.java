@@ -13,6 +13,7 @@ import dev.capability.kernel.api.policy.ProjectWriteMode;
 import dev.capability.kernel.core.LoadedPolicy;
 import dev.capability.kernel.core.internal.audit.ChangeKind;
 import dev.capability.kernel.core.internal.audit.EntryType;
+import dev.capability.workspace.WorkspaceOutcome;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -20,6 +21,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 
 /** Stage 10: what the kernel can state about the execution, as an {@link Attestation}. */
 final class AttestationFactory {
@@ -70,7 +72,18 @@ final class AttestationFactory {
         .timedOut(context.launch != null && context.launch.timedOut())
         .outputLimitHit(context.launch != null && context.launch.outputLimitHit())
         .exitCode(context.launch == null || context.launch.exitCode().isEmpty() ? null : context.launch.exitCode().getAsInt())
+        .workspace(workspace(context))
         .build();
+  }
+
+  /** The shipped workspace, when its input was written; absent on local backends, so their attestations keep their form. */
+  private static Attestation.@Nullable Workspace workspace(ExecutionContext context) {
+    WorkspaceOutcome outcome = context.workspace;
+    if (outcome == null || outcome.inputSha256().isEmpty()) {
+      return null;
+    }
+    return new Attestation.Workspace(outcome.inputBytes(), outcome.inputEntries(), outcome.inputSha256().get(), outcome.returnedBytes(),
+        outcome.code().orElse(Attestation.Workspace.APPLIED));
   }
 
   /** The network the command got; before the authority was built, the operator's. */

@@ -19,6 +19,7 @@ import dev.capability.kernel.core.internal.exec.ExecutableResolver;
 import dev.capability.kernel.core.internal.exec.ExecutableTrust;
 import dev.capability.kernel.core.internal.policy.CommandAuthorizer;
 import dev.capability.kernel.core.internal.policy.EnvironmentSanitizer;
+import dev.capability.workspace.WorkspaceOutcome;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -145,7 +146,14 @@ public final class CommandPipeline {
         context.launch == null ? CapturedOutput.empty() : context.launch.stdout(),
         context.launch == null ? CapturedOutput.empty() : context.launch.stderr(),
         attestation,
-        context.launchFailure);
+        failureMessage(context, status));
+  }
+
+  private static String failureMessage(ExecutionContext context, ExecutionStatus status) {
+    if (status == ExecutionStatus.WORKSPACE_REFUSED) {
+      return context.workspace.code().orElseThrow() + ": " + context.workspace.message();
+    }
+    return context.launchFailure;
   }
 
   private static ExecutionStatus status(ExecutionContext context) {
@@ -154,6 +162,10 @@ public final class CommandPipeline {
     }
     if (context.launchFailure != null) {
       return ExecutionStatus.LAUNCH_FAILED;
+    }
+    // Effects the kernel did not accept win over how the run ended: the caller must not take them as made.
+    if (context.workspace != null && context.workspace.status() != WorkspaceOutcome.Status.APPLIED) {
+      return ExecutionStatus.WORKSPACE_REFUSED;
     }
     if (context.launch.timedOut()) {
       return ExecutionStatus.TIMED_OUT;

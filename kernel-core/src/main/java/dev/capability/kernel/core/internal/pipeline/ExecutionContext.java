@@ -16,6 +16,7 @@ import dev.capability.kernel.core.internal.authority.EffectiveAuthority;
 import dev.capability.kernel.core.internal.authority.WriteViolation;
 import dev.capability.kernel.core.internal.exec.ExecutablePinner;
 import dev.capability.kernel.core.internal.policy.EnvironmentSanitizer.SanitizedEnvironment;
+import dev.capability.workspace.WorkspaceOutcome;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.EnumSet;
@@ -62,6 +63,8 @@ public final class ExecutionContext implements AutoCloseable {
   String inputTreeHash;
   LaunchResult launch;
   String launchFailure;
+  /** What became of the workspace shipped to a {@code REMOTE_WORKSPACE} backend; null when none was shipped. */
+  WorkspaceOutcome workspace;
   RepositoryChanges changes;
   List<WriteViolation> violations = List.of();
   SecretScanReport secrets;

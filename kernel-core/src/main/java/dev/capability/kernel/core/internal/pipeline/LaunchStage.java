@@ -1,5 +1,6 @@
 package dev.capability.kernel.core.internal.pipeline;
 
+import dev.capability.kernel.api.backend.IsolationCapability;
 import dev.capability.kernel.api.backend.LaunchFailedException;
 import dev.capability.kernel.api.backend.LaunchSpec;
 import dev.capability.kernel.api.network.EgressLimits;
@@ -8,23 +9,38 @@ import dev.capability.kernel.api.network.EgressSandbox;
 import dev.capability.kernel.api.network.EgressSession;
 import dev.capability.kernel.api.network.NetworkFilterUnavailableException;
 import dev.capability.kernel.api.policy.ExecutionPolicy;
+import dev.capability.kernel.core.internal.audit.EntryType;
+import dev.capability.kernel.core.internal.audit.RepositorySnapshot;
+import dev.capability.workspace.FileFingerprint;
+import dev.capability.workspace.RepositoryWorkspace;
 import java.time.Duration;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Stage 8: the backend runs the pinned executable under the tighter of the policy's and the
  * request's bounds. For filtered network the run gets its own egress proxy, allowing the policy's
  * egress destinations: opened just before launch, closed once the command has ended, its record of
- * connection attempts kept for the attestation. A proxy that cannot start fails the launch.
+ * connection attempts kept for the attestation. A proxy that cannot start fails the launch. A
+ * backend that advertises {@code REMOTE_WORKSPACE} gets the repository shipped ({@link
+ * RepositoryWorkspace}) and its outcome is kept for the result and the attestation.
  */
 final class LaunchStage implements Stage {
+  /**
+   * The ledger's directory in a repository: not shipped to a remote backend, since the command
+   * has no use for the evidence of earlier runs, and it would grow every archive and change under
+   * a run whose ledger records concurrently (see docs/decisions.md).
+   */
+  private static final String LEDGER_DIRECTORY = ".capability";
+
   private final ExecutionPolicy policy;
 
   LaunchStage(ExecutionPolicy policy) {
@@ -56,7 +72,7 @@ final class LaunchStage implements Stage {
   @Override
   public void apply(ExecutionContext context) {
     if (context.egressGateway == null) {
-      launch(context, spec(context, context.launchEnvironment).build());
+      launch(context, spec(context, context.launchEnvironment));
       return;
     }
     EgressSession session;
@@ -71,19 +87,53 @@ final class LaunchStage implements Stage {
       // The kernel's proxy variables win over any the policy sets or passes on: the proxy is the only way out.
       Map<String, String> environment = new TreeMap<>(context.launchEnvironment);
       environment.putAll(EgressSandbox.environment());
-      launch(context, spec(context, environment).egressSocket(session.socket()).build());
+      launch(context, spec(context, environment).egressSocket(session.socket()));
     } finally {
       session.close();
       context.egress = session.connections();
     }
   }
 
-  private static void launch(ExecutionContext context, LaunchSpec spec) {
+  /**
+   * Launches, shipping the repository when the backend cannot bind it: the backend applies the
+   * returned writable roots (or they are refused) inside its launch, so the audit that follows sees
+   * exactly what reached the repository, as after a local run.
+   */
+  private static void launch(ExecutionContext context, LaunchSpec.Builder spec) {
+    @Nullable RepositoryWorkspace workspace = shippedWorkspace(context);
     try {
-      context.launch = context.backend.launch(spec);
+      context.launch = context.backend.launch(spec.workspace(workspace).build());
     } catch (LaunchFailedException e) {
       context.launchFailure = e.code().equals(LaunchFailedException.CODE) ? e.getMessage() : e.code() + ": " + e.getMessage();
+    } finally {
+      if (workspace != null) {
+        context.workspace = workspace.outcome();
+      }
     }
+  }
+
+  /** The workspace to ship, exactly when the backend advertises {@code REMOTE_WORKSPACE} and the run has a repository. */
+  private static @Nullable RepositoryWorkspace shippedWorkspace(ExecutionContext context) {
+    if (context.repository.isEmpty() || !context.backend.capabilities().contains(IsolationCapability.REMOTE_WORKSPACE)) {
+      return null;
+    }
+    return RepositoryWorkspace.builder(context.repository.get(), context.inputTreeHash)
+        .writableRoots(mountableRoots(context.authority.writableRoots()))
+        .protectedPaths(protectedPaths(context))
+        .excludedPaths(List.of(context.repository.get().resolve(LEDGER_DIRECTORY)))
+        .expectedFiles(snapshotFiles(context.snapshot))
+        .build();
+  }
+
+  /** The regular files of the run's snapshot, so that the archive ships exactly what the input tree hash describes. */
+  private static Map<String, FileFingerprint> snapshotFiles(RepositorySnapshot snapshot) {
+    Map<String, FileFingerprint> files = new HashMap<>();
+    snapshot.entries().forEach((path, state) -> {
+      if (state.type() == EntryType.FILE) {
+        files.put(path, new FileFingerprint(state.size(), state.inode(), state.modifiedNanos(), state.changedNanos(), state.contentHash()));
+      }
+    });
+    return files;
   }
 
   private LaunchSpec.Builder spec(ExecutionContext context, Map<String, String> environment) {

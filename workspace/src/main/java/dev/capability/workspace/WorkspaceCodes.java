@@ -37,6 +37,12 @@ public final class WorkspaceCodes {
   public static final String RETURN_UNSUPPORTED_TYPE = "WORKSPACE_RETURN_UNSUPPORTED_TYPE";
   /** The same name twice, or an entry below a name that is not a directory. */
   public static final String RETURN_NAME_CONFLICT = "WORKSPACE_RETURN_NAME_CONFLICT";
+  /**
+   * The archive holds no directory entry for one of the writable roots. Applying makes each root
+   * equal to the archive, so an omitted root would be emptied on the host: a backend that lost a
+   * root, or a command that removed one, gets nothing applied instead.
+   */
+  public static final String RETURN_ROOT_MISSING = "WORKSPACE_RETURN_ROOT_MISSING";
   /** The archive is larger than {@link WorkspaceLimits#maxReturnBytes()}. */
   public static final String RETURN_TOO_LARGE = "WORKSPACE_RETURN_TOO_LARGE";
   /** The archive holds more entries than {@link WorkspaceLimits#maxEntries()}. */

@@ -221,12 +221,18 @@ class HostileReturnedArchiveTest {
   }
 
   @Test
+  void anArchiveWithoutOneOfTheWritableRootsIsRefusedRatherThanEmptyingIt() throws IOException {
+    assertRefused(receive(harmlessStart().end()), WorkspaceCodes.RETURN_ROOT_MISSING, "'build'");
+  }
+
+  @Test
   void aWritableRootThatIsALinkOnTheHostIsNotFollowed() throws IOException {
     Files.delete(repository.resolve("build/old.txt"));
     Files.delete(repository.resolve("build"));
     Files.createSymbolicLink(repository.resolve("build"), base.resolve("outside"));
     before = RepositoryTrees.of(base);
-    WorkspaceOutcome outcome = receive(new HostileTar().file("build/planted", "x").end());
+    WorkspaceOutcome outcome = receive(new HostileTar().directory("src/").file("src/Main.java", "class Main {}\n")
+        .directory("build/").file("build/planted", "x").end());
     assertThat(outcome.code()).contains(WorkspaceCodes.RETURN_APPLY_FAILED);
     assertThat(outcome.message()).contains("'build'").contains("nothing was applied");
     assertThat(RepositoryTrees.of(base)).isEqualTo(before);
@@ -235,7 +241,8 @@ class HostileReturnedArchiveTest {
   @Test
   void aSymlinkInTheHostTreeIsReplacedNotFollowed() throws IOException {
     Files.createSymbolicLink(repository.resolve("build/out"), base.resolve("outside"));
-    WorkspaceOutcome outcome = receive(new HostileTar().directory("build/out/").file("build/out/planted", "x").end());
+    WorkspaceOutcome outcome = receive(new HostileTar().directory("src/").file("src/Main.java", "class Main {}\n")
+        .directory("build/").file("build/old.txt", "old\n").directory("build/out/").file("build/out/planted", "x").end());
     assertThat(outcome.status()).isEqualTo(WorkspaceOutcome.Status.APPLIED);
     assertThat(Files.isDirectory(repository.resolve("build/out"), java.nio.file.LinkOption.NOFOLLOW_LINKS)).isTrue();
     assertThat(repository.resolve("build/out/planted")).hasContent("x");

@@ -127,14 +127,15 @@ class InputArchiveTest {
     ByteArrayOutputStream out = new ByteArrayOutputStream();
 
     workspace.writeInput(out, ROOT, USER);
-    workspace.receiveWritableRoots(new ByteArrayInputStream(new HostileTar().file("src/Main.java", "class Main {}\n").end()));
+    workspace.receiveWritableRoots(new ByteArrayInputStream(
+        new HostileTar().directory("./").file("src/Main.java", "class Main {}\n").end()));
 
     String archive = out.toString(java.nio.charset.StandardCharsets.ISO_8859_1);
     assertThat(archive).contains("src/Main.java").doesNotContain(".capability").doesNotContain("evidence of earlier runs");
     assertThat(workspace.outcome().status()).isEqualTo(WorkspaceOutcome.Status.APPLIED);
     assertThat(workspace.outcome().removed()).containsExactly("README.md");
     assertThat(repository.resolve(".capability/ledger.db")).hasContent("evidence of earlier runs");
-    byte[] planting = new HostileTar().file(".capability/ledger.db", "forged").end();
+    byte[] planting = new HostileTar().directory("./").file(".capability/ledger.db", "forged").end();
     RepositoryWorkspace again = RepositoryWorkspace.builder(repository, "tree").writableRoots(List.of(Path.of("")))
         .excludedPaths(List.of(repository.resolve(".capability"))).build();
     again.receiveWritableRoots(new ByteArrayInputStream(planting));

@@ -152,6 +152,12 @@ public final class ReturnedArchive {
         }
       }
     }
+    for (String root : layout.roots()) {
+      if (staged.get(root) != Kind.DIRECTORY) {
+        throw new ArchiveRefusal(WorkspaceCodes.RETURN_ROOT_MISSING, "the archive holds no directory entry for the writable root '"
+            + (root.isEmpty() ? "." : root) + "'; applying it would empty that root on the host");
+      }
+    }
   }
 
   private void ensureParents(String path, String root, String rawName) throws IOException {

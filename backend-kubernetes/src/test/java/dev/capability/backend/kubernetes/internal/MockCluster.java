@@ -34,10 +34,20 @@ import java.util.Queue;
 final class MockCluster implements AutoCloseable {
   static final String NAMESPACE = "sandboxes";
 
+  /** The mock server logs every request through java.util.logging; kept to warnings (held, so it stays set). */
+  private static final java.util.logging.Logger MOCK_LOG = quiet("io.fabric8.mockwebserver");
+
+  private static java.util.logging.Logger quiet(String name) {
+    java.util.logging.Logger logger = java.util.logging.Logger.getLogger(name);
+    logger.setLevel(java.util.logging.Level.WARNING);
+    return logger;
+  }
+
   private final KubernetesMockServer server;
   private final KubernetesClient client;
 
   MockCluster() {
+    MOCK_LOG.fine("starting a mock API server");
     Map<ServerRequest, Queue<ServerResponse>> responses = new HashMap<>();
     server = new KubernetesMockServer(new Context(), new MockWebServer(), responses, new KubernetesMixedDispatcher(responses), false);
     server.init();

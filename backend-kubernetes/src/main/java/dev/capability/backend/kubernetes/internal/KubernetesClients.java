@@ -15,12 +15,18 @@ import java.time.Duration;
  * Connects to the cluster the way {@code kubectl} does, through fabric8's discovery: the {@code
  * kubernetes.kubeconfig} setting, else {@code KUBECONFIG}, else {@code ~/.kube/config}, else the
  * in-cluster service account; the context named by {@code kubernetes.context}, else the current
- * one. Over the JDK's HTTP client, with a bounded connect and request timeout so that an
- * unreachable cluster is reported, never waited for.
+ * one. Over the JDK's HTTP client, with a bounded connect and request timeout and one retry, so
+ * that an unreachable cluster is reported, never waited for.
  */
 final class KubernetesClients {
   static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(5);
   static final Duration REQUEST_TIMEOUT = Duration.ofSeconds(30);
+  /**
+   * One retry of a failed request, after half a second: fabric8's default (ten, backing off
+   * exponentially) would keep a probe of an unreachable cluster waiting for minutes.
+   */
+  static final int RETRIES = 1;
+  static final Duration RETRY_INTERVAL = Duration.ofMillis(500);
 
   private KubernetesClients() {}
 
@@ -34,6 +40,8 @@ final class KubernetesClients {
     Config config = config(settings);
     config.setConnectionTimeout((int) CONNECT_TIMEOUT.toMillis());
     config.setRequestTimeout((int) REQUEST_TIMEOUT.toMillis());
+    config.setRequestRetryBackoffLimit(RETRIES);
+    config.setRequestRetryBackoffInterval((int) RETRY_INTERVAL.toMillis());
     return new KubernetesClientBuilder()
         .withConfig(config)
         .withHttpClientFactory(new JdkHttpClientFactory())

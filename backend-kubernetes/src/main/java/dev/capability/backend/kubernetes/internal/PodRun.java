@@ -39,6 +39,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Supplier;
 import org.apache.commons.compress.archivers.tar.TarArchiveEntry;
 import org.apache.commons.compress.archivers.tar.TarArchiveOutputStream;
 import org.jspecify.annotations.Nullable;
@@ -77,8 +78,27 @@ final class PodRun {
   private final KubernetesSettings settings;
   private final PodManifest manifest;
   private final HostJvm jvm;
+  private final Supplier<String> runIds;
+  private final Shipping shipping;
 
   PodRun(KubernetesClient client, String namespace, KubernetesSettings settings, HostJvm jvm) {
+    this(client, namespace, settings, jvm, () -> UUID.randomUUID().toString(), null);
+  }
+
+  /**
+   * @param runIds the id of each run: a fresh UUID, but in tests that must know a pod's name ahead
+   * @param shipping how archives reach the pod; null for {@code tar -x} through exec. fabric8's mock
+   *     API server cannot take an exec's stdin, so tests that run against it ship otherwise.
+   */
+  PodRun(
+      KubernetesClient client,
+      String namespace,
+      KubernetesSettings settings,
+      HostJvm jvm,
+      Supplier<String> runIds,
+      @Nullable Shipping shipping) {
+    this.runIds = Objects.requireNonNull(runIds, "runIds");
+    this.shipping = shipping == null ? this::upload : shipping;
     this.client = Objects.requireNonNull(client, "client");
     this.namespace = Objects.requireNonNull(namespace, "namespace");
     this.settings = Objects.requireNonNull(settings, "settings");
@@ -105,7 +125,7 @@ final class PodRun {
     spec.requireExactStrings(launchName);
     String executableName = executableName(spec);
     List<String> command = command(spec, executableName);
-    String runId = UUID.randomUUID().toString();
+    String runId = runIds.get();
     String name = PodManifest.name(runId);
     Map<String, String> labels = Labels.forRun(runId, jvm);
     Optional<NetworkPolicy> policy = manifest.denyAll(namespace, runId, labels, spec.network());
@@ -289,7 +309,7 @@ final class PodRun {
     } catch (IOException e) {
       throw new LaunchFailedException("cannot read the executable's copy: " + e, e);
     }
-    upload(
+    shipping.ship(
         name,
         "the executable " + spec.executable().path(),
         PodManifest.EXECUTABLE_DIRECTORY,
@@ -310,15 +330,27 @@ final class PodRun {
   /** Ships the repository into the workspace volume at the repository's path. */
   private void shipWorkspace(String name, LaunchSpec spec, ShippedWorkspace workspace) {
     ShippedWorkspace.Owner nobody = new ShippedWorkspace.Owner((int) PodManifest.NOBODY, (int) PodManifest.NOBODY);
-    upload(
+    shipping.ship(
         name,
         "the workspace",
         PodManifest.workspacePath(spec.repository().orElseThrow()),
         out -> workspace.writeInput(out, nobody, nobody));
   }
 
-  private interface ArchiveWriter {
+  /** Writes one archive. */
+  interface ArchiveWriter {
     void write(OutputStream out) throws IOException;
+  }
+
+  /** Unpacks an archive into a directory of the pod. */
+  interface Shipping {
+    /**
+     * @param pod the pod's name
+     * @param what what the archive holds, for messages
+     * @param directory where it is unpacked, in the pod
+     * @throws LaunchFailedException when it could not be shipped
+     */
+    void ship(String pod, String what, String directory, ArchiveWriter archive);
   }
 
   /**
@@ -340,10 +372,15 @@ final class PodRun {
     }
     try (watch) {
       CompletableFuture.delayedExecutor(settings.transferTimeout().toMillis(), TimeUnit.MILLISECONDS).execute(watch::close);
+      Exception sending = null;
       try (OutputStream in = watch.getInput()) {
         PaddedOutput padded = new PaddedOutput(in);
         archive.write(padded);
         padded.padTo(TAR_RECORD);
+      } catch (IOException | KubernetesClientException e) {
+        // tar may exit once it read the end-of-archive blocks, before the padding is sent; its
+        // status says whether it had all of the archive.
+        sending = e;
       }
       int status = exitStatus(watch, settings.transferTimeout(), "tar -x of " + what);
       if (status != 0) {
@@ -356,25 +393,27 @@ final class PodRun {
                 + status
                 + ": "
                 + errors.captured().text().strip()
+                + (sending == null ? "" : "; sending the archive failed: " + sending.getMessage())
                 + " (the image "
                 + settings.image()
                 + " must provide GNU tar)");
       }
-    } catch (IOException e) {
-      throw new LaunchFailedException("shipping " + what + " into pod " + name + " failed: " + e, e);
     }
   }
+
 
   /** What the command did, until its result is made. */
   private record Execution(
       OptionalInt exitCode,
       boolean timedOut,
+      boolean statusLost,
       boolean outputLimitHit,
       BoundedSink stdout,
       BoundedSink stderr,
       Instant startedAt) {
     LaunchResult result(Instant finishedAt) {
-      String termination = timedOut ? "timeout-signal" : outputLimitHit ? "pod-deleted" : "none";
+      String termination =
+          statusLost || outputLimitHit ? "pod-deleted" : timedOut ? "timeout-signal" : "none";
       return new LaunchResult(
           exitCode, timedOut, outputLimitHit, stdout.captured(), stderr.captured(), startedAt, finishedAt, termination);
     }
@@ -386,7 +425,9 @@ final class PodRun {
    */
   private Execution execute(String name, LaunchSpec spec, List<String> command) {
     AtomicReference<ExecWatch> running = new AtomicReference<>();
+    CompletableFuture<Integer> ended = new CompletableFuture<>();
     Runnable endIt = () -> {
+      ended.complete(-1);
       ExecWatch watch = running.get();
       if (watch != null) {
         watch.close();
@@ -415,8 +456,10 @@ final class PodRun {
       OptionalInt exit;
       boolean backstop = false;
       try {
-        Integer status = watch.exitCode().get(bound.toMillis(), TimeUnit.MILLISECONDS);
-        exit = status == null || status < 0 ? OptionalInt.empty() : OptionalInt.of(status);
+        // Past the output bound the command is ended with its pod: its status is not waited for.
+        Object status =
+            CompletableFuture.anyOf(watch.exitCode(), ended).get(bound.toMillis(), TimeUnit.MILLISECONDS);
+        exit = status instanceof Integer code && code >= 0 ? OptionalInt.of(code) : OptionalInt.empty();
       } catch (TimeoutException e) {
         exit = OptionalInt.empty();
         backstop = true;
@@ -427,14 +470,22 @@ final class PodRun {
         throw new LaunchFailedException("interrupted while " + spec.executable().path() + " ran in pod " + name, e);
       }
       boolean outputLimit = stdout.limitExceeded() || stderr.limitExceeded();
-      boolean timedOut =
-          backstop
-              || (!outputLimit
-                  && timeout.passed()
-                  && exit.isPresent()
-                  && (exit.getAsInt() == TIMEOUT_STATUS || exit.getAsInt() == KILLED_STATUS));
-      return new Execution(exit, timedOut, outputLimit, stdout, stderr, startedAt);
+      boolean timedOut = backstop || (!outputLimit && endedByTimeout(timeout.passed(), exit));
+      // Without a status (the stream ended or hung without one) the command may still run: it
+      // ends with its pod.
+      return new Execution(exit, timedOut, exit.isEmpty(), outputLimit, stdout, stderr, startedAt);
     }
+  }
+
+  /**
+   * Whether the pod's {@code timeout} ended the command: it reports 124 (ended by TERM) or 137
+   * (KILL after the grace), and only once the spec's timeout has passed; the same status earlier is
+   * the command's own.
+   */
+  static boolean endedByTimeout(boolean timeoutPassed, OptionalInt exit) {
+    return timeoutPassed
+        && exit.isPresent()
+        && (exit.getAsInt() == TIMEOUT_STATUS || exit.getAsInt() == KILLED_STATUS);
   }
 
   /**
@@ -444,7 +495,7 @@ final class PodRun {
   private static void feed(ExecWatch watch, byte[] input) {
     try (OutputStream stdin = watch.getInput()) {
       stdin.write(input);
-    } catch (IOException e) {
+    } catch (IOException | KubernetesClientException e) {
       LOG.debug("the command's stdin closed early: {}", e.getMessage());
     }
   }

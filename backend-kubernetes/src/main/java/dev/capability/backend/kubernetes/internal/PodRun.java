@@ -49,10 +49,10 @@ import org.slf4j.LoggerFactory;
 /**
  * One launch in its own pod: the deny-all policy (unless the spec allows the network), the pod,
  * the wait for it to run, the executable and workspace shipped in, the command, the writable roots
- * brought back, and the pod and policy deleted whatever happened. {@link #run} returns only once
- * the pod is gone or its deletion was confirmed as requested, so its processes do not outlive the
- * launch; should this JVM die instead, the pod's {@code activeDeadlineSeconds} ends it and the next
- * backend's {@link LeakSweep} deletes it.
+ * brought back, and the pod and policy deleted whatever happened. {@link #run} returns once the
+ * pod is gone (or after a bounded wait for it), so its processes do not outlive the launch; should
+ * this JVM die instead, the pod's {@code activeDeadlineSeconds} ends it and the next backend's
+ * {@link LeakSweep} deletes it.
  *
  * <p>The command is {@code timeout -s TERM -k GRACE TIMEOUT env -i -- NAME=VALUE...
  * /capability-exec/NAME ARGUMENTS...}: the image's {@code timeout} ends it after the spec's timeout
@@ -172,7 +172,7 @@ final class PodRun {
     argv.add("-s");
     argv.add("TERM");
     argv.add("-k");
-    argv.add(seconds(spec.terminationGrace().isZero() ? Duration.ofMillis(1) : spec.terminationGrace()));
+    argv.add(seconds(spec.terminationGrace()));
     argv.add(seconds(spec.timeout()));
     argv.add("env");
     argv.add("-i");
@@ -183,7 +183,7 @@ final class PodRun {
     return argv;
   }
 
-  /** A duration as {@code timeout} reads it: seconds with up to three decimals. */
+  /** A duration as {@code timeout} reads it: seconds with three decimals, at least 0.001 (0 disables it). */
   static String seconds(Duration duration) {
     long millis = Math.max(1, duration.toMillis());
     return String.format(java.util.Locale.ROOT, "%d.%03d", millis / 1000, millis % 1000);

@@ -47,7 +47,6 @@ final class MockCluster implements AutoCloseable {
   private final KubernetesClient client;
 
   MockCluster() {
-    MOCK_LOG.fine("starting a mock API server");
     Map<ServerRequest, Queue<ServerResponse>> responses = new HashMap<>();
     server = new KubernetesMockServer(new Context(), new MockWebServer(), responses, new KubernetesMixedDispatcher(responses), false);
     server.init();

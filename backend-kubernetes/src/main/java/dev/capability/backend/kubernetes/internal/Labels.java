@@ -1,0 +1,24 @@
+package dev.capability.backend.kubernetes.internal;
+
+import java.util.Map;
+
+/**
+ * The labels on every pod and policy the backend creates, so that leftovers can be found and
+ * attributed, and so that a run's policy selects exactly its pod.
+ */
+final class Labels {
+  /** Marks an object as created by this SDK. */
+  static final String SDK = "dev.capability/sdk";
+  /** The run the object belongs to; the run's network policy selects its pod by it. */
+  static final String RUN = "dev.capability/run";
+  /** The machine (boot id and PID namespace) of the launching JVM. */
+  static final String HOST = "dev.capability/host";
+  /** The launching JVM: pid and start time. */
+  static final String JVM = "dev.capability/jvm";
+
+  private Labels() {}
+
+  static Map<String, String> forRun(String runId, HostJvm jvm) {
+    return Map.of(SDK, "1", RUN, runId, HOST, jvm.host(), JVM, jvm.jvmLabel());
+  }
+}

@@ -165,6 +165,19 @@ class DistributionIT {
     assertThat(result.stdout()).isEqualTo("capability " + VERSION + "\n");
   }
 
+  /** The class data archive needs stat, sha256sum and more; without them the command runs without it, silently. */
+  @Test
+  void aShortCommandRunsWithoutTheArchiveWhenTheToolsForItAreMissing() throws Exception {
+    Path tools = toolsDirectory("path-without-cache-tools");
+    Map<String, String> environment = Map.of("PATH", tools.toString(), "HOME", root.toString(), "JAVA_HOME", System.getProperty("java.home"));
+
+    Result result = capability(environment, "parse", "git status");
+
+    assertThat(result.exit()).as(result.stderr()).isZero();
+    assertThat(result.stdout()).isEqualTo("\"git\"\n\"status\"\n");
+    assertThat(result.stderr()).isEmpty();
+  }
+
   @Test
   void saysWhereToLookWhenThereIsNoJava() throws Exception {
     Path tools = toolsDirectory("path-without-java");

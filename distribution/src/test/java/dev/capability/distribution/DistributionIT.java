@@ -165,6 +165,19 @@ class DistributionIT {
     assertThat(result.stdout()).isEqualTo("capability " + VERSION + "\n");
   }
 
+  /** The source tree's launcher and the installed one run the same archive code: a fix to one reaches both. */
+  @Test
+  void bothLaunchersCheckAndMakeTheArchiveAlike() throws Exception {
+    assertThat(archiveCode(Path.of("..", "bin", "capability"))).isEqualTo(archiveCode(home.resolve("bin/capability")));
+  }
+
+  private static String archiveCode(Path launcher) throws IOException {
+    String text = Files.readString(launcher);
+    int start = text.indexOf("# The CLI's class data archive (AppCDS)");
+    assertThat(start).as(launcher + " has the archive code").isNotNegative();
+    return text.substring(start, text.indexOf("\nfi\n", start));
+  }
+
   /** The class data archive needs stat, sha256sum and more; without them the command runs without it, silently. */
   @Test
   void aShortCommandRunsWithoutTheArchiveWhenTheToolsForItAreMissing() throws Exception {

@@ -13,24 +13,33 @@ import dev.capability.kernel.api.backend.BackendConfig;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.io.RandomAccessFile;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.security.MessageDigest;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Enumeration;
 import java.util.HashMap;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
 import org.apache.commons.compress.archivers.tar.TarArchiveEntry;
 import org.apache.commons.compress.archivers.tar.TarArchiveInputStream;
 import org.apache.commons.compress.archivers.zip.ZipArchiveEntry;
 import org.apache.commons.compress.archivers.zip.ZipFile;
 import org.apache.commons.compress.compressors.gzip.GzipCompressorInputStream;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -156,6 +165,32 @@ class DistributionIT {
     assertThat(result.stdout()).isEqualTo("capability " + VERSION + "\n");
   }
 
+  /** The source tree's launcher and the installed one run the same archive code: a fix to one reaches both. */
+  @Test
+  void bothLaunchersCheckAndMakeTheArchiveAlike() throws Exception {
+    assertThat(archiveCode(Path.of("..", "bin", "capability"))).isEqualTo(archiveCode(home.resolve("bin/capability")));
+  }
+
+  private static String archiveCode(Path launcher) throws IOException {
+    String text = Files.readString(launcher);
+    int start = text.indexOf("# The CLI's class data archive (AppCDS)");
+    assertThat(start).as(launcher + " has the archive code").isNotNegative();
+    return text.substring(start, text.indexOf("\nfi\n", start));
+  }
+
+  /** The class data archive needs stat, sha256sum and more; without them the command runs without it, silently. */
+  @Test
+  void aShortCommandRunsWithoutTheArchiveWhenTheToolsForItAreMissing() throws Exception {
+    Path tools = toolsDirectory("path-without-cache-tools");
+    Map<String, String> environment = Map.of("PATH", tools.toString(), "HOME", root.toString(), "JAVA_HOME", System.getProperty("java.home"));
+
+    Result result = capability(environment, "parse", "git status");
+
+    assertThat(result.exit()).as(result.stderr()).isZero();
+    assertThat(result.stdout()).isEqualTo("\"git\"\n\"status\"\n");
+    assertThat(result.stderr()).isEmpty();
+  }
+
   @Test
   void saysWhereToLookWhenThereIsNoJava() throws Exception {
     Path tools = toolsDirectory("path-without-java");
@@ -196,32 +231,313 @@ class DistributionIT {
   void noProcessCanAttachToTheCliJvm() throws Exception {
     Map<String, String> environment = cleanEnvironment();
     environment.put("_JAVA_OPTIONS", "-XX:-DisableAttachMechanism");
-    ProcessBuilder builder = new ProcessBuilder(home.resolve("bin/capability").toString(), "parse", "--json")
-        .directory(workDirectory.toFile())
-        .redirectOutput(root.resolve("attach.out").toFile())
-        .redirectError(root.resolve("attach.err").toFile());
-    builder.environment().clear();
-    builder.environment().putAll(environment);
+    environment.put("XDG_CACHE_HOME", Files.createDirectory(root.resolve("attach-cache")).toString());
     // With no COMMAND, parse reads stdin to its end: the JVM waits while stdin stays open.
-    Process process = builder.start();
-    try (OutputStream stdin = process.getOutputStream()) {
-      long pid = process.pid();
-      awaitJvm(pid, process);
-      assertThat(commandLine(pid)).containsExactly(
+    try (HeldCli cli = HeldCli.start(environment)) {
+      assertThat(cli.commandLine()).containsExactly(
           JAVA.toString(), "-XX:+DisableAttachMechanism", "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-Xss512k", "-Xmx128m",
-          "-Xmn4m", "-Xshare:auto", "-cp", home.toRealPath().resolve("lib/*").toString(), "dev.capability.cli.Main", "parse", "--json");
+          "-Xmn4m", "-Xshare:auto", "-Xlog:disable", "-Xlog:all=warning:stderr", "-cp", classPath(), "dev.capability.cli.Main", "parse", "--json");
       try {
-        VirtualMachine vm = VirtualMachine.attach(Long.toString(pid));
+        VirtualMachine vm = VirtualMachine.attach(Long.toString(cli.pid()));
         vm.detach();
-        fail("attached to the CLI's JVM " + pid);
+        fail("attached to the CLI's JVM " + cli.pid());
       } catch (AttachNotSupportedException expected) {
         assertThat(expected).hasMessage("The VM does not support the attach mechanism");
       }
-      stdin.write("git status".getBytes(StandardCharsets.UTF_8));
+      Result result = cli.finish("git status");
+      assertThat(result.exit()).as(result.stderr()).isZero();
+      assertThat(result.stdout()).isEqualTo("{\"argv\":[\"git\",\"status\"]}\n");
     }
-    assertThat(process.waitFor(2, TimeUnit.MINUTES)).isTrue();
-    assertThat(process.exitValue()).as(Files.readString(root.resolve("attach.err"))).isZero();
-    assertThat(Files.readString(root.resolve("attach.out"))).isEqualTo("{\"argv\":[\"git\",\"status\"]}\n");
+  }
+
+  /** The launcher's class path: every jar of lib/, in the order of their names. */
+  private static String classPath() throws IOException {
+    try (Stream<Path> jars = Files.list(home.toRealPath().resolve("lib"))) {
+      return String.join(":", jars.map(Path::toString).filter(name -> name.endsWith(".jar")).sorted().toList());
+    }
+  }
+
+  // The class data archive of a short command (docs/cli.md, "Start-up"): made by a training run
+  // after the first call, mapped from the second, and refused, once, when it is not what this
+  // launcher made for this user, JDK and class path. One archive is trained here and copied into
+  // a cache of its own for each attack.
+
+  private static Path trainedCache;
+
+  @Test
+  void theFirstShortCommandMakesTheArchiveAndItsDigestAndTheNextOneMapsIt() throws Exception {
+    Path cds = trainedCache().resolve("capability/cds");
+    Path archive = archiveIn(cds);
+
+    assertThat(Files.getPosixFilePermissions(cds)).isEqualTo(PosixFilePermissions.fromString("rwx------"));
+    assertThat(Files.getPosixFilePermissions(archive)).isEqualTo(PosixFilePermissions.fromString("rw-------"));
+    assertThat(Files.getPosixFilePermissions(digestOf(archive))).isEqualTo(PosixFilePermissions.fromString("rw-------"));
+    assertThat(Files.readString(digestOf(archive))).isEqualTo(sha256(archive) + " " + archive.getFileName() + "\n");
+    try (HeldCli cli = HeldCli.start(cacheEnvironment(trainedCache()))) {
+      assertThat(cli.commandLine()).contains("-XX:SharedArchiveFile=" + archive);
+      assertThat(cli.mappedFiles()).as("the files the CLI's JVM maps").contains(archive.toString());
+      Result result = cli.finish("git status");
+      assertThat(result.exit()).as(result.stderr()).isZero();
+      assertThat(result.stdout()).isEqualTo("{\"argv\":[\"git\",\"status\"]}\n");
+      assertThat(result.stderr()).isEmpty();
+    }
+  }
+
+  @Test
+  void anArchiveWithOneByteFlippedIsNotMappedAndIsReportedOnce() throws Exception {
+    Path cache = copyOfTrainedCache("tampered");
+    Path archive = archiveIn(cache.resolve("capability/cds"));
+    try (RandomAccessFile file = new RandomAccessFile(archive.toFile(), "rw")) {
+      long middle = file.length() / 2;
+      file.seek(middle);
+      int original = file.read();
+      file.seek(middle);
+      file.write(original ^ 0x01);
+    }
+
+    assertRefusedOnce(cache, archive, "its SHA-256 is not the one recorded when it was made");
+  }
+
+  @Test
+  void anArchiveOfAnotherClassPathIsNotUsed() throws Exception {
+    // Another installation, whose class path has one jar more: its archive and digest, copied in
+    // under this installation's name.
+    Path other = Files.createDirectories(root.resolve("other-opt"));
+    Result untar = run(List.of("tar", "-xzf", TAR.toString(), "-C", other.toString()), Map.of("PATH", "/usr/bin:/bin"), other);
+    assertThat(untar.exit()).as(untar.stderr()).isZero();
+    Path otherLib = other.resolve(TOP).resolve("lib");
+    Files.copy(otherLib.resolve("slf4j-nop-2.0.16.jar"), otherLib.resolve("zz-extra.jar"));
+    Path otherCache = Files.createDirectory(root.resolve("other-cache"));
+    Result first = run(List.of(other.resolve(TOP).resolve("bin/capability").toString(), "parse", "git status"), cacheEnvironment(otherCache), workDirectory);
+    assertThat(first.exit()).as(first.stderr()).isZero();
+    Path foreign = awaitArchive(otherCache.resolve("capability/cds"));
+    Path cache = copyOfTrainedCache("foreign");
+    Path archive = archiveIn(cache.resolve("capability/cds"));
+    Files.copy(foreign, archive, StandardCopyOption.REPLACE_EXISTING);
+    Files.copy(digestOf(foreign), digestOf(archive), StandardCopyOption.REPLACE_EXISTING);
+
+    assertRefusedOnce(cache, archive, "its recorded digest is for " + foreign.getFileName() + ": it was made for another class path or JDK");
+
+    // With a digest forged to match (only someone who can write the user's cache could), the
+    // launcher passes it on, and the JVM refuses it itself: its class path is not this one.
+    Path forged = copyOfTrainedCache("foreign-forged");
+    Path forgedArchive = archiveIn(forged.resolve("capability/cds"));
+    Files.copy(foreign, forgedArchive, StandardCopyOption.REPLACE_EXISTING);
+    Files.writeString(digestOf(forgedArchive), sha256(forgedArchive) + " " + forgedArchive.getFileName() + "\n");
+    try (HeldCli cli = HeldCli.start(cacheEnvironment(forged))) {
+      assertThat(cli.commandLine()).contains("-XX:SharedArchiveFile=" + forgedArchive);
+      assertThat(cli.mappedFiles()).doesNotContain(forgedArchive.toString()).anyMatch(file -> file.endsWith("/classes.jsa"));
+      Result result = cli.finish("git status");
+      assertThat(result.exit()).as(result.stderr()).isZero();
+      assertThat(result.stdout()).isEqualTo("{\"argv\":[\"git\",\"status\"]}\n");
+    }
+  }
+
+  @Test
+  void anArchiveOthersCouldWriteOrOwnIsNotUsed() throws Exception {
+    Path writable = copyOfTrainedCache("group-writable");
+    Path writableArchive = archiveIn(writable.resolve("capability/cds"));
+    Files.setPosixFilePermissions(writableArchive, PosixFilePermissions.fromString("rw-rw-rw-"));
+    assertRefusedOnce(writable, writableArchive, "it is writable by group or others (mode 666)");
+
+    Path openDirectory = copyOfTrainedCache("open-directory");
+    Path cds = openDirectory.resolve("capability/cds");
+    Files.setPosixFilePermissions(cds, PosixFilePermissions.fromString("rwxrwxrwx"));
+    Result refused = run(List.of(home.resolve("bin/capability").toString(), "parse", "git status"), cacheEnvironment(openDirectory), workDirectory);
+    assertThat(refused.exit()).as(refused.stderr()).isZero();
+    assertThat(refused.stdout()).isEqualTo("\"git\"\n\"status\"\n");
+    assertThat(refused.stderr()).matches("capability: not using the class data archives in " + cds
+        + ": it is writable by group or others \\(mode 777\\); it is moved to " + cds + "\\.refused-\\d+\n");
+    assertThat(Files.getPosixFilePermissions(cds)).isEqualTo(PosixFilePermissions.fromString("rwx------"));
+
+    Assumptions.assumeTrue(System.getProperty("user.name").equals("root"), "only root can give the archive to another user");
+    Path owned = copyOfTrainedCache("owned-by-nobody");
+    Path ownedArchive = archiveIn(owned.resolve("capability/cds"));
+    Result chown = run(List.of("chown", "65534", ownedArchive.toString()), Map.of("PATH", "/usr/bin:/bin"), root);
+    assertThat(chown.exit()).as(chown.stderr()).isZero();
+    assertRefusedOnce(owned, ownedArchive, "it is owned by uid 65534, not by this user (uid 0)");
+  }
+
+  /**
+   * The CLI answers without the archive, says why in one line on stderr, and does not say it again:
+   * the archive is gone (a new one may have been trained meanwhile, and is then used).
+   */
+  private static void assertRefusedOnce(Path cache, Path archive, String reason) throws Exception {
+    byte[] refusedBytes = Files.readAllBytes(archive);
+    Result first;
+    try (HeldCli cli = HeldCli.start(cacheEnvironment(cache))) {
+      assertThat(cli.commandLine()).noneMatch(option -> option.startsWith("-XX:SharedArchiveFile"));
+      assertThat(cli.mappedFiles()).doesNotContain(archive.toString());
+      first = cli.finish("git status");
+    }
+    Result second = run(List.of(home.resolve("bin/capability").toString(), "parse", "--json", "git status"), cacheEnvironment(cache), workDirectory);
+
+    assertThat(first.exit()).as(first.stderr()).isZero();
+    assertThat(first.stdout()).isEqualTo("{\"argv\":[\"git\",\"status\"]}\n");
+    assertThat(first.stderr()).isEqualTo("capability: not using the class data archive " + archive + ": " + reason + "; it is removed and made again\n");
+    assertThat(second.exit()).as(second.stderr()).isZero();
+    assertThat(second.stdout()).isEqualTo("{\"argv\":[\"git\",\"status\"]}\n");
+    assertThat(second.stderr()).isEmpty();
+    if (Files.exists(archive, LinkOption.NOFOLLOW_LINKS)) {
+      assertThat(Files.readAllBytes(archive)).as("the refused archive is still there").isNotEqualTo(refusedBytes);
+    }
+  }
+
+  /** A cache whose parse archive a first call made (once per run of this class). */
+  private static synchronized Path trainedCache() throws Exception {
+    if (trainedCache == null) {
+      Path cache = Files.createDirectory(root.resolve("trained-cache"));
+      Result first = run(List.of(home.resolve("bin/capability").toString(), "parse", "git status"), cacheEnvironment(cache), workDirectory);
+      assertThat(first.exit()).as(first.stderr()).isZero();
+      assertThat(first.stdout()).isEqualTo("\"git\"\n\"status\"\n");
+      assertThat(first.stderr()).isEmpty();
+      awaitArchive(cache.resolve("capability/cds"));
+      trainedCache = cache;
+    }
+    return trainedCache;
+  }
+
+  /** A copy of the trained cache, modes and times kept. */
+  private static Path copyOfTrainedCache(String name) throws Exception {
+    Path from = trainedCache();
+    Path to = root.resolve(name);
+    try (Stream<Path> files = Files.walk(from)) {
+      for (Path file : files.filter(file -> !file.getFileName().toString().equals("training.lock")).toList()) {
+        Files.copy(file, to.resolve(from.relativize(file)), StandardCopyOption.COPY_ATTRIBUTES);
+      }
+    }
+    return to;
+  }
+
+  /** Waits for the training run that a first call started to record its digest and write its archive. */
+  private static Path awaitArchive(Path cds) throws Exception {
+    Instant deadline = Instant.now().plus(Duration.ofMinutes(2));
+    while (true) {
+      try (Stream<Path> files = Files.list(cds)) {
+        List<Path> archives = files.filter(file -> file.getFileName().toString().endsWith(".jsa")).toList();
+        if (archives.size() == 1 && Files.exists(digestOf(archives.get(0)))) {
+          return archives.get(0);
+        }
+      }
+      if (Instant.now().isAfter(deadline)) {
+        fail("no archive was made in " + cds);
+      }
+      Thread.sleep(200);
+    }
+  }
+
+  private static Path archiveIn(Path cds) throws IOException {
+    try (Stream<Path> files = Files.list(cds)) {
+      return files.filter(file -> file.getFileName().toString().endsWith(".jsa")).findFirst().orElseThrow();
+    }
+  }
+
+  private static Path digestOf(Path archive) {
+    return archive.resolveSibling(archive.getFileName() + ".sha256");
+  }
+
+  private static String sha256(Path file) throws Exception {
+    return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(Files.readAllBytes(file)));
+  }
+
+  private static Map<String, String> cacheEnvironment(Path cache) {
+    Map<String, String> environment = cleanEnvironment();
+    environment.put("XDG_CACHE_HOME", cache.toString());
+    return environment;
+  }
+
+  /** Training runs still going when the tests end would write into the directory JUnit deletes. */
+  @AfterAll
+  static void awaitTrainingRuns() throws Exception {
+    try (Stream<Path> files = Files.walk(root)) {
+      for (Path lock : files.filter(file -> file.getFileName().toString().equals("training.lock")).toList()) {
+        run(List.of("flock", lock.toString(), "true"), Map.of("PATH", "/usr/bin:/bin"), root);
+      }
+    }
+  }
+
+  /**
+   * {@code capability parse --json} reading its command from stdin, which stays open until
+   * {@link #finish}: meanwhile its JVM can be looked at.
+   */
+  private static final class HeldCli implements AutoCloseable {
+    private final Process process;
+    private final Path out;
+    private final Path err;
+
+    private HeldCli(Process process, Path out, Path err) {
+      this.process = process;
+      this.out = out;
+      this.err = err;
+    }
+
+    static HeldCli start(Map<String, String> environment) throws Exception {
+      Path out = Files.createTempFile(root, "out", ".txt");
+      Path err = Files.createTempFile(root, "err", ".txt");
+      ProcessBuilder builder = new ProcessBuilder(home.resolve("bin/capability").toString(), "parse", "--json")
+          .directory(workDirectory.toFile()).redirectOutput(out.toFile()).redirectError(err.toFile());
+      builder.environment().clear();
+      builder.environment().putAll(environment);
+      HeldCli cli = new HeldCli(builder.start(), out, err);
+      cli.awaitApplicationClasses();
+      return cli;
+    }
+
+    long pid() {
+      return process.pid();
+    }
+
+    List<String> commandLine() throws IOException {
+      return DistributionIT.commandLine(pid());
+    }
+
+    /** The files mapped into the JVM's memory: the class data archives it uses among them. */
+    List<String> mappedFiles() throws IOException {
+      return Files.readAllLines(Path.of("/proc", Long.toString(pid()), "maps")).stream()
+          .map(line -> line.split("\\s+", 6)).filter(fields -> fields.length == 6).map(fields -> fields[5]).distinct().toList();
+    }
+
+    Result finish(String stdin) throws Exception {
+      try (OutputStream in = process.getOutputStream()) {
+        in.write(stdin.getBytes(StandardCharsets.UTF_8));
+      }
+      assertThat(process.waitFor(2, TimeUnit.MINUTES)).as("the CLI ended").isTrue();
+      return new Result(process.exitValue(), Files.readString(out), Files.readString(err));
+    }
+
+    /**
+     * Waits until the launcher has become the JVM and the JVM reads the CLI's jars: by then it has
+     * mapped every class data archive it will use.
+     */
+    private void awaitApplicationClasses() throws Exception {
+      Path fds = Path.of("/proc", Long.toString(pid()), "fd");
+      Instant deadline = Instant.now().plus(Duration.ofMinutes(1));
+      while (!(commandLine().contains("dev.capability.cli.Main") && opensTheCliJar(fds))) {
+        if (!process.isAlive() || Instant.now().isAfter(deadline)) {
+          fail("the launcher did not become a running JVM: " + Files.readString(err));
+        }
+        Thread.sleep(20);
+      }
+    }
+
+    private static boolean opensTheCliJar(Path fds) {
+      try (Stream<Path> open = Files.list(fds)) {
+        return open.anyMatch(fd -> {
+          try {
+            return Files.readSymbolicLink(fd).getFileName().toString().startsWith("capability-cli-");
+          } catch (IOException gone) {
+            return false;
+          }
+        });
+      } catch (IOException | UncheckedIOException notYet) {
+        return false;
+      }
+    }
+
+    @Override
+    public void close() {
+      process.destroyForcibly();
+    }
   }
 
   @Test
@@ -277,18 +593,6 @@ class DistributionIT {
       }
     }
     return entries;
-  }
-
-  /** Waits until the launcher has become the JVM and the JVM has published its performance data. */
-  private static void awaitJvm(long pid, Process process) throws Exception {
-    Path perfData = Path.of("/tmp", "hsperfdata_" + System.getProperty("user.name"), Long.toString(pid));
-    Instant deadline = Instant.now().plus(Duration.ofMinutes(1));
-    while (!(commandLine(pid).contains("dev.capability.cli.Main") && Files.isRegularFile(perfData) && Files.size(perfData) > 0)) {
-      if (!process.isAlive() || Instant.now().isAfter(deadline)) {
-        fail("the launcher did not become a running JVM: " + Files.readString(root.resolve("attach.err")));
-      }
-      Thread.sleep(50);
-    }
   }
 
   private static List<String> commandLine(long pid) throws IOException {

@@ -9,6 +9,7 @@ module dev.capability.kernel.core {
   requires transitive dev.capability.kernel.api;
   requires com.fasterxml.jackson.databind;
   requires org.eclipse.jgit;
+  requires dev.capability.linux;
 
   exports dev.capability.kernel.core;
 

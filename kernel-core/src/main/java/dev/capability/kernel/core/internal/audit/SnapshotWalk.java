@@ -184,17 +184,17 @@ final class SnapshotWalk {
         for (int i = 0; i < entries.size(); i++) {
           TreeReader.Listed entry = entries.get(i);
           String path = RepositoryFiles.child(rel, entry.name());
-          Optional<PathState> state = record(root.resolve(path), path, entry.state());
-          if (state.isEmpty()) {
+          PathState state = record(path, entry.state());
+          if (state == null) {
             continue;
           }
           DirectoryTask subdirectory = null;
-          if (state.get().type() == EntryType.DIRECTORY && !isLooseObjectDirectory(path)) {
+          if (state.type() == EntryType.DIRECTORY && !isLooseObjectDirectory(path)) {
             subdirectory = new DirectoryTask(path, null, listing, i);
             subdirectories.add(subdirectory);
             found.add(new Item(entry.name() + "/", path, null, subdirectory));
           }
-          found.add(new Item(entry.name(), path, state.get(), subdirectory));
+          found.add(new Item(entry.name(), path, state, subdirectory));
         }
         Item[] sorted = found.toArray(new Item[0]);
         Arrays.sort(sorted, BY_KEY);
@@ -287,20 +287,22 @@ final class SnapshotWalk {
     }
   }
 
-  private Optional<PathState> record(Path file, String path, PathState listed) throws IOException {
+  /** The entry's state as recorded, with its content hash where needed; null when it vanished. */
+  private @Nullable PathState record(String path, PathState listed) throws IOException {
     PathState state = listed;
     if (needsHash(path, state)) {
+      Path file = root.resolve(path);
       Optional<String> hash = state.type() == EntryType.FILE ? contentHash(file) : listingHash(file);
       if (hash.isEmpty()) {
-        return Optional.empty();
+        return null;
       }
       state = state.withContentHash(hash.get());
     }
     if (state.type() == EntryType.FILE && (path.equals(".gitignore") || path.endsWith("/.gitignore"))) {
-      RepositoryFiles.ignoreFile(file, state)
+      RepositoryFiles.ignoreFile(root.resolve(path), state)
           .ifPresent(content -> ignores.addGitignore(IgnoreRules.parentOf(path), content));
     }
-    return Optional.of(state);
+    return state;
   }
 
   private boolean needsHash(String path, PathState state) {

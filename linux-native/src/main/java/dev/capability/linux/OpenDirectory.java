@@ -141,7 +141,11 @@ public final class OpenDirectory implements AutoCloseable {
     } catch (LastErrorException e) {
       throw notRead("cannot read the status of " + description, e.getErrorCode());
     }
-    return buffers.status(description);
+    FileStatus status = buffers.status();
+    if (status == null) {
+      throw fieldsMissing(description);
+    }
+    return status;
   }
 
   /**
@@ -206,7 +210,10 @@ public final class OpenDirectory implements AutoCloseable {
       }
       throw notRead("cannot read the status of " + entryName(name), e.getErrorCode());
     }
-    FileStatus status = buffers.status(entryName(name));
+    FileStatus status = buffers.status();
+    if (status == null) {
+      throw fieldsMissing(entryName(name));
+    }
     if ((status.mode() & S_IFMT) != S_IFLNK) {
       return new Entry(name, status, null);
     }
@@ -284,6 +291,12 @@ public final class OpenDirectory implements AutoCloseable {
         NativeCallException.PATH_NOT_OPENED, "cannot open the directory " + path + ": errno " + errno);
   }
 
+  private static NativeCallException fieldsMissing(String what) {
+    return new NativeCallException(
+        NativeCallException.DIRECTORY_NOT_READ,
+        "the file system did not report the type, mode, inode, size and times of " + what);
+  }
+
   private static NativeCallException notRead(String what, int errno) {
     return new NativeCallException(NativeCallException.DIRECTORY_NOT_READ, what + ": errno " + errno);
   }
@@ -305,13 +318,14 @@ public final class OpenDirectory implements AutoCloseable {
     /** Reads the memory without a native call per field. */
     final ByteBuffer view = memory.getByteBuffer(0, SIZE).order(ByteOrder.nativeOrder());
 
-    /** The {@code struct statx} the last call filled. */
-    FileStatus status(String what) {
+    /**
+     * The {@code struct statx} the last call filled; null when the file system left out a field
+     * the status needs.
+     */
+    @Nullable FileStatus status() {
       int mask = view.getInt(STATX);
       if ((mask & REQUIRED_FIELDS) != REQUIRED_FIELDS) {
-        throw new NativeCallException(
-            NativeCallException.DIRECTORY_NOT_READ,
-            "the file system did not report the type, mode, inode, size and times of " + what);
+        return null;
       }
       return new FileStatus(
           Short.toUnsignedInt(view.getShort(STATX + 28)),

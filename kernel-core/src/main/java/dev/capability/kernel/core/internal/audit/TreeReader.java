@@ -17,8 +17,7 @@ abstract class TreeReader {
    * where native access works, else through the JDK's attribute API by absolute path; chosen
    * once per JVM.
    */
-  static final TreeReader PREFERRED =
-      OpenDirectory.problem().isEmpty() ? new NativeTreeReader() : new JdkTreeReader();
+  static final TreeReader PREFERRED = nativeWorks() ? new NativeTreeReader() : new JdkTreeReader();
 
   /** Lists the repository root, the canonical path of a directory. */
   abstract Listing listRoot(Path root) throws IOException;
@@ -50,6 +49,15 @@ abstract class TreeReader {
 
     /** One subdirectory walk is done with this listing. */
     void release() {}
+  }
+
+  /** Whether the native reader can work here; false also when JNA is missing from the class path. */
+  private static boolean nativeWorks() {
+    try {
+      return OpenDirectory.problem().isEmpty();
+    } catch (LinkageError e) {
+      return false;
+    }
   }
 
   static AuditException replaced(Object directory) {

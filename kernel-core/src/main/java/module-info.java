@@ -10,6 +10,7 @@ module dev.capability.kernel.core {
   requires dev.capability.workspace;
   requires com.fasterxml.jackson.databind;
   requires org.eclipse.jgit;
+  requires dev.capability.linux;
 
   exports dev.capability.kernel.core;
 

@@ -1,5 +1,6 @@
 /**
- * Linux system calls the backends need (seccomp, memfd, statx, posix_spawn), through JNA.
+ * Linux system calls the backends and the repository snapshot need (seccomp, memfd, statx,
+ * getdents64, posix_spawn), through JNA.
  *
  * <p>Nothing is opened to JNA: it reaches the library interfaces in {@code internal} only through
  * {@link java.lang.reflect.Proxy}, which the JDK lets into a package that is not exported, and this

@@ -18,6 +18,9 @@ public final class NativeCallException extends RuntimeException {
   /** A path's component is missing, or is neither a directory nor a regular file. */
   public static final String PATH_NOT_OPENED = "PATH_NOT_OPENED";
 
+  /** A directory's listing, or an entry's status or link target, could not be read. */
+  public static final String DIRECTORY_NOT_READ = "DIRECTORY_NOT_READ";
+
   /** The child process could not be started. */
   public static final String SPAWN_FAILED = "SPAWN_FAILED";
 

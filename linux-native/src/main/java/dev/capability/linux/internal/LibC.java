@@ -8,14 +8,15 @@ import com.sun.jna.ptr.IntByReference;
 /**
  * The C library calls the project makes (paths as NUL-terminated bytes, see {@link CStrings}), bound by JNA, which saves {@code errno} after each call
  * ({@code Native.getLastError()}). Sizes and constants are those of glibc on x86-64 and aarch64,
- * which agree for everything used here.
+ * which agree for everything used here except {@link #O_NOFOLLOW} and {@link #O_DIRECTORY}.
  */
 public interface LibC extends Library {
   int O_RDONLY = 0;
   int O_WRONLY = 1;
   int O_NONBLOCK = 0x800;
-  int O_NOFOLLOW = 0x20000;
-  int O_DIRECTORY = 0x10000;
+  /** Unlike the other flags here, these two differ: aarch64 has its own values (asm/fcntl.h). */
+  int O_NOFOLLOW = System.getProperty("os.arch", "").equals("aarch64") ? 0x8000 : 0x20000;
+  int O_DIRECTORY = System.getProperty("os.arch", "").equals("aarch64") ? 0x4000 : 0x10000;
   int O_CLOEXEC = 0x80000;
   int O_PATH = 0x200000;
   int AT_FDCWD = -100;

@@ -59,9 +59,7 @@ public record PathState(
     if (type == EntryType.SYMLINK) {
       String link = Files.readSymbolicLink(path).toString();
       if (link.indexOf('\uFFFD') >= 0) {
-        throw new AuditException(
-            AuditException.SNAPSHOT_FAILED,
-            "the target of the symbolic link " + path + " is not valid in the JVM's file name encoding");
+        throw undecodableTarget(path);
       }
       target = Optional.of(link);
     }
@@ -84,6 +82,24 @@ public record PathState(
   /** The later of the modification and the status change time. */
   long lastTouchedNanos() {
     return Math.max(modifiedNanos, changedNanos);
+  }
+
+  /**
+   * Nanoseconds since the epoch, saturated where they do not fit a {@code long} (after the year
+   * 2262), as {@link FileTime#to} saturates the times the JDK reports.
+   */
+  static long nanos(long seconds, int nanos) {
+    try {
+      return Math.addExact(Math.multiplyExact(seconds, 1_000_000_000L), nanos);
+    } catch (ArithmeticException e) {
+      return seconds < 0 ? Long.MIN_VALUE : Long.MAX_VALUE;
+    }
+  }
+
+  static AuditException undecodableTarget(Object link) {
+    return new AuditException(
+        AuditException.SNAPSHOT_FAILED,
+        "the target of the symbolic link " + link + " is not valid in the JVM's file name encoding");
   }
 
   private static long nanos(FileTime time) {

@@ -66,15 +66,19 @@ final class RepositoryFiles {
     try (DirectoryStream<Path> entries = Files.newDirectoryStream(directory)) {
       for (Path entry : entries) {
         if (entry.getFileName().toString().indexOf(REPLACEMENT) >= 0) {
-          throw new AuditException(
-              AuditException.SNAPSHOT_FAILED,
-              "a name in " + directory + " is not valid in the JVM's file name encoding ("
-                  + System.getProperty("sun.jnu.encoding") + "); run the kernel with a UTF-8 locale and rename the file");
+          throw undecodableName(directory);
         }
         children.add(entry);
       }
     }
     return children;
+  }
+
+  static AuditException undecodableName(Object directory) {
+    return new AuditException(
+        AuditException.SNAPSHOT_FAILED,
+        "a name in " + directory + " is not valid in the JVM's file name encoding ("
+            + System.getProperty("sun.jnu.encoding") + "); run the kernel with a UTF-8 locale and rename the file");
   }
 
   /** The names of the entries of {@code directory}, checked as by {@link #children}. */

@@ -101,7 +101,7 @@ public final class RepositorySnapshot {
   private static RepositorySnapshot walk(Path root, Optional<RepositorySnapshot> reference) {
     Instant started = Instant.now();
     try {
-      return new SnapshotWalk(root, started, reference).run();
+      return new SnapshotWalk(root, started, reference, TreeReader.PREFERRED).run();
     } catch (IOException | UncheckedIOException e) {
       throw new AuditException(
           AuditException.SNAPSHOT_FAILED, "could not snapshot " + root + ": " + e.getMessage(), e);

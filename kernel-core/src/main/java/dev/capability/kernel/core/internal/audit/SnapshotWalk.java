@@ -3,7 +3,6 @@ package dev.capability.kernel.core.internal.audit;
 import dev.capability.kernel.api.Sha256;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
@@ -23,13 +22,16 @@ import java.util.Set;
 import java.util.SortedMap;
 import java.util.TreeMap;
 import java.util.concurrent.RecursiveAction;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
+import org.jspecify.annotations.Nullable;
 
 /**
  * One walk of a working tree into a {@link RepositorySnapshot}, one fork-join task per directory:
  * the cost is one {@code lstat} per entry, and on a large tree spreading those over the cores is
- * what brings the walk near {@code git status}, which stats in parallel too.
+ * what brings the walk near {@code git status}, which stats in parallel too. How directories are
+ * read is the {@link TreeReader}'s business.
  */
 final class SnapshotWalk {
   /**
@@ -46,9 +48,16 @@ final class SnapshotWalk {
   private final long racyFromNanos;
   /** Paths the reference snapshot hashed: they are hashed again so the diff can compare content. */
   private final Set<String> hashedBefore;
+  private final TreeReader reader;
   private final IgnoreRules ignores = new IgnoreRules();
+  /**
+   * The first failure of any directory's walk. Walks record it instead of throwing, so that every
+   * walk still runs (at once returning) and releases its parent's listing, which may hold a
+   * descriptor; the snapshot then fails with it.
+   */
+  private final AtomicReference<Exception> failure = new AtomicReference<>();
 
-  SnapshotWalk(Path root, Instant started, Optional<RepositorySnapshot> reference) {
+  SnapshotWalk(Path root, Instant started, Optional<RepositorySnapshot> reference, TreeReader reader) {
     this.root = root;
     this.started = started;
     Instant racyFrom = started.minus(RepositorySnapshot.RACY_WINDOW);
@@ -59,15 +68,18 @@ final class SnapshotWalk {
             .map(Map.Entry::getKey)
             .collect(Collectors.toUnmodifiableSet()))
         .orElse(Set.of());
+    this.reader = reader;
   }
 
   RepositorySnapshot run() throws IOException {
-    PathState rootState = PathState.lstat(root);
-    DirectoryTask top = new DirectoryTask("", rootState);
-    try {
-      RepositoryFiles.READERS.invoke(top);
-    } catch (UncheckedIOException e) {
-      throw e.getCause();
+    DirectoryTask top = new DirectoryTask("", reader.listRoot(root), null, -1);
+    RepositoryFiles.READERS.invoke(top);
+    Exception failed = failure.get();
+    if (failed instanceof IOException) {
+      throw (IOException) failed;
+    }
+    if (failed != null) {
+      throw (RuntimeException) failed;
     }
     List<Item> sorted = new ArrayList<>();
     top.appendInPathOrder(sorted);
@@ -126,56 +138,74 @@ final class SnapshotWalk {
     private static final long serialVersionUID = 1L;
 
     private final String rel;
-    private final transient PathState listed;
+    /** This directory's listing once listed; the root's is listed before the walk starts. */
+    private transient TreeReader.@Nullable Listing listing;
+    /** The parent's listing, through which this directory is listed; null for the root. */
+    private final transient TreeReader.@Nullable Listing parent;
+    private final int index;
     private transient Item[] items = new Item[0];
     /** The directory was removed after its parent listed it: the snapshot did not see it. */
     private boolean vanished;
 
-    DirectoryTask(String rel, PathState listed) {
+    DirectoryTask(String rel, TreeReader.@Nullable Listing listing, TreeReader.@Nullable Listing parent, int index) {
       this.rel = rel;
-      this.listed = listed;
+      this.listing = listing;
+      this.parent = parent;
+      this.index = index;
     }
 
     @Override
     protected void compute() {
       try {
-        walk();
-      } catch (IOException e) {
-        throw new UncheckedIOException(e);
+        if (failure.get() == null) {
+          walk();
+        }
+      } catch (IOException | RuntimeException e) {
+        failure.compareAndSet(null, e);
+      } finally {
+        if (parent != null) {
+          parent.release();
+        }
       }
     }
 
     private void walk() throws IOException {
-      Path dir = rel.isEmpty() ? root : root.resolve(rel);
-      List<Path> children;
-      try {
-        children = RepositoryFiles.children(dir);
-      } catch (NoSuchFileException e) {
-        vanished = true;
-        return;
+      if (listing == null) {
+        listing = parent.listSubdirectory(index, rel);
+        if (listing == null) {
+          vanished = true;
+          return;
+        }
       }
-      List<Item> found = new ArrayList<>(children.size() + 8);
       List<DirectoryTask> subdirectories = new ArrayList<>();
-      for (Path child : children) {
-        String name = child.getFileName().toString();
-        String path = RepositoryFiles.child(rel, name);
-        Optional<PathState> state = record(child, path);
-        if (state.isEmpty()) {
-          continue;
+      try {
+        List<TreeReader.Listed> entries = listing.entries();
+        List<Item> found = new ArrayList<>(entries.size() + 8);
+        for (int i = 0; i < entries.size(); i++) {
+          TreeReader.Listed entry = entries.get(i);
+          String path = RepositoryFiles.child(rel, entry.name());
+          PathState state = record(path, entry.state());
+          if (state == null) {
+            continue;
+          }
+          DirectoryTask subdirectory = null;
+          if (state.type() == EntryType.DIRECTORY && !isLooseObjectDirectory(path)) {
+            subdirectory = new DirectoryTask(path, null, listing, i);
+            subdirectories.add(subdirectory);
+            found.add(new Item(entry.name() + "/", path, null, subdirectory));
+          }
+          found.add(new Item(entry.name(), path, state, subdirectory));
         }
-        DirectoryTask subdirectory = null;
-        if (state.get().type() == EntryType.DIRECTORY && !isLooseObjectDirectory(path)) {
-          subdirectory = new DirectoryTask(path, state.get());
-          subdirectories.add(subdirectory);
-          found.add(new Item(name + "/", path, null, subdirectory));
-        }
-        found.add(new Item(name, path, state.get(), subdirectory));
+        Item[] sorted = found.toArray(new Item[0]);
+        Arrays.sort(sorted, BY_KEY);
+        items = sorted;
+      } catch (IOException | RuntimeException e) {
+        listing.holdFor(0);
+        throw e;
       }
-      requireSameDirectory(dir, listed);
-      Item[] sorted = found.toArray(new Item[0]);
-      Arrays.sort(sorted, BY_KEY);
-      items = sorted;
+      listing.holdFor(subdirectories.size());
       invokeAll(subdirectories);
+      listing = null;
     }
 
     /** Appends this directory's entries and, recursively, its subdirectories', in path order. */
@@ -257,24 +287,22 @@ final class SnapshotWalk {
     }
   }
 
-  private Optional<PathState> record(Path file, String path) throws IOException {
-    Optional<PathState> found = RepositoryFiles.lstatIfPresent(file);
-    if (found.isEmpty()) {
-      return found;
-    }
-    PathState state = found.get();
+  /** The entry's state as recorded, with its content hash where needed; null when it vanished. */
+  private @Nullable PathState record(String path, PathState listed) throws IOException {
+    PathState state = listed;
     if (needsHash(path, state)) {
+      Path file = root.resolve(path);
       Optional<String> hash = state.type() == EntryType.FILE ? contentHash(file) : listingHash(file);
       if (hash.isEmpty()) {
-        return Optional.empty();
+        return null;
       }
       state = state.withContentHash(hash.get());
     }
     if (state.type() == EntryType.FILE && (path.equals(".gitignore") || path.endsWith("/.gitignore"))) {
-      RepositoryFiles.ignoreFile(file, state)
+      RepositoryFiles.ignoreFile(root.resolve(path), state)
           .ifPresent(content -> ignores.addGitignore(IgnoreRules.parentOf(path), content));
     }
-    return Optional.of(state);
+    return state;
   }
 
   private boolean needsHash(String path, PathState state) {
@@ -311,18 +339,6 @@ final class SnapshotWalk {
     }
     Collections.sort(names);
     return Optional.of(Sha256.hex(String.join("\0", names).getBytes(StandardCharsets.UTF_8)));
-  }
-
-  /**
-   * Directories are listed by path, so a directory swapped for a link to elsewhere during the walk
-   * would be followed; its identity is checked after listing and the snapshot refused if it moved.
-   */
-  private static void requireSameDirectory(Path dir, PathState listed) throws IOException {
-    PathState now = PathState.lstat(dir);
-    if (now.type() != EntryType.DIRECTORY || now.device() != listed.device() || now.inode() != listed.inode()) {
-      throw new AuditException(
-          AuditException.SNAPSHOT_FAILED, dir + " was replaced while it was being snapshotted; nothing can be audited while the tree is changing");
-    }
   }
 
   private void readExcludes(Map<String, PathState> entries) throws IOException {

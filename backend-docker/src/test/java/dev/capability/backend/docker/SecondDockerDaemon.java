@@ -61,7 +61,8 @@ public final class SecondDockerDaemon {
       List.of(
           "sh", "dash", "perl", "cat", "env", "head", "tail", "printf", "pwd", "touch", "true",
           "false", "sleep", "sed", "ls", "id", "kill", "mkfifo", "ln", "rm", "mkdir", "echo", "wc",
-          "tr", "grep", "stat", "dd", "readlink", "chmod", "mv", "cp", "yes", "setsid", "nohup");
+          "tr", "grep", "stat", "dd", "readlink", "chmod", "mv", "cp", "yes", "setsid", "nohup",
+          "truncate", "seq", "find", "xargs", "basename", "dirname", "date", "uname", "nproc");
 
   /** Perl's module directories (Debian's layout), which the suite's perl programs load from. */
   private static final List<Path> PERL_TREES =

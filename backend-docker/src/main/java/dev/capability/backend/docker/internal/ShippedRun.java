@@ -93,6 +93,15 @@ final class ShippedRun {
             "writable root " + root + " lies outside the shipped repository " + repository.get());
       }
     }
+    Path workingDirectory =
+        HostPaths.requireNormalAbsolute(spec.workingDirectory(), "working directory");
+    if (repository.isPresent()
+        && workingDirectory.startsWith(repository.get())
+        && !Files.isDirectory(workingDirectory)) {
+      // The shipped tree is the repository as it is here: what is missing here is missing there.
+      throw new LaunchFailedException(
+          "working directory " + workingDirectory + " does not exist or is not a directory");
+    }
     Path executable = HostPaths.requireNormalAbsolute(spec.executable().path(), "executable path");
     String inside = EXECUTABLE_DIRECTORY + "/" + executable.getFileName();
     List<String> entrypoint = run.entrypoint(spec, inside);

@@ -139,7 +139,11 @@ final class ShippedRun {
         try {
           result = run.startAndWait(spec, id, stdin, false);
         } catch (RuntimeException e) {
-          bringBack(id, spec, workspace.get(), excluded, runDirectory);
+          try {
+            bringBack(id, spec, workspace.get(), excluded, runDirectory);
+          } catch (RuntimeException returnFailed) {
+            e.addSuppressed(returnFailed);
+          }
           throw e;
         }
         bringBack(id, spec, workspace.get(), excluded, runDirectory);

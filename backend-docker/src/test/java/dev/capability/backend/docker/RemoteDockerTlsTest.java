@@ -82,15 +82,38 @@ class RemoteDockerTlsTest {
   }
 
   @Test
-  void theRuntimeImageIsBuiltOnTheRemoteDaemonThroughTheImageBuilder() {
+  void theImageCommandsPathBuiltTheRuntimeImageOnTheRemoteDaemonThroughTheEnvironment() throws Exception {
     SecondDockerDaemon.Started daemon = SecondDockerDaemon.get();
-    String id = LocalRuntimeImage.ensure(LocalRuntimeImage.defaultTag(), daemon.config(), step -> {});
 
     try (var client = daemon.client()) {
-      assertThat(client.inspectImageCmd(LocalRuntimeImage.defaultTag()).exec().getId()).isEqualTo(id);
-    } catch (java.io.IOException e) {
-      throw new java.io.UncheckedIOException(e);
+      assertThat(client.inspectImageCmd(LocalRuntimeImage.defaultTag()).exec().getId())
+          .isEqualTo(daemon.runtimeImage());
     }
+    // The same recipe through the settings finds it up to date and builds nothing.
+    assertThat(LocalRuntimeImage.ensure(LocalRuntimeImage.defaultTag(), daemon.config(), step -> {
+          throw new AssertionError("rebuilt: " + step);
+        }))
+        .isEqualTo(daemon.runtimeImage());
+  }
+
+  @Test
+  void theImageCommandsPathRefusesPlainTcpAndAForeignCertificateThroughTheEnvironment() throws Exception {
+    SecondDockerDaemon.Started daemon = SecondDockerDaemon.get();
+
+    SecondDockerDaemon.ImageCommandRun plain =
+        SecondDockerDaemon.runImageCommand(Map.of("DOCKER_HOST", daemon.host().toString()), daemon.directory());
+    SecondDockerDaemon.ImageCommandRun foreign =
+        SecondDockerDaemon.runImageCommand(
+            Map.of(
+                "DOCKER_HOST", daemon.host().toString(),
+                "DOCKER_TLS_VERIFY", "1",
+                "DOCKER_CERT_PATH", daemon.foreignClientCertificates().toString()),
+            daemon.directory());
+
+    assertThat(plain.status()).isNotZero();
+    assertThat(plain.stderr()).contains("refusing plain TCP").contains("docker.insecure-plain-tcp-gives-the-network-root");
+    assertThat(foreign.status()).isNotZero();
+    assertThat(foreign.stdout()).isEmpty();
   }
 
   private static PinnedExecutable pin(Path path) throws Exception {

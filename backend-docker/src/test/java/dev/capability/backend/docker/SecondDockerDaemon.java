@@ -40,8 +40,9 @@ import org.apache.commons.compress.archivers.tar.TarArchiveOutputStream;
  * the machine's main daemon and sees nothing of this host through a bind. Started on first use,
  * stopped at JVM exit; one per JVM.
  *
- * <p>Its image is the runtime image built through {@link LocalRuntimeImage} (the path {@code
- * capability image} takes) pointed at it, plus, in a derived image, the host programs the contract
+ * <p>Its image is the runtime image built by what {@code capability image} runs ({@link
+ * RuntimeImageMain}, in a JVM of its own with {@code DOCKER_HOST}, {@code DOCKER_TLS_VERIFY} and
+ * {@code DOCKER_CERT_PATH} pointing at it), plus, in a derived image, the host programs the contract
  * suite pins and the libraries they load: a remote daemon's image carries the userland a local run
  * binds from the host.
  *
@@ -81,7 +82,25 @@ public final class SecondDockerDaemon {
 
   /** What the fixture made and where the daemon listens. */
   public record Started(
-      URI host, Path clientCertificates, Path foreignClientCertificates, Path directory, Process process) {
+      URI host,
+      Path clientCertificates,
+      Path foreignClientCertificates,
+      Path directory,
+      Process process,
+      String[] runtimeImageId) {
+
+    /** The runtime image's id, as the image command's path printed it when it built the image. */
+    public String runtimeImage() {
+      return runtimeImageId[0];
+    }
+
+    /** The environment that points the docker CLI, or {@code capability image}, at this daemon. */
+    public Map<String, String> environment() {
+      return Map.of(
+          "DOCKER_HOST", host.toString(),
+          "DOCKER_TLS_VERIFY", "1",
+          "DOCKER_CERT_PATH", clientCertificates.toString());
+    }
 
     /** Settings that connect the backend to this daemon over TLS, running the test image. */
     public BackendConfig config() {
@@ -174,12 +193,40 @@ public final class SecondDockerDaemon {
             .redirectOutput(directory.resolve("dockerd.log").toFile())
             .redirectInput(ProcessBuilder.Redirect.from(Path.of("/dev/null").toFile()))
             .start();
-    Started daemon = new Started(host, client, foreign, directory, process);
+    Started daemon = new Started(host, client, foreign, directory, process, new String[1]);
     Runtime.getRuntime().addShutdownHook(new Thread(() -> stop(daemon), "ck-second-dockerd-stop"));
     awaitUp(daemon);
-    LocalRuntimeImage.ensure(LocalRuntimeImage.defaultTag(), daemon.config(), step -> {});
+    ImageCommandRun build = runImageCommand(daemon.environment(), directory);
+    if (build.status() != 0) {
+      throw new IllegalStateException("building the runtime image failed: " + build.stderr());
+    }
+    daemon.runtimeImageId()[0] = build.stdout().strip();
     buildTestImage(daemon);
     return daemon;
+  }
+
+  /** What the image command printed, and its exit status. */
+  public record ImageCommandRun(int status, String stdout, String stderr) {}
+
+  /**
+   * Runs what {@code capability image} runs ({@link RuntimeImageMain}) in a JVM of its own with
+   * {@code environment} added to a copy of this one's without any {@code DOCKER_*} variable.
+   */
+  public static ImageCommandRun runImageCommand(Map<String, String> environment, Path scratch) throws IOException {
+    Path java = Path.of(System.getProperty("java.home"), "bin", "java");
+    String classPath = System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
+    Path out = Files.createTempFile(scratch, "image-", ".out");
+    Path err = Files.createTempFile(scratch, "image-", ".err");
+    ProcessBuilder builder =
+        new ProcessBuilder(
+                java.toString(), "-cp", classPath, RuntimeImageMain.class.getName(), LocalRuntimeImage.defaultTag())
+            .redirectInput(ProcessBuilder.Redirect.from(Path.of("/dev/null").toFile()))
+            .redirectOutput(out.toFile())
+            .redirectError(err.toFile());
+    builder.environment().keySet().removeIf(name -> name.startsWith("DOCKER_") || name.startsWith("CAPABILITY_DOCKER_"));
+    builder.environment().putAll(environment);
+    int status = awaitExit(builder.start(), "the image command");
+    return new ImageCommandRun(status, Files.readString(out), Files.readString(err));
   }
 
   private static void awaitUp(Started daemon) throws IOException {
@@ -360,7 +407,7 @@ public final class SecondDockerDaemon {
 
   private static int awaitExit(Process process, String what) {
     try {
-      if (!process.waitFor(2, TimeUnit.MINUTES)) {
+      if (!process.waitFor(5, TimeUnit.MINUTES)) {
         process.destroyForcibly();
         throw new IllegalStateException(what + " did not finish");
       }

@@ -107,6 +107,46 @@ class RemoteWorkspaceTest {
   }
 
   @Test
+  void aNestedGitDirectoryInAWritableRootStaysOutOfWhatComesBack() throws IOException {
+    Path repository = layOut();
+    Files.createDirectories(repository.resolve("out/sub/.git/hooks"));
+    Files.writeString(repository.resolve("out/sub/.git/config"), "[core]\n");
+    RepositoryWorkspace workspace = workspace(repository, WorkspaceLimits.DEFAULT);
+
+    LaunchResult result =
+        backend()
+            .launch(
+                spec(
+                    repository,
+                    workspace,
+                    "echo new > out/new.txt;"
+                        + " echo hook > out/sub/.git/hooks/post-checkout 2>/dev/null && echo hooked; exit 0"));
+
+    assertThat(result.exitCode()).hasValue(0);
+    assertThat(result.stdout().text()).doesNotContain("hooked");
+    // The nested .git comes back from the daemon like any directory; were it handed over, the
+    // kernel would refuse the whole archive.
+    assertThat(workspace.outcome().status()).isEqualTo(WorkspaceOutcome.Status.APPLIED);
+    assertThat(repository.resolve("out/new.txt")).hasContent("new");
+    assertThat(repository.resolve("out/sub/.git/config")).hasContent("[core]");
+    assertThat(repository.resolve("out/sub/.git/hooks/post-checkout")).doesNotExist();
+  }
+
+  @Test
+  void theRepositoryItselfAsAWritableRootIsRefused() throws IOException {
+    Path repository = layOut();
+    RepositoryWorkspace workspace =
+        RepositoryWorkspace.builder(repository, "remote-workspace-test").writableRoots(List.of(repository)).build();
+    LaunchSpec spec =
+        spec(repository, workspace, "echo top > top.txt").toBuilder().writableRoots(List.of(repository)).build();
+
+    assertThatThrownBy(() -> backend().launch(spec))
+        .isInstanceOf(LaunchFailedException.class)
+        .hasMessageContaining("cannot make the repository");
+    assertThat(repository.resolve("top.txt")).doesNotExist();
+  }
+
+  @Test
   void aHostileReturnWithALinkOutOfItsRootAndAFifoIsRefusedWithNothingApplied() throws IOException {
     Path repository = layOut();
     RepositoryWorkspace workspace = workspace(repository, WorkspaceLimits.DEFAULT);

@@ -87,6 +87,15 @@ final class ShippedRun {
               + " need one");
     }
     repository.ifPresent(ShippedRun::requirePlaceable);
+    if (repository.isPresent() && spec.writableRoots().contains(repository.get())) {
+      // The archive endpoint skips the entry of the directory it extracts into, so the volume's
+      // own directory keeps the daemon's owner (root) and the container's uid could not write it.
+      throw new LaunchFailedException(
+          "a remote docker daemon cannot make the repository "
+              + repository.get()
+              + " itself writable (the archive endpoint does not give the directory it extracts"
+              + " into to the container's uid); grant writable roots below it");
+    }
     for (Path root : spec.writableRoots()) {
       if (!root.startsWith(repository.orElseThrow())) {
         throw new LaunchFailedException(

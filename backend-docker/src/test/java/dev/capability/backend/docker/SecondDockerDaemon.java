@@ -36,8 +36,9 @@ import org.apache.commons.compress.archivers.tar.TarArchiveOutputStream;
  * A second, real {@code dockerd} for this test JVM, reached only as a remote daemon is: over TCP on
  * 127.0.0.1 with TLS client verification ({@code --tlsverify}), with a CA, a server certificate for
  * 127.0.0.1 and a client certificate made at test time with the {@code openssl} CLI, and with its
- * own data root, exec root and pid file, no bridge and no iptables rules, so that it cannot disturb
- * the machine's main daemon and sees nothing of this host through a bind. Started on first use,
+ * own data root, exec root and pid file, no iptables rules and its containers kept off the bridge
+ * (a spec that allows the network gets the host's), so that it cannot disturb the machine's main
+ * daemon, and seeing nothing of this host through a bind. Started on first use,
  * stopped at JVM exit; one per JVM.
  *
  * <p>Its image is the runtime image built by what {@code capability image} runs ({@link
@@ -109,6 +110,8 @@ public final class SecondDockerDaemon {
       settings.put("docker.tls-verify", "true");
       settings.put("docker.cert-path", clientCertificates.toString());
       settings.put("docker.image", TEST_IMAGE);
+      // Off the shared docker0: its address pool would overlap the main daemon's.
+      settings.put("docker.network", "host");
       return new BackendConfig(settings);
     }
 
@@ -180,7 +183,9 @@ public final class SecondDockerDaemon {
             "--exec-root=" + directory.resolve("exec"),
             "--pidfile=" + directory.resolve("dockerd.pid"),
             "--config-file=" + config,
-            "--bridge=none",
+            // Not --bridge=none: a daemon without a bridge deletes the interface docker0 at start,
+            // which is the main daemon's. It finds docker0 (or makes it as the main daemon would)
+            // and, with no iptables rules and host networking for its containers, never changes it.
             "--iptables=false",
             "--ip6tables=false",
             "--ip-forward=false",

@@ -275,6 +275,21 @@ public final class SecondDockerDaemon {
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     }
+    // The daemon leaves its network namespace file bound in its exec root; unbound, the directory
+    // can be deleted.
+    Path namespace = daemon.directory().resolve("exec/netns/default");
+    if (Files.exists(namespace)) {
+      try {
+        awaitExit(
+            new ProcessBuilder("umount", namespace.toString())
+                .redirectErrorStream(true)
+                .redirectOutput(ProcessBuilder.Redirect.DISCARD)
+                .start(),
+            "umount " + namespace);
+      } catch (IOException | RuntimeException e) {
+        // A leftover mount of an empty namespace file is harmless; the daemon is stopped.
+      }
+    }
     deleteQuietly(daemon.directory());
   }
 

@@ -19,9 +19,11 @@ import java.util.Objects;
  * docker.allow-pull}, {@code docker.uid}, {@code docker.gid}, {@code docker.limit.memory}, {@code
  * .pids}, {@code .cpus}, {@code docker.tmp-size}, {@code docker.shm-size}, {@code
  * docker.log-driver}, {@code docker.log-max-size}, {@code docker.system-paths}, {@code
- * docker.etc}, {@code docker.launcher}, {@code docker.init}, {@code docker.network} and {@code
- * docker.work-dir}; see {@code docs/backends/docker.md}. An unknown {@code docker.*} key is an
- * error.
+ * docker.etc}, {@code docker.launcher}, {@code docker.init}, {@code docker.network}, {@code
+ * docker.work-dir}, and the connection: {@code docker.host}, {@code docker.tls-verify}, {@code
+ * docker.cert-path} and {@code docker.insecure-plain-tcp-gives-the-network-root}; see {@code
+ * docs/backends/docker.md}. An unknown {@code docker.*} key is an error. A daemon reached over TCP
+ * is remote: nothing of this host is bound, and the backend advertises {@code REMOTE_WORKSPACE}.
  */
 public final class DockerBackendProvider implements BackendProvider {
 

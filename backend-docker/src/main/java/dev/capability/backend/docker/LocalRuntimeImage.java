@@ -2,10 +2,12 @@ package dev.capability.backend.docker;
 
 import com.github.dockerjava.api.DockerClient;
 import dev.capability.backend.docker.internal.DockerClients;
+import dev.capability.backend.docker.internal.DockerEndpoint;
 import dev.capability.backend.docker.internal.DockerSettings;
 import dev.capability.backend.docker.internal.RuntimeImageBuilder;
 import dev.capability.backend.support.StaticCompiler;
 import dev.capability.kernel.api.BackendUnavailableException;
+import dev.capability.kernel.api.backend.BackendConfig;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
@@ -61,12 +63,27 @@ public final class LocalRuntimeImage {
    * nothing is told when the image is already up to date. This library prints nothing itself.
    */
   public static String ensure(String tag, Consumer<String> progress) {
+    return ensure(tag, BackendConfig.defaults(), progress);
+  }
+
+  /**
+   * As {@link #ensure(String, Consumer)}, on the daemon that {@code connection}'s {@code
+   * docker.host}, {@code docker.tls-verify} and {@code docker.cert-path} name (the environment's
+   * {@code DOCKER_HOST}, {@code DOCKER_TLS_VERIFY} and {@code DOCKER_CERT_PATH} where they are
+   * absent); its other settings are not read.
+   *
+   * @throws BackendUnavailableException also when the connection settings are refused (plain TCP
+   *     without consent, missing or broken TLS files)
+   */
+  public static String ensure(String tag, BackendConfig connection, Consumer<String> progress) {
     Objects.requireNonNull(tag, "tag");
+    Objects.requireNonNull(connection, "connection");
     Objects.requireNonNull(progress, "progress");
     Path compiler = hostBinary(StaticCompiler.CANDIDATES, "C compiler (install gcc and libc6-dev)");
     Path busybox = hostBinary(BUSYBOX, "busybox (install busybox-static)");
     Path tini = hostBinary(TINI, "tini (install tini or docker.io)");
-    try (DockerClient client = DockerClients.fromEnvironment()) {
+    try (DockerClient client =
+        DockerClients.forEndpoint(DockerEndpoint.from(connection, System.getenv()))) {
       return new RuntimeImageBuilder(
               client,
               compiler,

@@ -2,13 +2,16 @@ package dev.capability.backend.tck;
 
 import dev.capability.kernel.api.Sha256;
 import dev.capability.kernel.api.backend.ExecutionBackend;
+import dev.capability.kernel.api.backend.IsolationCapability;
 import dev.capability.kernel.api.backend.LaunchSpec;
 import dev.capability.kernel.api.backend.PinnedExecutable;
+import dev.capability.kernel.api.backend.ShippedWorkspace;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * What the contract tests need from the backend under test. Only {@link #backend()} must be
@@ -52,6 +55,17 @@ public interface BackendUnderTest {
    */
   default LaunchSpec.Builder withDefaults(LaunchSpec.Builder spec) {
     return spec;
+  }
+
+  /**
+   * The workspace the kernel would ship for {@code spec}, for a backend that advertises {@link
+   * IsolationCapability#REMOTE_WORKSPACE}: the suite attaches it to every spec with a repository
+   * before launching it, and fails a spec with a repository but without one. Empty by default,
+   * which suits a backend that binds the repository; a remote backend's test returns the kernel's
+   * implementation for the spec's repository, writable roots and protected paths.
+   */
+  default Optional<ShippedWorkspace> shippedWorkspace(LaunchSpec spec) {
+    return Optional.empty();
   }
 
   /**

@@ -4,9 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.fail;
 
 import dev.capability.kernel.api.NetworkMode;
+import dev.capability.kernel.api.backend.IsolationCapability;
 import dev.capability.kernel.api.backend.LaunchResult;
 import dev.capability.kernel.api.backend.LaunchSpec;
 import dev.capability.kernel.api.backend.PinnedExecutable;
+import dev.capability.kernel.api.backend.ShippedWorkspace;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -16,6 +18,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.UUID;
 import java.util.function.Function;
 
@@ -86,7 +89,7 @@ final class Launches {
     LaunchResult result;
     List<String> survivors;
     try {
-      result = target.backend().launch(spec);
+      result = target.backend().launch(shipped(spec));
     } finally {
       // Also after a failed launch: no test may leave processes behind for the next one.
       survivors = target.liveProcessesMarkedWith(marker);
@@ -95,6 +98,26 @@ final class Launches {
       }
     }
     return new Run(result, survivors);
+  }
+
+  /**
+   * The spec with the workspace the kernel would ship, when the backend under test advertises
+   * {@link IsolationCapability#REMOTE_WORKSPACE} and the spec has a repository: every such spec
+   * must carry one, as the kernel gives one.
+   */
+  private LaunchSpec shipped(LaunchSpec spec) {
+    if (spec.repository().isEmpty()
+        || spec.workspace().isPresent()
+        || !target.backend().capabilities().contains(IsolationCapability.REMOTE_WORKSPACE)) {
+      return spec;
+    }
+    Optional<ShippedWorkspace> workspace = target.shippedWorkspace(spec);
+    if (workspace.isEmpty()) {
+      return fail(
+          "the backend advertises REMOTE_WORKSPACE, so every spec with a repository must carry a"
+              + " ShippedWorkspace: override BackendUnderTest.shippedWorkspace to give the kernel's");
+    }
+    return spec.toBuilder().workspace(workspace.get()).build();
   }
 
   /**

@@ -57,9 +57,14 @@ final class PlainProcessBackend implements ExecutionBackend {
     return new PlainProcessBackend(Set.of(), Flaw.NONE);
   }
 
-  /** A backend that claims every capability and delivers none. */
+  /**
+   * A backend that claims every isolation capability and delivers none. Not {@code
+   * REMOTE_WORKSPACE}, which is no isolation claim but a way of running: the suite would then
+   * require a shipped workspace on every spec instead of attacking the claims.
+   */
   static PlainProcessBackend claimingEverything() {
-    return new PlainProcessBackend(EnumSet.allOf(IsolationCapability.class), Flaw.NONE);
+    return new PlainProcessBackend(
+        EnumSet.complementOf(EnumSet.of(IsolationCapability.REMOTE_WORKSPACE)), Flaw.NONE);
   }
 
   @Override

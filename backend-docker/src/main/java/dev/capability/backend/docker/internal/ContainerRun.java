@@ -93,6 +93,7 @@ final class ContainerRun {
   private final ExecLimit limit;
   private final boolean projectSeccomp;
   private final Optional<EgressRelay> relay;
+  private final boolean remote;
 
   /**
    * @param imageId the image's id ({@code sha256:...}) as resolved when the backend was created:
@@ -103,6 +104,8 @@ final class ContainerRun {
    *     SeccompProfile}) in place of the daemon's default; only where the daemon supports seccomp
    *     and per-rule errors
    * @param relay the egress relay for specs with filtered network; without it they are refused
+   * @param remote whether the daemon is remote: then nothing of this host is bound, and the
+   *     executable and the workspace are shipped through the archive endpoint ({@link ShippedRun})
    */
   ContainerRun(
       DockerClient client,
@@ -111,8 +114,10 @@ final class ContainerRun {
       String imageId,
       ExecLimit limit,
       boolean projectSeccomp,
-      Optional<EgressRelay> relay) {
+      Optional<EgressRelay> relay,
+      boolean remote) {
     this.client = Objects.requireNonNull(client, "client");
+    this.remote = remote;
     this.relay = Objects.requireNonNull(relay, "relay");
     this.projectSeccomp = projectSeccomp;
     this.limit = Objects.requireNonNull(limit, "limit");
@@ -124,7 +129,10 @@ final class ContainerRun {
 
   /** Runs the spec; see the class comment. */
   LaunchResult run(LaunchSpec spec) {
-    List<String> entrypoint = entrypoint(spec);
+    if (remote) {
+      return new ShippedRun(this, client, settings, jvm).run(spec);
+    }
+    List<String> entrypoint = entrypoint(spec, spec.executable().path().toString());
     limit.check(spec.executable().path().toString(), entrypoint, spec.environment());
     byte[] stdin = stdin(spec);
     String runId = UUID.randomUUID().toString();
@@ -138,7 +146,7 @@ final class ContainerRun {
       }
       String id = create(spec, entrypoint, runId, mounts);
       try {
-        return startAndWait(spec, id, stdin);
+        return startAndWait(spec, id, stdin, true);
       } finally {
         remove(id);
       }
@@ -147,7 +155,7 @@ final class ContainerRun {
     }
   }
 
-  private Path createRunDirectory(String runId) {
+  Path createRunDirectory(String runId) {
     try {
       return Files.createDirectory(
           settings.workDirectory().resolve("ck-docker-" + runId),
@@ -172,11 +180,13 @@ final class ContainerRun {
   /**
    * The entrypoint; see the class comment. With filtered network, tini starts the egress relay,
    * which executes the command with the same argv. It holds no environment value.
+   *
+   * @param executable where the executable is inside the container
    */
-  List<String> entrypoint(LaunchSpec spec) {
+  List<String> entrypoint(LaunchSpec spec, String executable) {
     List<String> argv = new ArrayList<>(List.of(settings.launcher(), settings.init(), "--"));
     List<String> command = new ArrayList<>();
-    command.add(spec.executable().path().toString());
+    command.add(executable);
     command.addAll(spec.arguments());
     if (spec.network() == NetworkMode.FILTERED) {
       command =
@@ -225,14 +235,14 @@ final class ContainerRun {
   }
 
   /** Everything the container reads on stdin: the environment block, then the spec's input. */
-  private static byte[] stdin(LaunchSpec spec) {
+  static byte[] stdin(LaunchSpec spec) {
     ByteArrayOutputStream stdin = new ByteArrayOutputStream();
     stdin.writeBytes(environmentBlock(spec.environment()));
     spec.stdin().ifPresent(stdin::writeBytes);
     return stdin.toByteArray();
   }
 
-  private String create(LaunchSpec spec, List<String> entrypoint, String runId, List<Mount> mounts) {
+  String create(LaunchSpec spec, List<String> entrypoint, String runId, List<Mount> mounts) {
     HostConfig host =
         HostConfig.newHostConfig()
             .withReadonlyRootfs(true)
@@ -312,7 +322,11 @@ final class ContainerRun {
     };
   }
 
-  private LaunchResult startAndWait(LaunchSpec spec, String id, byte[] stdinBytes) {
+  /**
+   * @param watchWrites whether the spec's writable roots on this host are measured against its
+   *     write budget; not for a remote daemon, whose writes land on its own host
+   */
+  LaunchResult startAndWait(LaunchSpec spec, String id, byte[] stdinBytes, boolean watchWrites) {
     AtomicBoolean outputLimitHit = new AtomicBoolean();
     OutputCapture output =
         new OutputCapture(
@@ -322,7 +336,10 @@ final class ContainerRun {
               signalAsync(id, "KILL");
             });
     // Measured before the container starts; the budget's watcher kills it like the output bound.
-    try (WriteBudget writeBudget = WriteBudget.watch(spec, () -> signalAsync(id, "KILL"));
+    try (WriteBudget writeBudget =
+            WriteBudget.watch(
+                watchWrites ? spec : spec.toBuilder().writableRoots(List.of()).build(),
+                () -> signalAsync(id, "KILL"));
         OutputCapture attached =
             client
                 .attachContainerCmd(id)
@@ -479,7 +496,7 @@ final class ContainerRun {
     }
   }
 
-  private void remove(String id) {
+  void remove(String id) {
     try {
       client.removeContainerCmd(id).withForce(true).withRemoveVolumes(true).exec();
     } catch (NotFoundException e) {
@@ -515,7 +532,7 @@ final class ContainerRun {
     throw new LaunchFailedException("container " + id + " could not be removed");
   }
 
-  private static void deleteTree(Path root) {
+  static void deleteTree(Path root) {
     try {
       DirectoryTrees.delete(root);
     } catch (IOException e) {

@@ -61,13 +61,14 @@ public final class DockerBackend implements ExecutionBackend {
       String imageId,
       ExecLimit limit,
       boolean projectSeccomp,
-      Optional<EgressRelay> relay) {
+      Optional<EgressRelay> relay,
+      boolean remote) {
     this.client = client;
     this.settings = settings;
     this.capabilities = Set.copyOf(capabilities);
     this.diagnostics = Map.copyOf(diagnostics);
     this.versions = Map.copyOf(versions);
-    this.runs = new ContainerRun(client, settings, jvm, imageId, limit, projectSeccomp, relay);
+    this.runs = new ContainerRun(client, settings, jvm, imageId, limit, projectSeccomp, relay, remote);
   }
 
   /** The result of probing: available or not, and why. */
@@ -100,11 +101,13 @@ public final class DockerBackend implements ExecutionBackend {
 
   private static DockerBackend create(BackendConfig config, boolean sweep) {
     DockerSettings settings = DockerSettings.from(Objects.requireNonNull(config, "config"));
-    DockerClient client = DockerClients.fromEnvironment();
+    DockerEndpoint endpoint = DockerEndpoint.from(config, System.getenv());
+    boolean remote = endpoint.remote();
+    DockerClient client = DockerClients.forEndpoint(endpoint);
     try {
       Map<String, String> diagnostics = new TreeMap<>();
-      Version version = version(client);
-      diagnostics.put("daemon", DockerClients.describeHost());
+      Version version = version(client, endpoint);
+      diagnostics.put("daemon", endpoint.describe());
       diagnostics.put("version", version.getVersion() + " (API " + version.getApiVersion() + ")");
       diagnostics.put(
           "recursive-read-only-binds",
@@ -133,11 +136,18 @@ public final class DockerBackend implements ExecutionBackend {
               imageId,
               ExecLimit.forStack(Optional.empty()),
               projectSeccomp,
-              Optional.empty());
-      ProbeReport report = probe(probeRun, settings);
+              Optional.empty(),
+              remote);
+      ProbeReport report = probe(probeRun, settings, remote);
       Set<IsolationCapability> verified = assess(report, settings, diagnostics, projectSeccomp);
-      Optional<EgressRelay> relay = egressRelay(verified, settings, diagnostics);
-      relay.ifPresent(r -> verified.add(IsolationCapability.FILTERED_EGRESS));
+      Optional<EgressRelay> relay;
+      if (remote) {
+        relay = Optional.empty();
+        remoteCapabilities(verified, diagnostics);
+      } else {
+        relay = egressRelay(verified, settings, diagnostics);
+        relay.ifPresent(r -> verified.add(IsolationCapability.FILTERED_EGRESS));
+      }
       ExecLimit limit = ExecLimit.forStack(report.stackLimit());
       diagnostics.put(
           "argument-limit",
@@ -149,7 +159,8 @@ public final class DockerBackend implements ExecutionBackend {
               + " (API "
               + version.getApiVersion()
               + ") at "
-              + DockerClients.describeHost()
+              + endpoint.describe()
+              + (remote ? "; the workspace is shipped, nothing of this host is bound" : "")
               + "; image "
               + settings.image()
               + "; containers run as uid "
@@ -168,7 +179,8 @@ public final class DockerBackend implements ExecutionBackend {
           imageId,
           limit,
           projectSeccomp,
-          relay);
+          relay,
+          remote);
     } catch (RuntimeException e) {
       closeQuietly(client);
       throw e;
@@ -210,17 +222,61 @@ public final class DockerBackend implements ExecutionBackend {
     }
   }
 
-  private static Version version(DockerClient client) {
+  /**
+   * What a remote daemon changes: the workspace is shipped ({@code REMOTE_WORKSPACE}); filtered
+   * egress, which needs the proxy's Unix socket of this host bound in, and the write budget, which
+   * measures the writable roots on this host, are not provided, so specs that need them are
+   * refused rather than run without them.
+   */
+  private static void remoteCapabilities(
+      Set<IsolationCapability> verified, Map<String, String> diagnostics) {
+    verified.add(IsolationCapability.REMOTE_WORKSPACE);
+    verified.remove(IsolationCapability.WRITE_BUDGET);
+    diagnostics.put(
+        "REMOTE_WORKSPACE",
+        "the daemon is reached over TCP: the repository is shipped in and the writable roots are"
+            + " brought back through the archive endpoint, in per-run volumes; no path of this"
+            + " host is bound");
+    diagnostics.put(
+        "FILTERED_EGRESS",
+        "not available on a remote daemon: the egress relay needs the proxy's Unix socket of this"
+            + " host bound in");
+    diagnostics.put(
+        "WRITE_BUDGET",
+        "not available on a remote daemon: the budget is measured on this host's writable roots;"
+            + " the bytes brought back are bounded by the shipped workspace instead");
+  }
+
+  private static Version version(DockerClient client, DockerEndpoint endpoint) {
     try {
       client.pingCmd().exec();
       return client.versionCmd().exec();
     } catch (RuntimeException e) {
+      String why = e.getMessage();
+      if (endpoint.certificates().isPresent()) {
+        for (Throwable cause = e; cause != null; cause = cause.getCause()) {
+          // A daemon that refuses the client's certificate ends the connection during or right
+          // after the handshake (TLS 1.3): the client sees an SSL error or a broken connection.
+          if (cause instanceof javax.net.ssl.SSLException
+              || (cause instanceof java.net.SocketException
+                  && !(cause instanceof java.net.ConnectException))) {
+            why =
+                "the TLS connection failed ("
+                    + cause
+                    + "): the daemon refused this client's certificate or this client refused the"
+                    + " daemon's; is ca.pem the CA of the daemon's certificate, and is cert.pem"
+                    + " signed by a CA the daemon trusts (its --tlscacert)?";
+            break;
+          }
+        }
+      }
       throw new BackendUnavailableException(
           BackendUnavailableException.UNAVAILABLE,
           "no docker daemon reachable at "
-              + DockerClients.describeHost()
-              + " (set DOCKER_HOST, DOCKER_TLS_VERIFY, DOCKER_CERT_PATH for a remote one): "
-              + e.getMessage(),
+              + endpoint.describe()
+              + " (set DOCKER_HOST, DOCKER_TLS_VERIFY, DOCKER_CERT_PATH or docker.host,"
+              + " docker.tls-verify, docker.cert-path for a remote one): "
+              + why,
           e);
     }
   }
@@ -338,16 +394,28 @@ public final class DockerBackend implements ExecutionBackend {
     }
   }
 
-  private static ProbeReport probe(ContainerRun run, DockerSettings settings) {
+  /**
+   * Runs the probe container: the host's {@code cat}, or on a remote daemon, whose image need not
+   * hold the C library a dynamic {@code cat} needs, the host's static busybox as {@code cat}.
+   */
+  private static ProbeReport probe(ContainerRun run, DockerSettings settings, boolean remote) {
+    List<Path> candidates =
+        remote
+            ? List.of(Path.of("/bin/busybox"), Path.of("/usr/bin/busybox"))
+            : List.of(Path.of("/usr/bin/cat"), Path.of("/bin/cat"));
     Path cat =
-        Stream.of(Path.of("/usr/bin/cat"), Path.of("/bin/cat"))
+        candidates.stream()
             .filter(Files::isRegularFile)
             .findFirst()
             .orElseThrow(
                 () ->
                     new BackendUnavailableException(
                         BackendUnavailableException.UNAVAILABLE,
-                        "no cat in /usr/bin or /bin to run the probe container with"));
+                        "no "
+                            + (remote ? "static busybox (busybox-static)" : "cat")
+                            + " at any of "
+                            + candidates
+                            + " to run the probe container with"));
     PinnedExecutable executable;
     try {
       Path real = cat.toRealPath();
@@ -363,7 +431,7 @@ public final class DockerBackend implements ExecutionBackend {
     }
     LaunchSpec spec =
         LaunchSpec.builder(executable)
-            .arguments(ProbeReport.FILES)
+            .arguments(remote ? withApplet("cat", ProbeReport.FILES) : ProbeReport.FILES)
             .environment(Map.of())
             .workingDirectory(Path.of("/usr"))
             .timeout(Duration.ofSeconds(60))
@@ -392,6 +460,13 @@ public final class DockerBackend implements ExecutionBackend {
                         + result.exitCode()
                         + "): "
                         + result.stderr().text().strip()));
+  }
+
+  private static List<String> withApplet(String applet, List<String> arguments) {
+    List<String> all = new java.util.ArrayList<>();
+    all.add(applet);
+    all.addAll(arguments);
+    return all;
   }
 
   /**

@@ -88,6 +88,10 @@ public record DockerSettings(
 
   private static final Set<String> KEYS =
       Set.of(
+          DockerEndpoint.HOST,
+          DockerEndpoint.TLS_VERIFY,
+          DockerEndpoint.CERT_PATH,
+          DockerEndpoint.INSECURE_PLAIN_TCP,
           IMAGE,
           ALLOW_PULL,
           UID,

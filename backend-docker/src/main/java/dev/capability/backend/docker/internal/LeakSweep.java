@@ -1,6 +1,7 @@
 package dev.capability.backend.docker.internal;
 
 import com.github.dockerjava.api.DockerClient;
+import com.github.dockerjava.api.command.InspectVolumeResponse;
 import com.github.dockerjava.api.exception.DockerException;
 import com.github.dockerjava.api.exception.NotFoundException;
 import com.github.dockerjava.api.model.Container;
@@ -42,7 +43,10 @@ final class LeakSweep {
     this.workDirectory = Objects.requireNonNull(workDirectory, "workDirectory");
   }
 
-  /** Removes the leftovers; returns how many containers were removed. */
+  /**
+   * Removes the leftovers: containers first, then the volumes of shipped workspaces, which a
+   * container in use would keep; returns how many containers were removed.
+   */
   int sweep() {
     List<Container> containers =
         client
@@ -68,7 +72,36 @@ final class LeakSweep {
         LOG.debug("could not remove leftover {}: {}", container.getId(), e.getMessage());
       }
     }
+    sweepVolumes();
     return removed;
+  }
+
+  private void sweepVolumes() {
+    List<InspectVolumeResponse> volumes;
+    try {
+      volumes =
+          client
+              .listVolumesCmd()
+              .withFilter("label", List.of(Labels.SDK + "=1", Labels.HOST + "=" + self.host()))
+              .exec()
+              .getVolumes();
+    } catch (DockerException e) {
+      LOG.debug("could not list leftover volumes: {}", e.getMessage());
+      return;
+    }
+    for (InspectVolumeResponse volume : volumes == null ? List.<InspectVolumeResponse>of() : volumes) {
+      Map<String, String> labels = volume.getLabels() == null ? Map.of() : volume.getLabels();
+      if (!self.host().equals(labels.get(Labels.HOST)) || HostJvm.alive(labels.getOrDefault(Labels.JVM, ""))) {
+        continue;
+      }
+      try {
+        client.removeVolumeCmd(volume.getName()).exec();
+      } catch (NotFoundException e) {
+        LOG.debug("{} was already gone", volume.getName());
+      } catch (DockerException e) {
+        LOG.debug("could not remove leftover volume {}: {}", volume.getName(), e.getMessage());
+      }
+    }
   }
 
   private void deleteRunDirectory(String runId) {

@@ -28,7 +28,8 @@ class ContainerRunTest {
           "sha256:" + "0".repeat(64),
           ExecLimit.forStack(Optional.empty()),
           true,
-          Optional.empty());
+          Optional.empty(),
+          false);
 
   @AfterAll
   static void close() throws IOException {
@@ -53,7 +54,8 @@ class ContainerRunTest {
             "sha256:" + "0".repeat(64),
             ExecLimit.forStack(Optional.empty()),
             false,
-            Optional.empty());
+            Optional.empty(),
+            false);
 
     assertThat(RUN.securityOptions(spec().network(NetworkMode.NONE).build()))
         .containsExactly(
@@ -72,7 +74,8 @@ class ContainerRunTest {
                 .network(NetworkMode.FILTERED)
                 .egressSocket(Path.of("/tmp/proxy.sock"))
                 .arguments(List.of("--", "-i"))
-                .build());
+                .build(),
+            "/usr/bin/printf");
 
     assertThat(argv)
         .containsExactly(
@@ -95,7 +98,8 @@ class ContainerRunTest {
             spec()
                 .environment(Map.of("TOKEN", "s3cr3t"))
                 .arguments(List.of("--", "-i", "X=1"))
-                .build());
+                .build(),
+            "/usr/bin/printf");
 
     assertThat(argv)
         .containsExactly(
@@ -131,7 +135,7 @@ class ContainerRunTest {
 
   @Test
   void refusesANulByte() {
-    assertThatThrownBy(() -> RUN.entrypoint(spec().arguments(List.of("a\0b")).build()))
+    assertThatThrownBy(() -> RUN.entrypoint(spec().arguments(List.of("a\0b")).build(), "/usr/bin/true"))
         .isInstanceOf(LaunchFailedException.class)
         .hasMessageContaining("NUL");
   }

@@ -40,6 +40,10 @@ class RealTarRoundTripTest {
     RepositoryTrees.write(repository.resolve("build/stale.txt"), "stale\n");
     RepositoryTrees.write(repository.resolve("run.sh"), "#!/bin/sh\n");
     Files.setPosixFilePermissions(repository.resolve("run.sh"), PosixFilePermissions.fromString("rwxr-x---"));
+    RepositoryTrees.write(repository.resolve("private.txt"), "only mine\n");
+    Files.setPosixFilePermissions(repository.resolve("private.txt"), PosixFilePermissions.fromString("rw-------"));
+    RepositoryTrees.write(repository.resolve("shared.txt"), "anyone's\n");
+    Files.setPosixFilePermissions(repository.resolve("shared.txt"), PosixFilePermissions.fromString("rw-rw-rw-"));
     Files.setLastModifiedTime(repository.resolve("src/Main.java"), FileTime.from(Instant.parse("2024-01-02T03:04:05Z")));
     Files.createSymbolicLink(repository.resolve("src/link"), Path.of("Main.java"));
     Files.createSymbolicLink(repository.resolve("outside-link"), base.resolve("elsewhere"));
@@ -61,7 +65,12 @@ class RealTarRoundTripTest {
     assertThat(sandbox.resolve("src/Main.java")).hasContent("class Main {}");
     assertThat(sandbox.resolve(longName)).hasContent("class Cafe {}");
     assertThat(Files.getLastModifiedTime(sandbox.resolve("src/Main.java")).toInstant()).isEqualTo(Instant.parse("2024-01-02T03:04:05Z"));
-    assertThat(Files.getPosixFilePermissions(sandbox.resolve("run.sh"))).isEqualTo(PosixFilePermissions.fromString("rwxr-xr-x"));
+    assertThat(Files.getPosixFilePermissions(sandbox.resolve("run.sh"))).as("the host's permission bits")
+        .isEqualTo(PosixFilePermissions.fromString("rwxr-x---"));
+    assertThat(Files.getPosixFilePermissions(sandbox.resolve("private.txt"))).as("readable by its owner only, as on the host")
+        .isEqualTo(PosixFilePermissions.fromString("rw-------"));
+    assertThat(Files.getPosixFilePermissions(sandbox.resolve("shared.txt"))).as("no write for group or others")
+        .isEqualTo(PosixFilePermissions.fromString("rw-r--r--"));
     assertThat(Files.readSymbolicLink(sandbox.resolve("src/link"))).isEqualTo(Path.of("Main.java"));
     assertThat(Files.readSymbolicLink(sandbox.resolve("outside-link"))).as("a link is shipped as a link").isEqualTo(base.resolve("elsewhere"));
     assertThat(sandbox.resolve(".git/HEAD")).hasContent("ref: refs/heads/main");

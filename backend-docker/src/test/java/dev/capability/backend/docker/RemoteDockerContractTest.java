@@ -8,9 +8,6 @@ import dev.capability.kernel.api.backend.ShippedWorkspace;
 import dev.capability.workspace.RepositoryWorkspace;
 import java.util.Optional;
 import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.Disabled;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestReporter;
 
 /**
  * The whole backend contract suite against the second dockerd ({@link SecondDockerDaemon}),
@@ -37,21 +34,6 @@ class RemoteDockerContractTest extends ExecutionBackendContract {
             .protectedPaths(spec.protectedPaths())
             .build());
   }
-
-  /**
-   * Fails with the kernel's workspace as merged: {@code RepositoryWorkspace} ships every file as
-   * 0644 or 0755, so a repository file readable only by its owner (0600) becomes readable by the
-   * container's uid, which a bound repository never allowed. The fix belongs to the workspace's
-   * input archive (keep the host's permission bits, less group and other write); until then the
-   * finding is recorded here rather than hidden.
-   */
-  @Override
-  @Test
-  @Disabled(
-      "the shipped workspace (RepositoryWorkspace) makes 0600 files 0644 in the container, so the"
-          + " command reads a file only its owner could read on the host; a gap of the workspace"
-          + " module's input archive, see the backend's report")
-  public void hasNoRealRootAuthorityOverHostFiles(TestReporter reporter) {}
 
   @AfterAll
   static synchronized void close() {

@@ -30,6 +30,12 @@ import java.util.concurrent.TimeUnit;
  * fails when a file is no longer what the walk (and, when given, the run's snapshot) saw.
  */
 public final class InputArchive {
+  /**
+   * The host's permission bits, less write for group and others and the set-uid, set-gid and
+   * sticky bits: a file only its owner may read on the host stays so in the sandbox, whose user
+   * is not that owner.
+   */
+  private static final int SHIPPED_PERMISSIONS = 0755;
   private static final String ATTRIBUTES = "unix:mode,ino,size,lastModifiedTime,ctime";
   private static final int TYPE_MASK = 0170000;
   private static final int TYPE_FILE = 0100000;
@@ -82,7 +88,7 @@ public final class InputArchive {
       Owner owner = owner(layout, entry.path(), readOnly, writable);
       long mtime = entry.stat().mtimeSeconds();
       switch (entry.stat().type()) {
-        case TYPE_DIRECTORY -> writer.directory(name(entry), 0755, mtime, owner);
+        case TYPE_DIRECTORY -> writer.directory(name(entry), entry.stat().mode() & SHIPPED_PERMISSIONS, mtime, owner);
         case TYPE_SYMLINK -> writer.symlink(name(entry), entry.linkTarget(), mtime, owner);
         default -> writeFile(writer, entry, expected, owner);
       }
@@ -179,7 +185,7 @@ public final class InputArchive {
         throw changed(entry.path(), "its stat data differs from the run's snapshot");
       }
     }
-    int mode = (entry.stat().mode() & 0100) != 0 ? 0755 : 0644;
+    int mode = entry.stat().mode() & SHIPPED_PERMISSIONS;
     MessageDigest digest = sha256();
     boolean exact;
     try (InputStream in = new DigestInputStream(open(entry), digest)) {

@@ -25,6 +25,8 @@ import java.util.TreeSet;
  */
 final class RootSync {
   private static final Set<PosixFilePermission> DIRECTORY_MODE = PosixFilePermissions.fromString("rwxr-xr-x");
+  private static final int NOBODY = 65534;
+  private static final boolean KERNEL_IS_ROOT = kernelIsRoot();
 
   private final WorkspaceLayout layout;
   private final List<String> created = new ArrayList<>();
@@ -99,6 +101,7 @@ final class RootSync {
       if (attributes(local).isEmpty()) {
         Files.createDirectory(local);
         Files.setPosixFilePermissions(local, DIRECTORY_MODE);
+        ownAsTheSandbox(local);
         created.add(path);
       }
     }
@@ -152,6 +155,28 @@ final class RootSync {
       created.add(path);
     }
     write.run();
+    ownAsTheSandbox(to);
+  }
+
+  /**
+   * A kernel running as root writes what a command wrote as the user bwrap's sandbox runs as
+   * (nobody), not as root: the command must not get root-owned files on the host out of a remote
+   * run, as it cannot out of a local one (the contract's NON_ROOT). Any other kernel writes them as
+   * itself, its own user, as a local sandbox of that user would.
+   */
+  private static void ownAsTheSandbox(Path written) throws IOException {
+    if (KERNEL_IS_ROOT) {
+      Files.setAttribute(written, "unix:uid", NOBODY, LinkOption.NOFOLLOW_LINKS);
+      Files.setAttribute(written, "unix:gid", NOBODY, LinkOption.NOFOLLOW_LINKS);
+    }
+  }
+
+  private static boolean kernelIsRoot() {
+    try {
+      return (Integer) Files.getAttribute(Path.of("/proc/self"), "unix:uid") == 0;
+    } catch (IOException | UnsupportedOperationException | IllegalArgumentException e) {
+      return false;
+    }
   }
 
   private static boolean sameFile(Path staged, Path local) throws IOException {

@@ -4,8 +4,12 @@ import dev.capability.backend.tck.ExecutionBackendContract;
 import dev.capability.kernel.api.backend.BackendConfig;
 import dev.capability.kernel.api.backend.BackendProvider;
 import dev.capability.kernel.api.backend.ExecutionBackend;
+import dev.capability.kernel.api.backend.LaunchSpec;
+import dev.capability.kernel.api.backend.ShippedWorkspace;
+import dev.capability.workspace.RepositoryWorkspace;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Optional;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Assumptions;
@@ -38,6 +42,16 @@ class KubernetesBackendContractTest extends ExecutionBackendContract {
       backend = new KubernetesBackendProvider().create(BackendConfig.defaults());
     }
     return backend;
+  }
+
+  /** The backend runs only shipped workspaces: each spec with a repository carries the kernel's. */
+  @Override
+  public Optional<ShippedWorkspace> shippedWorkspace(LaunchSpec spec) {
+    return Optional.of(
+        RepositoryWorkspace.builder(spec.repository().orElseThrow(), "contract-suite-input")
+            .writableRoots(spec.writableRoots())
+            .protectedPaths(spec.protectedPaths())
+            .build());
   }
 
   @AfterAll

@@ -169,7 +169,7 @@ final class Exchange {
       client.close();
       return;
     }
-    if (!leaving.awaitUninterruptibly().isSuccess()) {
+    if (!left(leaving)) {
       connection.close();
       client.close();
       return;
@@ -178,12 +178,24 @@ final class Exchange {
   }
 
   /**
+   * Whether the client has left its event loop; a loop that does not get to it within the connect
+   * timeout is shutting down.
+   */
+  private boolean left(ChannelFuture leaving) {
+    return leaving.awaitUninterruptibly(session.limits.connectTimeout().toMillis()) && leaving.isSuccess();
+  }
+
+  /**
    * Puts the client, which {@code leaving} took off its event loop, back on it and runs {@code
    * answer} there; when it cannot go back (the session is closing), runs {@code otherwise} and
    * closes it.
    */
   private void backOnEventLoop(ChannelFuture leaving, Runnable answer, Runnable otherwise) {
-    leaving.awaitUninterruptibly();
+    if (!left(leaving)) {
+      otherwise.run();
+      client.close();
+      return;
+    }
     ChannelFuture back;
     try {
       back = client.eventLoop().register(client);

@@ -40,10 +40,7 @@ public final class KubernetesBackendProvider implements BackendProvider {
    */
   @Override
   public Availability probe() {
-    KubernetesBackend.ProbeOutcome outcome = KubernetesBackend.probeDefaults();
-    return outcome.available()
-        ? Availability.available(outcome.description())
-        : Availability.unavailable(outcome.description());
+    return KubernetesBackend.probeDefaults();
   }
 
   /**

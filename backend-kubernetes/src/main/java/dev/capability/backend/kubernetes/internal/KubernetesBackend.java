@@ -3,6 +3,7 @@ package dev.capability.backend.kubernetes.internal;
 import dev.capability.kernel.api.BackendUnavailableException;
 import dev.capability.kernel.api.NetworkMode;
 import dev.capability.kernel.api.backend.BackendConfig;
+import dev.capability.kernel.api.backend.BackendProvider;
 import dev.capability.kernel.api.backend.ExecutionBackend;
 import dev.capability.kernel.api.backend.IsolationCapability;
 import dev.capability.kernel.api.backend.LaunchResult;
@@ -78,21 +79,14 @@ public final class KubernetesBackend implements ExecutionBackend {
     this.runs = new PodRun(client, namespace, settings, jvm);
   }
 
-  /** The result of probing: available or not, and why. */
-  public record ProbeOutcome(boolean available, String description) {
-    public ProbeOutcome {
-      Objects.requireNonNull(description, "description");
-    }
-  }
-
   /** Probes the cluster of the default settings ({@code KUBECONFIG}); never throws. */
-  public static ProbeOutcome probeDefaults() {
+  public static BackendProvider.Availability probeDefaults() {
     try (KubernetesBackend backend = create(BackendConfig.defaults(), false)) {
-      return new ProbeOutcome(true, backend.diagnostics.get("summary"));
+      return BackendProvider.Availability.available(backend.diagnostics.get("summary"));
     } catch (BackendUnavailableException e) {
-      return new ProbeOutcome(false, e.getMessage());
+      return BackendProvider.Availability.unavailable(e.getMessage());
     } catch (RuntimeException e) {
-      return new ProbeOutcome(false, "probing the kubernetes cluster failed: " + e);
+      return BackendProvider.Availability.unavailable("probing the kubernetes cluster failed: " + e);
     }
   }
 

@@ -33,10 +33,7 @@ public final class BwrapBackendProvider implements BackendProvider {
   @Override
   public Availability probe() {
     try {
-      BwrapBackend.ProbeOutcome outcome = BwrapBackend.probeDefaults();
-      return outcome.available()
-          ? Availability.available(outcome.description())
-          : Availability.unavailable(outcome.description());
+      return BwrapBackend.probeDefaults();
     } catch (RuntimeException e) {
       return Availability.unavailable("probing bwrap failed: " + e);
     }

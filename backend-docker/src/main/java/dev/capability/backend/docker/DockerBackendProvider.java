@@ -38,10 +38,7 @@ public final class DockerBackendProvider implements BackendProvider {
   /** Probes the daemon with default settings by running a real probe container; never throws. */
   @Override
   public Availability probe() {
-    DockerBackend.ProbeOutcome outcome = DockerBackend.probeDefaults();
-    return outcome.available()
-        ? Availability.available(outcome.description())
-        : Availability.unavailable(outcome.description());
+    return DockerBackend.probeDefaults();
   }
 
   /**

@@ -4,6 +4,7 @@ import dev.capability.backend.support.ExecArgumentLimit;
 import dev.capability.kernel.api.BackendUnavailableException;
 import dev.capability.kernel.api.NetworkMode;
 import dev.capability.kernel.api.backend.BackendConfig;
+import dev.capability.kernel.api.backend.BackendProvider;
 import dev.capability.kernel.api.backend.ExecutionBackend;
 import dev.capability.kernel.api.backend.IsolationCapability;
 import dev.capability.kernel.api.backend.LaunchResult;
@@ -102,21 +103,9 @@ public final class BwrapBackend implements ExecutionBackend {
   }
 
   /** Probes this host with default settings; never throws. */
-  public static ProbeOutcome probeDefaults() {
+  public static BackendProvider.Availability probeDefaults() {
     HostSupport support = HostProbe.probe(BwrapSettings.defaults());
-    return new ProbeOutcome(support.available(), support.summary());
-  }
-
-  /**
-   * The outcome of {@link #probeDefaults}.
-   *
-   * @param available true when sandboxes can run here
-   * @param description what was found, or why sandboxes cannot run
-   */
-  public record ProbeOutcome(boolean available, String description) {
-    public ProbeOutcome {
-      Objects.requireNonNull(description, "description");
-    }
+    return new BackendProvider.Availability(support.available(), support.summary());
   }
 
   @Override

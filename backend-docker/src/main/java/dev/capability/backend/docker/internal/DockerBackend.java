@@ -14,6 +14,7 @@ import dev.capability.kernel.api.BackendUnavailableException;
 import dev.capability.kernel.api.NetworkMode;
 import dev.capability.kernel.api.Sha256;
 import dev.capability.kernel.api.backend.BackendConfig;
+import dev.capability.kernel.api.backend.BackendProvider;
 import dev.capability.kernel.api.backend.ExecutionBackend;
 import dev.capability.kernel.api.backend.IsolationCapability;
 import dev.capability.kernel.api.backend.LaunchResult;
@@ -71,21 +72,14 @@ public final class DockerBackend implements ExecutionBackend {
     this.runs = new ContainerRun(client, settings, jvm, imageId, limit, projectSeccomp, relay, remote);
   }
 
-  /** The result of probing: available or not, and why. */
-  public record ProbeOutcome(boolean available, String description) {
-    public ProbeOutcome {
-      Objects.requireNonNull(description, "description");
-    }
-  }
-
   /** Probes the daemon with default settings; never throws. */
-  public static ProbeOutcome probeDefaults() {
+  public static BackendProvider.Availability probeDefaults() {
     try (DockerBackend backend = create(BackendConfig.defaults(), false)) {
-      return new ProbeOutcome(true, backend.diagnostics.get("summary"));
+      return BackendProvider.Availability.available(backend.diagnostics.get("summary"));
     } catch (BackendUnavailableException e) {
-      return new ProbeOutcome(false, e.getMessage());
+      return BackendProvider.Availability.unavailable(e.getMessage());
     } catch (RuntimeException e) {
-      return new ProbeOutcome(false, "probing the docker daemon failed: " + e);
+      return BackendProvider.Availability.unavailable("probing the docker daemon failed: " + e);
     }
   }
 

@@ -119,7 +119,7 @@ public final class KubernetesBackend implements ExecutionBackend {
       Map<String, String> diagnostics = new TreeMap<>();
       diagnostics.put("server", server);
       diagnostics.put("namespace", namespace);
-      diagnostics.put("image", settings.image() + " (must provide sleep, GNU tar, timeout and env)");
+      diagnostics.put("image", settings.image() + " (must provide sh, sleep, GNU tar, timeout, head and env)");
       diagnostics.put(
           "limits",
           "cpu "

@@ -38,7 +38,8 @@ import org.jspecify.annotations.Nullable;
  * @param transferTimeout {@code kubernetes.transfer-timeout}: how long shipping the workspace in
  *     and the writable roots out may take, in seconds
  * @param networkPolicyEnforced {@code kubernetes.network-policy-enforced}: the operator's statement
- *     that the cluster's network plugin enforces {@code NetworkPolicy}; only then does the backend
+ *     that the cluster's network plugin enforces {@code NetworkPolicy}; only then, and unless the
+ *     last {@code doctor} probe found it unenforced ({@link NetworkPolicyProbe}), does the backend
  *     claim that a pod can be given no network
  */
 public record KubernetesSettings(

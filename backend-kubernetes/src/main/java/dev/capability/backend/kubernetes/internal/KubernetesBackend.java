@@ -135,7 +135,7 @@ public final class KubernetesBackend implements ExecutionBackend {
       Map<String, String> diagnostics = new TreeMap<>();
       diagnostics.put("server", server);
       diagnostics.put("namespace", namespace);
-      diagnostics.put("image", settings.image() + " (must provide sh, sleep, GNU tar, timeout, head and env)");
+      diagnostics.put("image", settings.image() + " (must provide sh, sleep, GNU tar, timeout, head and env; bash for the network policy probe)");
       diagnostics.put(
           "limits",
           "cpu "

@@ -105,6 +105,11 @@ final class PodManifest {
         List.of(mount("tmp", "/tmp")));
   }
 
+  /**
+   * Every pod the backend creates: the restricted Pod Security profile, the limits, no service
+   * account token, no host namespaces, {@code restartPolicy: Never}, and {@code command} as the
+   * container's only process, with {@code volumes} its only writable places.
+   */
   private Pod restricted(
       String namespace,
       String runId,

@@ -56,12 +56,13 @@ final class LaunchFrame {
   /**
    * The script the image's {@code sh} runs (dash, bash or busybox ash). It is a constant: no
    * string of a spec is ever part of it, and it reads the frame with {@code read -r} and an empty
-   * {@code IFS}, which keep every byte of a line.
+   * {@code IFS}, which keep every byte of a line. A number has at most 18 digits, so that every
+   * shell's arithmetic (64 bits) holds it; a frame without items runs nothing.
    */
   static final String SCRIPT =
       """
       fail() { echo "capability: the launch frame on stdin is malformed ($1)" >&2; exit 125; }
-      number() { case $1 in ''|*[!0-9]*) fail "$2";; esac; }
+      number() { case $1 in ''|*[!0-9]*|???????????????????*) fail "$2";; esac; }
       nl='
       '
       IFS= read -r version || fail version
@@ -84,6 +85,7 @@ final class LaunchFrame {
         set -- "$@" "$item"
         count=$((count - 1))
       done
+      [ "$#" -gt 0 ] || fail 'item count'
       if [ "$input" -eq 0 ]; then exec env -i -- "$@" </dev/null; fi
       head -c "$input" | env -i -- "$@"
       """;

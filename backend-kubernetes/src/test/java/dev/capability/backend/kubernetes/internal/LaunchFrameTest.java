@@ -214,14 +214,22 @@ class LaunchFrameTest {
   void aFrameTheScriptCannotReadRunsNothing(List<String> shell) throws Exception {
     byte[] wrongVersion = "ck-launch 2\n0\n1\n1\n/usr/bin/touch\n".getBytes(StandardCharsets.UTF_8);
     byte[] badCount = "ck-launch 1\n0\n1x\n1\n/usr/bin/env\n".getBytes(StandardCharsets.UTF_8);
+    byte[] hugeCount = "ck-launch 1\n0\n99999999999999999999\n1\n/usr/bin/env\n".getBytes(StandardCharsets.UTF_8);
+    byte[] noItems = "ck-launch 1\n0\n0\n".getBytes(StandardCharsets.UTF_8);
 
     Ran version = run(shell, wrongVersion);
     Ran count = run(shell, badCount);
+    Ran huge = run(shell, hugeCount);
+    Ran none = run(shell, noItems);
 
     assertThat(version.status()).isEqualTo(LaunchFrame.FRAME_UNREADABLE_STATUS);
     assertThat(version.stderr()).contains("launch frame on stdin is malformed (version)");
     assertThat(count.status()).isEqualTo(LaunchFrame.FRAME_UNREADABLE_STATUS);
     assertThat(count.stderr()).contains("malformed (item count)");
     assertThat(count.stdout()).isEmpty();
+    assertThat(huge.status()).isEqualTo(LaunchFrame.FRAME_UNREADABLE_STATUS);
+    assertThat(huge.stdout()).isEmpty();
+    assertThat(none.status()).as("env without a command would print its environment").isEqualTo(LaunchFrame.FRAME_UNREADABLE_STATUS);
+    assertThat(none.stdout()).isEmpty();
   }
 }

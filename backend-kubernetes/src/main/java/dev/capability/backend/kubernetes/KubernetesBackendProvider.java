@@ -15,7 +15,9 @@ import java.util.Objects;
  * service account token, no service links), with CPU, memory and ephemeral-storage limits, an
  * {@code activeDeadlineSeconds} from the timeout, a deny-all {@code NetworkPolicy} unless the spec
  * allows the network, and the workspace shipped in and the writable roots brought back through
- * exec streams. Creating the backend deletes the leftover pods of JVMs of this host that died.
+ * exec streams. Creating the backend deletes the leftover pods of JVMs of this host that died;
+ * created with {@link BackendConfig#DIAGNOSE} ({@code capability doctor}), it also probes whether
+ * the cluster enforces {@code NetworkPolicy} (see {@code docs/kubernetes.md}).
  *
  * <p>Settings ({@link BackendConfig}, all optional): {@code kubernetes.kubeconfig}, {@code
  * kubernetes.context}, {@code kubernetes.namespace}, {@code kubernetes.image}, {@code

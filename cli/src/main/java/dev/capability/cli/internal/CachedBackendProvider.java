@@ -42,22 +42,24 @@ final class CachedBackendProvider implements BackendProvider {
   }
 
   /**
-   * Probes {@code real} live, with the default settings, and keeps the outcome under the identity
-   * read before the probe (so that a change during the probe makes the entry stale, never wrong).
+   * Probes {@code real} live, creating it with {@code config} (the default settings, with {@link
+   * BackendConfig#DIAGNOSE} for doctor), and keeps the outcome under the identity read before the
+   * probe (so that a change during the probe makes the entry stale, never wrong).
    */
-  static BackendProbe probeLive(BackendProvider real, BackendProbeCache cache, Map<String, String> environment) {
+  static BackendProbe probeLive(
+      BackendProvider real, BackendProbeCache cache, Map<String, String> environment, BackendConfig config) {
     Optional<String> identity = BackendIdentity.of(real.id(), real.getClass(), environment);
-    BackendProbe probe = probe(real, identity.orElse(""));
+    BackendProbe probe = probe(real, identity.orElse(""), config);
     identity.ifPresent(i -> cache.write(probe));
     return probe;
   }
 
-  private static BackendProbe probe(BackendProvider real, String identity) {
+  private static BackendProbe probe(BackendProvider real, String identity, BackendConfig config) {
     Availability availability = real.probe();
     if (!availability.available()) {
       return BackendProbe.unavailable(real.id(), identity, availability.reason());
     }
-    try (ExecutionBackend backend = real.create(BackendConfig.defaults())) {
+    try (ExecutionBackend backend = real.create(config)) {
       return BackendProbe.of(identity, backend);
     } catch (CapabilityException e) {
       return BackendProbe.unavailable(real.id(), identity, e.code() + ": " + e.getMessage());
@@ -75,7 +77,7 @@ final class CachedBackendProvider implements BackendProvider {
       Optional<String> identity = BackendIdentity.of(real.id(), real.getClass(), environment);
       probe = identity.flatMap(i -> cache.read(real.id(), i)).orElse(null);
       if (probe == null) {
-        probe = probeLive(real, cache, environment);
+        probe = probeLive(real, cache, environment, BackendConfig.defaults());
       }
     }
     return probe.available() ? Availability.available("probed") : Availability.unavailable(probe.reason());

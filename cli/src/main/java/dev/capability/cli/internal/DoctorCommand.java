@@ -1,5 +1,6 @@
 package dev.capability.cli.internal;
 
+import dev.capability.kernel.api.backend.BackendConfig;
 import dev.capability.kernel.api.backend.BackendProvider;
 import dev.capability.kernel.api.backend.IsolationCapability;
 import dev.capability.kernel.api.plugin.Plugins;
@@ -87,16 +88,18 @@ final class DoctorCommand implements Callable<Integer> {
   }
 
   /**
-   * Probes every backend live, with the default settings, and keeps what each probe learned in the
-   * probe cache ({@link BackendProbeCache}) that {@code check} answers from: running doctor is how
-   * the cache is refreshed by hand. Available backends first, as the kernel lists them.
+   * Probes every backend live, with the default settings and {@link BackendConfig#DIAGNOSE} (a
+   * backend may then run its slower probes, such as the kubernetes backend's network policy probe),
+   * and keeps what each probe learned in the probe cache ({@link BackendProbeCache}) that {@code
+   * check} answers from: running doctor is how the cache is refreshed by hand. Available backends
+   * first, as the kernel lists them.
    */
   private List<BackendStatus> probeAndKeep() {
     BackendProbeCache cache = BackendProbeCache.forUser(console.environment(), notice -> console.err().println("capability: " + notice));
     List<BackendStatus> available = new ArrayList<>();
     List<BackendStatus> unavailable = new ArrayList<>();
     for (BackendProvider provider : Plugins.load(BackendProvider.class, BackendProvider::id, DoctorCommand.class.getClassLoader()).values()) {
-      BackendProbe probe = CachedBackendProvider.probeLive(provider, cache, console.environment());
+      BackendProbe probe = CachedBackendProvider.probeLive(provider, cache, console.environment(), BackendConfig.forDiagnosis());
       (probe.available() ? available : unavailable).add(new BackendStatus(
           probe.id(), probe.available(), probe.available() ? "available" : probe.reason(), probe.capabilities(), probe.diagnostics()));
     }

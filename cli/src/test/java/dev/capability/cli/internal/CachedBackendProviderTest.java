@@ -42,6 +42,7 @@ class CachedBackendProviderTest {
   /** Counts probes; its backend reports two capabilities and a version. */
   private static final class Counting implements BackendProvider {
     int probes;
+    final List<BackendConfig> configs = new ArrayList<>();
 
     @Override
     public String id() {
@@ -56,6 +57,7 @@ class CachedBackendProviderTest {
 
     @Override
     public ExecutionBackend create(BackendConfig config) {
+      configs.add(config);
       return new ExecutionBackend() {
         @Override
         public String id() {
@@ -106,6 +108,14 @@ class CachedBackendProviderTest {
     assertThat(described.versions()).containsEntry("engine", "24.0.7");
     assertThatThrownBy(() -> described.launch(null)).isInstanceOf(IllegalStateException.class).hasMessageContaining("cannot launch");
     assertThat(notices).isEmpty();
+  }
+
+  @Test
+  void aDecisionCreatesTheBackendWithoutDiagnosisAndDoctorsLiveProbeWithIt() {
+    provider().probe();
+    CachedBackendProvider.probeLive(real, cache, environment, BackendConfig.forDiagnosis());
+
+    assertThat(real.configs).extracting(BackendConfig::diagnosing).containsExactly(false, true);
   }
 
   @Test

@@ -13,19 +13,25 @@ import io.fabric8.kubernetes.api.model.ListOptionsBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.VersionInfo;
+import java.time.Instant;
 import java.util.EnumSet;
 import java.util.LinkedHashMap;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.UUID;
+import java.util.function.Supplier;
 
 /**
  * The {@code kubernetes} backend: each launch runs in its own pod under the restricted Pod Security
  * profile, with the workspace shipped in and the writable roots brought back through exec streams
  * ({@link PodRun}). It advertises what the pod specification it sends asks of every conforming
  * kubelet, and network denial only when the operator states that the cluster's network plugin
- * enforces {@code NetworkPolicy}.
+ * enforces {@code NetworkPolicy} and the last network policy probe ({@link NetworkPolicyProbe},
+ * run by {@code doctor}) did not find it unenforced.
  */
 public final class KubernetesBackend implements ExecutionBackend {
   public static final String ID = "kubernetes";
@@ -57,6 +63,9 @@ public final class KubernetesBackend implements ExecutionBackend {
               IsolationCapability.HOST_SOCKETS_HIDDEN,
               IsolationCapability.REMOTE_WORKSPACE));
 
+  /** The ids of the network policy probe's pods. */
+  private static final Supplier<String> RUN_IDS = () -> UUID.randomUUID().toString();
+
   private final KubernetesClient client;
   private final String namespace;
   private final Set<IsolationCapability> capabilities;
@@ -68,12 +77,13 @@ public final class KubernetesBackend implements ExecutionBackend {
       KubernetesClient client,
       String namespace,
       KubernetesSettings settings,
+      Optional<NetworkPolicyRecords.Recorded> lastProbe,
       Map<String, String> diagnostics,
       Map<String, String> versions,
       HostJvm jvm) {
     this.client = client;
     this.namespace = namespace;
-    this.capabilities = capabilities(settings);
+    this.capabilities = capabilities(settings, lastProbe.map(NetworkPolicyRecords.Recorded::outcome));
     this.diagnostics = Map.copyOf(diagnostics);
     this.versions = Map.copyOf(versions);
     this.runs = new PodRun(client, namespace, settings, jvm);
@@ -81,7 +91,7 @@ public final class KubernetesBackend implements ExecutionBackend {
 
   /** Probes the cluster of the default settings ({@code KUBECONFIG}); never throws. */
   public static BackendProvider.Availability probeDefaults() {
-    try (KubernetesBackend backend = create(BackendConfig.defaults(), false)) {
+    try (KubernetesBackend backend = create(BackendConfig.defaults(), false, NetworkPolicyRecords.forUser(System.getenv()), RUN_IDS)) {
       return BackendProvider.Availability.available(backend.diagnostics.get("summary"));
     } catch (BackendUnavailableException e) {
       return BackendProvider.Availability.unavailable(e.getMessage());
@@ -92,16 +102,22 @@ public final class KubernetesBackend implements ExecutionBackend {
 
   /**
    * Connects, checks the namespace can be listed, sweeps the leftovers of dead JVMs of this host,
-   * and creates the backend.
+   * and creates the backend. With {@link BackendConfig#diagnosing()} it also probes whether the
+   * cluster enforces {@code NetworkPolicy} ({@link NetworkPolicyProbe}) and keeps the outcome for
+   * later backends ({@link NetworkPolicyRecords}); that takes a pod start and some seconds.
    *
    * @throws BackendUnavailableException when a setting is invalid, no kubeconfig is found, or the
    *     cluster cannot be reached or refuses to list pods in the namespace
    */
   public static KubernetesBackend create(BackendConfig config) {
-    return create(config, true);
+    return create(config, true, NetworkPolicyRecords.forUser(System.getenv()), RUN_IDS);
   }
 
-  private static KubernetesBackend create(BackendConfig config, boolean sweep) {
+  /**
+   * @param records where the network policy probe's outcomes are kept
+   * @param probeIds the ids of the probe's pods: fresh UUIDs, but in tests known ahead
+   */
+  static KubernetesBackend create(BackendConfig config, boolean sweep, NetworkPolicyRecords records, Supplier<String> probeIds) {
     KubernetesSettings settings = KubernetesSettings.from(Objects.requireNonNull(config, "config"));
     KubernetesClient client = KubernetesClients.connect(settings);
     try {
@@ -119,7 +135,7 @@ public final class KubernetesBackend implements ExecutionBackend {
       Map<String, String> diagnostics = new TreeMap<>();
       diagnostics.put("server", server);
       diagnostics.put("namespace", namespace);
-      diagnostics.put("image", settings.image() + " (must provide sleep, GNU tar, timeout and env)");
+      diagnostics.put("image", settings.image() + " (must provide sh, sleep, GNU tar, timeout, head and env; bash for the network policy probe)");
       diagnostics.put(
           "limits",
           "cpu "
@@ -136,7 +152,19 @@ public final class KubernetesBackend implements ExecutionBackend {
         int removed = new LeakSweep(client, namespace, jvm).sweep();
         diagnostics.put("leak-sweep", removed + " leftover pod(s) and network policies of dead JVMs deleted");
       }
-      explainMissing(settings, diagnostics);
+      Optional<NetworkPolicyRecords.Recorded> lastProbe = records.read(server, namespace);
+      if (config.diagnosing()) {
+        Instant probedAt = Instant.now();
+        NetworkPolicyProbe.Outcome outcome = new NetworkPolicyProbe(client, namespace, settings, jvm, probeIds).probe();
+        records.write(server, namespace, outcome, probedAt).ifPresent(problem -> diagnostics.put("network-policy-record", problem));
+        lastProbe = Optional.of(new NetworkPolicyRecords.Recorded(outcome, probedAt.toString()));
+      }
+      diagnostics.put(
+          "network-policy-probe",
+          lastProbe
+              .map(p -> p.outcome().verdict().name().toLowerCase(Locale.ROOT).replace('_', ' ') + " (probed " + p.probedAt() + "): " + p.outcome().reason())
+              .orElse("not probed yet: capability doctor probes it (see docs/kubernetes.md)"));
+      explainMissing(settings, lastProbe.map(NetworkPolicyRecords.Recorded::outcome), diagnostics);
       diagnostics.put(
           "summary",
           "kubernetes " + version.getGitVersion() + " at " + server + "; namespace " + namespace + "; image " + settings.image());
@@ -147,7 +175,7 @@ public final class KubernetesBackend implements ExecutionBackend {
       if (version.getPlatform() != null) {
         versions.put("platform", version.getPlatform());
       }
-      return new KubernetesBackend(client, namespace, settings, diagnostics, versions, jvm);
+      return new KubernetesBackend(client, namespace, settings, lastProbe, diagnostics, versions, jvm);
     } catch (RuntimeException e) {
       client.close();
       throw e;
@@ -184,27 +212,44 @@ public final class KubernetesBackend implements ExecutionBackend {
     }
   }
 
-  /** What this backend advertises with {@code settings}; see {@link #POD_CAPABILITIES}. */
-  static Set<IsolationCapability> capabilities(KubernetesSettings settings) {
+  /**
+   * What this backend advertises with {@code settings} and the last network policy probe; see
+   * {@link #POD_CAPABILITIES}. Network denial is claimed when the operator states that the
+   * cluster enforces {@code NetworkPolicy} and the last probe, if any, did not find it unenforced.
+   */
+  static Set<IsolationCapability> capabilities(KubernetesSettings settings, Optional<NetworkPolicyProbe.Outcome> lastProbe) {
     Set<IsolationCapability> capabilities = EnumSet.noneOf(IsolationCapability.class);
     capabilities.addAll(POD_CAPABILITIES);
-    if (settings.networkPolicyEnforced()) {
+    if (settings.networkPolicyEnforced() && !refuted(lastProbe)) {
       capabilities.add(IsolationCapability.NETWORK_NAMESPACE);
     }
     return Set.copyOf(capabilities);
   }
 
-  private static void explainMissing(KubernetesSettings settings, Map<String, String> diagnostics) {
-    diagnostics.put(
-        "NETWORK_NAMESPACE",
-        settings.networkPolicyEnforced()
-            ? "claimed on the operator's word ("
-                + KubernetesSettings.NETWORK_POLICY_ENFORCED
-                + "=true): every pod without network gets a deny-all NetworkPolicy"
-            : "not claimed: every pod without network gets a deny-all NetworkPolicy, but only a network"
-                + " plugin that enforces NetworkPolicy applies it; set "
-                + KubernetesSettings.NETWORK_POLICY_ENFORCED
-                + "=true once the cluster's plugin is known to (see docs/kubernetes.md)");
+  private static boolean refuted(Optional<NetworkPolicyProbe.Outcome> lastProbe) {
+    return lastProbe.map(o -> o.verdict() == NetworkPolicyProbe.Verdict.NOT_ENFORCED).orElse(false);
+  }
+
+  private static void explainMissing(
+      KubernetesSettings settings, Optional<NetworkPolicyProbe.Outcome> lastProbe, Map<String, String> diagnostics) {
+    String setting = KubernetesSettings.NETWORK_POLICY_ENFORCED;
+    String networkNamespace;
+    if (settings.networkPolicyEnforced() && refuted(lastProbe)) {
+      networkNamespace =
+          "not claimed: " + setting + "=true, but the last network policy probe found NetworkPolicy not enforced"
+              + " (see network-policy-probe); fix the cluster's network plugin, or set " + setting + "=false";
+    } else if (settings.networkPolicyEnforced()) {
+      networkNamespace =
+          "claimed on the operator's word (" + setting + "=true)"
+              + (lastProbe.isPresent() ? ", which the last network policy probe did not refute" : "")
+              + ": every pod without network gets a deny-all NetworkPolicy";
+    } else {
+      networkNamespace =
+          "not claimed: every pod without network gets a deny-all NetworkPolicy, but only a network"
+              + " plugin that enforces NetworkPolicy applies it; set " + setting
+              + "=true once the cluster's plugin is known to (capability doctor probes it; see docs/kubernetes.md)";
+    }
+    diagnostics.put("NETWORK_NAMESPACE", networkNamespace);
     diagnostics.put(
         "FILTERED_EGRESS",
         "not available: the egress proxy's socket is on this host, and no pod can reach it");

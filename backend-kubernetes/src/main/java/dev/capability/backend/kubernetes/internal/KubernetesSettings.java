@@ -23,7 +23,7 @@ import org.jspecify.annotations.Nullable;
  * @param namespace {@code kubernetes.namespace}: where pods and policies are made; null for the
  *     context's namespace, or {@code default}
  * @param image {@code kubernetes.image}: the image every pod starts from; it must provide {@code
- *     sleep}, {@code tar}, {@code timeout} and {@code env}, and the libraries a shipped executable
+ *     sh}, {@code sleep}, {@code tar}, {@code timeout}, {@code head} and {@code env}, and the libraries a shipped executable
  *     needs
  * @param memoryBytes {@code kubernetes.limit.memory}: the pod's memory limit (and request)
  * @param milliCpus {@code kubernetes.limit.cpus}: the pod's CPU limit (and request), in
@@ -38,7 +38,8 @@ import org.jspecify.annotations.Nullable;
  * @param transferTimeout {@code kubernetes.transfer-timeout}: how long shipping the workspace in
  *     and the writable roots out may take, in seconds
  * @param networkPolicyEnforced {@code kubernetes.network-policy-enforced}: the operator's statement
- *     that the cluster's network plugin enforces {@code NetworkPolicy}; only then does the backend
+ *     that the cluster's network plugin enforces {@code NetworkPolicy}; only then, and unless the
+ *     last {@code doctor} probe found it unenforced ({@link NetworkPolicyProbe}), does the backend
  *     claim that a pod can be given no network
  */
 public record KubernetesSettings(
@@ -85,7 +86,7 @@ public record KubernetesSettings(
           TRANSFER_TIMEOUT,
           NETWORK_POLICY_ENFORCED);
 
-  /** The default image: Debian's slim image provides sleep, tar, timeout and env (coreutils). */
+  /** The default image: Debian's slim image provides sh (dash), tar, and sleep, timeout, head and env (coreutils). */
   public static final String DEFAULT_IMAGE = "docker.io/library/debian:bookworm-slim";
 
   static final long DEFAULT_MEMORY = 512L << 20;

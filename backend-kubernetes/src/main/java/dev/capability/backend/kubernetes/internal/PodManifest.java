@@ -75,11 +75,6 @@ final class PodManifest {
   /** The pod of run {@code runId}, labelled with {@code labels}. */
   Pod pod(String namespace, String runId, Map<String, String> labels, LaunchSpec spec) {
     long deadline = activeDeadlineSeconds(spec);
-    Map<String, Quantity> limits =
-        Map.of(
-            "cpu", new Quantity(settings.milliCpus() + "m"),
-            "memory", new Quantity(Long.toString(settings.memoryBytes())),
-            "ephemeral-storage", new Quantity(Long.toString(settings.ephemeralStorageBytes())));
     List<Volume> volumes = new ArrayList<>();
     List<VolumeMount> mounts = new ArrayList<>();
     volumes.add(emptyDir("tmp", Optional.of("Memory"), settings.tmpBytes()));
@@ -91,6 +86,44 @@ final class PodManifest {
       volumes.add(emptyDir("workspace", Optional.empty(), settings.workspaceBytes()));
       mounts.add(mount("workspace", workspacePath(repository.get())));
     }
+    return restricted(namespace, runId, labels, deadline, List.of("sleep", Long.toString(deadline)), spec.workingDirectory().toString(), volumes, mounts);
+  }
+
+  /**
+   * A pod of the network policy probe: the same restricted profile and limits as a run's pod, with
+   * only the private {@code /tmp}, running {@code command} once.
+   */
+  Pod probePod(String namespace, String runId, Map<String, String> labels, long deadlineSeconds, List<String> command) {
+    return restricted(
+        namespace,
+        runId,
+        labels,
+        deadlineSeconds,
+        command,
+        "/",
+        List.of(emptyDir("tmp", Optional.of("Memory"), settings.tmpBytes())),
+        List.of(mount("tmp", "/tmp")));
+  }
+
+  /**
+   * Every pod the backend creates: the restricted Pod Security profile, the limits, no service
+   * account token, no host namespaces, {@code restartPolicy: Never}, and {@code command} as the
+   * container's only process, with {@code volumes} its only writable places.
+   */
+  private Pod restricted(
+      String namespace,
+      String runId,
+      Map<String, String> labels,
+      long deadline,
+      List<String> command,
+      String workingDirectory,
+      List<Volume> volumes,
+      List<VolumeMount> mounts) {
+    Map<String, Quantity> limits =
+        Map.of(
+            "cpu", new Quantity(settings.milliCpus() + "m"),
+            "memory", new Quantity(Long.toString(settings.memoryBytes())),
+            "ephemeral-storage", new Quantity(Long.toString(settings.ephemeralStorageBytes())));
     return new PodBuilder()
         .withNewMetadata()
         .withName(name(runId))
@@ -120,8 +153,8 @@ final class PodManifest {
         .withName(CONTAINER)
         .withImage(settings.image())
         .withImagePullPolicy("IfNotPresent")
-        .withCommand("sleep", Long.toString(deadline))
-        .withWorkingDir(spec.workingDirectory().toString())
+        .withCommand(command)
+        .withWorkingDir(workingDirectory)
         .withStdin(false)
         .withTty(false)
         .withNewSecurityContext()

@@ -17,7 +17,6 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.dsl.ExecWatch;
 import io.fabric8.kubernetes.client.dsl.PodResource;
-import io.fabric8.kubernetes.client.dsl.TtyExecOutputErrorable;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -32,7 +31,6 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalInt;
-import java.util.TreeMap;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
@@ -54,10 +52,11 @@ import org.slf4j.LoggerFactory;
  * this JVM die instead, the pod's {@code activeDeadlineSeconds} ends it and the next backend's
  * {@link LeakSweep} deletes it.
  *
- * <p>The command is {@code timeout -s TERM -k GRACE TIMEOUT env -i -- NAME=VALUE...
- * /capability-exec/NAME ARGUMENTS...}: the image's {@code timeout} ends it after the spec's timeout
- * (TERM, then KILL after the grace), and {@code env -i} gives it exactly the spec's environment,
- * dropping the variables the container runtime and Kubernetes add.
+ * <p>The command is {@code timeout -s TERM -k GRACE TIMEOUT sh -c SCRIPT ck-launch}, and its
+ * environment, executable and arguments follow first on its stdin ({@link LaunchFrame}), so that
+ * none of them is in the exec request's URL: the image's {@code timeout} ends it after the spec's
+ * timeout (TERM, then KILL after the grace), and {@code env -i} gives it exactly the spec's
+ * environment, dropping the variables the container runtime and Kubernetes add.
  */
 final class PodRun {
   /** {@code timeout}'s status when it ended the command with its first signal. */
@@ -124,7 +123,7 @@ final class PodRun {
     }
     spec.requireExactStrings(launchName);
     String executableName = executableName(spec);
-    List<String> command = command(spec, executableName);
+    byte[] frame = LaunchFrame.encode(spec, PodManifest.EXECUTABLE_DIRECTORY + "/" + executableName);
     String runId = runIds.get();
     String name = PodManifest.name(runId);
     Map<String, String> labels = Labels.forRun(runId, jvm);
@@ -141,7 +140,7 @@ final class PodRun {
       if (workspace.isPresent()) {
         shipWorkspace(name, spec, workspace.get());
       }
-      Execution execution = execute(name, spec, command);
+      Execution execution = execute(name, spec, frame);
       if (workspace.isPresent()) {
         bringBack(name, spec, workspace.get(), scratch);
       }
@@ -163,30 +162,6 @@ final class PodRun {
               + ": its file name is empty or contains '=', which env would read as a variable");
     }
     return name;
-  }
-
-  /** The command run in the pod; see the class comment. */
-  static List<String> command(LaunchSpec spec, String executableName) {
-    List<String> argv = new ArrayList<>();
-    argv.add("timeout");
-    argv.add("-s");
-    argv.add("TERM");
-    argv.add("-k");
-    argv.add(seconds(spec.terminationGrace()));
-    argv.add(seconds(spec.timeout()));
-    argv.add("env");
-    argv.add("-i");
-    argv.add("--");
-    new TreeMap<>(spec.environment()).forEach((key, value) -> argv.add(key + "=" + value));
-    argv.add(PodManifest.EXECUTABLE_DIRECTORY + "/" + executableName);
-    argv.addAll(spec.arguments());
-    return argv;
-  }
-
-  /** A duration as {@code timeout} reads it: seconds with three decimals, at least 0.001 (0 disables it). */
-  static String seconds(Duration duration) {
-    long millis = Math.max(1, duration.toMillis());
-    return String.format(java.util.Locale.ROOT, "%d.%03d", millis / 1000, millis % 1000);
   }
 
   private interface Creation {
@@ -423,7 +398,7 @@ final class PodRun {
    * Runs the command and waits for it: at most its timeout and grace (which the pod's {@code
    * timeout} enforces) and a slack; past that it counts as timed out and is ended with the pod.
    */
-  private Execution execute(String name, LaunchSpec spec, List<String> command) {
+  private Execution execute(String name, LaunchSpec spec, byte[] frame) {
     AtomicReference<ExecWatch> running = new AtomicReference<>();
     CompletableFuture<Integer> ended = new CompletableFuture<>();
     Runnable endIt = () -> {
@@ -435,23 +410,23 @@ final class PodRun {
     };
     BoundedSink stdout = new BoundedSink(spec.maxOutputBytes(), endIt);
     BoundedSink stderr = new BoundedSink(spec.maxOutputBytes(), endIt);
-    Optional<byte[]> input = spec.stdin();
-    PodResource resource = pod(name);
-    TtyExecOutputErrorable streams = input.isPresent() ? resource.redirectingInput() : resource;
     Instant startedAt = Instant.now();
     Deadline timeout = Deadline.after(spec.timeout());
     ExecWatch watch;
     try {
-      watch = streams.writingOutput(stdout).writingError(stderr).exec(command.toArray(String[]::new));
+      watch =
+          pod(name)
+              .redirectingInput()
+              .writingOutput(stdout)
+              .writingError(stderr)
+              .exec(LaunchFrame.command(spec).toArray(String[]::new));
     } catch (KubernetesClientException e) {
       throw new LaunchFailedException(
           "the cluster refused to exec " + spec.executable().path() + " in pod " + name + ": " + e.getMessage(), e);
     }
     running.set(watch);
     try (watch) {
-      if (input.isPresent()) {
-        feed(watch, input.get());
-      }
+      feed(watch, frame, spec.stdin());
       Duration bound = spec.timeout().plus(spec.terminationGrace()).plus(EXIT_SLACK);
       OptionalInt exit;
       boolean backstop = false;
@@ -489,12 +464,19 @@ final class PodRun {
   }
 
   /**
-   * Writes the spec's input to the command's stdin and closes it. A command that exits without
-   * reading all of it closes the stream, which is not a failure of the launch.
+   * Writes the launch frame, then the spec's input, to the exec's stdin, each flushed as one
+   * message, and closes it. A command that exits without reading all of its input closes the
+   * stream, which is not a failure of the launch; a frame that did not arrive whole makes the
+   * script exit without running anything.
    */
-  private static void feed(ExecWatch watch, byte[] input) {
+  private static void feed(ExecWatch watch, byte[] frame, Optional<byte[]> input) {
     try (OutputStream stdin = watch.getInput()) {
-      stdin.write(input);
+      stdin.write(frame);
+      stdin.flush();
+      if (input.isPresent()) {
+        stdin.write(input.get());
+        stdin.flush();
+      }
     } catch (IOException | KubernetesClientException e) {
       LOG.debug("the command's stdin closed early: {}", e.getMessage());
     }

@@ -120,6 +120,41 @@ final class MockCluster implements AutoCloseable {
     client.pods().inNamespace(NAMESPACE).resource(failed).updateStatus();
   }
 
+  /**
+   * Sets the pod's status to ended with its container's {@code exitCode}, as the kubelet would once
+   * the container's command exited.
+   */
+  void markTerminated(Pod pod, int exitCode) {
+    Pod ended =
+        new PodBuilder(pod)
+            .withStatus(
+                new PodStatusBuilder()
+                    .withPhase(exitCode == 0 ? "Succeeded" : "Failed")
+                    .withContainerStatuses(
+                        new ContainerStatusBuilder()
+                            .withName(PodManifest.CONTAINER)
+                            .withState(
+                                new ContainerStateBuilder()
+                                    .withNewTerminated()
+                                    .withExitCode(exitCode)
+                                    .withReason(exitCode == 0 ? "Completed" : "Error")
+                                    .endTerminated()
+                                    .build())
+                            .build())
+                    .build())
+            .build();
+    client.pods().inNamespace(NAMESPACE).resource(ended).updateStatus();
+  }
+
+  /** The stored pod named {@code name}; fails when there is none. */
+  Pod pod(String name) {
+    Pod pod = client.pods().inNamespace(NAMESPACE).withName(name).get();
+    if (pod == null) {
+      throw new AssertionError("no pod " + name);
+    }
+    return pod;
+  }
+
   /** Pins a real file of this machine, as the kernel would. */
   static PinnedExecutable pin(Path file) {
     try {

@@ -1,19 +1,23 @@
 package dev.capability.backend.kubernetes.internal;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.capability.kernel.api.backend.BackendConfig;
+import dev.capability.kernel.api.backend.LaunchFailedException;
 import dev.capability.kernel.api.backend.LaunchResult;
 import dev.capability.kernel.api.backend.LaunchSpec;
 import dev.capability.kernel.api.backend.ShippedWorkspace;
 import io.fabric8.kubernetes.client.server.mock.ErrorStreamMessage;
 import io.fabric8.kubernetes.client.server.mock.OutputStreamMessage;
 import io.fabric8.kubernetes.client.server.mock.StatusStreamMessage;
+import io.fabric8.mockwebserver.http.RecordedRequest;
 import io.fabric8.mockwebserver.internal.WebSocketMessage;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.net.URLDecoder;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -27,6 +31,7 @@ import java.util.UUID;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.commons.compress.archivers.tar.TarArchiveEntry;
 import org.apache.commons.compress.archivers.tar.TarArchiveInputStream;
@@ -40,8 +45,10 @@ import org.junit.jupiter.api.Test;
  * stores the pod and policy, the test plays the kubelet (the pod's status) and the container (each
  * exec's output and exit status, set ahead for the exact argv the backend must send). Nothing runs:
  * these tests show what the backend asks of the cluster and how it reads the answers. The mock
- * cannot take an exec's stdin (it closes the session on a client's binary frame), so the archives
- * shipped in are recorded in this JVM ({@link RecordingShipping}) instead of sent to {@code tar -x}.
+ * takes a message on an exec's stdin only when it expects that exact message (compared as text; it
+ * closes the session on any other), so the command's status is answered only once its exact launch
+ * frame arrived; the binary archives shipped in are recorded in this JVM ({@link
+ * RecordingShipping}) instead of sent to {@code tar -x}.
  */
 class PodExecTest {
   private static final AtomicInteger RUNS = new AtomicInteger();
@@ -90,6 +97,33 @@ class PodExecTest {
     cluster.server().expect().get().withPath(path).andUpgradeToWebSocket().open(messages).done().once();
   }
 
+  /** The exec request of the command: its argv is the fixed launcher, with the spec's durations only. */
+  private static String command(String runId, String grace, String timeout) {
+    return exec(runId, true, List.of("timeout", "-s", "TERM", "-k", grace, timeout, "sh", "-c", LaunchFrame.SCRIPT, "ck-launch"));
+  }
+
+  /** The frame of a spec running {@code /bin/true} with no environment, arguments or input. */
+  private static final String BARE_FRAME = "ck-launch 1\n0\n1\n1\n" + PodManifest.EXECUTABLE_DIRECTORY + "/true\n";
+
+  /**
+   * Answers the command's exec: {@code open} at once, and {@code afterFrame} only once the exact
+   * frame arrived on stdin (channel 0): the mock compares each binary message the client sends,
+   * as text, with the one expected, and closes the session on any other.
+   */
+  private static void answerCommand(String path, String frame, Object[] open, Object afterFrame) {
+    cluster.server()
+        .expect()
+        .get()
+        .withPath(path)
+        .andUpgradeToWebSocket()
+        .open(open)
+        .expect("\0" + frame)
+        .andEmit(afterFrame)
+        .once()
+        .done()
+        .once();
+  }
+
   /** Where each archive would be unpacked, with its bytes: the kernel-facing half of shipping. */
   private static final class RecordingShipping implements PodRun.Shipping {
     private final Map<String, byte[]> shipped = new java.util.LinkedHashMap<>();
@@ -127,10 +161,13 @@ class PodExecTest {
   @Test
   void aRunShipsTheExecutableRunsTheCommandWithExactlyItsEnvironmentAndReportsItsStatusAndOutput() throws Exception {
     String runId = runId();
-    List<String> command =
-        List.of("timeout", "-s", "TERM", "-k", "1.500", "30.000", "env", "-i", "--", "A=1", "B=two words",
-            PodManifest.EXECUTABLE_DIRECTORY + "/true", "--flag", "x&y");
-    answer(exec(runId, false, command), new OutputStreamMessage("out\n"), new ErrorStreamMessage("err\n"), new StatusStreamMessage(7));
+    String frame =
+        "ck-launch 1\n0\n5\n1\nA=1\n1\nB=two words\n1\n" + PodManifest.EXECUTABLE_DIRECTORY + "/true\n1\n--flag\n1\nx&y\n";
+    answerCommand(
+        command(runId, "1.500", "30.000"),
+        frame,
+        new Object[] {new OutputStreamMessage("out\n"), new ErrorStreamMessage("err\n")},
+        new StatusStreamMessage(7));
 
     RecordingShipping shipping = new RecordingShipping();
     LaunchResult result =
@@ -161,13 +198,92 @@ class PodExecTest {
     assertThat(result.termination()).isEqualTo("none");
   }
 
+  /** Every request the mock server recorded since the last call, oldest first. */
+  private static List<RecordedRequest> takeRequests() throws InterruptedException {
+    List<RecordedRequest> requests = new ArrayList<>();
+    for (RecordedRequest request = cluster.server().takeRequest(0, TimeUnit.SECONDS);
+        request != null;
+        request = cluster.server().takeRequest(0, TimeUnit.SECONDS)) {
+      requests.add(request);
+    }
+    return requests;
+  }
+
+  @Test
+  void theEnvironmentArgumentsAndInputTravelOnStdinInTheFrameAndNoRequestCarriesThem() throws Exception {
+    takeRequests();
+    String runId = runId();
+    String secret = "ghp-S3cretTokenValue-4711";
+    String input = "input!";
+    // Written out here, not built with LaunchFrame: this is the framing the pod's script reads.
+    String frame =
+        "ck-launch 1\n"
+            + "6\n"
+            + "4\n"
+            + "1\nAPI_TOKEN=" + secret + "\n"
+            + "2\nNOTE=first line\nsecond " + secret + "\n"
+            + "1\n" + PodManifest.EXECUTABLE_DIRECTORY + "/true\n"
+            + "1\n--token=" + secret + "\n";
+    // The status comes only once the frame and then the input arrived, each exactly as expected.
+    cluster.server()
+        .expect()
+        .get()
+        .withPath(command(runId, "2.000", "60.000"))
+        .andUpgradeToWebSocket()
+        .open()
+        .expect("\0" + frame)
+        .andEmit(new OutputStreamMessage("frame read\n"))
+        .once()
+        .expect("\0" + input)
+        .andEmit(new StatusStreamMessage(0))
+        .once()
+        .done()
+        .once();
+
+    LaunchResult result =
+        launch(
+            runId,
+            MockCluster.spec()
+                .environment(Map.of("API_TOKEN", secret, "NOTE", "first line\nsecond " + secret))
+                .arguments(List.of("--token=" + secret))
+                .stdin(input.getBytes(StandardCharsets.UTF_8))
+                .build());
+
+    assertThat(result.exitCode()).isEqualTo(OptionalInt.of(0));
+    assertThat(result.stdout().text()).isEqualTo("frame read\n");
+    List<RecordedRequest> requests = takeRequests();
+    assertThat(requests)
+        .as("the run's requests include its exec")
+        .anySatisfy(r -> assertThat(r.getPath()).startsWith("/api/v1/namespaces/" + MockCluster.NAMESPACE + "/pods/" + PodManifest.name(runId) + "/exec?"));
+    assertThat(requests)
+        .allSatisfy(
+            r -> {
+              assertThat(r.getPath()).doesNotContain(secret);
+              assertThat(URLDecoder.decode(r.getPath(), StandardCharsets.UTF_8)).doesNotContain(secret);
+              assertThat(r.getUtf8Body()).doesNotContain(secret);
+            });
+  }
+
+  @Test
+  void anEnvironmentValueWithNulIsRefusedBeforeAnythingIsCreatedAndNotQuoted() {
+    String runId = runId();
+    LaunchSpec spec = MockCluster.spec().environment(Map.of("TOKEN", "abc\0secret")).build();
+
+    assertThatThrownBy(() -> launch(runId, spec))
+        .hasCauseInstanceOf(LaunchFailedException.class)
+        .cause()
+        .satisfies(e -> assertThat(((LaunchFailedException) e).code()).isEqualTo(LaunchFailedException.CODE))
+        .hasMessageContaining("TOKEN")
+        .hasMessageContaining("NUL")
+        .hasMessageNotContaining("secret");
+    assertThat(cluster.pods()).isEmpty();
+  }
+
   @Test
   void outputBeyondTheBoundIsCutFlaggedAndEndsTheRun() throws Exception {
     String runId = runId();
-    List<String> command =
-        List.of("timeout", "-s", "TERM", "-k", "2.000", "60.000", "env", "-i", "--", PodManifest.EXECUTABLE_DIRECTORY + "/true");
     // No exit status follows: the backend must not wait for one once the bound is passed.
-    answer(exec(runId, false, command), new OutputStreamMessage("0123456789"));
+    answerCommand(command(runId, "2.000", "60.000"), BARE_FRAME, new Object[0], new OutputStreamMessage("0123456789"));
 
     LaunchResult result = launch(runId, MockCluster.spec().maxOutputBytes(4).build());
 
@@ -180,11 +296,17 @@ class PodExecTest {
   }
 
   @Test
-  void aStreamThatEndsWithoutAStatusReportsNoExitCodeKeepsTheOutputAndDeletesThePod() throws Exception {
+  void anExecThatEndsWithAFailureInsteadOfAnExitStatusReportsNoExitCodeKeepsTheOutputAndDeletesThePod() throws Exception {
     String runId = runId();
-    List<String> command =
-        List.of("timeout", "-s", "TERM", "-k", "2.000", "60.000", "env", "-i", "--", PodManifest.EXECUTABLE_DIRECTORY + "/true");
-    answer(exec(runId, false, command), new OutputStreamMessage("started\n"));
+    // What an API server sends on the status channel when the exec itself broke, not the command.
+    byte[] failure =
+        "{\"kind\":\"Status\",\"apiVersion\":\"v1\",\"metadata\":{},\"status\":\"Failure\",\"reason\":\"InternalError\",\"message\":\"error executing command in container\"}"
+            .getBytes(StandardCharsets.UTF_8);
+    byte[] statusFrame = new byte[failure.length + 1];
+    statusFrame[0] = 3;
+    System.arraycopy(failure, 0, statusFrame, 1, failure.length);
+    answerCommand(
+        command(runId, "2.000", "60.000"), BARE_FRAME, new Object[] {new OutputStreamMessage("started\n")}, new WebSocketMessage(statusFrame));
 
     LaunchResult result = launch(runId, MockCluster.spec().build());
 
@@ -206,9 +328,7 @@ class PodExecTest {
   @Test
   void aStatusOf124BeforeTheTimeoutIsTheCommandsOwn() throws Exception {
     String runId = runId();
-    List<String> command =
-        List.of("timeout", "-s", "TERM", "-k", "2.000", "60.000", "env", "-i", "--", PodManifest.EXECUTABLE_DIRECTORY + "/true");
-    answer(exec(runId, false, command), new StatusStreamMessage(PodRun.TIMEOUT_STATUS));
+    answerCommand(command(runId, "2.000", "60.000"), BARE_FRAME, new Object[0], new StatusStreamMessage(PodRun.TIMEOUT_STATUS));
 
     LaunchResult result = launch(runId, MockCluster.spec().build());
 
@@ -220,9 +340,7 @@ class PodExecTest {
   void theWorkspaceIsShippedToTheRepositorysPathAndTheWritableRootsComeBackToTheKernel() throws Exception {
     String runId = runId();
     Path repository = Path.of("/work/repo");
-    List<String> command =
-        List.of("timeout", "-s", "TERM", "-k", "2.000", "60.000", "env", "-i", "--", PodManifest.EXECUTABLE_DIRECTORY + "/true");
-    answer(exec(runId, false, command), new StatusStreamMessage(0));
+    answerCommand(command(runId, "2.000", "60.000"), BARE_FRAME, new Object[0], new StatusStreamMessage(0));
     byte[] archive = "the writable roots' archive".getBytes(StandardCharsets.UTF_8);
     byte[] stdoutFrame = new byte[archive.length + 1];
     stdoutFrame[0] = 1;

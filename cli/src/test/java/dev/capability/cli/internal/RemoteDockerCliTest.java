@@ -268,18 +268,30 @@ class RemoteDockerCliTest {
   void plainTcpWithoutTlsIsRefusedNamingTheOperatorSetting() throws Exception {
     SecondDockerDaemon.Started daemon = SecondDockerDaemon.get();
     Path repository = repository();
+    Map<String, String> plain = Map.of("DOCKER_HOST", daemon.host().toString());
 
-    Run run = exec(Map.of("DOCKER_HOST", daemon.host().toString()), repository, "cp", "README.md", "build/copy.md");
+    Run exec = exec(plain, repository, "cp", "README.md", "build/copy.md");
+    Run image = capability(plain, "image", "--json");
+    Run doctor = capability(plain, "doctor");
 
-    assertThat(run.exitCode()).as(run.toString()).isEqualTo(ExitCodes.CANNOT_EXECUTE);
-    JsonNode error = run.json().get("error");
-    assertThat(error).as(run.toString()).isNotNull();
-    assertThat(error.get("code").asText()).isEqualTo("BACKEND_UNAVAILABLE");
-    assertThat(error.get("message").asText())
-        .contains("refusing plain TCP to the docker daemon at " + daemon.host())
-        .contains("docker.insecure-plain-tcp-gives-the-network-root=true")
-        .contains("CAPABILITY_DOCKER_INSECURE_PLAIN_TCP=1");
+    for (Run run : List.of(exec, image)) {
+      assertThat(run.exitCode()).as(run.toString()).isEqualTo(ExitCodes.CANNOT_EXECUTE);
+      JsonNode error = run.json().get("error");
+      assertThat(error).as(run.toString()).isNotNull();
+      assertThat(error.get("code").asText()).isEqualTo("BACKEND_UNAVAILABLE");
+      assertThat(error.get("message").asText())
+          .contains("refusing plain TCP to the docker daemon at " + daemon.host())
+          .contains("docker.insecure-plain-tcp-gives-the-network-root=true")
+          .contains("CAPABILITY_DOCKER_INSECURE_PLAIN_TCP=1");
+    }
     assertThat(repository.resolve("build/copy.md")).doesNotExist();
+    assertThat(section(doctor.out(), "docker"))
+        .as(doctor.toString())
+        .first()
+        .asString()
+        .startsWith("docker: unavailable: ")
+        .contains("refusing plain TCP to the docker daemon at " + daemon.host())
+        .contains("CAPABILITY_DOCKER_INSECURE_PLAIN_TCP=1");
   }
 
   @Test

@@ -245,16 +245,10 @@ class RemoteDockerCliTest {
   private static List<String> section(String out, String id) {
     List<String> lines = new ArrayList<>();
     for (String line : out.lines().toList()) {
-      if (!line.startsWith(" ")) {
-        if (!lines.isEmpty()) {
-          break;
-        }
-        if (!line.startsWith(id + ": ")) {
-          continue;
-        }
-      }
-      if (!lines.isEmpty() || line.startsWith(id + ": ")) {
+      if (lines.isEmpty() ? line.startsWith(id + ": ") : line.startsWith(" ")) {
         lines.add(line);
+      } else if (!lines.isEmpty()) {
+        break;
       }
     }
     return lines;

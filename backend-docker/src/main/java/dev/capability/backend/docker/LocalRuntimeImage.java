@@ -82,8 +82,14 @@ public final class LocalRuntimeImage {
     Path compiler = hostBinary(StaticCompiler.CANDIDATES, "C compiler (install gcc and libc6-dev)");
     Path busybox = hostBinary(BUSYBOX, "busybox (install busybox-static)");
     Path tini = hostBinary(TINI, "tini (install tini or docker.io)");
-    try (DockerClient client =
-        DockerClients.forEndpoint(DockerEndpoint.from(connection, System.getenv()))) {
+    DockerEndpoint endpoint = DockerEndpoint.from(connection, System.getenv());
+    try (DockerClient client = DockerClients.forEndpoint(endpoint)) {
+      try {
+        client.pingCmd().exec();
+      } catch (RuntimeException e) {
+        // Named as the backend names it: a refused certificate is not an absent daemon.
+        throw endpoint.unreachable(e);
+      }
       return new RuntimeImageBuilder(
               client,
               compiler,

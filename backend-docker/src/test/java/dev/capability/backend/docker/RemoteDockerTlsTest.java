@@ -77,7 +77,8 @@ class RemoteDockerTlsTest {
     assertThatThrownBy(() -> DockerBackend.create(new BackendConfig(settings)))
         .isInstanceOf(BackendUnavailableException.class)
         .hasMessageContaining(daemon.host().toString())
-        .hasMessageContaining("the TLS connection failed")
+        .hasMessageContaining("the TLS connection failed with the docker daemon at " + daemon.host())
+        .hasMessageNotContaining("no docker daemon reachable")
         .hasMessageContaining(daemon.foreignClientCertificates().resolve("cert.pem").toString());
   }
 
@@ -114,6 +115,9 @@ class RemoteDockerTlsTest {
     assertThat(plain.stderr()).contains("refusing plain TCP").contains("docker.insecure-plain-tcp-gives-the-network-root");
     assertThat(foreign.status()).isNotZero();
     assertThat(foreign.stdout()).isEmpty();
+    assertThat(foreign.stderr())
+        .contains("the TLS connection failed with the docker daemon at " + daemon.host())
+        .contains(daemon.foreignClientCertificates().resolve("cert.pem").toString());
   }
 
   private static PinnedExecutable pin(Path path) throws Exception {

@@ -43,9 +43,11 @@ import org.apache.commons.compress.archivers.tar.TarArchiveOutputStream;
  *
  * <p>Its image is the runtime image built by what {@code capability image} runs ({@link
  * RuntimeImageMain}, in a JVM of its own with {@code DOCKER_HOST}, {@code DOCKER_TLS_VERIFY} and
- * {@code DOCKER_CERT_PATH} pointing at it), plus, in a derived image, the host programs the contract
- * suite pins and the libraries they load: a remote daemon's image carries the userland a local run
- * binds from the host.
+ * {@code DOCKER_CERT_PATH} pointing at it), plus, in a derived image built when {@link
+ * Started#config()} is first asked for, the host programs the contract suite pins and the libraries
+ * they load: a remote daemon's image carries the userland a local run binds from the host. The
+ * CLI's tests use this class too (the module publishes its test classes as a test-jar), running
+ * only the runtime image.
  *
  * <p>Needs root, {@code dockerd} and {@code openssl}: skipped with the reason otherwise, unless
  * {@code CAPABILITY_REQUIRE_BACKENDS=1}.
@@ -78,6 +80,8 @@ public final class SecondDockerDaemon {
 
   private static volatile Started started;
   private static volatile String unavailable;
+  private static boolean testImageBuilt;
+  private static String testImageUnavailable;
 
   private SecondDockerDaemon() {}
 
@@ -103,21 +107,32 @@ public final class SecondDockerDaemon {
           "DOCKER_CERT_PATH", clientCertificates.toString());
     }
 
-    /** Settings that connect the backend to this daemon over TLS, running the test image. */
+    /**
+     * Settings that connect the backend to this daemon over TLS, running the test image, which is
+     * built on the first call (a test that runs only the runtime image, as the CLI's do, never
+     * pays for it).
+     */
     public BackendConfig config() {
-      Map<String, String> settings = new LinkedHashMap<>();
-      settings.put("docker.host", host.toString());
-      settings.put("docker.tls-verify", "true");
-      settings.put("docker.cert-path", clientCertificates.toString());
+      requireTestImage(this);
+      Map<String, String> settings = new LinkedHashMap<>(connection().settings());
       settings.put("docker.image", TEST_IMAGE);
       // Off the shared docker0: its address pool would overlap the main daemon's.
       settings.put("docker.network", "host");
       return new BackendConfig(settings);
     }
 
+    /** The settings that reach this daemon over TLS, and nothing else. */
+    public BackendConfig connection() {
+      return new BackendConfig(
+          Map.of(
+              "docker.host", host.toString(),
+              "docker.tls-verify", "true",
+              "docker.cert-path", clientCertificates.toString()));
+    }
+
     /** A client for the daemon, for a test's own look at it. */
     public DockerClient client() {
-      return DockerClients.forEndpoint(DockerEndpoint.from(config(), Map.of()));
+      return DockerClients.forEndpoint(DockerEndpoint.from(connection(), Map.of()));
     }
   }
 
@@ -206,8 +221,27 @@ public final class SecondDockerDaemon {
       throw new IllegalStateException("building the runtime image failed: " + build.stderr());
     }
     daemon.runtimeImageId()[0] = build.stdout().strip();
-    buildTestImage(daemon);
     return daemon;
+  }
+
+  /**
+   * Builds {@link #TEST_IMAGE} on the daemon once per JVM; when that fails, the calling test and
+   * every later one is skipped with the reason (or fails under {@code CAPABILITY_REQUIRE_BACKENDS=1}).
+   */
+  private static synchronized void requireTestImage(Started daemon) {
+    if (testImageBuilt) {
+      return;
+    }
+    if (testImageUnavailable != null) {
+      RequiredBackends.skipOrFail(testImageUnavailable);
+    }
+    try {
+      buildTestImage(daemon);
+      testImageBuilt = true;
+    } catch (RuntimeException | IOException e) {
+      testImageUnavailable = "the test image " + TEST_IMAGE + " could not be built on the second docker daemon: " + e;
+      RequiredBackends.skipOrFail(testImageUnavailable);
+    }
   }
 
   /** What the image command printed, and its exit status. */

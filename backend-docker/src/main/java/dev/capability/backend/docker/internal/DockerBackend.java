@@ -246,32 +246,7 @@ public final class DockerBackend implements ExecutionBackend {
       client.pingCmd().exec();
       return client.versionCmd().exec();
     } catch (RuntimeException e) {
-      String why = e.getMessage();
-      if (endpoint.certificates().isPresent()) {
-        for (Throwable cause = e; cause != null; cause = cause.getCause()) {
-          // A daemon that refuses the client's certificate ends the connection during or right
-          // after the handshake (TLS 1.3): the client sees an SSL error or a broken connection.
-          if (cause instanceof javax.net.ssl.SSLException
-              || (cause instanceof java.net.SocketException
-                  && !(cause instanceof java.net.ConnectException))) {
-            why =
-                "the TLS connection failed ("
-                    + cause
-                    + "): the daemon refused this client's certificate or this client refused the"
-                    + " daemon's; is ca.pem the CA of the daemon's certificate, and is cert.pem"
-                    + " signed by a CA the daemon trusts (its --tlscacert)?";
-            break;
-          }
-        }
-      }
-      throw new BackendUnavailableException(
-          BackendUnavailableException.UNAVAILABLE,
-          "no docker daemon reachable at "
-              + endpoint.describe()
-              + " (set DOCKER_HOST, DOCKER_TLS_VERIFY, DOCKER_CERT_PATH or docker.host,"
-              + " docker.tls-verify, docker.cert-path for a remote one): "
-              + why,
-          e);
+      throw endpoint.unreachable(e);
     }
   }
 

@@ -6,6 +6,8 @@ import dev.capability.kernel.api.BackendUnavailableException;
 import dev.capability.kernel.api.backend.BackendConfig;
 import java.io.IOException;
 import java.io.InputStream;
+import java.net.ConnectException;
+import java.net.SocketException;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.nio.file.Files;
@@ -16,6 +18,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import javax.net.ssl.SSLException;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -134,6 +137,40 @@ public record DockerEndpoint(URI host, Optional<Path> certificates) {
         + (certificates.isPresent()
             ? " (remote, TLS: daemon verified against " + certificates.get().resolve("ca.pem") + ", client certificate " + certificates.get().resolve("cert.pem") + ")"
             : " (remote, PLAIN TCP WITHOUT TLS: " + INSECURE_PLAIN_TCP + " is set)");
+  }
+
+  /**
+   * Why the daemon could not be reached, naming the endpoint: {@code BACKEND_UNAVAILABLE}. Over
+   * TLS, a connection the daemon ended during or right after the handshake (an SSL error, a broken
+   * connection: TLS 1.3 reports a refused client certificate only at the first read or write) is
+   * said to be the TLS connection failing, with the certificates presented; the daemon was
+   * reached, so the message does not send the user looking for it.
+   */
+  public BackendUnavailableException unreachable(RuntimeException e) {
+    if (certificates.isPresent()) {
+      for (Throwable cause = e; cause != null; cause = cause.getCause()) {
+        if (cause instanceof SSLException || (cause instanceof SocketException && !(cause instanceof ConnectException))) {
+          return new BackendUnavailableException(
+              BackendUnavailableException.UNAVAILABLE,
+              "the TLS connection failed with the docker daemon at "
+                  + describe()
+                  + " ("
+                  + cause
+                  + "): the daemon refused this client's certificate or this client refused the"
+                  + " daemon's; is ca.pem the CA of the daemon's certificate, and is cert.pem"
+                  + " signed by a CA the daemon trusts (its --tlscacert)?",
+              e);
+        }
+      }
+    }
+    return new BackendUnavailableException(
+        BackendUnavailableException.UNAVAILABLE,
+        "no docker daemon reachable at "
+            + describe()
+            + " (set DOCKER_HOST, DOCKER_TLS_VERIFY, DOCKER_CERT_PATH or docker.host,"
+            + " docker.tls-verify, docker.cert-path for a remote one): "
+            + e.getMessage(),
+        e);
   }
 
   /**

@@ -95,4 +95,23 @@ class DockerEndpointTest {
         .hasMessageContaining("docker.host")
         .hasMessageContaining("neither unix:///path nor tcp://host:port");
   }
+
+  @Test
+  void aConnectionEndedInTheTlsHandshakeIsNamedAsSuchAndARefusedConnectionAsNoDaemon() {
+    DockerEndpoint tls = new DockerEndpoint(java.net.URI.create("tcp://127.0.0.1:2376"), java.util.Optional.of(Path.of("/certs")));
+    RuntimeException handshake =
+        new RuntimeException("wrapped", new javax.net.ssl.SSLHandshakeException("Received fatal alert: bad_certificate"));
+    RuntimeException refused = new RuntimeException("wrapped", new java.net.ConnectException("Connection refused"));
+
+    assertThat(tls.unreachable(handshake))
+        .hasMessageStartingWith("the TLS connection failed with the docker daemon at tcp://127.0.0.1:2376")
+        .hasMessageContaining("/certs/cert.pem")
+        .hasMessageContaining("bad_certificate")
+        .hasMessageNotContaining("no docker daemon reachable")
+        .extracting(e -> e.code())
+        .isEqualTo(BackendUnavailableException.UNAVAILABLE);
+    assertThat(tls.unreachable(refused))
+        .hasMessageStartingWith("no docker daemon reachable at tcp://127.0.0.1:2376")
+        .hasMessageNotContaining("TLS connection failed");
+  }
 }

@@ -481,7 +481,7 @@ class DistributionIT {
       builder.environment().clear();
       builder.environment().putAll(environment);
       HeldCli cli = new HeldCli(builder.start(), out, err);
-      cli.awaitApplicationClasses();
+      cli.awaitJavaCode();
       return cli;
     }
 
@@ -508,13 +508,15 @@ class DistributionIT {
     }
 
     /**
-     * Waits until the launcher has become the JVM and the JVM reads the CLI's jars: by then it has
-     * mapped every class data archive it will use.
+     * Waits until the launcher has become the JVM and the JVM runs Java code: it has started its
+     * reference handler thread, which the JDK's own classes start once the JVM has mapped every
+     * class data archive it will use. (The CLI's jars are no sign: with the trained archive the
+     * JVM opens none of them.)
      */
-    private void awaitApplicationClasses() throws Exception {
-      Path fds = Path.of("/proc", Long.toString(pid()), "fd");
+    private void awaitJavaCode() throws Exception {
+      Path tasks = Path.of("/proc", Long.toString(pid()), "task");
       Instant deadline = Instant.now().plus(Duration.ofMinutes(1));
-      while (!(commandLine().contains("dev.capability.cli.Main") && opensTheCliJar(fds))) {
+      while (!(commandLine().contains("dev.capability.cli.Main") && hasReferenceHandler(tasks))) {
         if (!process.isAlive() || Instant.now().isAfter(deadline)) {
           fail("the launcher did not become a running JVM: " + Files.readString(err));
         }
@@ -522,11 +524,12 @@ class DistributionIT {
       }
     }
 
-    private static boolean opensTheCliJar(Path fds) {
-      try (Stream<Path> open = Files.list(fds)) {
-        return open.anyMatch(fd -> {
+    /** Whether a thread in {@code tasks} is named "Reference Handler" (cut to 15 bytes by the kernel). */
+    private static boolean hasReferenceHandler(Path tasks) {
+      try (Stream<Path> threads = Files.list(tasks)) {
+        return threads.anyMatch(thread -> {
           try {
-            return Files.readSymbolicLink(fd).getFileName().toString().startsWith("capability-cli-");
+            return Files.readString(thread.resolve("comm")).strip().equals("Reference Handl");
           } catch (IOException gone) {
             return false;
           }

@@ -144,23 +144,27 @@ public final class CapabilityCli implements Callable<Integer> {
       commandLine.getSubcommands().get("exec").setExitCodeExceptionMapper(ExitCodes.EXEC);
     }
     commandLine.setExecutionExceptionHandler(new ErrorReport(console));
-    commandLine.setParameterExceptionHandler(withoutUrlCredentials(commandLine.getParameterExceptionHandler()));
+    commandLine.setParameterExceptionHandler(new WithoutUrlCredentials(commandLine.getParameterExceptionHandler()));
     return commandLine;
   }
 
   /**
    * Picocli's own report of a command line it cannot parse, which repeats the offending argument,
-   * with every URL in the message shown without credentials; otherwise unchanged.
+   * with every URL in the message shown without credentials; otherwise unchanged. A class, not a
+   * lambda: making a lambda's class links picocli's interface (class-file version 49) when the
+   * launchers write the CLI's class data archive, and the JVM then leaves the interface and every
+   * class implementing it out of the archive (docs/cli.md, "Start-up").
    */
-  private static CommandLine.IParameterExceptionHandler withoutUrlCredentials(CommandLine.IParameterExceptionHandler report) {
-    return (e, args) -> {
+  private record WithoutUrlCredentials(CommandLine.IParameterExceptionHandler report) implements CommandLine.IParameterExceptionHandler {
+    @Override
+    public int handleParseException(CommandLine.ParameterException e, String[] args) throws Exception {
       String message = e.getMessage();
       if (message == null || message.equals(UrlCredentials.redactedIn(message))) {
         return report.handleParseException(e, args);
       }
       return report.handleParseException(
           new CommandLine.ParameterException(e.getCommandLine(), UrlCredentials.redactedIn(message), e), args);
-    };
+    }
   }
 
   /** Without a subcommand: the usage, on stderr, as a usage error. */

@@ -1,5 +1,6 @@
 package dev.capability.cli.internal;
 
+import dev.capability.cli.Main;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -15,8 +16,9 @@ import java.util.Set;
  * The training run for the CLI's class data sharing archives (docs/cli.md, "Start-up"). For a
  * short command named by its one argument ({@code parse}, {@code check}, {@code help},
  * {@code completion} or {@code policy}) the launchers run this class in a JVM of its own, with
- * {@code -XX:ArchiveClassesAtExit}, after the user's command has ended, so that the archive holds
- * the classes that command loads.
+ * {@code -XX:DumpLoadedClassList}, after the user's command has ended, and then write the classes
+ * it loaded into a static archive ({@code -Xshare:dump}), so that the archive holds the classes
+ * that command loads, from {@link Main} on.
  *
  * <p>It runs fixed command lines only, never the user's (which must not run twice). Nothing it
  * runs writes a file, probes a backend or launches anything: {@code check} is given a command the
@@ -28,8 +30,12 @@ import java.util.Set;
 public final class ClassDataTraining {
   private ClassDataTraining() {}
 
-  public static void main(String[] args) throws IOException {
-    if (args.length != 1) {
+  public static void main(String[] args) throws IOException, ClassNotFoundException {
+    // The user's command starts in Main, which reads its arguments through ProcessArguments: both
+    // are loaded here as well, so that the class list names them.
+    Class.forName(Main.class.getName(), false, ClassDataTraining.class.getClassLoader());
+    ProcessArguments arguments = ProcessArguments.ofThisProcess(args);
+    if (arguments.arguments().size() != 1) {
       throw new IllegalArgumentException("usage: ClassDataTraining parse|check|help|completion|policy");
     }
     // Mode 700, as the policy loader requires of the policy's directories.
@@ -38,7 +44,7 @@ public final class ClassDataTraining {
     try {
       Files.createDirectory(policy.getParent());
       Files.writeString(policy, PolicyCommand.template("readonly-dev"));
-      for (List<String> commandLine : commandLines(args[0])) {
+      for (List<String> commandLine : commandLines(arguments.arguments().get(0))) {
         run(home, commandLine);
       }
     } finally {

@@ -101,10 +101,23 @@ public final class ExitCodes {
   private static final Map<String, Integer> BY_CODE = byCode();
 
   /** How picocli maps an exception a command other than {@code exec} raised. */
-  static final IExitCodeExceptionMapper COMMANDS = ExitCodes::forException;
+  static final IExitCodeExceptionMapper COMMANDS = new Mapper(false);
 
   /** How picocli maps an exception {@code exec} raised before it launched anything. */
-  static final IExitCodeExceptionMapper EXEC = ExitCodes::forExecException;
+  static final IExitCodeExceptionMapper EXEC = new Mapper(true);
+
+  /**
+   * {@link #forException} or {@link #forExecException} as picocli's mapper. A class, not a method
+   * reference: making a lambda's class links picocli's interface (class-file version 49) when the
+   * launchers write the CLI's class data archive, and the JVM then leaves the interface and every
+   * class implementing it out of the archive (docs/cli.md, "Start-up").
+   */
+  private record Mapper(boolean exec) implements IExitCodeExceptionMapper {
+    @Override
+    public int getExitCode(Throwable exception) {
+      return exec ? forExecException(exception) : forException(exception);
+    }
+  }
 
   /** The exit code of a command other than {@code exec} for a refusal or error with this stable code. */
   public static int forCode(String code) {

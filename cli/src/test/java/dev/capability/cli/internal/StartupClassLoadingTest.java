@@ -2,45 +2,70 @@ package dev.capability.cli.internal;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.io.File;
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.jar.JarEntry;
+import java.util.jar.JarOutputStream;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The real CLI in a JVM of its own, its class loading logged: splitting a string loads no JSON,
  * Git, Docker or bytecode library. The same run with {@code --json} does load Jackson, which shows
- * the log is read right.
+ * the log is read right. With the static class data archive the launchers train (docs/cli.md,
+ * "Start-up"), splitting a string loads no class of the class path from a jar.
  */
 class StartupClassLoadingTest {
   private static final List<String> HEAVY = List.of("com.fasterxml.jackson.", "org.eclipse.jgit.", "com.github.dockerjava.", "org.objectweb.asm.");
+  private static final String JAVA = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+  /** The launchers' options for a short command that decide what an archive holds and fits. */
+  private static final List<String> SHORT_COMMAND_OPTIONS = List.of("-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-Xss512k", "-Xmx128m", "-Xmn4m");
 
   @TempDir Path tmp;
 
   /** The classes the CLI loaded for {@code args}, after checking it printed {@code expected}. */
   private List<String> loadedClasses(String expected, String... args) throws Exception {
-    Path log = tmp.resolve("classes-" + args.length + ".log");
-    List<String> argv = new ArrayList<>(List.of(
-        Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-        "-Xlog:class+load=info:file=" + log, "-cp", System.getProperty("java.class.path"), "dev.capability.cli.Main"));
+    return loadedClassesAndSources(List.of(), System.getProperty("java.class.path"), expected, args).stream()
+        .map(line -> line.split(" ")[0])
+        .toList();
+  }
+
+  /**
+   * The classes the CLI loaded for {@code args} with the JVM options {@code options} and class
+   * path {@code classPath}, each as "NAME source: SOURCE", after checking it printed {@code expected}.
+   */
+  private List<String> loadedClassesAndSources(List<String> options, String classPath, String expected, String... args) throws Exception {
+    Path log = tmp.resolve("classes-" + args.length + "-" + options.size() + ".log");
+    List<String> argv = new ArrayList<>(List.of(JAVA));
+    argv.addAll(options);
+    argv.addAll(List.of("-Xlog:class+load=info:file=" + log, "-cp", classPath, "dev.capability.cli.Main"));
     argv.addAll(List.of(args));
-    ProcessBuilder builder = new ProcessBuilder(argv);
-    builder.environment().clear();
-    builder.environment().putAll(Map.of("PATH", System.getenv("PATH")));
-    Process cli = builder.redirectErrorStream(true).start();
-    String out = new String(cli.getInputStream().readAllBytes());
-    assertThat(cli.waitFor(2, TimeUnit.MINUTES)).isTrue();
-    assertThat(cli.exitValue()).as(out).isZero();
+    String out = run(argv);
     assertThat(out).isEqualTo(expected);
     // A line of the log: "[0.012s][info][class,load] java.lang.Object source: shared objects file".
     return Files.readAllLines(log).stream()
         .filter(line -> line.contains("[class,load] "))
-        .map(line -> line.substring(line.indexOf("[class,load] ") + "[class,load] ".length()).split(" ")[0])
+        .map(line -> line.substring(line.indexOf("[class,load] ") + "[class,load] ".length()))
         .toList();
+  }
+
+  /** Runs {@code argv} with only PATH in its environment; returns what it printed on stdout and stderr, after checking it exited 0. */
+  private static String run(List<String> argv) throws Exception {
+    ProcessBuilder builder = new ProcessBuilder(argv);
+    builder.environment().clear();
+    builder.environment().putAll(Map.of("PATH", System.getenv("PATH")));
+    Process process = builder.redirectErrorStream(true).start();
+    String out = new String(process.getInputStream().readAllBytes());
+    assertThat(process.waitFor(2, TimeUnit.MINUTES)).isTrue();
+    assertThat(process.exitValue()).as(out).isZero();
+    return out;
   }
 
   private static List<String> heavy(List<String> classes) {
@@ -62,5 +87,68 @@ class StartupClassLoadingTest {
     List<String> classes = loadedClasses("{\"argv\":[\"ls\",\"-l\"]}\n", "parse", "--json", "ls -l");
 
     assertThat(heavy(classes)).anyMatch(c -> c.startsWith("com.fasterxml.jackson.databind."));
+  }
+
+  /**
+   * The launchers' training, done here as they do it: the training's class list, a static archive
+   * written from it, and {@code parse} run with that archive. Every class {@code parse} loads from
+   * the class path comes from the archive, none from a jar: a class the archive left out (picocli's
+   * interfaces, class-file version 49, once a lambda's class linked them while the archive was
+   * written) would have the JVM open every jar before picocli's on the class path to find it. Nor
+   * is a jar opened for anything else: a look-up of a class that is nowhere (picocli's default
+   * factory looks for Groovy's closure class) would open every jar, and the JDK's class path
+   * loader, asked to, says on stderr which jar it opens ("Opening file:...").
+   */
+  @Test
+  void parseWithTheTrainedStaticArchiveLoadsNoClassFromAJarAndOpensNoJar() throws Exception {
+    String classPath = jarredClassPath();
+    Path classList = tmp.resolve("parse.classes");
+    Path archive = tmp.resolve("parse.jsa");
+    List<String> train = new ArrayList<>(List.of(JAVA));
+    train.addAll(SHORT_COMMAND_OPTIONS);
+    train.addAll(List.of("-Xshare:off", "-XX:DumpLoadedClassList=" + classList, "-cp", classPath, ClassDataTraining.class.getName(), "parse"));
+    run(train);
+    List<String> dump = new ArrayList<>(List.of(JAVA));
+    dump.addAll(SHORT_COMMAND_OPTIONS);
+    dump.addAll(List.of("-Xshare:dump", "-XX:SharedClassListFile=" + classList, "-XX:SharedArchiveFile=" + archive, "-cp", classPath));
+    run(dump);
+    List<String> options = new ArrayList<>(SHORT_COMMAND_OPTIONS);
+    options.addAll(List.of("-Xshare:auto", "-XX:SharedArchiveFile=" + archive, "-Dsun.misc.URLClassPath.debug=true"));
+
+    // The output is stdout and stderr: an "Opening file:..." line would be in it.
+    List<String> classes = loadedClassesAndSources(options, classPath, "\"ls\"\n\"-l\"\n", "parse", "ls -l");
+
+    assertThat(classes).as("picocli and the CLI come from the archive").contains(
+        "picocli.CommandLine source: shared objects file",
+        "picocli.CommandLine$IExitCodeExceptionMapper source: shared objects file",
+        "picocli.CommandLine$IParameterExceptionHandler source: shared objects file",
+        "dev.capability.cli.Main source: shared objects file",
+        "dev.capability.cli.internal.ParseCommand source: shared objects file");
+    assertThat(classes).as("classes loaded from a jar").noneMatch(line -> line.contains(" source: file:"));
+  }
+
+  /**
+   * The test's class path with each directory replaced by a jar of it: a static archive takes
+   * classes from jars only.
+   */
+  private String jarredClassPath() throws IOException {
+    List<String> entries = new ArrayList<>();
+    for (String entry : System.getProperty("java.class.path").split(File.pathSeparator)) {
+      Path path = Path.of(entry);
+      if (Files.isDirectory(path)) {
+        Path jar = tmp.resolve("directory-" + entries.size() + ".jar");
+        try (JarOutputStream out = new JarOutputStream(Files.newOutputStream(jar)); Stream<Path> files = Files.walk(path)) {
+          for (Path file : files.filter(Files::isRegularFile).toList()) {
+            out.putNextEntry(new JarEntry(path.relativize(file).toString().replace(File.separatorChar, '/')));
+            Files.copy(file, out);
+            out.closeEntry();
+          }
+        }
+        entries.add(jar.toString());
+      } else if (Files.isRegularFile(path)) {
+        entries.add(entry);
+      }
+    }
+    return String.join(File.pathSeparator, entries);
   }
 }

@@ -8,12 +8,14 @@ import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.Callable;
+import java.util.stream.Stream;
 
 /**
  * The launch benchmarks of issue 23 interleaved, and its whole-process rows with them, so that one
@@ -35,7 +37,9 @@ import java.util.concurrent.Callable;
  * {@code check} of the benchmark's command against the baseline {@code hello} (a bare JVM printing
  * one line, {@link OneLineBaseline}, added once), and {@code exec} of it against raw bwrap.
  * Whole-process rows run through GNU {@code /usr/bin/time}, which reports their CPU (user + system)
- * and peak RSS.
+ * and peak RSS, each CLI or launcher variant with its own {@code XDG_CACHE_HOME} (its backend probe
+ * cache and, through a launcher, its class data archives), made empty for the run: the warm-up
+ * rounds fill them.
  *
  * <p>Prints per variant the quartiles of the wall time in milliseconds and the median of the
  * per-round ratios to its baseline, and for whole processes the median CPU and peak RSS with their
@@ -64,6 +68,9 @@ public final class LaunchRounds {
     bwrap.setUp();
     Path policyDirectory = Files.createTempDirectory("launch-rounds-policy");
     Path report = Files.createTempFile("launch-rounds", ".time");
+    // Each CLI variant keeps its own caches (XDG_CACHE_HOME): the backend probe cache holds one entry
+    // per backend, for one installation's jars, so variants sharing it would re-probe each other's.
+    Path caches = Files.createTempDirectory("launch-rounds-caches");
     try {
       Map<String, Variant> variants = new LinkedHashMap<>();
       variants.put("rawProcessBuilder", inProcess(process::rawProcessBuilder, "rawProcessBuilder"));
@@ -95,11 +102,12 @@ public final class LaunchRounds {
                     "-cp",
                     Path.of(OneLineBaseline.class.getProtectionDomain().getCodeSource().getLocation().toURI()).toString(),
                     OneLineBaseline.class.getName());
-            variants.put("hello", new Variant(() -> wholeProcess(hello, report), "hello"));
+            variants.put("hello", new Variant(() -> wholeProcess(hello, null, report), "hello"));
           }
-          variants.put("parse-" + named[0], launcher(named[1], List.of("parse", "ls -l"), report, "hello"));
-          variants.put("check-" + named[0], launcher(named[1], check, report, "hello"));
-          variants.put("exec-" + named[0], launcher(named[1], exec, report, "rawBwrap"));
+          Path cache = Files.createDirectory(caches.resolve("launcher-" + named[0]));
+          variants.put("parse-" + named[0], launcher(named[1], List.of("parse", "ls -l"), cache, report, "hello"));
+          variants.put("check-" + named[0], launcher(named[1], check, cache, report, "hello"));
+          variants.put("exec-" + named[0], launcher(named[1], exec, cache, report, "rawBwrap"));
           continue;
         }
         String[] named = args[i].split("=", 2);
@@ -111,7 +119,8 @@ public final class LaunchRounds {
         argv.addAll(classPathAndOptions.subList(1, classPathAndOptions.size()));
         argv.addAll(List.of("-cp", classPathAndOptions.get(0), "dev.capability.cli.Main"));
         argv.addAll(exec);
-        variants.put("cliExec-" + named[0], new Variant(() -> wholeProcess(argv, report), "rawBwrap"));
+        Path cache = Files.createDirectory(caches.resolve("cli-" + named[0]));
+        variants.put("cliExec-" + named[0], new Variant(() -> wholeProcess(argv, cache, report), "rawBwrap"));
       }
       Map<String, List<Sample>> samples = new LinkedHashMap<>();
       variants.keySet().forEach(name -> samples.put(name, new ArrayList<>()));
@@ -131,6 +140,11 @@ public final class LaunchRounds {
       process.tearDown();
       bwrap.tearDown();
       Files.deleteIfExists(report);
+      try (Stream<Path> files = Files.walk(caches)) {
+        for (Path file : files.sorted(Comparator.reverseOrder()).toList()) {
+          Files.deleteIfExists(file);
+        }
+      }
       Files.deleteIfExists(policyDirectory.resolve("policy.json"));
       Files.deleteIfExists(policyDirectory);
     }
@@ -201,10 +215,10 @@ public final class LaunchRounds {
         baseline);
   }
 
-  private static Variant launcher(String launcher, List<String> arguments, Path report, String baseline) {
+  private static Variant launcher(String launcher, List<String> arguments, Path cache, Path report, String baseline) {
     List<String> argv = new ArrayList<>(List.of(launcher));
     argv.addAll(arguments);
-    return new Variant(() -> wholeProcess(argv, report), baseline);
+    return new Variant(() -> wholeProcess(argv, cache, report), baseline);
   }
 
   /** The operator policy the CLI runs under: the command, exactly, with no network. */
@@ -221,13 +235,20 @@ public final class LaunchRounds {
     return policy;
   }
 
-  /** Runs {@code argv} through GNU time; a run that exits non-zero stops the bench. */
-  private static Sample wholeProcess(List<String> argv, Path report) throws IOException, InterruptedException {
+  /**
+   * Runs {@code argv} through GNU time, with {@code XDG_CACHE_HOME} set to {@code cache} unless it
+   * is null; a run that exits non-zero stops the bench.
+   */
+  private static Sample wholeProcess(List<String> argv, Path cache, Path report) throws IOException, InterruptedException {
     List<String> command = new ArrayList<>(List.of("/usr/bin/time", "-o", report.toString(), "-f", "%U %S %M"));
     command.addAll(argv);
+    ProcessBuilder builder = new ProcessBuilder(command);
+    if (cache != null) {
+      builder.environment().put("XDG_CACHE_HOME", cache.toString());
+    }
     long started = System.nanoTime();
     Process process =
-        new ProcessBuilder(command)
+        builder
             .directory(new File("/"))
             .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")))
             .redirectOutput(ProcessBuilder.Redirect.DISCARD)

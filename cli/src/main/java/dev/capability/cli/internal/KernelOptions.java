@@ -61,9 +61,16 @@ final class KernelOptions {
     return ExecutionPolicies.load(PolicyLocation.resolve(Optional.ofNullable(policy), console.environment()).file(), repository().orElse(null));
   }
 
-  /** The kernel, recording its executions and decisions into {@code ledger} when there is one (may be null). */
+  /**
+   * The kernel, recording its executions and decisions into {@code ledger} when there is one (may
+   * be null). Whether a backend is available is answered from the probe cache when it can be; the
+   * backend itself is created, and probed, live ({@link LaunchingBackendProvider}).
+   */
   CommandKernel kernel(Console console, RepositoryLedger ledger) {
-    return kernel(console, ledger, CommandKernel.builder(loadPolicy(console)));
+    CommandKernel.Builder builder = CommandKernel.builder(loadPolicy(console)).discoverBackends(false);
+    LaunchingBackendProvider.forEachProvider(KernelOptions.class.getClassLoader(), probeCache(console), console.environment())
+        .forEach(builder::backendProvider);
+    return kernel(console, ledger, builder);
   }
 
   /**
@@ -73,10 +80,13 @@ final class KernelOptions {
    */
   CommandKernel decidingKernel(Console console, RepositoryLedger ledger) {
     CommandKernel.Builder builder = CommandKernel.builder(loadPolicy(console)).discoverBackends(false);
-    BackendProbeCache cache = BackendProbeCache.forUser(console.environment(), notice -> console.err().println("capability: " + notice));
-    CachedBackendProvider.forEachProvider(KernelOptions.class.getClassLoader(), cache, console.environment())
+    CachedBackendProvider.forEachProvider(KernelOptions.class.getClassLoader(), probeCache(console), console.environment())
         .forEach(builder::backendProvider);
     return kernel(console, ledger, builder);
+  }
+
+  private static BackendProbeCache probeCache(Console console) {
+    return BackendProbeCache.forUser(console.environment(), notice -> console.err().println("capability: " + notice));
   }
 
   private CommandKernel kernel(Console console, RepositoryLedger ledger, CommandKernel.Builder builder) {

@@ -6,6 +6,7 @@ import java.io.File;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -18,9 +19,10 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The real CLI in a JVM of its own, its class loading logged: splitting a string loads no JSON,
- * Git, Docker or bytecode library. The same run with {@code --json} does load Jackson, which shows
- * the log is read right. With the static class data archive the launchers train (docs/cli.md,
- * "Start-up"), splitting a string loads no class of the class path from a jar.
+ * Git, Docker or bytecode library; reading a policy loads Jackson's parser but not its object
+ * mapper. The same run with {@code --json} does load Jackson, which shows the log is read right.
+ * With the static class data archive the launchers train (docs/cli.md, "Start-up"), splitting a
+ * string loads no class of the class path from a jar.
  */
 class StartupClassLoadingTest {
   private static final List<String> HEAVY = List.of("com.fasterxml.jackson.", "org.eclipse.jgit.", "com.github.dockerjava.", "org.objectweb.asm.");
@@ -30,24 +32,31 @@ class StartupClassLoadingTest {
 
   @TempDir Path tmp;
 
-  /** The classes the CLI loaded for {@code args}, after checking it printed {@code expected}. */
+  /** The classes the CLI loaded for {@code args}, after checking it printed {@code expected} and exited 0. */
   private List<String> loadedClasses(String expected, String... args) throws Exception {
-    return loadedClassesAndSources(List.of(), System.getProperty("java.class.path"), expected, args).stream()
+    return loadedClasses(0, expected, args);
+  }
+
+  /** The classes the CLI loaded for {@code args}, after checking it printed {@code expected} and exited {@code exit}. */
+  private List<String> loadedClasses(int exit, String expected, String... args) throws Exception {
+    return loadedClassesAndSources(List.of(), System.getProperty("java.class.path"), exit, expected, args).stream()
         .map(line -> line.split(" ")[0])
         .toList();
   }
 
   /**
    * The classes the CLI loaded for {@code args} with the JVM options {@code options} and class
-   * path {@code classPath}, each as "NAME source: SOURCE", after checking it printed {@code expected}.
+   * path {@code classPath}, each as "NAME source: SOURCE", after checking it printed {@code
+   * expected} and exited {@code exit}.
    */
-  private List<String> loadedClassesAndSources(List<String> options, String classPath, String expected, String... args) throws Exception {
+  private List<String> loadedClassesAndSources(List<String> options, String classPath, int exit, String expected, String... args)
+      throws Exception {
     Path log = tmp.resolve("classes-" + args.length + "-" + options.size() + ".log");
     List<String> argv = new ArrayList<>(List.of(JAVA));
     argv.addAll(options);
     argv.addAll(List.of("-Xlog:class+load=info:file=" + log, "-cp", classPath, "dev.capability.cli.Main"));
     argv.addAll(List.of(args));
-    String out = run(argv);
+    String out = run(argv, exit);
     assertThat(out).isEqualTo(expected);
     // A line of the log: "[0.012s][info][class,load] java.lang.Object source: shared objects file".
     return Files.readAllLines(log).stream()
@@ -58,13 +67,18 @@ class StartupClassLoadingTest {
 
   /** Runs {@code argv} with only PATH in its environment; returns what it printed on stdout and stderr, after checking it exited 0. */
   private static String run(List<String> argv) throws Exception {
+    return run(argv, 0);
+  }
+
+  /** {@link #run(List)}, checking it exited {@code exit}. */
+  private static String run(List<String> argv, int exit) throws Exception {
     ProcessBuilder builder = new ProcessBuilder(argv);
     builder.environment().clear();
     builder.environment().putAll(Map.of("PATH", System.getenv("PATH")));
     Process process = builder.redirectErrorStream(true).start();
     String out = new String(process.getInputStream().readAllBytes());
     assertThat(process.waitFor(2, TimeUnit.MINUTES)).isTrue();
-    assertThat(process.exitValue()).as(out).isZero();
+    assertThat(process.exitValue()).as(out).isEqualTo(exit);
     return out;
   }
 
@@ -80,6 +94,19 @@ class StartupClassLoadingTest {
     assertThat(heavy(classes)).isEmpty();
     assertThat(classes).as("the other subcommands are not built").doesNotContain(
         "dev.capability.cli.internal.ExecCommand", "dev.capability.cli.internal.LedgerCommand", "dev.capability.cli.internal.AcquireCommand");
+  }
+
+  @Test
+  void checkReadsThePolicyWithJacksonsParserAloneNotItsObjectMapper() throws Exception {
+    Path operator = Files.createDirectory(tmp.resolve("operator"), PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
+    Path policy = Files.writeString(operator.resolve("policy.json"), "{\"version\": 1, \"network\": \"none\", \"executables\": {}}");
+    Files.setPosixFilePermissions(policy, PosixFilePermissions.fromString("rw-------"));
+
+    List<String> classes = loadedClasses(ExitCodes.DENIED, "DENY EXECUTABLE_NOT_ALLOWED (operator executables, argv[0]): no executable rule"
+        + " allows \"ls\" (bare-name rules match only a name without path separator or extension)\n", "check", "--policy", policy.toString(), "--", "ls");
+
+    assertThat(classes).as("the policy was read").contains("com.fasterxml.jackson.core.JsonFactory");
+    assertThat(classes).noneMatch(c -> c.startsWith("com.fasterxml.jackson.databind."));
   }
 
   @Test
@@ -116,7 +143,7 @@ class StartupClassLoadingTest {
     options.addAll(List.of("-Xshare:auto", "-XX:SharedArchiveFile=" + archive, "-Dsun.misc.URLClassPath.debug=true"));
 
     // The output is stdout and stderr: an "Opening file:..." line would be in it.
-    List<String> classes = loadedClassesAndSources(options, classPath, "\"ls\"\n\"-l\"\n", "parse", "ls -l");
+    List<String> classes = loadedClassesAndSources(options, classPath, 0, "\"ls\"\n\"-l\"\n", "parse", "ls -l");
 
     assertThat(classes).as("picocli and the CLI come from the archive").contains(
         "picocli.CommandLine source: shared objects file",

@@ -157,6 +157,17 @@ class ExecutionPoliciesParseTest {
     assertInvalid(withLs("{\"name\": \"ls\", \"exact\": [[]], \"name\": \"cat\"}"), "name");
   }
 
+  @Test
+  void refusesAValueAfterThePolicyWithItsLocation() {
+    assertInvalid("{\"version\": 1}\n {}", "not valid JSON at line 2, column 2", "content after the JSON value");
+  }
+
+  @Test
+  void keepsIntegersExactlyAndAFractionIsNoInteger() {
+    assertInvalid("{\"version\": 1, \"timeoutMillis\": 9223372036854775808}", "/timeoutMillis", "was 9223372036854775808");
+    assertInvalid("{\"version\": 1, \"timeoutMillis\": 1e3}", "/timeoutMillis: expected an integer, found number");
+  }
+
   @ParameterizedTest
   @ValueSource(strings = {
       "{\"version\": 1} // comment",

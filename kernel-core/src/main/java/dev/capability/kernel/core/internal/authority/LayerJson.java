@@ -2,21 +2,15 @@ package dev.capability.kernel.core.internal.authority;
 
 import static dev.capability.kernel.api.authority.AuthorityCodes.LAYER_INVALID;
 
-import com.fasterxml.jackson.core.JsonLocation;
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.core.StreamReadFeature;
-import com.fasterxml.jackson.databind.DeserializationFeature;
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.json.JsonMapper;
 import dev.capability.kernel.api.NetworkMode;
 import dev.capability.kernel.api.authority.AuthorityException;
 import dev.capability.kernel.api.authority.AuthorityLayer;
 import dev.capability.kernel.api.authority.AuthorityLayer.Kind;
 import dev.capability.kernel.api.policy.ProjectWriteMode;
+import dev.capability.kernel.core.internal.policy.JsonTree;
+import java.math.BigInteger;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Iterator;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
@@ -36,12 +30,6 @@ public final class LayerJson {
   /** The format version this kernel reads. */
   public static final int VERSION = 1;
 
-  private static final ObjectMapper MAPPER = JsonMapper.builder()
-      .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
-      .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
-      .enable(DeserializationFeature.FAIL_ON_READING_DUP_TREE_KEY)
-      .build();
-
   static final Set<String> MEMBERS =
       Set.of("version", "kind", "description", "executables", "network", "projectWrites", "writeScopes");
   private static final Pattern EXECUTABLE_ID = Pattern.compile("[A-Za-z0-9_][A-Za-z0-9_+-]{0,63}");
@@ -57,32 +45,31 @@ public final class LayerJson {
     if (kind == Kind.OPERATOR || kind == Kind.BACKEND) {
       throw new IllegalArgumentException("the " + kind.layerName() + " layer is not read from a layer file");
     }
-    JsonNode root = parse(json, source);
+    JsonTree root = parse(json, source);
     if (!root.isObject()) {
       throw invalid(source, "", "a layer is a JSON object");
     }
-    for (Iterator<String> names = root.fieldNames(); names.hasNext(); ) {
-      String name = names.next();
+    for (String name : root.members().keySet()) {
       if (!MEMBERS.contains(name)) {
         throw invalid(source, "/" + name.replace("~", "~0").replace("/", "~1"), "unknown property " + Printable.quote(name) + "; known: " + new TreeSet<>(MEMBERS));
       }
     }
-    JsonNode version = root.get("version");
-    if (version == null || !version.isIntegralNumber() || !version.canConvertToInt() || version.intValue() != VERSION) {
+    JsonTree version = root.get("version");
+    if (version == null || !version.isInteger() || !version.integer().equals(BigInteger.valueOf(VERSION))) {
       throw invalid(source, "/version", "a layer needs \"version\": " + VERSION);
     }
     String kindName = text(root.get("kind"), source, "/kind", "a layer names its kind: \"" + kind.layerName() + "\"");
     if (!kindName.equals(kind.layerName())) {
       throw invalid(source, "/kind", "this file is a " + Printable.quote(kindName) + " layer, but was given as the " + kind.layerName());
     }
-    if (root.has("description")) {
+    if (hasMember(root, "description")) {
       String description = text(root.get("description"), source, "/description", "the description is a string");
       if (description.length() > MAX_DESCRIPTION) {
         throw invalid(source, "/description", "the description is longer than " + MAX_DESCRIPTION + " characters");
       }
     }
     AuthorityLayer.Builder layer = AuthorityLayer.builder(kind, source);
-    if (root.has("executables")) {
+    if (hasMember(root, "executables")) {
       List<String> ids = texts(root.get("executables"), source, "/executables", true);
       for (int i = 0; i < ids.size(); i++) {
         if (!EXECUTABLE_ID.matcher(ids.get(i)).matches()) {
@@ -91,13 +78,13 @@ public final class LayerJson {
       }
       layer.executables(Set.copyOf(ids));
     }
-    if (root.has("network")) {
+    if (hasMember(root, "network")) {
       layer.network(constant(NetworkMode.class, root.get("network"), source, "/network"));
     }
-    if (root.has("projectWrites")) {
+    if (hasMember(root, "projectWrites")) {
       layer.projectWrites(constant(ProjectWriteMode.class, root.get("projectWrites"), source, "/projectWrites"));
     }
-    if (root.has("writeScopes")) {
+    if (hasMember(root, "writeScopes")) {
       List<String> patterns = texts(root.get("writeScopes"), source, "/writeScopes", false);
       for (int i = 0; i < patterns.size(); i++) {
         try {
@@ -115,40 +102,39 @@ public final class LayerJson {
     }
   }
 
-  private static JsonNode parse(String json, String source) {
-    JsonNode root;
+  private static JsonTree parse(String json, String source) {
     try {
-      root = MAPPER.readTree(json);
-    } catch (JsonProcessingException e) {
-      JsonLocation at = e.getLocation();
-      String position = at == null ? "" : " at line " + at.getLineNr() + ", column " + at.getColumnNr();
-      throw new AuthorityException(LAYER_INVALID, source + " is not valid JSON" + position + ": " + e.getOriginalMessage(), e);
+      return JsonTree.parse(json).orElseThrow(() -> new AuthorityException(LAYER_INVALID, source + " is empty"));
+    } catch (JsonTree.SyntaxException e) {
+      throw new AuthorityException(LAYER_INVALID, source + " is not valid JSON" + e.where() + ": " + e.getMessage(), e);
     }
-    if (root == null || root.isMissingNode()) {
-      throw new AuthorityException(LAYER_INVALID, source + " is empty");
-    }
-    return root;
   }
 
-  private static String text(JsonNode node, String source, String pointer, String expectation) {
-    if (node == null || !node.isTextual()) {
+  /** Whether the object has member {@code name}, even one that is {@code null}. */
+  private static boolean hasMember(JsonTree object, String name) {
+    return object.members().containsKey(name);
+  }
+
+  private static String text(JsonTree node, String source, String pointer, String expectation) {
+    if (node == null || !node.isText()) {
       throw invalid(source, pointer, expectation);
     }
-    return node.textValue();
+    return node.text();
   }
 
   /** An array of distinct strings. */
-  private static List<String> texts(JsonNode node, String source, String pointer, boolean mayBeEmpty) {
+  private static List<String> texts(JsonTree node, String source, String pointer, boolean mayBeEmpty) {
     if (!node.isArray()) {
       throw invalid(source, pointer, "expected an array of strings");
     }
-    if (node.isEmpty() && !mayBeEmpty) {
+    List<JsonTree> elements = node.elements();
+    if (elements.isEmpty() && !mayBeEmpty) {
       throw invalid(source, pointer, "an empty list allows no write; say \"projectWrites\": \"read-only\" instead");
     }
     List<String> texts = new ArrayList<>();
     Set<String> seen = new LinkedHashSet<>();
-    for (int i = 0; i < node.size(); i++) {
-      String text = text(node.get(i), source, pointer + "/" + i, "expected a string");
+    for (int i = 0; i < elements.size(); i++) {
+      String text = text(elements.get(i), source, pointer + "/" + i, "expected a string");
       if (!seen.add(text)) {
         throw invalid(source, pointer + "/" + i, Printable.quote(text) + " is listed twice");
       }
@@ -157,7 +143,7 @@ public final class LayerJson {
     return texts;
   }
 
-  private static <E extends Enum<E>> E constant(Class<E> type, JsonNode node, String source, String pointer) {
+  private static <E extends Enum<E>> E constant(Class<E> type, JsonTree node, String source, String pointer) {
     List<String> names = Arrays.stream(type.getEnumConstants()).map(LayerJson::jsonName).toList();
     String text = text(node, source, pointer, "expected one of " + names);
     for (E constant : type.getEnumConstants()) {

@@ -2,13 +2,11 @@ package dev.capability.kernel.core.internal.policy;
 
 import static dev.capability.kernel.api.policy.PolicyCodes.POLICY_INVALID;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import dev.capability.kernel.api.PolicyException;
+import java.math.BigInteger;
 import java.util.ArrayList;
-import java.util.Iterator;
 import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -21,10 +19,10 @@ import java.util.function.Supplier;
  * coerced ({@code "60"} is not a number, {@code 1.0} is not an integer, {@code null} is nothing).
  */
 final class JsonFields {
-  private final JsonNode node;
+  private final JsonTree node;
   private final String pointer;
 
-  JsonFields(JsonNode node, String pointer) {
+  JsonFields(JsonTree node, String pointer) {
     if (!node.isObject()) {
       throw mismatch(pointer, "an object", node);
     }
@@ -43,8 +41,7 @@ final class JsonFields {
 
   /** Refuses every member not in {@code names}. */
   JsonFields allowOnly(Set<String> names) {
-    for (Iterator<String> it = node.fieldNames(); it.hasNext(); ) {
-      String name = it.next();
+    for (String name : node.members().keySet()) {
       if (!names.contains(name)) {
         throw invalid(pointer(name), "unknown property " + Printable.quote(name) + "; known here: " + new TreeSet<>(names));
       }
@@ -52,15 +49,13 @@ final class JsonFields {
     return this;
   }
 
-  Optional<JsonNode> get(String name) {
+  Optional<JsonTree> get(String name) {
     return Optional.ofNullable(node.get(name));
   }
 
   /** The members in document order. */
-  List<Map.Entry<String, JsonNode>> members() {
-    List<Map.Entry<String, JsonNode>> members = new ArrayList<>();
-    node.fields().forEachRemaining(members::add);
-    return members;
+  List<Map.Entry<String, JsonTree>> members() {
+    return List.copyOf(node.members().entrySet());
   }
 
   Optional<String> text(String name) {
@@ -104,7 +99,7 @@ final class JsonFields {
   /** An array of objects, in document order. */
   Optional<List<JsonFields>> objects(String name) {
     return get(name).map(value -> {
-      List<JsonNode> elements = elements(value, pointer(name));
+      List<JsonTree> elements = elements(value, pointer(name));
       List<JsonFields> objects = new ArrayList<>();
       for (int i = 0; i < elements.size(); i++) {
         objects.add(new JsonFields(elements.get(i), JsonPointers.element(pointer(name), i)));
@@ -116,7 +111,7 @@ final class JsonFields {
   /** An array of string arrays. */
   Optional<List<List<String>>> textLists(String name) {
     return get(name).map(value -> {
-      List<JsonNode> elements = elements(value, pointer(name));
+      List<JsonTree> elements = elements(value, pointer(name));
       List<List<String>> lists = new ArrayList<>();
       for (int i = 0; i < elements.size(); i++) {
         lists.add(texts(elements.get(i), JsonPointers.element(pointer(name), i)));
@@ -125,25 +120,26 @@ final class JsonFields {
     });
   }
 
-  static String text(JsonNode value, String pointer) {
-    if (!value.isTextual()) {
+  static String text(JsonTree value, String pointer) {
+    if (!value.isText()) {
       throw mismatch(pointer, "a string", value);
     }
-    return value.textValue();
+    return value.text();
   }
 
-  static long integer(JsonNode value, String pointer, long min, long max) {
-    if (!value.isIntegralNumber()) {
+  static long integer(JsonTree value, String pointer, long min, long max) {
+    if (!value.isInteger()) {
       throw mismatch(pointer, "an integer", value);
     }
-    if (!value.canConvertToLong() || value.longValue() < min || value.longValue() > max) {
-      throw invalid(pointer, "must be between " + min + " and " + max + ", was " + value.asText());
+    BigInteger integer = value.integer();
+    if (integer.compareTo(BigInteger.valueOf(min)) < 0 || integer.compareTo(BigInteger.valueOf(max)) > 0) {
+      throw invalid(pointer, "must be between " + min + " and " + max + ", was " + integer);
     }
-    return value.longValue();
+    return integer.longValueExact();
   }
 
-  static List<String> texts(JsonNode value, String pointer) {
-    List<JsonNode> elements = elements(value, pointer);
+  static List<String> texts(JsonTree value, String pointer) {
+    List<JsonTree> elements = elements(value, pointer);
     List<String> texts = new ArrayList<>();
     for (int i = 0; i < elements.size(); i++) {
       texts.add(text(elements.get(i), JsonPointers.element(pointer, i)));
@@ -151,13 +147,11 @@ final class JsonFields {
     return texts;
   }
 
-  static List<JsonNode> elements(JsonNode value, String pointer) {
+  static List<JsonTree> elements(JsonTree value, String pointer) {
     if (!value.isArray()) {
       throw mismatch(pointer, "an array", value);
     }
-    List<JsonNode> elements = new ArrayList<>();
-    value.elements().forEachRemaining(elements::add);
-    return elements;
+    return value.elements();
   }
 
   /** Runs a constructor, reporting the invariant it refuses at {@code pointer}. */
@@ -173,7 +167,7 @@ final class JsonFields {
     return new PolicyException(POLICY_INVALID, "at " + JsonPointers.show(pointer) + ": " + message);
   }
 
-  private static PolicyException mismatch(String pointer, String expected, JsonNode found) {
-    return invalid(pointer, "expected " + expected + ", found " + found.getNodeType().name().toLowerCase(Locale.ROOT));
+  private static PolicyException mismatch(String pointer, String expected, JsonTree found) {
+    return invalid(pointer, "expected " + expected + ", found " + found.kindName());
   }
 }

@@ -5,13 +5,6 @@ import static dev.capability.kernel.api.policy.PolicyCodes.POLICY_VERSION_UNSUPP
 import static dev.capability.kernel.core.internal.policy.JsonFields.construct;
 import static dev.capability.kernel.core.internal.policy.JsonFields.invalid;
 
-import com.fasterxml.jackson.core.JsonLocation;
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.core.StreamReadFeature;
-import com.fasterxml.jackson.databind.DeserializationFeature;
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.json.JsonMapper;
 import dev.capability.kernel.api.NetworkMode;
 import dev.capability.kernel.api.PolicyException;
 import dev.capability.kernel.api.backend.IsolationCapability;
@@ -30,6 +23,7 @@ import dev.capability.kernel.api.policy.SubcommandRule;
 import dev.capability.kernel.api.policy.ToolConfigurationPin;
 import dev.capability.kernel.api.policy.ValueKind;
 import dev.capability.kernel.api.policy.ValueRule;
+import java.math.BigInteger;
 import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -52,12 +46,6 @@ import java.util.Set;
  */
 public final class PolicyJsonReader {
   private PolicyJsonReader() {}
-
-  private static final ObjectMapper MAPPER = JsonMapper.builder()
-      .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
-      .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
-      .enable(DeserializationFeature.FAIL_ON_READING_DUP_TREE_KEY)
-      .build();
 
   static final Set<String> POLICY_MEMBERS = Set.of(
       "version", "timeoutMillis", "maxOutputBytes", "maxFileBytes", "maxWriteBytes", "network", "projectWrites", "writeScopes", "protectedPaths",
@@ -110,7 +98,7 @@ public final class PolicyJsonReader {
     root.object("backendVersions").ifPresent(versions -> readBackendVersions(versions, policy));
     root.object("environment").ifPresent(environment -> readEnvironment(environment, policy));
     root.object("executables").ifPresent(executables -> {
-      for (Map.Entry<String, JsonNode> member : executables.members()) {
+      for (Map.Entry<String, JsonTree> member : executables.members()) {
         String pointer = executables.pointer(member.getKey());
         policy.executable(executable(member.getKey(), new JsonFields(member.getValue(), pointer)));
       }
@@ -118,29 +106,22 @@ public final class PolicyJsonReader {
     return policy.build();
   }
 
-  private static JsonNode parse(String json) {
-    JsonNode root;
+  private static JsonTree parse(String json) {
     try {
-      root = MAPPER.readTree(json);
-    } catch (JsonProcessingException e) {
-      JsonLocation at = e.getLocation();
-      String where = at == null ? "" : " at line " + at.getLineNr() + ", column " + at.getColumnNr();
-      throw new PolicyException(POLICY_INVALID, "the policy is not valid JSON" + where + ": " + e.getOriginalMessage(), e);
+      return JsonTree.parse(json).orElseThrow(() -> new PolicyException(POLICY_INVALID, "the policy is empty"));
+    } catch (JsonTree.SyntaxException e) {
+      throw new PolicyException(POLICY_INVALID, "the policy is not valid JSON" + e.where() + ": " + e.getMessage(), e);
     }
-    if (root == null || root.isMissingNode()) {
-      throw new PolicyException(POLICY_INVALID, "the policy is empty");
-    }
-    return root;
   }
 
   private static void requireVersion(JsonFields root) {
-    JsonNode version = root.get("version").orElseThrow(() -> invalid("/version", "the policy needs \"version\": 1"));
-    if (!version.isIntegralNumber()) {
+    JsonTree version = root.get("version").orElseThrow(() -> invalid("/version", "the policy needs \"version\": 1"));
+    if (!version.isInteger()) {
       throw invalid("/version", "the version must be the integer 1");
     }
-    if (!version.canConvertToInt() || version.intValue() != PolicyNormalForm.VERSION) {
+    if (!version.integer().equals(BigInteger.valueOf(PolicyNormalForm.VERSION))) {
       throw new PolicyException(POLICY_VERSION_UNSUPPORTED,
-          "policy format version " + version.asText() + " is not supported; this kernel reads version " + PolicyNormalForm.VERSION);
+          "policy format version " + version.integer() + " is not supported; this kernel reads version " + PolicyNormalForm.VERSION);
     }
   }
 
@@ -150,7 +131,7 @@ public final class PolicyJsonReader {
     environment.textSet("request").ifPresent(names -> policy.requestEnvironment(names.toArray(String[]::new)));
     environment.textSet("acceptDenied").ifPresent(names -> policy.acceptDeniedEnvironment(names.toArray(String[]::new)));
     environment.object("set").ifPresent(set -> {
-      for (Map.Entry<String, JsonNode> member : set.members()) {
+      for (Map.Entry<String, JsonTree> member : set.members()) {
         policy.setEnvironment(member.getKey(), JsonFields.text(member.getValue(), set.pointer(member.getKey())));
       }
     });
@@ -202,9 +183,9 @@ public final class PolicyJsonReader {
 
   /** {@code "backendVersions": {"docker": {"daemon": "20.10"}}}: the least version per backend and component. */
   private static void readBackendVersions(JsonFields versions, ExecutionPolicy.Builder policy) {
-    for (Map.Entry<String, JsonNode> backend : versions.members()) {
+    for (Map.Entry<String, JsonTree> backend : versions.members()) {
       JsonFields components = new JsonFields(backend.getValue(), versions.pointer(backend.getKey()));
-      for (Map.Entry<String, JsonNode> component : components.members()) {
+      for (Map.Entry<String, JsonTree> component : components.members()) {
         String pointer = components.pointer(component.getKey());
         try {
           policy.minimumBackendVersion(backend.getKey(), component.getKey(), JsonFields.text(component.getValue(), pointer));
@@ -322,7 +303,7 @@ public final class PolicyJsonReader {
     }
   }
 
-  private static <E extends Enum<E>> E constant(Class<E> type, JsonNode node, String pointer) {
+  private static <E extends Enum<E>> E constant(Class<E> type, JsonTree node, String pointer) {
     String text = JsonFields.text(node, pointer);
     for (E constant : type.getEnumConstants()) {
       if (PolicyNormalForm.jsonName(constant).equals(text)) {

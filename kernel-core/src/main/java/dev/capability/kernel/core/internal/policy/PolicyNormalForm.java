@@ -38,9 +38,6 @@ public final class PolicyNormalForm {
   /** The format version this kernel reads and writes. */
   public static final int VERSION = 1;
 
-  // Escaping non-ASCII keeps invisible and bidirectional characters visible to whoever reads the JSON.
-  private static final ObjectMapper MAPPER = JsonMapper.builder().enable(JsonWriteFeature.ESCAPE_NON_ASCII).build();
-
   /** The normal form of {@code policy} as a tree of plain Java values. */
   public static Map<String, Object> tree(ExecutionPolicy policy) {
     Map<String, Object> root = new LinkedHashMap<>();
@@ -96,10 +93,19 @@ public final class PolicyNormalForm {
   /** The normal form of {@code policy} as indented JSON text. */
   public static String json(ExecutionPolicy policy) {
     try {
-      return MAPPER.writerWithDefaultPrettyPrinter().writeValueAsString(tree(policy));
+      return Writer.MAPPER.writerWithDefaultPrettyPrinter().writeValueAsString(tree(policy));
     } catch (JsonProcessingException e) {
       throw new IllegalStateException("a policy tree holds only plain values", e);
     }
+  }
+
+  /**
+   * The writer of {@link #json}, made when first needed: loading a policy hashes its normal form
+   * without it, and building an object mapper loads some 300 classes (docs/BENCHMARKS.md).
+   */
+  private static final class Writer {
+    // Escaping non-ASCII keeps invisible and bidirectional characters visible to whoever reads the JSON.
+    private static final ObjectMapper MAPPER = JsonMapper.builder().enable(JsonWriteFeature.ESCAPE_NON_ASCII).build();
   }
 
   /**

@@ -53,7 +53,7 @@ final class LaunchingBackendProvider implements BackendProvider {
     if (cached.isPresent()) {
       return Availability.available("probed");
     }
-    BackendProbe live = CachedBackendProvider.probeLive(real, cache, environment);
+    BackendProbe live = CachedBackendProvider.probeLive(real, cache, environment, BackendConfig.defaults());
     return live.available() ? Availability.available("probed") : Availability.unavailable(live.reason());
   }
 

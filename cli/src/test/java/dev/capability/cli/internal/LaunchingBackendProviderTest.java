@@ -89,7 +89,7 @@ class LaunchingBackendProviderTest {
 
   @Test
   void aCachedAvailableBackendIsNotProbedTwiceAndIsCreatedByTheRealProvider() {
-    CachedBackendProvider.probeLive(real, cache, environment);
+    CachedBackendProvider.probeLive(real, cache, environment, BackendConfig.defaults());
     int probes = real.probes;
     int creations = real.created.size();
 
@@ -106,7 +106,7 @@ class LaunchingBackendProviderTest {
   @Test
   void aCachedUnavailableBackendIsProbedLiveAgain() {
     real.available = false;
-    CachedBackendProvider.probeLive(real, cache, environment);
+    CachedBackendProvider.probeLive(real, cache, environment, BackendConfig.defaults());
     real.available = true;
 
     assertThat(wrapping(real).probe().available()).as("a run is not refused on a cached answer").isTrue();
@@ -115,7 +115,7 @@ class LaunchingBackendProviderTest {
 
   @Test
   void aChangedIdentityIsProbedLiveAgain() throws Exception {
-    CachedBackendProvider.probeLive(real, cache, environment);
+    CachedBackendProvider.probeLive(real, cache, environment, BackendConfig.defaults());
     Files.delete(socket);
     Files.createFile(socket);
 

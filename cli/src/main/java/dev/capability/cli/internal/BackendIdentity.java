@@ -21,7 +21,8 @@ import java.util.Optional;
  * user, and per backend the binaries and daemon files it uses: for {@code bwrap} the {@code bwrap},
  * {@code flock} and {@code setpriv} binaries and the user-namespace sysctls; for {@code docker}
  * the daemon's address settings, the image the operator names ({@code CAPABILITY_DOCKER_IMAGE}),
- * its socket (a restarted daemon makes a new one), its pid file and the {@code dockerd} binary; for {@code process} the {@code setsid} and {@code cat} binaries.
+ * its socket (a restarted daemon makes a new one), its pid file and the {@code dockerd} binary;
+ * for {@code process} the {@code setsid} and {@code cat} binaries.
  * A backend this class does not know has no identity: it is probed live every time.
  */
 final class BackendIdentity {

@@ -22,7 +22,9 @@ import java.util.Objects;
  * docker.etc}, {@code docker.launcher}, {@code docker.init}, {@code docker.network}, {@code
  * docker.work-dir}, and the connection: {@code docker.host}, {@code docker.tls-verify}, {@code
  * docker.cert-path} and {@code docker.insecure-plain-tcp-gives-the-network-root}; see {@code
- * docs/backends/docker.md}. An unknown {@code docker.*} key is an error. A daemon reached over TCP
+ * docs/backends/docker.md}. An unknown {@code docker.*} key is an error. Without {@code
+ * docker.image}, the environment's {@code CAPABILITY_DOCKER_IMAGE} names the image (how the CLI's
+ * operator chooses it). A daemon reached over TCP
  * is remote: nothing of this host is bound, and the backend advertises {@code REMOTE_WORKSPACE}.
  */
 public final class DockerBackendProvider implements BackendProvider {

@@ -39,6 +39,9 @@ class RemoteDockerTlsTest {
           .contains("remote, TLS");
       assertThat(backend.diagnostics().get("summary")).contains("remote, TLS").contains("shipped");
       assertThat(backend.diagnostics().get("FILTERED_EGRESS")).contains("remote daemon");
+      assertThat(backend.diagnostics().get("image"))
+          .startsWith(SecondDockerDaemon.TEST_IMAGE + " sha256:")
+          .endsWith(" (named by docker.image)");
     }
   }
 
@@ -66,6 +69,21 @@ class RemoteDockerTlsTest {
           .allSatisfy(line -> assertThat(line.split(" ")[3]).startsWith(dataRoot));
       assertThat(diskMounts).anySatisfy(line -> assertThat(line).contains(" /opt/capability/run "));
     }
+  }
+
+  @Test
+  void anImageTheDaemonDoesNotHoldFailsClosedNamingItWhereItWasNamedAndHowToBuildIt() {
+    SecondDockerDaemon.Started daemon = SecondDockerDaemon.get();
+    String missing = "capability/no-such-image:" + ProcessHandle.current().pid();
+    Map<String, String> settings = new LinkedHashMap<>(daemon.connection().settings());
+    settings.put("docker.image", missing);
+
+    assertThatThrownBy(() -> DockerBackend.create(new BackendConfig(settings)))
+        .isInstanceOf(BackendUnavailableException.class)
+        .hasMessageContaining(
+            "image " + missing + " (named by docker.image) is not present on the docker daemon at " + daemon.host())
+        .hasMessageContaining("never pulls unless docker.allow-pull=true")
+        .hasMessageContaining("build it there FROM the runtime image " + LocalRuntimeImage.defaultTag());
   }
 
   @Test

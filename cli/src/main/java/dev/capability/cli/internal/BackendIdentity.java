@@ -20,11 +20,14 @@ import java.util.Optional;
  * modification time and inode), the boot (a reboot brings a new kernel and resets sysctls), the
  * user, and per backend the binaries and daemon files it uses: for {@code bwrap} the {@code bwrap},
  * {@code flock} and {@code setpriv} binaries and the user-namespace sysctls; for {@code docker}
- * the daemon's address settings, its socket (a restarted daemon makes a new one), its pid file and
- * the {@code dockerd} binary; for {@code process} the {@code setsid} and {@code cat} binaries.
+ * the daemon's address settings, the image the operator names ({@code CAPABILITY_DOCKER_IMAGE}),
+ * its socket (a restarted daemon makes a new one), its pid file and the {@code dockerd} binary;
+ * for {@code process} the {@code setsid} and {@code cat} binaries.
  * A backend this class does not know has no identity: it is probed live every time.
  */
 final class BackendIdentity {
+  /** The Docker backend's image from the environment ({@code docs/backends/docker.md}). */
+  private static final String DOCKER_IMAGE_VARIABLE = "CAPABILITY_DOCKER_IMAGE";
   private static final List<String> SYSTEM_DIRECTORIES = List.of("/usr/bin", "/bin", "/usr/sbin", "/sbin", "/usr/local/bin");
 
   private BackendIdentity() {}
@@ -44,6 +47,9 @@ final class BackendIdentity {
         facts.add("DOCKER_HOST=" + host);
         facts.add("DOCKER_TLS_VERIFY=" + environment.getOrDefault("DOCKER_TLS_VERIFY", ""));
         facts.add("DOCKER_CERT_PATH=" + environment.getOrDefault("DOCKER_CERT_PATH", ""));
+        // Another image is another probe: what it holds decides what the probe container shows.
+        String image = environment.get(DOCKER_IMAGE_VARIABLE);
+        facts.add(DOCKER_IMAGE_VARIABLE + (image == null ? " unset" : "=" + image));
         if (!host.startsWith("unix://")) {
           // A daemon across the network has no identity readable here; it is probed every time.
           return Optional.empty();

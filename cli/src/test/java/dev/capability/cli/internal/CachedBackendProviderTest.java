@@ -16,6 +16,7 @@ import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -137,6 +138,24 @@ class CachedBackendProviderTest {
 
     CachedBackendProvider.of(real, cache, Map.of("DOCKER_HOST", "unix://" + other)).probe();
     assertThat(real.probes).isEqualTo(2);
+  }
+
+  @Test
+  void anotherImageNamedByTheOperatorIsProbedAgainNeverAnsweredFromTheCacheOfAnother() {
+    provider().probe();
+    Map<String, String> named = new HashMap<>(environment);
+    named.put("CAPABILITY_DOCKER_IMAGE", "example/tools:1");
+
+    CachedBackendProvider.of(real, cache, named).probe();
+    assertThat(real.probes).as("the default image's entry does not answer for a named image").isEqualTo(2);
+    CachedBackendProvider.of(real, cache, named).probe();
+    assertThat(real.probes).as("the same image is answered from the cache").isEqualTo(2);
+
+    named.put("CAPABILITY_DOCKER_IMAGE", "example/tools:2");
+    CachedBackendProvider.of(real, cache, named).probe();
+    assertThat(real.probes).as("another image").isEqualTo(3);
+    provider().probe();
+    assertThat(real.probes).as("back to the default image").isEqualTo(4);
   }
 
   /** The ways a cache entry is attacked; each is refused. */

@@ -32,12 +32,19 @@ import org.junit.jupiter.api.io.TempDir;
  * DOCKER_TLS_VERIFY=1} and {@code DOCKER_CERT_PATH} pointing it at the test JVM's one second
  * {@code dockerd} ({@link SecondDockerDaemon}, TLS with client verification, its own data root, no
  * bind of this host). The commands run on the daemon's runtime image, which holds no C library, so
- * the command is this host's static busybox, shipped and run there as the kernel pinned it.
+ * the command is this host's static busybox, shipped and run there as the kernel pinned it; a
+ * dynamically linked program ({@code sed}) runs in the image the operator names with {@code
+ * CAPABILITY_DOCKER_IMAGE}: the fixture's derived test image, which holds the host's programs and
+ * their libraries (built once per JVM, on the first of these tests that asks for it).
  */
 class RemoteDockerCliTest {
   private static final ObjectMapper JSON = new ObjectMapper();
   /** Static, so it runs in the runtime image; named canonically, as a policy's {@code path} must be. */
   private static Path busybox;
+  /** Dynamically linked: it needs the C library, which only the derived test image holds. */
+  private static Path sed;
+  /** Prints README.md edited and writes the same line into the write scope. */
+  private static final List<String> SED_EDIT = List.of("-e", "s/shipped/edited/w build/edited.md", "README.md");
 
   @TempDir static Path shared;
   private static Path home;
@@ -49,15 +56,18 @@ class RemoteDockerCliTest {
   static void policy() throws IOException {
     home = Files.createDirectories(shared.resolve("home"));
     busybox = Path.of("/bin/busybox").toRealPath();
+    sed = Path.of("/usr/bin/sed").toRealPath();
     policy = shared.resolve("policy.json");
-    // Two exact argv: a copy into the write scope, and one out of it, which the container refuses.
+    // Two exact argv: a copy into the write scope, and one out of it, which the container refuses;
+    // and sed's edit.
     Files.writeString(
         policy,
         """
         {"version": 1, "network": "none", "projectWrites": "scoped", "writeScopes": ["build/**"],
-         "executables": {"busybox": {"path": "%s", "exact": [["cp", "README.md", "build/copy.md"], ["cp", "README.md", "src/planted.md"]]}}}
+         "executables": {"busybox": {"path": "%s", "exact": [["cp", "README.md", "build/copy.md"], ["cp", "README.md", "src/planted.md"]]},
+                         "sed": {"path": "%s", "exact": [["%s", "%s", "%s"]]}}}
         """
-            .formatted(busybox));
+            .formatted(busybox, sed, SED_EDIT.get(0), SED_EDIT.get(1), SED_EDIT.get(2)));
   }
 
   /** What the CLI printed and how it ended. */
@@ -123,12 +133,92 @@ class RemoteDockerCliTest {
   }
 
   private Run exec(Map<String, String> docker, Path repository, String... argv) throws IOException, InterruptedException {
+    return exec(docker, repository, busybox, List.of(argv));
+  }
+
+  private Run exec(Map<String, String> docker, Path repository, Path executable, List<String> argv)
+      throws IOException, InterruptedException {
     List<String> args =
         new ArrayList<>(
             List.of("exec", "--backend", "docker", "--policy", policy.toString(), "--repo", repository.toString(), "--json", "--"));
-    args.add(busybox.toString());
-    args.addAll(List.of(argv));
+    args.add(executable.toString());
+    args.addAll(argv);
     return capability(docker, args.toArray(String[]::new));
+  }
+
+  /** The daemon's environment with {@code CAPABILITY_DOCKER_IMAGE} naming {@code image}. */
+  private static Map<String, String> withImage(SecondDockerDaemon.Started daemon, String image) {
+    Map<String, String> environment = new LinkedHashMap<>(daemon.environment());
+    environment.put("CAPABILITY_DOCKER_IMAGE", image);
+    return environment;
+  }
+
+  /** The derived test image with the host's programs and libraries, built on first use. */
+  private static String testImage(SecondDockerDaemon.Started daemon) {
+    return daemon.config().get("docker.image").orElseThrow();
+  }
+
+  @Test
+  void aDynamicallyLinkedProgramRunsInTheImageTheOperatorNamesAndItsWriteComesBack() throws Exception {
+    SecondDockerDaemon.Started daemon = SecondDockerDaemon.get();
+    String image = testImage(daemon);
+    Path repository = repository();
+
+    Run run = exec(withImage(daemon, image), repository, sed, SED_EDIT);
+
+    assertThat(run.exitCode()).as(run.toString()).isZero();
+    JsonNode result = run.json();
+    assertThat(result.get("stdout").asText()).isEqualTo("# edited to the remote daemon\n");
+    assertThat(repository.resolve("build/edited.md")).hasContent("# edited to the remote daemon");
+    assertThat(repository.resolve("README.md")).hasContent("# shipped to the remote daemon");
+    assertThat(result.at("/attestation/backend/capabilities").toString()).contains("REMOTE_WORKSPACE");
+    assertThat(result.at("/attestation/workspace/outcome").asText()).isEqualTo("APPLIED");
+
+    Run doctor = capability(withImage(daemon, image), "doctor");
+    assertThat(line(section(doctor.out(), "docker"), "  image: "))
+        .as(doctor.toString())
+        .startsWith("  image: " + image + " sha256:")
+        .endsWith(" (named by CAPABILITY_DOCKER_IMAGE)");
+  }
+
+  @Test
+  void withoutTheVariableTheSameProgramCannotStartInTheRuntimeImage() throws Exception {
+    SecondDockerDaemon.Started daemon = SecondDockerDaemon.get();
+    Path repository = repository();
+
+    Run run = exec(daemon.environment(), repository, sed, SED_EDIT);
+
+    // The runtime image has no dynamic loader: tini's execve of the shipped copy fails, as the
+    // command's own failure (127, "not found"), after the policy allowed it.
+    assertThat(run.exitCode()).as(run.toString()).isEqualTo(127);
+    JsonNode result = run.json();
+    assertThat(result.get("status").asText()).isEqualTo("COMPLETED");
+    assertThat(result.get("stderr").asText()).contains("exec /opt/capability/run/sed failed: No such file or directory");
+    assertThat(result.get("stdout").asText()).isEmpty();
+    assertThat(repository.resolve("build/edited.md")).doesNotExist();
+  }
+
+  @Test
+  void aMissingOrMalformedImageIsRefusedBeforeLaunchNamingTheImageAndTheVariable() throws Exception {
+    SecondDockerDaemon.Started daemon = SecondDockerDaemon.get();
+    Path repository = repository();
+    String missing = "capability/no-such-image:" + ProcessHandle.current().pid();
+
+    Run absent = exec(withImage(daemon, missing), repository, "cp", "README.md", "build/copy.md");
+    Run malformed = exec(withImage(daemon, "Not An Image"), repository, "cp", "README.md", "build/copy.md");
+
+    for (Run run : List.of(absent, malformed)) {
+      assertThat(run.exitCode()).as(run.toString()).isEqualTo(ExitCodes.CANNOT_EXECUTE);
+      assertThat(run.json().at("/error/code").asText()).as(run.toString()).isEqualTo("BACKEND_UNAVAILABLE");
+    }
+    assertThat(absent.json().at("/error/message").asText())
+        .contains("image " + missing + " (named by CAPABILITY_DOCKER_IMAGE) is not present on the docker daemon at " + daemon.host())
+        .contains("build it there FROM the runtime image capability/runtime:" + Runtime.version().feature())
+        .contains("'capability image'");
+    assertThat(malformed.json().at("/error/message").asText())
+        .contains("invalid CAPABILITY_DOCKER_IMAGE in the environment")
+        .contains("'Not An Image' is not an image reference");
+    assertThat(repository.resolve("build/copy.md")).doesNotExist();
   }
 
   @Test
@@ -238,6 +328,9 @@ class RemoteDockerCliTest {
     assertThat(line(docker, "  capabilities: ")).contains("REMOTE_WORKSPACE").doesNotContain("WRITE_BUDGET");
     assertThat(line(docker, "  bounds not enforced: ")).as("the roots are not on this host while it runs").contains("write budget");
     assertThat(line(docker, "  filtered egress: ")).startsWith("  filtered egress: unavailable");
+    assertThat(line(docker, "  image: "))
+        .startsWith("  image: capability/runtime:" + Runtime.version().feature() + " " + daemon.runtimeImage() + " ")
+        .endsWith(" (the default)");
     assertThat(doctor.out()).doesNotContain("PRIVATE KEY");
   }
 

@@ -94,8 +94,10 @@ public final class DockerBackend implements ExecutionBackend {
   }
 
   private static DockerBackend create(BackendConfig config, boolean sweep) {
-    DockerSettings settings = DockerSettings.from(Objects.requireNonNull(config, "config"));
-    DockerEndpoint endpoint = DockerEndpoint.from(config, System.getenv());
+    Map<String, String> environment = System.getenv();
+    DockerSettings settings = DockerSettings.from(Objects.requireNonNull(config, "config"), environment);
+    String imageSource = DockerSettings.imageSource(config, environment);
+    DockerEndpoint endpoint = DockerEndpoint.from(config, environment);
     boolean remote = endpoint.remote();
     DockerClient client = DockerClients.forEndpoint(endpoint);
     try {
@@ -106,8 +108,8 @@ public final class DockerBackend implements ExecutionBackend {
       diagnostics.put(
           "recursive-read-only-binds",
           "not used: every bind source with a file system mounted below it is refused");
-      String imageId = image(client, settings);
-      diagnostics.put("image", settings.image() + " " + imageId);
+      String imageId = image(client, settings, imageSource, endpoint);
+      diagnostics.put("image", settings.image() + " " + imageId + " (" + imageSourceText(imageSource) + ")");
       HostJvm jvm = HostJvm.current();
       if (sweep) {
         int removed = new LeakSweep(client, jvm, settings.workDirectory()).sweep();
@@ -329,20 +331,47 @@ public final class DockerBackend implements ExecutionBackend {
     }
   }
 
-  private static String image(DockerClient client, DockerSettings settings) {
+  /** How the {@code image} diagnostic says where the image came from. */
+  private static String imageSourceText(String source) {
+    return source.equals(DockerSettings.IMAGE) || source.equals(DockerSettings.IMAGE_VARIABLE)
+        ? "named by " + source
+        : source;
+  }
+
+  /**
+   * The id of the settings' image on the daemon; a missing one fails closed, naming the image,
+   * where it was named and how to build it: the default by {@code capability image}, any other
+   * {@code FROM} it.
+   */
+  private static String image(
+      DockerClient client, DockerSettings settings, String imageSource, DockerEndpoint endpoint) {
     try {
       InspectImageResponse image = client.inspectImageCmd(settings.image()).exec();
       return image.getId();
     } catch (NotFoundException e) {
       if (!settings.allowPull()) {
+        String runtimeImage = DockerSettings.defaultImage();
+        String build =
+            settings.image().equals(runtimeImage)
+                ? "build it there without a registry with 'capability image' (from Java,"
+                    + " dev.capability.backend.docker.LocalRuntimeImage)"
+                : "build it there FROM the runtime image "
+                    + runtimeImage
+                    + " ('capability image' builds that one, without a registry), adding the"
+                    + " programs and libraries your commands load";
         throw new BackendUnavailableException(
             BackendUnavailableException.UNAVAILABLE,
             "image "
                 + settings.image()
-                + " is not present on the daemon and the backend never pulls unless "
+                + " ("
+                + imageSourceText(imageSource)
+                + ") is not present on the docker daemon at "
+                + endpoint.host()
+                + " and the backend never pulls unless "
                 + DockerSettings.ALLOW_PULL
-                + "=true; build it without a registry with "
-                + "dev.capability.backend.docker.LocalRuntimeImage (see docs/backends/docker.md)");
+                + "=true; "
+                + build
+                + " (see docs/backends/docker.md, The image)");
       }
     }
     try {

@@ -9,15 +9,17 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
+import java.util.function.Supplier;
 import java.util.regex.Pattern;
 
 /**
  * The {@code docker.*} settings of a {@link BackendConfig}, validated. An unknown {@code docker.*}
  * key is an error rather than ignored, so that a misspelt limit is never silently dropped.
  *
- * @param image {@code docker.image}: the image every container starts from, a local tag or, better,
- *     a reference by digest
+ * @param image {@code docker.image}, else {@value #IMAGE_VARIABLE} from the environment: the image
+ *     every container starts from, a local tag or, better, a reference by digest
  * @param allowPull {@code docker.allow-pull}: whether a missing image may be pulled; never by
  *     default
  * @param uid {@code docker.uid}: the uid commands run as; never 0
@@ -69,6 +71,11 @@ public record DockerSettings(
 
   static final String PREFIX = "docker.";
   static final String IMAGE = "docker.image";
+  /**
+   * The image through the environment, for the CLI, which passes the backends only their default
+   * settings: the operator's choice (the CLI's environment, never a command's); the setting wins.
+   */
+  static final String IMAGE_VARIABLE = "CAPABILITY_DOCKER_IMAGE";
   static final String ALLOW_PULL = "docker.allow-pull";
   static final String UID = "docker.uid";
   static final String GID = "docker.gid";
@@ -189,10 +196,23 @@ public record DockerSettings(
   }
 
   /**
+   * The settings alone, without the environment's {@value #IMAGE_VARIABLE}.
+   *
    * @throws BackendUnavailableException {@code BACKEND_UNAVAILABLE} naming the first invalid
    *     setting
    */
   public static DockerSettings from(BackendConfig config) {
+    return from(config, Map.of());
+  }
+
+  /**
+   * The settings, with the image named by {@value #IMAGE_VARIABLE} in {@code environment} when
+   * {@code docker.image} is not set.
+   *
+   * @throws BackendUnavailableException {@code BACKEND_UNAVAILABLE} naming the first invalid
+   *     setting, or the variable when its value is not an image reference
+   */
+  public static DockerSettings from(BackendConfig config, Map<String, String> environment) {
     Map<String, String> settings = config.settings();
     for (String key : settings.keySet()) {
       if (key.startsWith(PREFIX) && !KEYS.contains(key)) {
@@ -221,7 +241,10 @@ public record DockerSettings(
       default -> throw invalid(LOG_DRIVER, "'" + logDriver + "' is not none, json-file or local");
     }
     Builder b = builder();
-    config.get(IMAGE).map(DockerSettings::image).ifPresent(b::image);
+    config.get(IMAGE)
+        .map(v -> image(v, () -> invalid(IMAGE, "'" + v + "' is not an image reference")))
+        .or(() -> Optional.ofNullable(environment.get(IMAGE_VARIABLE)).map(DockerSettings::imageVariable))
+        .ifPresent(b::image);
     config.get(ALLOW_PULL).map(v -> bool(ALLOW_PULL, v)).ifPresent(b::allowPull);
     config.get(UID).map(v -> VALUES.id(UID, v)).ifPresent(b::uid);
     config.get(GID).map(v -> VALUES.id(GID, v)).ifPresent(b::gid);
@@ -402,10 +425,36 @@ public record DockerSettings(
     };
   }
 
-  private static String image(String value) {
+  /**
+   * Where the image of {@link #from(BackendConfig, Map)} comes from, for diagnostics: {@code
+   * docker.image}, {@value #IMAGE_VARIABLE} or {@code the default}.
+   */
+  static String imageSource(BackendConfig config, Map<String, String> environment) {
+    if (config.get(IMAGE).isPresent()) {
+      return IMAGE;
+    }
+    return environment.containsKey(IMAGE_VARIABLE) ? IMAGE_VARIABLE : "the default";
+  }
+
+  private static String imageVariable(String value) {
+    return image(
+        value,
+        () ->
+            new BackendUnavailableException(
+                BackendUnavailableException.UNAVAILABLE,
+                "invalid "
+                    + IMAGE_VARIABLE
+                    + " in the environment (the docker backend's "
+                    + IMAGE
+                    + "): '"
+                    + value
+                    + "' is not an image reference"));
+  }
+
+  private static String image(String value, Supplier<BackendUnavailableException> invalid) {
     String v = value.strip();
     if (!IMAGE_REFERENCE.matcher(v).matches()) {
-      throw invalid(IMAGE, "'" + value + "' is not an image reference");
+      throw invalid.get();
     }
     return v;
   }

@@ -98,6 +98,45 @@ class DockerSettingsTest {
   }
 
   @Test
+  void theOperatorsVariableNamesTheImageWhenTheSettingDoesNotAndTheSettingWins() {
+    Map<String, String> environment = Map.of("CAPABILITY_DOCKER_IMAGE", " example/tools:1 ");
+    BackendConfig setting = new BackendConfig(Map.of("docker.image", "example/other:2"));
+
+    assertThat(DockerSettings.from(BackendConfig.defaults(), environment).image()).isEqualTo("example/tools:1");
+    assertThat(DockerSettings.imageSource(BackendConfig.defaults(), environment)).isEqualTo("CAPABILITY_DOCKER_IMAGE");
+    assertThat(DockerSettings.from(setting, environment).image()).isEqualTo("example/other:2");
+    assertThat(DockerSettings.imageSource(setting, environment)).isEqualTo("docker.image");
+    assertThat(DockerSettings.from(BackendConfig.defaults(), Map.of()).image()).isEqualTo(DockerSettings.defaultImage());
+    assertThat(DockerSettings.imageSource(BackendConfig.defaults(), Map.of())).isEqualTo("the default");
+    assertThat(DockerSettings.from(BackendConfig.defaults()).image())
+        .as("the settings alone never read the environment")
+        .isEqualTo(DockerSettings.defaultImage());
+  }
+
+  @ParameterizedTest
+  @CsvSource(
+      delimiter = '|',
+      value = {"Not An Image", "''", "example/tools:1;rm", "-example"})
+  void refusesAnInvalidImageVariableNamingTheVariable(String value) {
+    assertThatThrownBy(() -> DockerSettings.from(BackendConfig.defaults(), Map.of("CAPABILITY_DOCKER_IMAGE", value)))
+        .isInstanceOf(BackendUnavailableException.class)
+        .hasMessageContaining("invalid CAPABILITY_DOCKER_IMAGE in the environment")
+        .hasMessageContaining("'" + value + "' is not an image reference")
+        .extracting(e -> ((BackendUnavailableException) e).code())
+        .isEqualTo(BackendUnavailableException.UNAVAILABLE);
+  }
+
+  @Test
+  void aValidSettingIsNotRefusedForAnInvalidVariableItOverrides() {
+    assertThat(
+            DockerSettings.from(
+                    new BackendConfig(Map.of("docker.image", "example/other:2")),
+                    Map.of("CAPABILITY_DOCKER_IMAGE", "Not An Image"))
+                .image())
+        .isEqualTo("example/other:2");
+  }
+
+  @Test
   void theBuilderStartsFromTheDefaultsAndValidatesLikeTheRecord() {
     assertThat(DockerSettings.builder().build()).isEqualTo(DockerSettings.defaults());
     assertThat(DockerSettings.builder().pids(64).network("host").build().pids()).isEqualTo(64);

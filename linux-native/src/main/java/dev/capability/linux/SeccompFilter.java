@@ -162,8 +162,8 @@ public final class SeccompFilter {
     int action = LibSeccomp.ACT_ERRNO | rule.errno();
     int added = library.seccomp_rule_add_array(context, action, syscall, conditions.size(), array);
     // The message is built only on failure: describing the rule calls the record's toString, whose
-    // first call bootstraps java.lang.runtime.ObjectMethods, about a third of the time a short-lived
-    // capability host spends installing its filter (docs/BENCHMARKS.md).
+    // first call bootstraps java.lang.runtime.ObjectMethods: a third of a short-lived capability
+    // host's samples in a profile (docs/BENCHMARKS.md).
     if (added != 0) {
       check(added, "adding the rule " + rule);
     }

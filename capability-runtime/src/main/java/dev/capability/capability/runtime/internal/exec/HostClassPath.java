@@ -72,9 +72,8 @@ final class HostClassPath {
    * so that JNA names libseccomp to the dynamic loader, which finds it in the system's library
    * directories (the child's environment is empty: no {@code LD_LIBRARY_PATH}), instead of first
    * running {@code /sbin/ldconfig -p} to list them: without the property JNA starts that program
-   * in every child JVM, the largest single cost of installing the seccomp filter after the
-   * filter's own message building (docs/BENCHMARKS.md). A libseccomp that cannot be loaded still
-   * makes the host refuse the run.
+   * in every child JVM, a fifth of the host's time in a profile (docs/BENCHMARKS.md). A libseccomp
+   * that cannot be loaded still makes the host refuse the run.
    */
   static final List<String> JVM_OPTIONS =
       List.of("-Djna.boot.library.path=.", "-Djna.nosys=true", "-Djna.nounpack=true", "-Djna.platform.library.path=");

@@ -73,7 +73,7 @@ public class ChildJvmBenchmark {
   private static final List<String> CHILD_OPTIONS =
       List.of("-XX:+DisableAttachMechanism", "-XX:-UsePerfData", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-Xmx128m", "-Xss1m");
   /** The options that make JNA load its native library from the host's directory (HostClassPath). */
-  private static final List<String> JNA_OPTIONS = List.of("-Djna.boot.library.path=.", "-Djna.nosys=true", "-Djna.nounpack=true");
+  private static final List<String> JNA_OPTIONS = List.of("-Djna.boot.library.path=.", "-Djna.nosys=true", "-Djna.nounpack=true", "-Djna.platform.library.path=");
   /** The name the executor stages JNA's native library under (HostClassPath). */
   private static final String JNA_LIBRARY = "libjnidispatch.so";
   private static final String HOST = "dev.capability.capability.runtime.internal.exec.CapabilityHost";

@@ -160,7 +160,13 @@ public final class SeccompFilter {
       }
     }
     int action = LibSeccomp.ACT_ERRNO | rule.errno();
-    check(library.seccomp_rule_add_array(context, action, syscall, conditions.size(), array), "adding the rule " + rule);
+    int added = library.seccomp_rule_add_array(context, action, syscall, conditions.size(), array);
+    // The message is built only on failure: describing the rule calls the record's toString, whose
+    // first call bootstraps java.lang.runtime.ObjectMethods: a third of a short-lived capability
+    // host's samples in a profile (docs/BENCHMARKS.md).
+    if (added != 0) {
+      check(added, "adding the rule " + rule);
+    }
   }
 
   private static byte[] export(LibSeccomp library, Pointer context) {

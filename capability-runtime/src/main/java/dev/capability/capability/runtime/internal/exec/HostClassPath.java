@@ -68,9 +68,15 @@ final class HostClassPath {
 
   /**
    * The system properties that make JNA load {@value #NATIVE_LIBRARY} from the child's working
-   * directory (the staging directory) and from nowhere else.
+   * directory (the staging directory) and from nowhere else; and an empty platform library path,
+   * so that JNA names libseccomp to the dynamic loader, which finds it in the system's library
+   * directories (the child's environment is empty: no {@code LD_LIBRARY_PATH}), instead of first
+   * running {@code /sbin/ldconfig -p} to list them: without the property JNA starts that program
+   * in every child JVM, a fifth of the host's time in a profile (docs/BENCHMARKS.md). A libseccomp
+   * that cannot be loaded still makes the host refuse the run.
    */
-  static final List<String> JVM_OPTIONS = List.of("-Djna.boot.library.path=.", "-Djna.nosys=true", "-Djna.nounpack=true");
+  static final List<String> JVM_OPTIONS =
+      List.of("-Djna.boot.library.path=.", "-Djna.nosys=true", "-Djna.nounpack=true", "-Djna.platform.library.path=");
 
   private static final String HOST = internalName(CapabilityHost.class);
   private static final String NATIVE_RESOURCE = "com/sun/jna/" + Platform.RESOURCE_PREFIX + "/" + NATIVE_LIBRARY;

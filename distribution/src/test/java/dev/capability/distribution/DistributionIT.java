@@ -250,6 +250,32 @@ class DistributionIT {
     }
   }
 
+  /**
+   * The JVM options the launcher chooses, seen by a "java" that prints its arguments (a copy of
+   * coreutils' echo): exec gets the client compiler and the serial collector with the default heap
+   * and no archive; a long-running command such as run gets none.
+   */
+  @Test
+  void execRunsWithTheClientCompilerAndTheSerialCollectorAndRunWithTheJvmDefaults() throws Exception {
+    Path echo = Stream.of(Path.of("/usr/bin/echo"), Path.of("/bin/echo")).filter(Files::isExecutable).findFirst()
+        .orElseThrow(() -> new AssertionError("this test needs coreutils' echo in /usr/bin or /bin"));
+    Path jdk = Files.createDirectories(root.resolve("echoing-jdk/bin")).getParent();
+    Files.copy(echo, jdk.resolve("bin/java"));
+    Files.setPosixFilePermissions(jdk.resolve("bin/java"), PosixFilePermissions.fromString("rwxr-xr-x"));
+    Map<String, String> environment = cleanEnvironment();
+    environment.put("JAVA_HOME", jdk.toString());
+    environment.put("XDG_CACHE_HOME", Files.createDirectory(root.resolve("echoing-cache")).toString());
+    String cli = "-cp " + classPath() + " dev.capability.cli.Main ";
+
+    Result exec = capability(environment, "exec", "--no-ledger", "--", "git", "status");
+    Result run = capability(environment, "run", "examples/capabilities/hello");
+
+    assertThat(exec.exit()).as(exec.stderr()).isZero();
+    assertThat(exec.stdout())
+        .isEqualTo("-XX:+DisableAttachMechanism -XX:TieredStopAtLevel=1 -XX:+UseSerialGC " + cli + "exec --no-ledger -- git status\n");
+    assertThat(run.stdout()).isEqualTo("-XX:+DisableAttachMechanism " + cli + "run examples/capabilities/hello\n");
+  }
+
   /** The launcher's class path: every jar of lib/, in the order of their names. */
   private static String classPath() throws IOException {
     try (Stream<Path> jars = Files.list(home.toRealPath().resolve("lib"))) {

@@ -9,7 +9,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
-import java.util.Optional;
 import java.util.Set;
 import java.util.function.Supplier;
 import java.util.regex.Pattern;
@@ -241,10 +240,14 @@ public record DockerSettings(
       default -> throw invalid(LOG_DRIVER, "'" + logDriver + "' is not none, json-file or local");
     }
     Builder b = builder();
-    config.get(IMAGE)
-        .map(v -> image(v, () -> invalid(IMAGE, "'" + v + "' is not an image reference")))
-        .or(() -> Optional.ofNullable(environment.get(IMAGE_VARIABLE)).map(DockerSettings::imageVariable))
-        .ifPresent(b::image);
+    switch (imageSource(config, environment)) {
+      case IMAGE -> {
+        String v = config.get(IMAGE).orElseThrow();
+        b.image(image(v, () -> invalid(IMAGE, "'" + v + "' is not an image reference")));
+      }
+      case IMAGE_VARIABLE -> b.image(imageVariable(environment.get(IMAGE_VARIABLE)));
+      default -> { } // the runtime image
+    }
     config.get(ALLOW_PULL).map(v -> bool(ALLOW_PULL, v)).ifPresent(b::allowPull);
     config.get(UID).map(v -> VALUES.id(UID, v)).ifPresent(b::uid);
     config.get(GID).map(v -> VALUES.id(GID, v)).ifPresent(b::gid);
@@ -426,8 +429,9 @@ public record DockerSettings(
   }
 
   /**
-   * Where the image of {@link #from(BackendConfig, Map)} comes from, for diagnostics: {@code
-   * docker.image}, {@value #IMAGE_VARIABLE} or {@code the default}.
+   * Where the image of {@link #from(BackendConfig, Map)} comes from, which {@code from} follows
+   * and diagnostics name: {@code docker.image}, else {@value #IMAGE_VARIABLE}, else {@code the
+   * default}.
    */
   static String imageSource(BackendConfig config, Map<String, String> environment) {
     if (config.get(IMAGE).isPresent()) {

@@ -71,16 +71,22 @@ final class CachedBackendProvider implements BackendProvider {
     return real.id();
   }
 
+  /** What {@code cache} holds for {@code real} under its present identity, if anything. */
+  static Optional<BackendProbe> cached(BackendProvider real, BackendProbeCache cache, Map<String, String> environment) {
+    return BackendIdentity.of(real.id(), real.getClass(), environment).flatMap(identity -> cache.read(real.id(), identity));
+  }
+
+  /** A probe's outcome as a provider answers it. */
+  static Availability availability(BackendProbe probe) {
+    return probe.available() ? Availability.available("probed") : Availability.unavailable(probe.reason());
+  }
+
   @Override
   public synchronized Availability probe() {
     if (probe == null) {
-      Optional<String> identity = BackendIdentity.of(real.id(), real.getClass(), environment);
-      probe = identity.flatMap(i -> cache.read(real.id(), i)).orElse(null);
-      if (probe == null) {
-        probe = probeLive(real, cache, environment, BackendConfig.defaults());
-      }
+      probe = cached(real, cache, environment).orElseGet(() -> probeLive(real, cache, environment, BackendConfig.defaults()));
     }
-    return probe.available() ? Availability.available("probed") : Availability.unavailable(probe.reason());
+    return availability(probe);
   }
 
   @Override

@@ -6,7 +6,6 @@ import dev.capability.kernel.api.backend.ExecutionBackend;
 import dev.capability.kernel.api.plugin.Plugins;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 
 /**
  * A backend provider for runs ({@code capability exec}). The kernel asks a provider whether it is
@@ -47,14 +46,10 @@ final class LaunchingBackendProvider implements BackendProvider {
 
   @Override
   public Availability probe() {
-    Optional<BackendProbe> cached = BackendIdentity.of(real.id(), real.getClass(), environment)
-        .flatMap(identity -> cache.read(real.id(), identity))
-        .filter(BackendProbe::available);
-    if (cached.isPresent()) {
-      return Availability.available("probed");
-    }
-    BackendProbe live = CachedBackendProvider.probeLive(real, cache, environment, BackendConfig.defaults());
-    return live.available() ? Availability.available("probed") : Availability.unavailable(live.reason());
+    BackendProbe probe = CachedBackendProvider.cached(real, cache, environment)
+        .filter(BackendProbe::available)
+        .orElseGet(() -> CachedBackendProvider.probeLive(real, cache, environment, BackendConfig.defaults()));
+    return CachedBackendProvider.availability(probe);
   }
 
   /** The real provider's backend, created (and probed live) with {@code config}. */

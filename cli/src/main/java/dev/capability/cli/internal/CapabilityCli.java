@@ -7,6 +7,7 @@ import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
@@ -98,6 +99,19 @@ public final class CapabilityCli implements Callable<Integer> {
 
   /** Runs the command line and returns its exit code; never exits the JVM. */
   public int run(String... args) {
+    try {
+      Optional<ShortCommandLine.Prepared> prepared = ShortCommandLine.read(console, args);
+      return prepared.isPresent() ? prepared.get().execute(console) : commandLine(named(args)).execute(args);
+    } finally {
+      console.finish();
+    }
+  }
+
+  /**
+   * {@link #run}, with picocli reading every command line, those {@link ShortCommandLine} takes
+   * included: the reading its test holds it equal to.
+   */
+  int runWithPicocli(String... args) {
     try {
       return commandLine(named(args)).execute(args);
     } finally {

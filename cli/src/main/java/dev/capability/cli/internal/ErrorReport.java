@@ -22,14 +22,18 @@ final class ErrorReport implements IExecutionExceptionHandler {
 
   @Override
   public int handleExecutionException(Exception e, CommandLine command, ParseResult parseResult) {
-    int exit = command.getExitCodeExceptionMapper().getExitCode(e);
+    return report(e, command.getExitCodeExceptionMapper().getExitCode(e), json(command));
+  }
+
+  /** Reports {@code e}, which a command given {@code --json} or not raised, and returns {@code exit}. */
+  int report(Throwable e, int exit, boolean json) {
     if (exit == ExitCodes.INTERNAL_ERROR) {
       console.err().println("capability: internal error: " + UrlCredentials.redactedIn(e.toString()));
     } else if (e instanceof CapabilityException capabilityException) {
-      console.error(capabilityException, json(command));
+      console.error(capabilityException, json);
     } else {
       // A value the command line let through but the command cannot take (IllegalArgumentException).
-      console.error(new CapabilityException(CliCodes.USAGE, e.getMessage()), json(command));
+      console.error(new CapabilityException(CliCodes.USAGE, e.getMessage()), json);
     }
     return exit;
   }

@@ -235,7 +235,7 @@ class DistributionIT {
     // With no COMMAND, parse reads stdin to its end: the JVM waits while stdin stays open.
     try (HeldCli cli = HeldCli.start(environment)) {
       assertThat(cli.commandLine()).containsExactly(
-          JAVA.toString(), "-XX:+DisableAttachMechanism", "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-Xss512k", "-Xmx128m",
+          JAVA.toString(), "-XX:+DisableAttachMechanism", "-XX:TieredStopAtLevel=1", "-XX:+UseG1GC", "-Xss512k", "-Xmx128m",
           "-Xmn4m", "-Xshare:auto", "-Xlog:disable", "-Xlog:all=warning:stderr", "-cp", classPath(), "dev.capability.cli.Main", "parse", "--json");
       try {
         VirtualMachine vm = VirtualMachine.attach(Long.toString(cli.pid()));

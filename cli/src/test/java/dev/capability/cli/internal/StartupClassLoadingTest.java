@@ -28,7 +28,7 @@ class StartupClassLoadingTest {
   private static final List<String> HEAVY = List.of("com.fasterxml.jackson.", "org.eclipse.jgit.", "com.github.dockerjava.", "org.objectweb.asm.");
   private static final String JAVA = Path.of(System.getProperty("java.home"), "bin", "java").toString();
   /** The launchers' options for a short command that decide what an archive holds and fits. */
-  private static final List<String> SHORT_COMMAND_OPTIONS = List.of("-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-Xss512k", "-Xmx128m", "-Xmn4m");
+  private static final List<String> SHORT_COMMAND_OPTIONS = List.of("-XX:TieredStopAtLevel=1", "-XX:+UseG1GC", "-Xss512k", "-Xmx128m", "-Xmn4m");
 
   @TempDir Path tmp;
 

@@ -51,7 +51,7 @@ public final class ClassDataTraining {
     }
     String command = arguments.arguments().get(0);
     // Mode 700, as the policy loader requires of the policy's directories.
-    Workspace workspace = Workspace.create(Files.createTempDirectory("capability-cds-training"));
+    Workspace workspace = Workspace.create(Files.createTempDirectory("capability-cds-training"), command);
     try {
       for (List<String> commandLine : commandLines(command, workspace.repository())) {
         workspace.run(commandLine);
@@ -84,28 +84,42 @@ public final class ClassDataTraining {
 
   /**
    * The training's private directory: {@code capability/policy.json} (the {@code readonly-dev}
-   * template) as the configuration directory, {@code repository} a new Git repository
-   * (written here, as {@code git init} would, without starting git), and {@code cache} the probe cache, in which each
-   * backend whose identity the CLI can read ({@link BackendIdentity}) is recorded as available with
-   * every isolation capability, so that the choice is made, and made from the cache, whatever the
-   * policy requires. The records are the training's alone: they are never where a real decision
-   * reads.
+   * template) as the configuration directory; for {@code check}, also {@code repository}, a new Git
+   * repository (written here as {@code git init} would, without starting git), and {@code cache},
+   * the probe cache, in which each backend whose identity the CLI can read ({@link
+   * BackendIdentity}) is recorded as available with every isolation capability, so that the choice
+   * is made, and made from the cache, whatever the policy requires. The records are the training's
+   * alone: they are never where a real decision reads.
    */
   record Workspace(Path home) {
-    /** Fills {@code home}, an empty directory of this user's, mode 700. */
-    static Workspace create(Path home) throws IOException {
+    /**
+     * Fills {@code home}, an empty directory of this user's, mode 700, for {@code command}. Only
+     * {@code check} gets the repository and the records: the other archives would otherwise hold
+     * the backend providers' classes, which their commands never load.
+     */
+    static Workspace create(Path home, String command) throws IOException {
       Workspace workspace = new Workspace(home);
       Path configuration = Files.createDirectory(home.resolve("capability"));
       Files.writeString(configuration.resolve("policy.json"), PolicyCommand.template("readonly-dev"));
-      Path git = Files.createDirectories(workspace.repository().resolve(".git"));
+      if (command.equals("check")) {
+        workspace.addRepositoryAndBackendRecords();
+      }
+      return workspace;
+    }
+
+    private void addRepositoryAndBackendRecords() throws IOException {
+      Path git = Files.createDirectories(repository().resolve(".git"));
       Files.writeString(git.resolve("HEAD"), "ref: refs/heads/main\n");
       Files.writeString(git.resolve("config"), "[core]\n\trepositoryformatversion = 0\n\tfilemode = true\n\tbare = false\n");
       Files.createDirectories(git.resolve("objects"));
       Files.createDirectories(git.resolve("refs").resolve("heads"));
       Files.createDirectories(git.resolve("refs").resolve("tags"));
-      Files.writeString(workspace.repository().resolve("README.md"), "The class data training's repository.\n");
-      workspace.recordBackends();
-      return workspace;
+      Files.writeString(repository().resolve("README.md"), "The class data training's repository.\n");
+      BackendProbeCache cache = BackendProbeCache.forUser(environment(), notice -> {});
+      for (BackendProvider provider : Plugins.load(BackendProvider.class, BackendProvider::id, ClassDataTraining.class.getClassLoader()).values()) {
+        BackendIdentity.of(provider.id(), provider.getClass(), environment()).ifPresent(identity -> cache.write(new BackendProbe(
+            provider.id(), identity, true, "", EnumSet.allOf(IsolationCapability.class), Map.of(), Map.of())));
+      }
     }
 
     Path repository() {
@@ -119,14 +133,6 @@ public final class ClassDataTraining {
           "HOME", home.toString(),
           "XDG_CONFIG_HOME", home.toString(),
           "XDG_CACHE_HOME", home.resolve("cache").toString());
-    }
-
-    private void recordBackends() {
-      BackendProbeCache cache = BackendProbeCache.forUser(environment(), notice -> {});
-      for (BackendProvider provider : Plugins.load(BackendProvider.class, BackendProvider::id, ClassDataTraining.class.getClassLoader()).values()) {
-        BackendIdentity.of(provider.id(), provider.getClass(), environment()).ifPresent(identity -> cache.write(new BackendProbe(
-            provider.id(), identity, true, "", EnumSet.allOf(IsolationCapability.class), Map.of(), Map.of())));
-      }
     }
 
     /** Runs {@code commandLine} here, no backend probed live; returns its exit code. */

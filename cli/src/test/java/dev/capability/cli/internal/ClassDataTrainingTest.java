@@ -39,25 +39,28 @@ class ClassDataTrainingTest {
 
   @TempDir Path tmp;
 
-  private ClassDataTraining.Workspace workspace() throws Exception {
+  private ClassDataTraining.Workspace workspace(String command) throws Exception {
     Path home = Files.createDirectory(tmp.resolve("home"), PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
-    return ClassDataTraining.Workspace.create(home);
+    return ClassDataTraining.Workspace.create(home, command);
   }
 
   @ParameterizedTest
   @CsvSource({"parse, 0", "help, 0", "completion, 0", "policy, 0"})
   void eachTrainingCommandRunsToItsOrdinaryOutcome(String command, int exitCode) throws Exception {
-    ClassDataTraining.Workspace workspace = workspace();
+    ClassDataTraining.Workspace workspace = workspace(command);
 
     for (List<String> commandLine : ClassDataTraining.commandLines(command, workspace.repository())) {
       assertThat(commandLine.get(0)).isEqualTo(command);
       assertThat(workspace.run(commandLine)).as(commandLine.toString()).isEqualTo(exitCode);
     }
+    try (Stream<Path> files = Files.list(workspace.home())) {
+      assertThat(files).as("only check gets a repository and backend records").containsExactly(workspace.home().resolve("capability"));
+    }
   }
 
   @Test
   void checkTrainsARefusalAndAnAllowedGitStatusInItsOwnRepositoryWithoutALedger() throws Exception {
-    ClassDataTraining.Workspace workspace = workspace();
+    ClassDataTraining.Workspace workspace = workspace("check");
 
     List<List<String>> commandLines = ClassDataTraining.commandLines("check", workspace.repository());
     List<Integer> exits = commandLines.stream().map(workspace::run).toList();
@@ -77,7 +80,7 @@ class ClassDataTrainingTest {
    */
   @Test
   void theAllowedDecisionsBackendComesFromTheTrainingsRecordsAndNothingIsProbedWithoutThem() throws Exception {
-    ClassDataTraining.Workspace workspace = workspace();
+    ClassDataTraining.Workspace workspace = workspace("check");
     List<String> allowed = List.of("check", "--no-ledger", "--repo", workspace.repository().toString(), "--", "git", "status");
 
     String answered = runCapturing(workspace, allowed);

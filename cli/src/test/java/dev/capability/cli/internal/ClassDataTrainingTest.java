@@ -31,7 +31,7 @@ import org.junit.jupiter.params.provider.CsvSource;
  * The training commands take the path the user's command takes (an archive trained on an error
  * path would hold the wrong classes): {@code check}'s reach an allowed decision, the backend
  * chosen from the training's own probe records, with no process started but the JVM, under
- * {@code strace}; and the training leaves nothing behind and touches nothing of the user's.
+ * {@code strace}; and the training leaves nothing behind and names no file of the user's.
  */
 class ClassDataTrainingTest {
   private static final String JAVA = Path.of(System.getProperty("java.home"), "bin", "java").toString();
@@ -108,9 +108,10 @@ class ClassDataTrainingTest {
   /**
    * The training of {@code check} as the launchers run it, in a JVM of its own, under {@code strace
    * -f}: the only program it executes is the JVM itself (no bwrap, docker, setsid, prlimit or git,
-   * not even tried), its class list holds the classes only an allowed decision loads (the Git
-   * neutralization, the backend choice from the probe cache), and the user's cache, configuration
-   * and working directory (here a Git repository of the user's) are left as they were.
+   * not even tried), no system call names a file of the user's home, cache, configuration or
+   * working directory (here a Git repository of the user's), which are left as they were, and its
+   * class list holds the classes only an allowed decision loads (the Git neutralization, the
+   * backend choice from the probe cache).
    */
   @Test
   void theCheckTrainingStartsNoProcessButItsJvmAndListsTheAllowedDecisionsClasses() throws Exception {
@@ -124,7 +125,7 @@ class ClassDataTrainingTest {
     Files.createDirectories(userRepository.resolve(".git"));
     Path trace = tmp.resolve("training.strace");
     Path classList = tmp.resolve("check.classes");
-    List<String> argv = List.of(strace.get().toString(), "-f", "-e", "trace=execve", "-o", trace.toString(),
+    List<String> argv = List.of(strace.get().toString(), "-f", "-e", "trace=execve,%file", "-o", trace.toString(),
         JAVA, "-XX:+DisableAttachMechanism", "-Xshare:off", "-Xlog:disable", "-XX:DumpLoadedClassList=" + classList,
         "-cp", JarredClassPath.of(tmp), ClassDataTraining.class.getName(), "check");
 
@@ -133,13 +134,19 @@ class ClassDataTrainingTest {
 
     assertThat(exit).isZero();
     List<String> executed = new ArrayList<>();
+    List<String> userFiles = new ArrayList<>();
     for (String line : Files.readAllLines(trace)) {
       Matcher execve = EXECVE.matcher(line);
       if (execve.find()) {
         executed.add(execve.group(1));
       }
+      // getcwd only reports the directory's name: the JVM reads it once for user.dir.
+      if ((line.contains("\"" + user + "\"") || line.contains("\"" + user + "/")) && !line.contains(" getcwd(")) {
+        userFiles.add(line);
+      }
     }
     assertThat(executed).as("the programs executed or tried, from " + trace).isNotEmpty().containsOnly(JAVA);
+    assertThat(userFiles).as("system calls that named a file of the user's").isEmpty();
     List<String> classes = Files.readAllLines(classList).stream().map(line -> line.split(" ")[0].replace('/', '.')).toList();
     assertThat(classes).as("the allowed decision's classes").contains(
         "dev.capability.kernel.core.internal.authority.GitNeutralizer",

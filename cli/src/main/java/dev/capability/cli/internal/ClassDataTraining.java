@@ -66,15 +66,15 @@ public final class ClassDataTraining {
    * {@code repository} (the training's own) as the repository, and keep no ledger.
    */
   static List<List<String>> commandLines(String command, Path repository) {
-    List<String> inRepository = List.of("--no-ledger", "--repo", repository.toString());
     return switch (command) {
       // Not --json: the JSON writer's classes would triple the archive (more to hash on every call,
       // and 5 MiB more resident) for a few milliseconds less; they load from the jars when needed.
       case "parse" -> List.of(List.of("parse", "ls -l"));
-      case "check" -> Stream.of(List.of("--", "rm", "-rf", "/"), List.of("--", "git", "status"))
-          .flatMap(argv -> Stream.of(List.<String>of(), List.of("--json"))
-              .map(json -> Stream.of(List.of("check"), json, inRepository, argv).flatMap(List::stream).toList()))
-          .toList();
+      case "check" -> List.of(
+          List.of("check", "--no-ledger", "--repo", repository.toString(), "--", "rm", "-rf", "/"),
+          List.of("check", "--json", "--no-ledger", "--repo", repository.toString(), "--", "rm", "-rf", "/"),
+          List.of("check", "--no-ledger", "--repo", repository.toString(), "--", "git", "status"),
+          List.of("check", "--json", "--no-ledger", "--repo", repository.toString(), "--", "git", "status"));
       case "help" -> List.of(List.of("help"), List.of("help", "check"));
       case "completion" -> List.of(List.of("completion", "bash"));
       case "policy" -> List.of(List.of("policy", "path"), List.of("policy", "show"), List.of("policy", "show", "--json"));
@@ -84,9 +84,9 @@ public final class ClassDataTraining {
 
   /**
    * The training's private directory: {@code capability/policy.json} (the {@code readonly-dev}
-   * template) as the configuration directory; for {@code check}, also {@code repository}, a new Git
-   * repository (written here as {@code git init} would, without starting git), and {@code cache},
-   * the probe cache, in which each backend whose identity the CLI can read ({@link
+   * template) as the configuration directory; for {@code check}, also {@code repository}, a new
+   * Git repository (the files by which git recognises one, written here without starting git), and
+   * {@code cache}, the probe cache, in which each backend whose identity the CLI can read ({@link
    * BackendIdentity}) is recorded as available with every isolation capability, so that the choice
    * is made, and made from the cache, whatever the policy requires. The records are the training's
    * alone: they are never where a real decision reads.

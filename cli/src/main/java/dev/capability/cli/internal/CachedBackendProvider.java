@@ -9,14 +9,21 @@ import dev.capability.kernel.api.plugin.Plugins;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.IntSupplier;
 
 /**
  * A backend provider for decisions: it answers from the {@link BackendProbeCache} when the entry
  * was probed with the backend's present identity, else probes the real provider live (only when a
  * decision first needs this backend) and keeps what it learned. What it creates is a {@link
  * ProbedBackend}, which cannot launch.
+ *
+ * <p>While {@link #withoutLiveProbes} runs (the class data training, {@link ClassDataTraining}), a
+ * backend the cache has nothing for is unavailable instead of probed: the training must start no
+ * sandbox, container or cluster connection, whatever its records miss.
  */
 final class CachedBackendProvider implements BackendProvider {
+  private static volatile boolean liveProbesRefused;
+
   private final BackendProvider real;
   private final BackendProbeCache cache;
   private final Map<String, String> environment;
@@ -81,10 +88,25 @@ final class CachedBackendProvider implements BackendProvider {
     return probe.available() ? Availability.available("probed") : Availability.unavailable(probe.reason());
   }
 
+  /**
+   * Runs {@code run} with every cache miss answered "unavailable", never probed live; returns what
+   * it returns. For the class data training only, which runs alone in its JVM.
+   */
+  static int withoutLiveProbes(IntSupplier run) {
+    liveProbesRefused = true;
+    try {
+      return run.getAsInt();
+    } finally {
+      liveProbesRefused = false;
+    }
+  }
+
   @Override
   public synchronized Availability probe() {
     if (probe == null) {
-      probe = cached(real, cache, environment).orElseGet(() -> probeLive(real, cache, environment, BackendConfig.defaults()));
+      probe = cached(real, cache, environment).orElseGet(() -> liveProbesRefused
+          ? BackendProbe.unavailable(real.id(), "", "not probed: the class data training probes no backend")
+          : probeLive(real, cache, environment, BackendConfig.defaults()));
     }
     return availability(probe);
   }

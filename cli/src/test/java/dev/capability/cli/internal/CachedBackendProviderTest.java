@@ -112,6 +112,22 @@ class CachedBackendProviderTest {
   }
 
   @Test
+  void withoutLiveProbesACacheMissIsUnavailableAndProbesNothingAndAHitStillAnswers() {
+    CachedBackendProvider missing = provider();
+    int available = CachedBackendProvider.withoutLiveProbes(() -> missing.probe().available() ? 1 : 0);
+
+    assertThat(available).as("a miss is unavailable").isZero();
+    assertThat(missing.probe().reason()).isEqualTo("not probed: the class data training probes no backend");
+    assertThat(real.probes).as("and probed nothing").isZero();
+    assertThat(cache.read("docker", BackendIdentity.of("docker", real.getClass(), environment).orElseThrow())).as("nor was kept").isEmpty();
+
+    provider().probe();
+    assertThat(real.probes).as("outside it, a miss is probed live").isEqualTo(1);
+    assertThat(CachedBackendProvider.withoutLiveProbes(() -> provider().probe().available() ? 1 : 0)).as("a hit still answers").isEqualTo(1);
+    assertThat(real.probes).isEqualTo(1);
+  }
+
+  @Test
   void aDecisionCreatesTheBackendWithoutDiagnosisAndDoctorsLiveProbeWithIt() {
     provider().probe();
     CachedBackendProvider.probeLive(real, cache, environment, BackendConfig.forDiagnosis());

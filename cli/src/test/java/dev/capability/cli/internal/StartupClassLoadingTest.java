@@ -2,8 +2,6 @@ package dev.capability.cli.internal;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.File;
-import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
@@ -11,9 +9,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import java.util.jar.JarEntry;
-import java.util.jar.JarOutputStream;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -129,7 +124,7 @@ class StartupClassLoadingTest {
    */
   @Test
   void parseWithTheTrainedStaticArchiveLoadsNoClassFromAJarAndOpensNoJar() throws Exception {
-    String classPath = jarredClassPath();
+    String classPath = JarredClassPath.of(tmp);
     Path classList = tmp.resolve("parse.classes");
     Path archive = tmp.resolve("parse.jsa");
     List<String> train = new ArrayList<>(List.of(JAVA));
@@ -151,30 +146,5 @@ class StartupClassLoadingTest {
         "dev.capability.cli.internal.ShortCommandLine source: shared objects file",
         "dev.capability.cli.internal.ParseCommand source: shared objects file");
     assertThat(classes).as("classes loaded from a jar").noneMatch(line -> line.contains(" source: file:"));
-  }
-
-  /**
-   * The test's class path with each directory replaced by a jar of it: a static archive takes
-   * classes from jars only.
-   */
-  private String jarredClassPath() throws IOException {
-    List<String> entries = new ArrayList<>();
-    for (String entry : System.getProperty("java.class.path").split(File.pathSeparator)) {
-      Path path = Path.of(entry);
-      if (Files.isDirectory(path)) {
-        Path jar = tmp.resolve("directory-" + entries.size() + ".jar");
-        try (JarOutputStream out = new JarOutputStream(Files.newOutputStream(jar)); Stream<Path> files = Files.walk(path)) {
-          for (Path file : files.filter(Files::isRegularFile).toList()) {
-            out.putNextEntry(new JarEntry(path.relativize(file).toString().replace(File.separatorChar, '/')));
-            Files.copy(file, out);
-            out.closeEntry();
-          }
-        }
-        entries.add(jar.toString());
-      } else if (Files.isRegularFile(path)) {
-        entries.add(entry);
-      }
-    }
-    return String.join(File.pathSeparator, entries);
   }
 }

@@ -8,6 +8,7 @@ import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.Objects;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.locks.ReadWriteLock;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
 import org.jspecify.annotations.Nullable;
@@ -24,7 +25,7 @@ public final class UnixListener implements AutoCloseable {
   private final int descriptor;
   /** Accepting threads hold it shared; closing takes it exclusively, so no accept uses a closed descriptor. */
   private final ReadWriteLock use = new ReentrantReadWriteLock();
-  private volatile boolean closed;
+  private final AtomicBoolean closed = new AtomicBoolean();
 
   private UnixListener(int descriptor) {
     this.descriptor = descriptor;
@@ -72,12 +73,12 @@ public final class UnixListener implements AutoCloseable {
   public @Nullable UnixConnection accept() {
     use.readLock().lock();
     try {
-      while (!closed) {
+      while (!closed.get()) {
         try {
           return new UnixConnection(SpliceCalls.accept4(descriptor, null, null, SpliceCalls.SOCK_CLOEXEC | SpliceCalls.SOCK_NONBLOCK));
         } catch (LastErrorException e) {
           int errno = e.getErrorCode();
-          if (closed || errno == SpliceCalls.EINVAL) {
+          if (closed.get() || errno == SpliceCalls.EINVAL) {
             return null;
           }
           if (errno != SpliceCalls.EINTR && errno != SpliceCalls.ECONNABORTED) {
@@ -98,10 +99,9 @@ public final class UnixListener implements AutoCloseable {
    */
   @Override
   public void close() {
-    if (closed) {
+    if (!closed.compareAndSet(false, true)) {
       return;
     }
-    closed = true;
     SpliceCalls.shutdown(descriptor, SpliceCalls.SHUT_RDWR); // wakes the threads in accept(2)
     use.writeLock().lock();
     try {

@@ -33,6 +33,9 @@ public final class NativeCallException extends RuntimeException {
   /** The destination answered a connection attempt with a reset: nothing listens there. */
   public static final String CONNECT_REFUSED = "CONNECT_REFUSED";
 
+  /** A Unix socket could not be bound, listened on, or accepted from. */
+  public static final String LISTEN_FAILED = "LISTEN_FAILED";
+
   private final String code;
 
   /**

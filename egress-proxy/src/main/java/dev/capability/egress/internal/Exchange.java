@@ -39,23 +39,28 @@ final class Exchange {
   private final Attempt attempt;
   private final boolean withinLimits;
   private final ScheduledFuture<?> handshakeTimer;
+  private final @Nullable Verdict decided;
   private @Nullable Responder responder;
   private @Nullable Channel destination;
 
-  Exchange(SessionContext session, Channel client, Runnable stopAccepting) {
+  /**
+   * {@code admission}: the client's place in the log and the limits, taken when it was accepted;
+   * {@code decided}: the verdict on its plain request when the blocking path reached one that it
+   * does not act on itself (a refusal or failure found once the name was resolved or the
+   * connection tried), so that the replayed request is answered with it instead of resolving or
+   * connecting again.
+   */
+  Exchange(SessionContext session, Channel client, Admission admission, @Nullable Verdict decided) {
     this.session = session;
     this.client = client;
-    this.attempt = session.log.begin();
-    this.withinLimits = session.budget.admit();
-    if (session.budget.attemptsSpent()) {
-      stopAccepting.run();
-    }
-    long timeout = session.limits.handshakeTimeout().toNanos();
-    this.handshakeTimer = client.eventLoop().schedule(this::handshakeExpired, timeout, TimeUnit.NANOSECONDS);
+    this.attempt = admission.attempt();
+    this.withinLimits = admission.withinLimits();
+    this.decided = decided;
+    long timeout = session.limits.handshakeTimeout().toNanos() - (System.nanoTime() - admission.acceptedNanos());
+    this.handshakeTimer = client.eventLoop().schedule(this::handshakeExpired, Math.max(0, timeout), TimeUnit.NANOSECONDS);
     client.closeFuture().addListener(closed -> {
       handshakeTimer.cancel(false);
-      session.budget.release();
-      attempt.settleOnClose();
+      admission.release();
       Channel connected = destination;
       if (connected != null) {
         connected.close();
@@ -116,7 +121,7 @@ final class Exchange {
     if (requested == null) {
       return;
     }
-    Verdict checked = session.policy.check(requested.host(), requested.port());
+    Verdict checked = decided != null ? decided : session.policy.check(requested.host(), requested.port());
     if (checked != null && !checked.allowed()) {
       apply(checked, port, answer);
       return;
@@ -169,12 +174,12 @@ final class Exchange {
       client.close();
       return;
     }
-    if (!left(leaving)) {
+    if (!left(leaving) || !client.isOpen()) {
       connection.close();
       client.close();
       return;
     }
-    SplicedRelay.relayResponseHere(session, attempt, client, connection, this::budgetSpent);
+    SplicedRelay.relayResponseHere(session, attempt, descriptor(client), client::close, connection, this::budgetSpent);
   }
 
   /**
@@ -343,6 +348,10 @@ final class Exchange {
   /** Whether relayed bytes are spliced in the kernel ({@link #relay}, {@link #relayResponse}) rather than copied. */
   boolean splicing() {
     return session.splicing;
+  }
+
+  private static int descriptor(Channel channel) {
+    return ((io.netty.channel.unix.UnixChannel) channel).fd().intValue();
   }
 
   private Channel connectedDestination() {

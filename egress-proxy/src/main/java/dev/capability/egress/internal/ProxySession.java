@@ -6,13 +6,18 @@ import dev.capability.kernel.api.network.EgressRules;
 import dev.capability.kernel.api.network.EgressSession;
 import dev.capability.kernel.api.network.NetworkFilterUnavailableException;
 import dev.capability.linux.NativeAccess;
+import dev.capability.linux.NativeCallException;
+import dev.capability.linux.UnixConnection;
+import dev.capability.linux.UnixListener;
 import io.netty.bootstrap.ServerBootstrap;
+import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
+import io.netty.channel.epoll.EpollDomainSocketChannel;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -27,12 +32,15 @@ import java.util.concurrent.SynchronousQueue;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * One run's proxy: a Unix socket in a private directory, one event-loop thread and a few resolver
- * threads, all named {@code capability-egress-<id>-}, all ended by {@link #close()}.
+ * threads, all named {@code capability-egress-<id>-}, all ended by {@link #close()}. Where bytes
+ * are spliced, the socket is accepted from by blocking threads ({@link BlockingAcceptor}), which
+ * hand the connections they do not serve themselves to the event loop; otherwise Netty accepts.
  */
 public final class ProxySession implements EgressSession {
   /** The prefix of every thread and directory name of a session. */
@@ -41,6 +49,7 @@ public final class ProxySession implements EgressSession {
   private static final Logger LOG = LoggerFactory.getLogger(ProxySession.class);
   private static final Duration SHUTDOWN_WAIT = Duration.ofSeconds(10);
   private static final int RESOLVER_THREADS = 4;
+  private static final int BACKLOG = 128;
 
   static {
     NettyLogging.useSlf4j();
@@ -53,8 +62,13 @@ public final class ProxySession implements EgressSession {
   private final TrackingThreadFactory ioThreads;
   private final TrackingThreadFactory resolverThreads;
   private final TrackingThreadFactory relayThreads;
+  private final TrackingThreadFactory acceptThreads;
+  private final @Nullable ThreadPoolExecutor accepting;
   private final AtomicBoolean closed = new AtomicBoolean();
-  private volatile Channel server;
+  private final AtomicBoolean listening = new AtomicBoolean(true);
+  private volatile @Nullable Channel server;
+  private volatile @Nullable UnixListener listener;
+  private volatile @Nullable BlockingAcceptor acceptor;
 
   private ProxySession(Path directory, EgressRules rules, EgressResolver resolver, boolean allowSplicing) {
     String name = directory.getFileName().toString();
@@ -63,6 +77,7 @@ public final class ProxySession implements EgressSession {
     this.ioThreads = new TrackingThreadFactory(name + "-io");
     this.resolverThreads = new TrackingThreadFactory(name + "-resolver");
     this.relayThreads = new TrackingThreadFactory(name + "-relay");
+    this.acceptThreads = new TrackingThreadFactory(name + "-accept");
     ThreadPoolExecutor resolving = new ThreadPoolExecutor(
         RESOLVER_THREADS, RESOLVER_THREADS, 5, TimeUnit.SECONDS, new LinkedBlockingQueue<>(), resolverThreads);
     resolving.allowCoreThreadTimeOut(true);
@@ -74,7 +89,15 @@ public final class ProxySession implements EgressSession {
     this.context = new SessionContext(new DestinationPolicy(rules, resolver), rules.limits(), resolving, transport,
         relaying, splicing);
     this.group = new MultiThreadIoEventLoopGroup(1, ioThreads, context.transport.ioHandlers());
-    this.server = listen();
+    if (splicing) {
+      // One thread per connection it serves, and one waiting; more would wait for nothing.
+      this.accepting = new ThreadPoolExecutor(0, Math.min(rules.limits().maxConcurrentConnections() + 2, 4096),
+          5, TimeUnit.SECONDS, new SynchronousQueue<>(), acceptThreads);
+      listenBlocking(accepting);
+    } else {
+      this.accepting = null;
+      this.server = listen();
+    }
   }
 
   /**
@@ -122,11 +145,7 @@ public final class ProxySession implements EgressSession {
         .childHandler(new ChannelInitializer<Channel>() {
           @Override
           protected void initChannel(Channel client) {
-            context.track(client);
-            Exchange exchange = new Exchange(context, client, ProxySession.this::stopAccepting);
-            client.pipeline().addLast("idle", new IdleCloser(context.limits.idleTimeout()));
-            client.pipeline().addLast("sniff", new ProtocolSniffer(exchange, context.limits));
-            client.pipeline().addLast("errors", ErrorCloser.INSTANCE);
+            initClient(client, Admission.admit(context, ProxySession.this::stopAccepting), null);
           }
         })
         .bind(context.transport.unixAddress(socket))
@@ -146,11 +165,72 @@ public final class ProxySession implements EgressSession {
     return bound.channel();
   }
 
+  /** A client connection's handlers: it sends its request to them, or they answer {@code decided}. */
+  private void initClient(Channel client, Admission admission, @Nullable Verdict decided) {
+    context.track(client);
+    Exchange exchange = new Exchange(context, client, admission, decided);
+    client.pipeline().addLast("idle", new IdleCloser(context.limits.idleTimeout()));
+    client.pipeline().addLast("sniff", new ProtocolSniffer(exchange, context.limits));
+    client.pipeline().addLast("errors", ErrorCloser.INSTANCE);
+  }
+
+  private void listenBlocking(ThreadPoolExecutor threads) {
+    UnixListener bound;
+    try {
+      bound = UnixListener.listen(socket, BACKLOG);
+    } catch (NativeCallException e) {
+      shutDownThreads();
+      throw new NetworkFilterUnavailableException("cannot listen on " + socket + ": " + e.getMessage(), e);
+    }
+    listener = bound;
+    try {
+      Files.setPosixFilePermissions(socket, PosixFilePermissions.fromString("rw-rw-rw-"));
+    } catch (IOException e) {
+      bound.close();
+      shutDownThreads();
+      throw new NetworkFilterUnavailableException("cannot open " + socket + " to the sandbox's user: " + e.getMessage(), e);
+    }
+    BlockingAcceptor started = new BlockingAcceptor(context, bound, threads, this::stopAccepting, this::adopt);
+    acceptor = started;
+    started.start();
+    LOG.debug("egress proxy listening on {}, accepting on blocking threads", socket);
+  }
+
+  /**
+   * Serves on the event loop a connection the blocking acceptor took, as if Netty had accepted it:
+   * the same options and handlers, with {@code firstBytes} (what the acceptor read) passed to
+   * them before anything else the client sends.
+   */
+  private void adopt(UnixConnection connection, Admission admission, byte[] firstBytes, @Nullable Verdict decided) {
+    EpollDomainSocketChannel client = new EpollDomainSocketChannel(connection.release());
+    client.config().setRecvByteBufAllocator(Relaying.RECEIVE_BUFFERS).setWriteBufferWaterMark(Relaying.WATER_MARK);
+    client.pipeline().addLast(new ChannelInitializer<Channel>() {
+      @Override
+      protected void initChannel(Channel adopted) {
+        adopted.pipeline().addLast(new Replay(Unpooled.wrappedBuffer(firstBytes)));
+        initClient(adopted, admission, decided);
+      }
+    });
+    group.register(client).addListener(registered -> {
+      if (!registered.isSuccess()) {
+        admission.release(); // the session is closing; Netty closed the socket
+      }
+    });
+  }
+
   /** The attempts are spent: the next connections fail at the socket instead of being recorded. */
   private void stopAccepting() {
-    Channel listening = server;
-    if (listening != null) {
-      listening.close();
+    if (!listening.compareAndSet(true, false)) {
+      return;
+    }
+    Channel nettyServer = server;
+    if (nettyServer != null) {
+      nettyServer.close();
+    }
+    UnixListener blocking = listener;
+    if (blocking != null) {
+      blocking.close();
+      deleteQuietly(socket);
     }
   }
 
@@ -169,7 +249,18 @@ public final class ProxySession implements EgressSession {
     if (!closed.compareAndSet(false, true)) {
       return;
     }
-    server.close().awaitUninterruptibly();
+    Channel nettyServer = server;
+    if (nettyServer != null) {
+      nettyServer.close().awaitUninterruptibly();
+    }
+    UnixListener blocking = listener;
+    if (blocking != null) {
+      blocking.close();
+    }
+    BlockingAcceptor taking = acceptor;
+    if (taking != null) {
+      taking.stop();
+    }
     context.stopRelays();
     List<Channel> open = List.copyOf(context.channels);
     open.forEach(Channel::close);
@@ -187,6 +278,15 @@ public final class ProxySession implements EgressSession {
    * then ends the event loop; what is still undecided then was never connected.
    */
   private void shutDownThreads() {
+    ThreadPoolExecutor blocking = accepting;
+    if (blocking != null) {
+      blocking.shutdown();
+      try {
+        blocking.awaitTermination(SHUTDOWN_WAIT.toMillis(), TimeUnit.MILLISECONDS);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    }
     context.relayThreads.shutdown();
     try {
       context.relayThreads.awaitTermination(SHUTDOWN_WAIT.toMillis(), TimeUnit.MILLISECONDS);
@@ -202,7 +302,8 @@ public final class ProxySession implements EgressSession {
     context.resolverThreads.shutdownNow();
     group.shutdownGracefully(0, SHUTDOWN_WAIT.toMillis(), TimeUnit.MILLISECONDS).awaitUninterruptibly();
     context.log.settleOnShutdown();
-    if (!ioThreads.joinAll(SHUTDOWN_WAIT) || !resolverThreads.joinAll(SHUTDOWN_WAIT) || !relayThreads.joinAll(SHUTDOWN_WAIT)) {
+    if (!ioThreads.joinAll(SHUTDOWN_WAIT) || !resolverThreads.joinAll(SHUTDOWN_WAIT) || !relayThreads.joinAll(SHUTDOWN_WAIT)
+        || !acceptThreads.joinAll(SHUTDOWN_WAIT)) {
       LOG.warn("egress proxy threads of {} still running after {}", directory, SHUTDOWN_WAIT);
     }
   }

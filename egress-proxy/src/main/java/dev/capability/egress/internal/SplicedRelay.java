@@ -34,7 +34,8 @@ final class SplicedRelay {
 
   private final SessionContext session;
   private final Attempt attempt;
-  private final Channel client;
+  private final int clientDescriptor;
+  private final Runnable closeClient;
   private final int destinationDescriptor;
   private final Runnable closeDestination;
   private final Runnable budgetSpent;
@@ -44,11 +45,12 @@ final class SplicedRelay {
   private final AtomicInteger running = new AtomicInteger(2);
   private volatile @Nullable SplicedSockets sockets;
 
-  private SplicedRelay(SessionContext session, Attempt attempt, Channel client, int destinationDescriptor,
-      Runnable closeDestination, Runnable budgetSpent) {
+  private SplicedRelay(SessionContext session, Attempt attempt, int clientDescriptor, Runnable closeClient,
+      int destinationDescriptor, Runnable closeDestination, Runnable budgetSpent) {
     this.session = session;
     this.attempt = attempt;
-    this.client = client;
+    this.clientDescriptor = clientDescriptor;
+    this.closeClient = closeClient;
     this.destinationDescriptor = destinationDescriptor;
     this.closeDestination = closeDestination;
     this.budgetSpent = budgetSpent;
@@ -63,12 +65,13 @@ final class SplicedRelay {
    */
   static void start(SessionContext session, Attempt attempt, Channel client, Channel destination,
       boolean discardClientInput, Runnable budgetSpent) {
-    SplicedRelay relay = new SplicedRelay(session, attempt, client, descriptor(destination), destination::close, budgetSpent);
+    SplicedRelay relay = new SplicedRelay(session, attempt, descriptor(client), client::close, descriptor(destination),
+        destination::close, budgetSpent);
     client.pipeline().remove(IdleCloser.class);
     AtomicInteger deregistering = new AtomicInteger(2);
     Runnable both = () -> {
       if (deregistering.decrementAndGet() == 0) {
-        if (destination.isOpen()) {
+        if (client.isOpen() && destination.isOpen()) {
           relay.begin(discardClientInput, false);
         } else {
           relay.closeChannels();
@@ -82,25 +85,21 @@ final class SplicedRelay {
   /**
    * Relays the response that {@code destination} sends to the one request already written to it,
    * on the calling relay thread until it ends, then reads and drops the client's input until the
-   * client closes.
-   * The client channel has left its event loop, without its {@link IdleCloser}. The relay owns
-   * {@code destination} from here and closes it.
+   * client closes. The client's socket ({@code clientDescriptor}, open, read by nothing else) is
+   * closed by {@code closeClient}. The relay owns {@code destination} from here and closes it.
    */
-  static void relayResponseHere(SessionContext session, Attempt attempt, Channel client, TcpConnection destination,
-      Runnable budgetSpent) {
-    new SplicedRelay(session, attempt, client, destination.descriptor(), destination::close, budgetSpent).begin(true, true);
+  static void relayResponseHere(SessionContext session, Attempt attempt, int clientDescriptor, Runnable closeClient,
+      TcpConnection destination, Runnable budgetSpent) {
+    new SplicedRelay(session, attempt, clientDescriptor, closeClient, destination.descriptor(), destination::close,
+        budgetSpent).begin(true, true);
   }
 
   /** {@code inboundHere}: the destination's bytes are pumped on the calling thread, which must be a relay thread. */
   private void begin(boolean discardClientInput, boolean inboundHere) {
-    if (!client.isOpen()) {
-      closeChannels();
-      return;
-    }
     Duration wait = session.limits.idleTimeout().compareTo(MOST_WAIT) < 0 ? session.limits.idleTimeout() : MOST_WAIT;
     SplicedSockets opened;
     try {
-      opened = SplicedSockets.open(descriptor(client), destinationDescriptor, wait);
+      opened = SplicedSockets.open(clientDescriptor, destinationDescriptor, wait);
     } catch (NativeCallException e) {
       LOG.warn("cannot splice a relayed connection, closing it: {}", e.getMessage());
       closeChannels();
@@ -242,7 +241,7 @@ final class SplicedRelay {
   }
 
   private void closeChannels() {
-    client.close();
+    closeClient.run();
     closeDestination.run();
   }
 }

@@ -23,10 +23,15 @@ public final class SpliceCalls {
   public static final int EAGAIN = 11;
   public static final int EINTR = 4;
   public static final int ECONNREFUSED = 111;
+  public static final int EINVAL = 22;
+  public static final int ECONNABORTED = 103;
+  public static final int AF_UNIX = 1;
   public static final int AF_INET = 2;
   public static final int AF_INET6 = 10;
   public static final int SOCK_STREAM = 1;
   public static final int SOCK_CLOEXEC = 02000000;
+  public static final int SOCK_NONBLOCK = 04000;
+  public static final short POLLIN = 1;
 
   static {
     Native.register(SpliceCalls.class, "c");
@@ -44,6 +49,20 @@ public final class SpliceCalls {
   public static native int connect(int fd, byte[] address, int length) throws LastErrorException;
 
   public static native long write(int fd, byte[] bytes, long count) throws LastErrorException;
+
+  public static native long read(int fd, byte[] bytes, long count) throws LastErrorException;
+
+  public static native int bind(int fd, byte[] address, int length) throws LastErrorException;
+
+  public static native int listen(int fd, int backlog) throws LastErrorException;
+
+  public static native int accept4(int fd, Pointer address, Pointer length, int flags) throws LastErrorException;
+
+  /**
+   * {@code pollFds} holds {@code struct pollfd}s as pairs of ints: the descriptor, then {@code
+   * events} in the low and {@code revents} in the high half (both platforms are little-endian).
+   */
+  public static native int poll(int[] pollFds, long count, int timeoutMillis) throws LastErrorException;
 
   public static native int fcntl(int fd, int command, int argument) throws LastErrorException;
 

@@ -71,7 +71,7 @@ import org.openjdk.jmh.annotations.Warmup;
 public class ChildJvmBenchmark {
   /** The child-JVM executor's own options (ChildJvmExecutor), for the runs that bypass it. */
   private static final List<String> CHILD_OPTIONS =
-      List.of("-XX:+DisableAttachMechanism", "-XX:-UsePerfData", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-Xmx128m", "-Xss1m");
+      List.of("-XX:+DisableAttachMechanism", "-XX:-UsePerfData", "-XX:+UseG1GC", "-XX:TieredStopAtLevel=1", "-Xmx128m", "-Xss1m");
   /** The options that make JNA load its native library from the host's directory (HostClassPath). */
   private static final List<String> JNA_OPTIONS = List.of("-Djna.boot.library.path=.", "-Djna.nosys=true", "-Djna.nounpack=true", "-Djna.platform.library.path=");
   /** The name the executor stages JNA's native library under (HostClassPath). */

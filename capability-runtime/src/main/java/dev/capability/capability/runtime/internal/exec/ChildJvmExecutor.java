@@ -100,7 +100,7 @@ public final class ChildJvmExecutor implements Executor {
       IsolationCapability.NON_ROOT,
       IsolationCapability.NO_NEW_PRIVILEGES));
   private static final List<String> JVM_OPTIONS =
-      List.of("-XX:+DisableAttachMechanism", "-XX:-UsePerfData", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-Xmx128m", "-Xss1m");
+      List.of("-XX:+DisableAttachMechanism", "-XX:-UsePerfData", "-XX:+UseG1GC", "-XX:TieredStopAtLevel=1", "-Xmx128m", "-Xss1m");
 
   private final Backends backends;
   private final boolean closesBackends;

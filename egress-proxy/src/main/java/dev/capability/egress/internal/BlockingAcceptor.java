@@ -274,21 +274,17 @@ final class BlockingAcceptor {
       client.close();
       admission.release();
     };
-    byte[] head = request.head();
-    if (!session.budget.spend(head.length)) {
-      attempt.cutByBudget();
-      connection.close();
-      closeClient.run();
-      return;
-    }
-    attempt.addSent(head.length);
-    try {
-      connection.writeFully(head);
-    } catch (NativeCallException e) {
-      LOG.debug("egress destination took no request: {}", e.getMessage());
-      connection.close();
-      closeClient.run();
-      return;
+    switch (RequestHead.send(session, attempt, connection, request.head())) {
+      case BUDGET_SPENT -> {
+        attempt.cutByBudget();
+        closeClient.run();
+        return;
+      }
+      case FAILED -> {
+        closeClient.run();
+        return;
+      }
+      case SENT -> { }
     }
     SplicedRelay.relayResponseHere(session, attempt, client.descriptor(), closeClient, connection, () -> {
       LOG.debug("egress byte budget spent: closing a relayed connection");

@@ -160,19 +160,16 @@ final class Exchange {
       return;
     }
     attempt.decide(Outcome.ALLOWED, null);
-    if (!session.budget.spend(head.length)) {
-      connection.close();
-      budgetSpent();
-      return;
-    }
-    attempt.addSent(head.length);
-    try {
-      connection.writeFully(head);
-    } catch (NativeCallException e) {
-      LOG.debug("egress destination took no request: {}", e.getMessage());
-      connection.close();
-      client.close();
-      return;
+    switch (RequestHead.send(session, attempt, connection, head)) {
+      case BUDGET_SPENT -> {
+        budgetSpent();
+        return;
+      }
+      case FAILED -> {
+        client.close();
+        return;
+      }
+      case SENT -> { }
     }
     if (!left(leaving) || !client.isOpen()) {
       connection.close();

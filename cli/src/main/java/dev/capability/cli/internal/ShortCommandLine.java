@@ -72,7 +72,7 @@ final class ShortCommandLine {
       return Optional.empty();
     }
     Words w = words.get();
-    console.quiet(w.flags().contains("-q") || w.flags().contains("--quiet"));
+    console.quiet(w.flags().contains("--quiet"));
     console.raw(w.flags().contains("--raw"));
     boolean json = w.flags().contains("--json");
     return Optional.of(args[0].equals("parse") ? parse(console, w, json) : check(console, w, json));
@@ -148,12 +148,8 @@ final class ShortCommandLine {
         String name = equals < 0 ? arg : arg.substring(0, equals);
         if (flagNames.contains(arg)) {
           // -q and --quiet are one option, which picocli takes once.
-          String option = arg.equals("-q") ? "--quiet" : arg;
-          if (!flags.add(option)) {
+          if (!flags.add(arg.equals("-q") ? "--quiet" : arg)) {
             return Optional.empty();
-          }
-          if (option.equals("--quiet")) {
-            flags.add("-q");
           }
           continue;
         }

@@ -153,6 +153,8 @@ class InterruptionInSandboxTest {
 
     assertThat(report.candidates()).extracting(c -> c.candidate().name()).containsExactly("pass", "fail", "hang");
     assertThat(report.cells()).extracting(CellResult::outcome)
+        .as("the cells' messages %s and the candidates' errors %s", report.cells().stream().map(CellResult::message).toList(),
+            report.candidates().stream().map(c -> String.valueOf(c.error())).toList())
         .containsExactly(CellOutcome.PASSED, CellOutcome.FAILED, CellOutcome.PASSED);
     assertThat(fixture.output.resolve("worktrees")).isEmptyDirectory();
   }

@@ -15,7 +15,9 @@ import java.util.stream.Stream;
  * The evaluator's Git worktrees, all in one directory under the output directory
  * ({@value #DIRECTORY}), each named {@code <evaluation id>-<candidate number>}. Only the evaluator
  * writes there, under the output directory's lock, so at the start of a run anything found there
- * was left by a run that crashed, and is removed.
+ * was left by a run that crashed, and is removed. Candidates running in parallel add and remove
+ * their worktrees one at a time: Git does not promise that its worktree commands (an add, a remove,
+ * the prune after it) run safely at once on one repository.
  */
 final class Worktrees {
   /** The directory under the output directory that holds the worktrees. */
@@ -80,7 +82,7 @@ final class Worktrees {
    *
    * @throws EvaluationException {@code EVALUATION_GIT_FAILED} when git refuses; nothing is left behind then
    */
-  Path add(String name, String commit) {
+  synchronized Path add(String name, String commit) {
     Path path = root.resolve(name);
     try {
       Files.createDirectories(root);
@@ -102,7 +104,7 @@ final class Worktrees {
    *
    * @throws EvaluationException {@code EVALUATION_GIT_FAILED} when the directory is still there afterwards
    */
-  void remove(Path path) {
+  synchronized void remove(Path path) {
     if (Files.exists(path, LinkOption.NOFOLLOW_LINKS)) {
       git.run("worktree", "remove", "--force", "--force", path.toString());
     }

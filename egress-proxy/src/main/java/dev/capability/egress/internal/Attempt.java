@@ -94,6 +94,22 @@ final class Attempt {
     received.addAndGet(bytes);
   }
 
+  /**
+   * Records a verdict's address and, for a refusal or failure, its outcome; an allowed verdict's
+   * outcome is recorded by whoever connects. True when the verdict decided the attempt.
+   */
+  boolean record(Verdict verdict) {
+    String addressText = verdict.addressText();
+    if (addressText != null) {
+      address(addressText);
+    }
+    String why = verdict.reason();
+    if (why != null) {
+      decide(verdict.outcome(), why);
+    }
+    return why != null;
+  }
+
   /** The attempt as recorded, or null while it is undecided. */
   synchronized @Nullable EgressConnection snapshot() {
     if (outcome == null) {

@@ -195,18 +195,6 @@ final class BlockingAcceptor {
     eventLoop.adopt(connection, admission, firstBytes, decided);
   }
 
-  /** As {@link Exchange} records a verdict: its address, and its outcome unless allowed (decided once connected). */
-  private static void record(Attempt attempt, Verdict verdict) {
-    String address = verdict.addressText();
-    if (address != null) {
-      attempt.address(address);
-    }
-    String reason = verdict.reason();
-    if (reason != null) {
-      attempt.decide(verdict.outcome(), reason);
-    }
-  }
-
   /** A plain request this path serves: its destination and its head rewritten for the origin server. */
   private record PlainRequest(String host, int port, byte[] head) {}
 
@@ -256,11 +244,11 @@ final class BlockingAcceptor {
     Verdict verdict = checked != null ? checked : session.policy.resolve(requested.host());
     InetAddress address = verdict.address();
     if (!verdict.allowed() || address == null) {
-      record(attempt, verdict);
+      attempt.record(verdict);
       handOver(client, admission, firstBytes, verdict);
       return;
     }
-    record(attempt, verdict);
+    attempt.record(verdict);
     TcpConnection connection;
     try {
       connection = TcpConnection.connect(address, requested.port(), session.limits.connectTimeout());

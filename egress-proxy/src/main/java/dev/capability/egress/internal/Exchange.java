@@ -268,14 +268,7 @@ final class Exchange {
    * recorded once connected, or as a failed connection when the client has gone.
    */
   private void record(Verdict verdict) {
-    String address = verdict.addressText();
-    if (address != null) {
-      attempt.address(address);
-    }
-    String reason = verdict.reason();
-    if (reason != null) {
-      attempt.decide(verdict.outcome(), reason);
-    } else if (!client.isActive()) {
+    if (!attempt.record(verdict) && !client.isActive()) {
       attempt.decide(Outcome.FAILED, EgressRefusal.CONNECT_FAILED);
     }
   }

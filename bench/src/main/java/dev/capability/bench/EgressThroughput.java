@@ -39,15 +39,16 @@ import java.util.Set;
  *
  * The client is the same few lines of byte I/O both ways. The in-sandbox relay's own hop is not
  * part of this. Run with {@code java -cp bench/target/benchmarks.jar
- * dev.capability.bench.EgressThroughput [rounds [body bytes [connection|tunnel]]]}; the body is 1
- * MiB and both ways run unless given. Each way first runs uncounted rounds for {@link #WARM_UP}:
- * the JIT compiler keeps compiling the proxy's per-connection code for about 15 seconds (a third
- * of the process's CPU before that), and a warm-up counted in rounds was too short for large
- * bodies.
+ * dev.capability.bench.EgressThroughput [rounds [body bytes [connection|tunnel [warm-up seconds]]]]};
+ * the body is 1 MiB and both ways run unless given. Each way first runs uncounted rounds for
+ * {@link #WARM_UP} (60 seconds) unless given: the JIT compiler keeps compiling the proxy's
+ * per-connection code for about 15 seconds (a third of the process's CPU before that), C2 was
+ * still at 18 % of the process's samples 26 seconds in, and a warm-up counted in rounds was too
+ * short for large bodies (docs/BENCHMARKS.md, "Steady state: a warm-up of 60 seconds").
  */
 public final class EgressThroughput {
   private static final String NAME = "bench.test";
-  private static final Duration WARM_UP = Duration.ofSeconds(20);
+  private static final Duration WARM_UP = Duration.ofSeconds(60);
   private static final com.sun.management.OperatingSystemMXBean PROCESS =
       (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
 
@@ -57,6 +58,7 @@ public final class EgressThroughput {
     int rounds = args.length > 0 ? Integer.parseInt(args[0]) : 2000;
     int bodyBytes = args.length > 1 ? Integer.parseInt(args[1]) : 1 << 20;
     List<String> ways = args.length > 2 ? List.of(args[2]) : List.of("connection", "tunnel");
+    Duration warmUp = args.length > 3 ? Duration.ofSeconds(Long.parseLong(args[3])) : WARM_UP;
     byte[] body = new byte[bodyBytes];
     Arrays.fill(body, (byte) 'x');
     HttpServer server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 50);
@@ -75,14 +77,14 @@ public final class EgressThroughput {
         Duration.ofSeconds(10), Duration.ofSeconds(10), Duration.ofSeconds(60));
     EgressRules rules = new EgressRules(List.of(new EgressDestination(NAME, port)), Set.of(NAME), limits);
     NettyEgressGateway gateway = new NettyEgressGateway(host -> List.of(InetAddress.getLoopbackAddress()), sockets);
-    System.out.printf("%d rounds of a %d-byte GET each way, after %d s not counted%n", rounds, bodyBytes, WARM_UP.toSeconds());
+    System.out.printf("%d rounds of a %d-byte GET each way, after %d s not counted%n", rounds, bodyBytes, warmUp.toSeconds());
     try (EgressSession session = gateway.open(rules)) {
       SocketAddress origin = new InetSocketAddress(InetAddress.getLoopbackAddress(), port);
       SocketAddress proxy = UnixDomainSocketAddress.of(session.socket());
       for (String way : ways) {
         Timings timings = switch (way) {
-          case "connection" -> newConnections(origin, proxy, port, rounds, bodyBytes);
-          case "tunnel" -> oneTunnel(origin, proxy, port, rounds, bodyBytes);
+          case "connection" -> newConnections(origin, proxy, port, rounds, bodyBytes, warmUp);
+          case "tunnel" -> oneTunnel(origin, proxy, port, rounds, bodyBytes, warmUp);
           default -> throw new IllegalArgumentException("no way " + way + ": connection or tunnel");
         };
         timings.print(way);
@@ -136,12 +138,13 @@ public final class EgressThroughput {
     }
   }
 
-  private static Timings newConnections(SocketAddress origin, SocketAddress proxy, int port, int rounds, int bodyBytes)
+  private static Timings newConnections(SocketAddress origin, SocketAddress proxy, int port, int rounds, int bodyBytes,
+      Duration warmUp)
       throws IOException {
     String directRequest = "GET /big HTTP/1.1\r\nHost: 127.0.0.1:" + port + "\r\nConnection: close\r\n\r\n";
     String proxyRequest = "GET http://" + NAME + ":" + port + "/big HTTP/1.1\r\nHost: " + NAME + "\r\nConnection: close\r\n\r\n";
     Timings timings = new Timings(rounds);
-    long warmUntil = System.nanoTime() + WARM_UP.toNanos();
+    long warmUntil = System.nanoTime() + warmUp.toNanos();
     while (System.nanoTime() < warmUntil) {
       get(origin, directRequest, bodyBytes);
       get(proxy, proxyRequest, bodyBytes);
@@ -157,7 +160,8 @@ public final class EgressThroughput {
     return timings;
   }
 
-  private static Timings oneTunnel(SocketAddress origin, SocketAddress proxy, int port, int rounds, int bodyBytes)
+  private static Timings oneTunnel(SocketAddress origin, SocketAddress proxy, int port, int rounds, int bodyBytes,
+      Duration warmUp)
       throws IOException {
     String request = "GET /big HTTP/1.1\r\nHost: " + NAME + ":" + port + "\r\n\r\n";
     Timings timings = new Timings(rounds);
@@ -168,7 +172,7 @@ public final class EgressThroughput {
       if (!answer.startsWith("HTTP/1.1 200")) {
         throw new IOException("the proxy refused the tunnel: " + answer);
       }
-      long warmUntil = System.nanoTime() + WARM_UP.toNanos();
+      long warmUntil = System.nanoTime() + warmUp.toNanos();
       while (System.nanoTime() < warmUntil) {
         keptAliveGet(direct, request, bodyBytes, buffer);
         keptAliveGet(tunnel, request, bodyBytes, buffer);
